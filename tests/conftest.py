@@ -1,0 +1,57 @@
+"""Shared test configuration: corpus location, golden-file updates, hypothesis profiles."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+CORPUS = Path(os.environ.get("TRTLOG_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+settings.register_profile(
+    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", max_examples=200, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite the golden files in fixtures/golden from the current output",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def corpus_files(*suffixes: str) -> list[Path]:
+    """Files of the shared corpus with these suffixes (empty when the corpus is absent)."""
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in suffixes)
+
+
+def corpus_logs() -> list[Path]:
+    return corpus_files(".log", ".txt")
+
+
+def corpus_json() -> list[Path]:
+    return corpus_files(".json")
+
+
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """CI must never pass on nothing: a run that collected no test fails."""
+    if session.testscollected == 0 and not session.config.getoption("collectonly"):
+        session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED

@@ -1,0 +1,119 @@
+"""Packaging and the shape of the public API."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import trtlog
+from tests.conftest import ROOT
+from trtlog.events import EVENT_CLASSES, EVENTS_ADAPTER, Unrecognized
+
+
+def test_event_class_names_are_pascal_case_of_their_kind() -> None:
+    for kind, cls in EVENT_CLASSES.items():
+        pascal = "".join(part.capitalize() for part in kind.split("_"))
+        assert cls.__name__ == pascal, f"{kind} -> {cls.__name__}"
+
+
+def test_unknown_kinds_read_as_unrecognized() -> None:
+    events = EVENTS_ADAPTER.validate_json('[{"kind": "from_2030", "span": [1, 1], "x": 5}]')
+    assert isinstance(events[0], Unrecognized)
+    assert "from_2030" in events[0].message
+
+
+def test_importing_events_loads_no_heavy_dependency() -> None:
+    code = (
+        "import sys, trtlog, trtlog.events\n"
+        "heavy = {'pandas', 'networkx', 'matplotlib', 'tensorrt'} & set(sys.modules)\n"
+        "print(sorted(heavy))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+
+
+def test_version_matches_changelog_style() -> None:
+    assert re.fullmatch(r"\d+\.\d+\.\d+", trtlog.__version__)
+
+
+def test_build_json_round_trip() -> None:
+    path = ROOT / "fixtures" / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+    build = trtlog.parse(path)
+    again = trtlog.Build.model_validate_json(build.model_dump_json())
+    assert again == build
+    assert again.to_text() == build.to_text()
+
+
+@pytest.mark.slow
+def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
+    """Build the wheel, install it in a fresh venv (no project on sys.path) and parse a log."""
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(dist),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    wheel = next(dist.glob("trtlog-*.whl"))
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "trtlog/grammars/common.lark" in names
+    assert "trtlog/grammars/optimizer.lark" in names
+    # Install the wheel alone into a folder and put it first on the path: the interpreter
+    # already has the dependencies, and the wheel's copy of trtlog shadows the checkout.
+    target = tmp_path / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    code = (
+        "import trtlog\nfrom trtlog.parse import grammar as g\n"
+        "b = trtlog.parse_text('[V] [TRT] Original: 3 layers\\n')\n"
+        "print(b.events[0].kind, trtlog.__file__, g.grammar_dir())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+        env=env,
+    ).stdout
+    kind, module, where = out.split()
+    assert kind == "layer_count"
+    assert module.startswith(str(target))
+    assert where == str(target / "trtlog" / "grammars")
+
+
+def test_editable_or_checkout_finds_grammars() -> None:
+    from trtlog.parse.grammar import grammar_dir
+
+    assert (grammar_dir() / "common.lark").is_file()

@@ -1,0 +1,29 @@
+"""trtlog: explanations of NVIDIA TensorRT build output.
+
+Parse ``trtexec --verbose`` logs into typed events (:func:`parse`, :func:`iter_events`), and
+read layer-info, profile and timing JSON exports.
+
+Example:
+    >>> import trtlog
+    >>> build = trtlog.parse_text("[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n")
+    >>> build.events[0].kind, build.events[0].layers
+    ('layer_count', 755)
+"""
+
+from trtlog.build import Build, iter_events, parse, parse_text
+from trtlog.errors import InputError, TrtlogError
+from trtlog.names import ComposedName, split_name
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Build",
+    "ComposedName",
+    "InputError",
+    "TrtlogError",
+    "__version__",
+    "iter_events",
+    "parse",
+    "parse_text",
+    "split_name",
+]

@@ -1,0 +1,248 @@
+"""``Build``: one parsed log (lines, events, header) and the functions that make it.
+
+Top of the parsing pipeline (STYLE.md §2): :func:`iter_events` streams events from any input,
+:func:`parse` and :func:`parse_text` collect them into a :class:`Build` that keeps the raw
+lines (``to_text()`` gives the decoded input back exactly), the events in file order, the
+header (runs, TensorRT version, command line, options, device) and cheap indexes. Heavier
+views (merge graph, frames, plots, findings, comparisons) are functions in their own modules.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import cached_property
+from typing import Any, Literal, TypeVar, cast
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from trtlog.events import Event, EventBase
+from trtlog.header import Device, Options, Run, derive_header
+from trtlog.parse.source import LogInput, open_lines, split_lines
+from trtlog.parse.stream import LogParser
+
+__all__ = ["Build", "SourceMeta", "iter_events", "parse", "parse_text"]
+
+E = TypeVar("E", bound=EventBase)
+
+
+class SourceMeta(BaseModel):
+    """Where a build's text came from.
+
+    Attributes:
+        name: the path, or ``<string>``, ``<stdin>``, ``<stream>``, ``<lines>``.
+        encoding: the codec the text was decoded with.
+        compressed: ``gzip`` when the file was compressed.
+        size_bytes: the file size when known.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    encoding: str = "utf-8"
+    compressed: Literal["gzip"] | None = None
+    size_bytes: int | None = None
+
+
+class Build(BaseModel):
+    """A parsed trtexec (or TensorRT) log.
+
+    Attributes:
+        source: where the text came from.
+        lines: every input line, decoded, with its own line ending.
+        events: every event in file order; their spans partition ``lines``.
+        runs: the trtexec runs in the file (several when runs were concatenated).
+        trt_version: the TensorRT version as a comparable tuple (``(8, 4, 12)``), if printed.
+        command_line: the trtexec command line of the first run, if printed.
+        options: the options blocks of the first run.
+        device: the device block, if printed.
+
+    Example:
+        >>> b = parse_text("[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n")
+        >>> [e.kind for e in b.events], b.to_text().endswith("layers\\n")
+        (['layer_count'], True)
+    """
+
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+
+    source: SourceMeta
+    lines: list[str]
+    events: list[Event]
+    runs: tuple[Run, ...] = ()
+    trt_version: tuple[int, ...] | None = None
+    command_line: str | None = None
+    options: Options = Field(default_factory=Options)
+    device: Device | None = None
+
+    def to_text(self) -> str:
+        """The decoded input, exactly (line endings included)."""
+        return "".join(self.lines)
+
+    @cached_property
+    def _by_kind(self) -> dict[str, list[Event]]:
+        index: dict[str, list[Event]] = {}
+        for event in self.events:
+            index.setdefault(event.kind, []).append(event)
+        return index
+
+    def events_of(self, *kinds: str) -> list[Event]:
+        """The events of the given kinds, in file order.
+
+        Example:
+            >>> b = parse_text("[I] [TRT] Original: 5 layers\\n[I] hello\\n")
+            >>> [e.layers for e in b.events_of("layer_count")]
+            [5]
+        """
+        if len(kinds) == 1:
+            return list(self._by_kind.get(kinds[0], ()))
+        wanted = set(kinds)
+        return [e for e in self.events if e.kind in wanted]
+
+    def of(self, cls: type[E]) -> list[E]:
+        """The events of one class, typed, in file order.
+
+        Example:
+            >>> from trtlog.events import LayerCount
+            >>> b = parse_text("[I] [TRT] Original: 5 layers\\n")
+            >>> [e.layers for e in b.of(LayerCount)]
+            [5]
+        """
+        kind = cls.model_fields["kind"].default
+        return cast(list[E], list(self._by_kind.get(kind, ())))
+
+    def counts(self) -> dict[str, int]:
+        """The number of events of each kind, most frequent first."""
+        return dict(Counter(e.kind for e in self.events).most_common())
+
+    def text_of(self, event: Any) -> str:
+        """The raw lines of an event (line endings included)."""
+        first, last = event.span
+        return "".join(self.lines[first - 1 : last])
+
+    def run_of(self, event: Any) -> Run | None:
+        """The run an event belongs to, when the file has runs."""
+        line = event.span[0]
+        for run in self.runs:
+            if run.first_line <= line <= run.last_line:
+                return run
+        return None
+
+    def events_in_run(self, index: int) -> list[Event]:
+        """The events of run ``index`` (0-based)."""
+        run = self.runs[index]
+        return [e for e in self.events if run.first_line <= e.span[0] <= run.last_line]
+
+    @property
+    def unrecognized(self) -> list[Event]:
+        """The ``unrecognized`` events."""
+        return self.events_of("unrecognized")
+
+
+def iter_events(
+    source: LogInput, *, strict: bool = False, name: str | None = None
+) -> Iterator[Event]:
+    """Stream the events of a log, in file order, with memory bounded whatever its size.
+
+    Args:
+        source: a path, ``"-"`` for standard input, an open text or binary file, or an
+            iterable of lines.
+        strict: raise :class:`~trtlog.errors.InputError` for a line that a grammar rule was
+            chosen for but that does not parse (instead of an ``unrecognized`` event).
+        name: the name to use in messages.
+
+    Raises:
+        InputError: the input is empty, binary, a JSON export, or holds no TensorRT line
+            (this last one is raised after the final event, when the input is exhausted).
+
+    Example:
+        >>> [e.kind for e in iter_events(["[I] [TRT] Original: 5 layers"])]
+        ['layer_count']
+    """
+    opened = open_lines(source, name=name)
+    return LogParser(strict=strict, source=opened.info.name).run(opened.lines)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a whole log's events are built.
+
+    Events hold no reference cycles, but hundreds of thousands of new container objects make
+    the collector scan the growing heap over and over (about a quarter of the parse time on a
+    large log). The previous state is restored on exit; streaming (:func:`iter_events`) leaves
+    the collector alone.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _build(lines: Sequence[str], meta: SourceMeta, *, strict: bool) -> Build:
+    with _gc_paused():
+        events = list(LogParser(strict=strict, source=meta.name).run(lines))
+    header = derive_header(events, len(lines))
+    return Build.model_construct(
+        source=meta,
+        lines=list(lines),
+        events=events,
+        runs=header.runs,
+        trt_version=header.trt_version,
+        command_line=header.command_line,
+        options=header.options,
+        device=header.device,
+    )
+
+
+def parse(source: LogInput, *, strict: bool = False, name: str | None = None) -> Build:
+    """Parse a whole log into a :class:`Build`.
+
+    Args:
+        source: a path (``str`` or ``PathLike``; ``.gz`` files are decompressed), ``"-"`` for
+            standard input, an open text or binary file, or an iterable of lines.
+        strict: raise for a line a grammar rule was chosen for but that does not parse.
+        name: the name to use in messages.
+
+    Raises:
+        InputError: the input is empty, binary, a JSON export, or holds no TensorRT line.
+
+    Example:
+        >>> b = parse(["&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec --onnx=m.onnx"])
+        >>> b.to_text()
+        '&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec --onnx=m.onnx\\n'
+    """
+    opened = open_lines(source, name=name)
+    lines = list(opened.lines)
+    info = opened.info
+    meta = SourceMeta(
+        name=info.name,
+        encoding=info.encoding,
+        compressed=info.compressed,
+        size_bytes=info.size_bytes,
+    )
+    return _build(lines, meta, strict=strict)
+
+
+def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Build:
+    """Parse a log held in a string; ``to_text()`` gives ``text`` back exactly.
+
+    Raises:
+        InputError: the text is empty or holds no TensorRT line.
+
+    Example:
+        >>> parse_text("[I] [TRT] Original: 5 layers\\r\\n").to_text()
+        '[I] [TRT] Original: 5 layers\\r\\n'
+    """
+    from trtlog.errors import InputError
+
+    if not text.strip():
+        raise InputError(
+            "the text is empty" if not text else "the text holds only whitespace",
+            source=name,
+            hint="pass the text trtexec printed",
+        )
+    return _build(list(split_lines(text)), SourceMeta(name=name), strict=strict)

@@ -1,0 +1,243 @@
+"""Composed layer names: how TensorRT builds a layer name out of the names it fused.
+
+Part of the data model (pydantic only). TensorRT names an engine layer after what went into it
+(formats.md T1): ``a + b`` (vertical fusion), ``a || b`` (horizontal merge), ``PWN(a, b)``
+(pointwise fusion), ``{ForeignNode[a...b]}`` (a Myelin or DLA region from ``a`` to ``b``),
+``Reformatting CopyNode for Input Tensor 0 to x`` (a reformat feeding ``x``), ``x_clone_2``
+(a Q/DQ clone), ``x [profile 1]`` (the copy of ``x`` for optimization profile 1) and, in 10.x
+Myelin, ``a+b_myl0_3`` (kernel 3 of Myelin graph 0). :func:`split_name` turns such a name into
+a tree of :class:`ComposedName` nodes; ``members()`` lists the original names inside.
+
+Splitting is done at bracket depth 0 only, so names with brackets, commas or ``+`` inside
+parentheses (``(Unnamed Layer* 5) [Shuffle]``, ``PWN(PWN(a, b), c)``) stay whole.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["ComposedName", "NameOp", "split_name", "split_top"]
+
+NameOp = Literal[
+    "leaf",  # a plain name
+    "fusion",  # a + b + c
+    "merge",  # a || b
+    "pointwise",  # PWN(a, b)
+    "foreign",  # {ForeignNode[a...b]} (range) or {a,b,c} (7.x DLA list)
+    "reformat",  # Reformatting CopyNode for Input Tensor 0 to x / Reformatted Input Tensor 0 to x
+    "clone",  # x_clone_2
+    "profile",  # x [profile 1]
+    "myelin",  # a+b_myl0_3 (10.x Myelin kernels)
+]
+
+_PROFILE = re.compile(r"^(?P<base>.+) \[profile (?P<n>\d+)\]$")
+_CLONE = re.compile(r"^(?P<base>.+)_clone_(?P<n>\d+)$")
+_MYELIN = re.compile(r"^(?P<base>.+?)_myl(?P<graph>\d+)_(?P<n>\d+)$")
+_REFORMAT = re.compile(
+    r"^(?:Reformatting CopyNode for|Reformatted) (?P<dir>Input|Output) Tensor (?P<n>\d+) to "
+    r"(?P<target>.+)$",
+    re.DOTALL,
+)
+_REFORMAT_NETWORK = re.compile(
+    r"^Reformatting CopyNode for Network (?P<dir>Input|Output) (?P<target>.+)$", re.DOTALL
+)
+_OPEN = "([{"
+_CLOSE = ")]}"
+
+
+class ComposedName(BaseModel):
+    """One node of a composed-name tree.
+
+    Attributes:
+        text: the name (or sub-name) as TensorRT printed it.
+        op: how this node composes its parts (``leaf`` when it does not).
+        parts: the composed names, in the order TensorRT printed them.
+        index: the clone number, profile number, reformat tensor index or Myelin kernel index.
+        detail: ``range``/``list`` for foreign nodes, ``input``/``output`` (with a
+            ``network_`` prefix for network bindings, ``tensor_`` when the name is the
+            reformatted tensor rather than the layer) for reformats, the Myelin graph number.
+
+    Example:
+        >>> n = split_name("conv.weight + /conv/QuantizeLinear + /conv/Conv")
+        >>> n.op, n.members()
+        ('fusion', ['conv.weight', '/conv/QuantizeLinear', '/conv/Conv'])
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    op: NameOp = "leaf"
+    parts: tuple[ComposedName, ...] = ()
+    index: int | None = None
+    detail: str | None = None
+
+    def members(self) -> list[str]:
+        """The original names inside, in print order, without duplicates.
+
+        Reformat nodes hold no original names (see :attr:`target`); a foreign range lists only
+        its two ends (expanding the range needs the node order, which the log's parser events
+        or a layer JSON give).
+        """
+        out: list[str] = []
+        self._collect(out)
+        return list(dict.fromkeys(out))
+
+    def _collect(self, out: list[str]) -> None:
+        if self.op == "leaf":
+            out.append(self.text)
+        elif self.op != "reformat":
+            for part in self.parts:
+                part._collect(out)
+
+    @property
+    def target(self) -> ComposedName | None:
+        """For a reformat, the layer (or tensor) it feeds or drains; else ``None``."""
+        return self.parts[0] if self.op == "reformat" and self.parts else None
+
+    @property
+    def base(self) -> ComposedName:
+        """The name without its clone, profile or Myelin decoration (itself otherwise)."""
+        if self.op in ("clone", "profile", "myelin") and self.parts:
+            return self.parts[0].base
+        return self
+
+
+def split_top(text: str, sep: str) -> list[str]:
+    """Split ``text`` at ``sep`` where no bracket is open.
+
+    Example:
+        >>> split_top("PWN(a, b), c", ", ")
+        ['PWN(a, b)', 'c']
+    """
+    if sep not in text:
+        return [text]
+    out: list[str] = []
+    depth = 0
+    start = 0
+    i = 0
+    n = len(text)
+    width = len(sep)
+    while i < n:
+        ch = text[i]
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth = max(depth - 1, 0)
+        elif depth == 0 and text.startswith(sep, i):
+            out.append(text[start:i])
+            i += width
+            start = i
+            continue
+        i += 1
+    out.append(text[start:])
+    return out
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _wrapped(text: str, head: str, tail: str) -> str | None:
+    """The inside of ``head...tail`` when they enclose the whole text (one bracket pair)."""
+    if not (text.startswith(head) and text.endswith(tail)):
+        return None
+    inner = text[len(head) : len(text) - len(tail)]
+    return inner if _balanced(inner) else None
+
+
+@lru_cache(maxsize=65536)
+def split_name(text: str) -> ComposedName:
+    """Split a layer, node or tensor name into its composed parts (cached).
+
+    Example:
+        >>> split_name("{ForeignNode[/a/Conv + /a/Relu.../b/Add]}").members()
+        ['/a/Conv', '/a/Relu', '/b/Add']
+        >>> split_name("Reformatting CopyNode for Input Tensor 0 to /c/Conv").target.text
+        '/c/Conv'
+        >>> split_name("/q/QuantizeLinear_clone_1").base.text
+        '/q/QuantizeLinear'
+    """
+    return _split(text)
+
+
+def _split(text: str) -> ComposedName:
+    # Order matters: decorations that wrap a whole name first, then the depth-0 operators
+    # from the loosest (||) to the tightest (+), then decorations of a single name.
+    m = _PROFILE.match(text)
+    if m:
+        return ComposedName(text=text, op="profile", parts=(_split(m["base"]),), index=int(m["n"]))
+    m = _REFORMAT.match(text)
+    if m:
+        direction = m["dir"].lower()
+        if text.startswith("Reformatted"):
+            direction = "tensor_" + direction
+        return ComposedName(
+            text=text,
+            op="reformat",
+            parts=(_split(m["target"]),),
+            index=int(m["n"]),
+            detail=direction,
+        )
+    m = _REFORMAT_NETWORK.match(text)
+    if m:
+        return ComposedName(
+            text=text,
+            op="reformat",
+            parts=(ComposedName(text=m["target"]),),
+            detail="network_" + m["dir"].lower(),
+        )
+    merged = split_top(text, " || ")
+    if len(merged) > 1:
+        return ComposedName(text=text, op="merge", parts=tuple(_split(p) for p in merged))
+    fused = split_top(text, " + ")
+    if len(fused) > 1:
+        return ComposedName(text=text, op="fusion", parts=tuple(_split(p) for p in fused))
+    inner = _wrapped(text, "{ForeignNode[", "]}")
+    if inner is not None:
+        first, sep, last = inner.partition("...")
+        if sep:
+            return ComposedName(
+                text=text, op="foreign", parts=(_split(first), _split(last)), detail="range"
+            )
+        return ComposedName(text=text, op="foreign", parts=(_split(inner),), detail="range")
+    inner = _wrapped(text, "{", "}")
+    if inner is not None and "," in inner:
+        return ComposedName(
+            text=text,
+            op="foreign",
+            parts=tuple(ComposedName(text=p) for p in inner.split(",")),
+            detail="list",
+        )
+    inner = _wrapped(text, "PWN(", ")")
+    if inner is not None:
+        return ComposedName(
+            text=text, op="pointwise", parts=tuple(_split(p) for p in split_top(inner, ", "))
+        )
+    m = _CLONE.match(text)
+    if m:
+        return ComposedName(text=text, op="clone", parts=(_split(m["base"]),), index=int(m["n"]))
+    m = _MYELIN.match(text)
+    if m and not text.startswith("{"):
+        base = m["base"]
+        pieces = split_top(base, "+") if "+" in base and " + " not in base else [base]
+        inner_name = (
+            ComposedName(text=base, op="fusion", parts=tuple(ComposedName(text=p) for p in pieces))
+            if len(pieces) > 1
+            else ComposedName(text=base)
+        )
+        return ComposedName(
+            text=text, op="myelin", parts=(inner_name,), index=int(m["n"]), detail=m["graph"]
+        )
+    return ComposedName(text=text)

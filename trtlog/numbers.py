@@ -1,0 +1,88 @@
+"""Numbers as TensorRT prints them: C++ iostream floats, tactic ids, ``1x3x224x224`` dims.
+
+Shared by the log grammars' transformers and the JSON loaders (formats.md §0.3, traps T2, T26).
+Pure functions, no dependencies.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "U64",
+    "format_tactic",
+    "parse_dims_x",
+    "parse_hex",
+    "parse_num",
+    "parse_tactic",
+    "signed_tactic",
+]
+
+U64 = 1 << 64
+
+
+def parse_num(text: str) -> float:
+    """A C++ default-formatted number: ``100``, ``0.5``, ``8.9389e-05``, ``inf``, ``-nan``.
+
+    Example:
+        >>> parse_num("8.9389e-05"), parse_num("100"), parse_num("-inf")
+        (8.9389e-05, 100.0, -inf)
+    """
+    # float() already reads every spelling C++ prints: "inf", "-inf", "nan", "-nan", "1e+06".
+    return float(text)
+
+
+def parse_tactic(text: str) -> int:
+    """A tactic id as an unsigned 64-bit integer, whatever the version printed (T26).
+
+    TensorRT 7.x-8.2 print signed decimals (often negative), 8.4+ print ``0x`` + 16 hex digits
+    of the same 64-bit value; both map to the same number here.
+
+    Example:
+        >>> parse_tactic("0xfffffffffffffffd") == parse_tactic("-3")
+        True
+        >>> parse_tactic("1002")
+        1002
+    """
+    return int(text, 0) % U64
+
+
+def parse_hex(text: str) -> int:
+    """A ``0x``-prefixed hexadecimal number.
+
+    Example:
+        >>> parse_hex("0x80000009")
+        2147483657
+    """
+    return int(text, 16)
+
+
+def signed_tactic(value: int) -> int:
+    """The signed 64-bit reading of an unsigned tactic id (what TensorRT 7.x-8.2 print).
+
+    Example:
+        >>> signed_tactic(parse_tactic("0xfffffffffffffffd"))
+        -3
+    """
+    return value - U64 if value >= 1 << 63 else value
+
+
+def format_tactic(value: int) -> str:
+    """The 8.4+ spelling of a tactic id: ``0x`` and 16 hex digits.
+
+    Example:
+        >>> format_tactic(1002)
+        '0x00000000000003ea'
+    """
+    return f"0x{value % U64:016x}"
+
+
+def parse_dims_x(text: str) -> tuple[int, ...]:
+    """Trtexec dims ``1x3x224x224`` (``scalar`` → ``()``; ``-1`` for dynamic stays ``-1``).
+
+    Example:
+        >>> parse_dims_x("1x3x224x224"), parse_dims_x("scalar")
+        ((1, 3, 224, 224), ())
+    """
+    text = text.strip()
+    if text in ("", "scalar"):
+        return ()
+    return tuple(int(part) for part in text.split("x"))

@@ -1,0 +1,350 @@
+"""Reading input: paths, files, byte and text streams, strings and line iterables into text lines.
+
+First step of the pipeline (formats.md trap T9, T10, T28): it opens gzip files, detects the
+encoding (UTF-8, UTF-8 with BOM, UTF-16 LE/BE with BOM or without BOM when the NUL pattern
+gives it away), and yields the decoded lines with their own line endings (``\\n``, ``\\r\\n``
+or a lone ``\\r``) so that joining them gives the decoded input back exactly. Input that cannot
+be a log at all is refused here with an :class:`~trtlog.errors.InputError` before any parsing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Literal, cast
+
+from trtlog.errors import InputError
+
+__all__ = [
+    "LogInput",
+    "Opened",
+    "SourceInfo",
+    "open_lines",
+    "read_text",
+    "split_lines",
+]
+
+#: What ``trtlog.parse`` and ``trtlog.iter_events`` accept.
+LogInput = str | os.PathLike[str] | IO[str] | IO[bytes] | Iterable[str]
+
+_SNIFF = 65536
+_GZIP_MAGIC = b"\x1f\x8b"
+# Serialized engines start with a magic tag; 8.x+ plans begin with b"ftrt" (b"ptrt" seen in 7.x).
+_ENGINE_MAGICS = (b"ftrt", b"ptrt")
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class SourceInfo:
+    """Where the text came from and how it was decoded.
+
+    Attributes:
+        name: the path, or ``<string>``, ``<stdin>``, ``<stream>``, ``<lines>``.
+        encoding: codec used (``utf-8``, ``utf-8-sig``, ``utf-16-le``, ``utf-16-be``).
+        compressed: ``"gzip"`` when the file was gzip-compressed.
+        size_bytes: size on disk when known.
+    """
+
+    name: str
+    encoding: str = "utf-8"
+    compressed: Literal["gzip"] | None = None
+    size_bytes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """An opened input: its description and an iterator over its decoded lines (with endings)."""
+
+    info: SourceInfo
+    lines: Iterator[str]
+
+
+def _looks_utf16(head: bytes) -> str | None:
+    """Guess UTF-16 without a BOM from the NUL pattern of mostly-ASCII text."""
+    sample = head[:4096]
+    if len(sample) < 8 or len(sample) % 2:
+        sample = sample[: len(sample) - len(sample) % 2]
+    if len(sample) < 8:
+        return None
+    even_nul = sample[0::2].count(0)
+    odd_nul = sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd_nul > 0.9 * half and even_nul < 0.1 * half:
+        return "utf-16-le"
+    if even_nul > 0.9 * half and odd_nul < 0.1 * half:
+        return "utf-16-be"
+    return None
+
+
+def _sniff(head: bytes, name: str) -> str:
+    """Pick the codec for ``head`` or raise InputError for input that is not text."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16"
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16"
+    utf16 = _looks_utf16(head)
+    if utf16:
+        return utf16
+    if not head.strip():
+        if not head:
+            raise InputError(
+                "the input is empty",
+                source=name,
+                hint="pass the file trtexec wrote, e.g. `trtexec ... --verbose > build.log 2>&1`",
+            )
+        raise InputError(
+            "the input holds only whitespace, no log lines",
+            source=name,
+            hint="pass the file trtexec wrote, e.g. `trtexec ... --verbose > build.log 2>&1`",
+        )
+    if b"\x00" in head[:_SNIFF]:
+        where = head.index(b"\x00")
+        what = "a binary file"
+        if head[:4] in _ENGINE_MAGICS:
+            what = "a serialized TensorRT engine (plan file), not a log"
+        elif head[:1] == b"\x08":
+            what = "a binary file (it may be an ONNX model), not a log"
+        raise InputError(
+            f"this is {what}: byte {where} is NUL",
+            source=name,
+            hint="trtlog reads the text trtexec prints; capture it with "
+            "`trtexec ... --verbose > build.log 2>&1` and pass build.log",
+        )
+    stripped = head.lstrip()
+    if stripped[:1] in (b"{", b"[") and _json_like(stripped):
+        raise InputError(
+            "this looks like a JSON export (layer info, profile or timing), not a log",
+            source=name,
+            line=1,
+            hint="read it with trtlog.load_engine / trtlog.load_profile / trtlog.load_times, "
+            "or `trtlog layers FILE` on the command line",
+        )
+    return "utf-8"
+
+
+def _json_like(stripped: bytes) -> bool:
+    """A log never starts with ``{"`` or ``[{``/``["``/``[\\n``; trtexec JSON exports always do."""
+    second = stripped[1:].lstrip()[:1]
+    if stripped[:1] == b"{":
+        return second in (b'"', b"}")
+    return second in (b"{", b'"', b"]", b"[")
+
+
+def split_lines(text: str) -> Iterator[str]:
+    """Split ``text`` into lines that keep their endings (``\\n``, ``\\r\\n`` or a lone ``\\r``).
+
+    Unlike :meth:`str.splitlines`, only these three end a line: the U+001E/U+001F separators in
+    layer metadata (formats.md T18) and form feeds stay inside their line.
+
+    Example:
+        >>> list(split_lines("a\\r\\nb\\rc\\n\\nd"))
+        ['a\\r\\n', 'b\\r', 'c\\n', '\\n', 'd']
+    """
+    pos = 0
+    end = len(text)
+    find = text.find
+    while pos < end:
+        nl = find("\n", pos)
+        cr = find("\r", pos, nl if nl >= 0 else end)
+        if cr >= 0:
+            stop = cr + 2 if cr + 1 == nl else cr + 1
+        elif nl >= 0:
+            stop = nl + 1
+        else:
+            stop = end
+        yield text[pos:stop]
+        pos = stop
+
+
+def _decode_stream(raw: IO[bytes], name: str, size: int | None, *, owned: bool) -> Opened:
+    try:
+        return _decode_opened(raw, name, size)
+    except BaseException:
+        if owned:
+            raw.close()
+        raise
+
+
+def _decode_opened(raw: IO[bytes], name: str, size: int | None) -> Opened:
+    head = raw.read(_SNIFF)
+    if not isinstance(head, bytes):
+        raise TypeError(f"expected a binary stream, got {type(head).__name__}")
+    compressed: Literal["gzip"] | None = None
+    if head.startswith(_GZIP_MAGIC):
+        compressed = "gzip"
+        raw = cast(IO[bytes], gzip.GzipFile(fileobj=_Rewound(head, raw), mode="rb"))
+        try:
+            head = raw.read(_SNIFF)
+        except (OSError, EOFError) as exc:
+            raise InputError(
+                f"the gzip file cannot be read ({exc})",
+                source=name,
+                hint="check that the download finished; `gzip -t FILE` tests it",
+            ) from None
+    encoding = _sniff(head, name)
+    stream = _Rewound(head, raw)
+    text = io.TextIOWrapper(
+        io.BufferedReader(stream, buffer_size=_CHUNK),
+        encoding=encoding,
+        errors="replace",
+        newline="",
+    )
+    info = SourceInfo(
+        name=name, encoding=_canonical(encoding, head), compressed=compressed, size_bytes=size
+    )
+    return Opened(info=info, lines=_guarded(text, name))
+
+
+def _guarded(text: io.TextIOWrapper, name: str) -> Iterator[str]:
+    """Iterate a text stream, turning a broken gzip tail into an InputError with a hint."""
+    try:
+        yield from text
+    except (OSError, EOFError) as exc:
+        raise InputError(
+            f"the input ends in the middle of compressed data ({exc})",
+            source=name,
+            hint="the gzip file is truncated; re-copy it",
+        ) from None
+    finally:
+        text.close()
+
+
+def _canonical(encoding: str, head: bytes) -> str:
+    if encoding == "utf-16":
+        return "utf-16-le" if head.startswith(codecs.BOM_UTF16_LE) else "utf-16-be"
+    return encoding
+
+
+class _Rewound(io.RawIOBase):
+    """A raw stream that first replays bytes already read for sniffing, then reads the rest."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head = memoryview(head)
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._head.nbytes:
+            n = min(len(buffer), self._head.nbytes)
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        return n
+
+    def close(self) -> None:
+        try:
+            self._rest.close()
+        finally:
+            super().close()
+
+
+def _lines_of_iterable(items: Iterable[str]) -> Iterator[str]:
+    """Each item is one line; an item without its own ending gets ``\\n`` (documented)."""
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError(
+                f"an iterable of lines must hold str, got {type(item).__name__}; "
+                "pass bytes streams as an open binary file instead"
+            )
+        for piece in split_lines(item):
+            if piece.endswith(("\n", "\r")):
+                yield piece
+            else:
+                yield piece + "\n"
+
+
+def _first_nonempty(lines: Iterator[str], name: str) -> Iterator[str]:
+    """Refuse an empty text input with the same message as an empty file."""
+    first = next(lines, None)
+    if first is None:
+        raise InputError(
+            "the input is empty",
+            source=name,
+            hint="pass the file trtexec wrote, e.g. `trtexec ... --verbose > build.log 2>&1`",
+        )
+
+    def chain() -> Iterator[str]:
+        yield first
+        yield from lines
+
+    return chain()
+
+
+def open_lines(source: LogInput, *, name: str | None = None) -> Opened:
+    """Open ``source`` and return its description and decoded lines.
+
+    Args:
+        source: a path (``str`` or ``PathLike``), ``"-"`` for standard input, an open binary or
+            text file, or an iterable of lines.
+        name: the name to use in messages instead of the path.
+
+    Returns:
+        the source description and an iterator of lines, each with its line ending.
+
+    Raises:
+        InputError: the file is missing, empty, binary or a JSON export.
+
+    Example:
+        >>> opened = open_lines(["[I] a", "[I] b"])
+        >>> list(opened.lines)
+        ['[I] a\\n', '[I] b\\n']
+    """
+    if isinstance(source, str | os.PathLike):
+        path = os.fspath(source)
+        if path == "-":
+            return _decode_stream(sys.stdin.buffer, name or "<stdin>", None, owned=False)
+        if "\n" in path:
+            raise InputError(
+                "got log text where a path was expected",
+                source=name or "<string>",
+                hint="use trtlog.parse_text(text) for a string that holds the log itself",
+            )
+        p = Path(path)
+        if not p.exists():
+            raise InputError(
+                "no such file", source=path, hint="check the path (relative to the working folder)"
+            )
+        if p.is_dir():
+            raise InputError("this is a folder, not a log file", source=path)
+        size = p.stat().st_size
+        return _decode_stream(p.open("rb"), name or path, size, owned=True)
+    if isinstance(source, io.TextIOBase):
+        label = name or getattr(source, "name", None) or "<stream>"
+        return Opened(
+            info=SourceInfo(name=str(label), encoding=getattr(source, "encoding", None) or "utf-8"),
+            lines=_first_nonempty(_lines_of_iterable(source), str(label)),
+        )
+    if isinstance(source, io.IOBase | io.RawIOBase | io.BufferedIOBase) or hasattr(source, "read"):
+        label = name or getattr(source, "name", None) or "<stream>"
+        probe = source.read(0)
+        if isinstance(probe, str):
+            return Opened(
+                info=SourceInfo(name=str(label)),
+                lines=_first_nonempty(_lines_of_iterable(source), str(label)),  # type: ignore[arg-type]
+            )
+        return _decode_stream(source, str(label), None, owned=False)  # type: ignore[arg-type]
+    if isinstance(source, bytes | bytearray):
+        return _decode_stream(io.BytesIO(bytes(source)), name or "<bytes>", len(source), owned=True)
+    label = name or "<lines>"
+    return Opened(
+        info=SourceInfo(name=label), lines=_first_nonempty(_lines_of_iterable(source), label)
+    )
+
+
+def read_text(source: LogInput, *, name: str | None = None) -> tuple[SourceInfo, list[str]]:
+    """Read all lines of ``source`` (see :func:`open_lines`)."""
+    opened = open_lines(source, name=name)
+    return opened.info, list(opened.lines)

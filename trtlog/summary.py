@@ -1,0 +1,223 @@
+"""One screen about a build: the data behind ``trtlog summary``.
+
+A view over a :class:`~trtlog.build.Build` (pydantic only): :func:`summarize` collects what a
+reader of a verbose log looks for first (version, device, model, precisions, how the layer
+count went down stage by stage, fusions and removals by pass, tactics timed and chosen, build
+times, engine size and memory, warnings and errors) into a typed :class:`Summary`, which the CLI
+renders as text or JSON.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from trtlog.build import Build
+from trtlog.events import (
+    ConvScaleFusion,
+    Fusion,
+    FusionInto,
+    HorizontalMerge,
+    LayerCount,
+    RunnerProfiled,
+    TimingRunner,
+    Unrecognized,
+)
+
+__all__ = ["StageCount", "Summary", "summarize"]
+
+
+class StageCount(BaseModel):
+    """The layer count after one optimization stage."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stage: str
+    layers: int
+    line: int
+
+
+class Summary(BaseModel):
+    """What ``trtlog summary`` shows (all fields optional: logs differ a lot)."""
+
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+
+    source: str
+    lines: int
+    runs: int
+    trt_version: str | None = None
+    command_line: str | None = None
+    device: str | None = None
+    compute_capability: str | None = None
+    model: str | None = None
+    precision: str | None = None
+    layer_counts: list[StageCount] = Field(default_factory=list)
+    fusions_by_pass: dict[str, int] = Field(default_factory=dict)
+    removals: int = 0
+    qdq_events: int = 0
+    layers_timed: int = 0
+    tactics_timed: int = 0
+    runners_chosen: int = 0
+    tactic_selection_seconds: float | None = None
+    graph_seconds: float | None = None
+    engine_build_seconds: float | None = None
+    engine_size_mib: float | None = None
+    activation_memory_bytes: int | None = None
+    weights_memory_bytes: int | None = None
+    peak_gpu_mib: int | None = None
+    engine_layers: int | None = None
+    warnings: int = 0
+    errors: int = 0
+    first_errors: list[str] = Field(default_factory=list)
+    status: str | None = None
+    unrecognized: int = 0
+    unrecognized_enveloped: int = 0
+    events: int = 0
+
+    def to_text(self) -> str:
+        """The summary as aligned text, a screen long."""
+        out: list[str] = []
+
+        def row(label: str, value: Any) -> None:
+            if value is not None and value != "" and value != [] and value != {}:
+                out.append(f"{label:<22}{value}")
+
+        row("log", f"{self.source} ({self.lines} lines, {self.runs or 1} run(s))")
+        row("TensorRT", self.trt_version)
+        row("status", self.status)
+        dev = self.device
+        if dev and self.compute_capability:
+            dev = f"{dev} (compute {self.compute_capability})"
+        row("device", dev)
+        row("model", self.model)
+        row("precision", self.precision)
+        if self.command_line:
+            row("command", _clip(self.command_line, 100))
+        if self.layer_counts:
+            first, last = self.layer_counts[0], self.layer_counts[-1]
+            row("layers", f"{first.layers} ({first.stage}) -> {last.layers} ({last.stage})")
+            for stage in self.layer_counts:
+                out.append(f"{'':<24}{stage.layers:>7}  {stage.stage}")
+        if self.fusions_by_pass:
+            total = sum(self.fusions_by_pass.values())
+            row("fusions", f"{total} in {len(self.fusions_by_pass)} pass(es)")
+            for name, count in sorted(self.fusions_by_pass.items(), key=lambda kv: -kv[1])[:8]:
+                out.append(f"{'':<24}{count:>7}  {name}")
+        row("layers removed", self.removals or None)
+        row("Q/DQ events", self.qdq_events or None)
+        if self.tactics_timed:
+            row(
+                "tactics",
+                f"{self.tactics_timed} timed for {self.layers_timed} layer(s), "
+                f"{self.runners_chosen} runner choice(s)",
+            )
+        row("graph time", _seconds(self.graph_seconds))
+        row("tactic selection", _seconds(self.tactic_selection_seconds))
+        row("engine build", _seconds(self.engine_build_seconds))
+        row("engine layers", self.engine_layers)
+        row("engine size", f"{self.engine_size_mib:g} MiB" if self.engine_size_mib else None)
+        row("activation memory", _mib(self.activation_memory_bytes))
+        row("weights memory", _mib(self.weights_memory_bytes))
+        row("peak GPU memory", f"{self.peak_gpu_mib} MiB" if self.peak_gpu_mib else None)
+        row("warnings / errors", f"{self.warnings} / {self.errors}")
+        for err in self.first_errors:
+            out.append(f"{'':<24}{_clip(err, 100)}")
+        row(
+            "unrecognized",
+            f"{self.unrecognized} line(s), {self.unrecognized_enveloped} with a TensorRT envelope",
+        )
+        return "\n".join(out) + "\n"
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _seconds(value: float | None) -> str | None:
+    return None if value is None else f"{value:.3g} s"
+
+
+def _mib(value: int | None) -> str | None:
+    return None if value is None else f"{value / 1048576:.1f} MiB"
+
+
+def _version(build: Build) -> str | None:
+    return ".".join(str(p) for p in build.trt_version) if build.trt_version else None
+
+
+def _last(build: Build, kind: str, field: str) -> Any:
+    """A field of the last event of a kind (``None`` when the log has none)."""
+    events: list[Any] = build.events_of(kind)
+    return getattr(events[-1], field) if events else None
+
+
+def summarize(build: Build) -> Summary:
+    """Collect the summary of a parsed log.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> log = "[V] [TRT] Original: 9 layers\\n[V] [TRT] After vertical fusions: 4 layers\\n"
+        >>> s = summarize(parse_text(log))
+        >>> [(c.stage, c.layers) for c in s.layer_counts]
+        [('Original', 9), ('vertical fusions', 4)]
+    """
+    fusions: Counter[str] = Counter()
+    for fusion in build.of(Fusion):
+        fusions[fusion.pass_name or "(unnamed pass)"] += 1
+    for into in build.of(FusionInto):
+        fusions[into.pass_name] += 1
+    if build.of(ConvScaleFusion):
+        fusions["ConvScaleFusion"] += len(build.of(ConvScaleFusion))
+    if build.of(HorizontalMerge):
+        fusions["horizontal merge"] += len(build.of(HorizontalMerge))
+    layers_timed = {e.layer for e in build.of(TimingRunner) if e.layer}
+    layers_timed |= {e.layer for e in build.of(RunnerProfiled) if e.layer}
+    warnings = sum(1 for e in build.events if e.severity == "warning")
+    errors = [e for e in build.events if e.severity in ("error", "fatal")]
+    unrec = build.of(Unrecognized)
+    status = build.runs[-1].status if build.runs else None
+    first_errors = [build.text_of(e).splitlines()[0].strip() for e in errors[:3]]
+    device = build.device
+    stats: list[Any] = build.events_of("memory_stats")
+    peak = max((getattr(e, "gpu_mib", 0) or 0 for e in stats), default=0) or None
+    weights = [
+        e for e in build.events_of("persistent_memory") if getattr(e, "memory", "") == "weights"
+    ]
+    weights_bytes: int | None = getattr(weights[-1], "bytes", None) if weights else None
+    return Summary(
+        source=build.source.name,
+        lines=len(build.lines),
+        runs=len(build.runs),
+        trt_version=_version(build),
+        command_line=build.command_line,
+        device=device.name if device else None,
+        compute_capability=device.compute_capability if device else None,
+        model=build.options.model,
+        precision=build.options.precision,
+        layer_counts=[
+            StageCount(stage=e.stage, layers=e.layers, line=e.span[0]) for e in build.of(LayerCount)
+        ],
+        fusions_by_pass=dict(fusions),
+        removals=len(build.events_of("layer_removed")),
+        qdq_events=len(build.events_of("qdq_swap", "qdq_dedup", "layer_swap", "qdq_phase")),
+        layers_timed=len(layers_timed),
+        tactics_timed=len(build.events_of("tactic_timing")),
+        runners_chosen=len(build.events_of("runner_choice")),
+        tactic_selection_seconds=_last(build, "tactics_done", "seconds"),
+        graph_seconds=_last(build, "graph_build_done", "seconds"),
+        engine_build_seconds=_last(build, "engine_built", "seconds"),
+        engine_size_mib=_last(build, "engine_size", "size_mib"),
+        activation_memory_bytes=_last(build, "activation_memory", "bytes"),
+        weights_memory_bytes=weights_bytes,
+        peak_gpu_mib=peak,
+        engine_layers=len(build.events_of("engine_layer_info")) or None,
+        warnings=warnings,
+        errors=len(errors),
+        first_errors=first_errors,
+        status=status,
+        unrecognized=len(unrec),
+        unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
+        events=len(build.events),
+    )
