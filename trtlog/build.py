@@ -10,8 +10,9 @@ views (merge graph, frames, plots, findings, comparisons) are functions in their
 from __future__ import annotations
 
 import gc
+from array import array
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
 from typing import Any, Literal, TypeVar, cast
@@ -20,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog.events import Event, EventBase
 from trtlog.header import Device, Options, Run, derive_header
-from trtlog.parse.source import LogInput, open_lines, split_lines
+from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
 
 __all__ = ["Build", "SourceMeta", "iter_events", "parse", "parse_text"]
@@ -51,7 +52,7 @@ class Build(BaseModel):
 
     Attributes:
         source: where the text came from.
-        lines: every input line, decoded, with its own line ending.
+        text: the decoded input, exactly (``to_text()``); ``lines`` splits it.
         events: every event in file order; their spans partition ``lines``.
         runs: the trtexec runs in the file (several when runs were concatenated).
         trt_version: the TensorRT version as a comparable tuple (``(8, 4, 12)``), if printed.
@@ -68,7 +69,7 @@ class Build(BaseModel):
     model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
 
     source: SourceMeta
-    lines: list[str]
+    text: str
     events: list[Event]
     runs: tuple[Run, ...] = ()
     trt_version: tuple[int, ...] | None = None
@@ -78,7 +79,26 @@ class Build(BaseModel):
 
     def to_text(self) -> str:
         """The decoded input, exactly (line endings included)."""
-        return "".join(self.lines)
+        return self.text
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """Every input line, decoded, with its own line ending (line ``n`` is ``lines[n-1]``)."""
+        return list(iter_lines(self.text))
+
+    @cached_property
+    def _line_starts(self) -> array[int]:
+        starts = array("q", [0])
+        pos = 0
+        for line in iter_lines(self.text):
+            pos += len(line)
+            starts.append(pos)
+        return starts
+
+    @property
+    def line_count(self) -> int:
+        """The number of input lines."""
+        return len(self._line_starts) - 1
 
     @cached_property
     def _by_kind(self) -> dict[str, list[Event]]:
@@ -119,7 +139,8 @@ class Build(BaseModel):
     def text_of(self, event: Any) -> str:
         """The raw lines of an event (line endings included)."""
         first, last = event.span
-        return "".join(self.lines[first - 1 : last])
+        starts = self._line_starts
+        return self.text[starts[first - 1] : starts[last]]
 
     def run_of(self, event: Any) -> Run | None:
         """The run an event belongs to, when the file has runs."""
@@ -182,19 +203,40 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _build(lines: Sequence[str], meta: SourceMeta, *, strict: bool) -> Build:
+def _build(
+    text: str,
+    meta: SourceMeta,
+    *,
+    strict: bool,
+    lines: Iterable[str] | None = None,
+) -> Build:
+    """Parse ``text`` (whose lines may be given already split) into a Build."""
     with _gc_paused():
-        events = list(LogParser(strict=strict, source=meta.name).run(lines))
-    header = derive_header(events, len(lines))
+        events = list(
+            LogParser(strict=strict, source=meta.name).run(
+                iter_lines(text) if lines is None else lines
+            )
+        )
+    n_lines = events[-1].span[1] if events else 0
+    header = derive_header(events, n_lines)
     return Build.model_construct(
         source=meta,
-        lines=list(lines),
+        text=text,
         events=events,
         runs=header.runs,
         trt_version=header.trt_version,
         command_line=header.command_line,
         options=header.options,
         device=header.device,
+    )
+
+
+def _meta(info: SourceInfo) -> SourceMeta:
+    return SourceMeta(
+        name=info.name,
+        encoding=info.encoding,
+        compressed=info.compressed,
+        size_bytes=info.size_bytes,
     )
 
 
@@ -216,15 +258,7 @@ def parse(source: LogInput, *, strict: bool = False, name: str | None = None) ->
         '&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec --onnx=m.onnx\\n'
     """
     opened = open_lines(source, name=name)
-    lines = list(opened.lines)
-    info = opened.info
-    meta = SourceMeta(
-        name=info.name,
-        encoding=info.encoding,
-        compressed=info.compressed,
-        size_bytes=info.size_bytes,
-    )
-    return _build(lines, meta, strict=strict)
+    return _build(read_all(opened), _meta(opened.info), strict=strict)
 
 
 def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Build:
@@ -245,4 +279,4 @@ def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Bu
             source=name,
             hint="pass the text trtexec printed",
         )
-    return _build(list(split_lines(text)), SourceMeta(name=name), strict=strict)
+    return _build(text, SourceMeta(name=name), strict=strict)

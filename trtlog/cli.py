@@ -86,26 +86,18 @@ def _counting(lines: Iterable[str], progress: _Progress) -> Iterator[str]:
 
 def _parse_log(path: str) -> Any:
     """Parse a log for the CLI (``-`` reads standard input), with progress on a terminal."""
-    import os
-
-    from trtlog.build import Build, SourceMeta, _build
-    from trtlog.parse.source import open_lines
+    from trtlog.build import _build, _meta
+    from trtlog.parse.source import iter_lines, open_lines, read_all
 
     opened = open_lines(path)
-    size = os.path.getsize(path) if path != "-" and os.path.isfile(path) else None
-    progress = _Progress(size, sys.stderr)
+    text = read_all(opened)
+    progress = _Progress(len(text), sys.stderr)
     try:
-        lines = list(_counting(opened.lines, progress))
+        return _build(
+            text, _meta(opened.info), strict=False, lines=_counting(iter_lines(text), progress)
+        )
     finally:
         progress.close()
-    meta = SourceMeta(
-        name=opened.info.name,
-        encoding=opened.info.encoding,
-        compressed=opened.info.compressed,
-        size_bytes=opened.info.size_bytes,
-    )
-    build: Build = _build(lines, meta, strict=False)
-    return build
 
 
 # -- output helpers ------------------------------------------------------------------------

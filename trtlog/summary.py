@@ -188,7 +188,7 @@ def summarize(build: Build) -> Summary:
     weights_bytes: int | None = getattr(weights[-1], "bytes", None) if weights else None
     return Summary(
         source=build.source.name,
-        lines=len(build.lines),
+        lines=build.line_count,
         runs=len(build.runs),
         trt_version=_version(build),
         command_line=build.command_line,

@@ -2,7 +2,7 @@
 
 Bottom of the data model (pydantic only): every event kind derives from :class:`EventBase`,
 carries its ``kind`` tag, its ``span`` of 1-based input lines and the ``severity`` of its
-envelope. Line text is not stored in events; it lives once in ``Build.lines``.
+envelope. Line text is not stored in events; it lives once in ``Build.text`` (``Build.lines``).
 
 The parser builds events with :func:`make_event`, which assembles an instance without running
 validation: the values come from the grammar and its transformers already typed, and building

@@ -13,6 +13,7 @@ import codecs
 import gzip
 import io
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -25,7 +26,9 @@ __all__ = [
     "LogInput",
     "Opened",
     "SourceInfo",
+    "iter_lines",
     "open_lines",
+    "read_all",
     "read_text",
     "split_lines",
 ]
@@ -59,10 +62,37 @@ class SourceInfo:
 
 @dataclass(frozen=True, slots=True)
 class Opened:
-    """An opened input: its description and an iterator over its decoded lines (with endings)."""
+    """An opened input: its description and an iterator over its decoded lines (with endings).
+
+    ``stream`` is the decoded text stream when there is one, so that :func:`read_all` can read
+    the whole text in one call instead of line by line.
+    """
 
     info: SourceInfo
     lines: Iterator[str]
+    stream: io.TextIOWrapper | None = None
+
+
+def read_all(opened: Opened) -> str:
+    """The whole decoded text of an opened input (line endings kept).
+
+    Raises:
+        InputError: the input is empty, or a gzip file ends in the middle of its data.
+    """
+    if opened.stream is None:
+        return "".join(opened.lines)
+    stream = opened.stream
+    try:
+        text = stream.read()
+    except (OSError, EOFError) as exc:
+        raise InputError(
+            f"the input ends in the middle of compressed data ({exc})",
+            source=opened.info.name,
+            hint="the gzip file is truncated; re-copy it",
+        ) from None
+    finally:
+        stream.close()
+    return text
 
 
 def _looks_utf16(head: bytes) -> str | None:
@@ -200,7 +230,7 @@ def _decode_opened(raw: IO[bytes], name: str, size: int | None) -> Opened:
     info = SourceInfo(
         name=name, encoding=_canonical(encoding, head), compressed=compressed, size_bytes=size
     )
-    return Opened(info=info, lines=_guarded(text, name))
+    return Opened(info=info, lines=_guarded(text, name), stream=text)
 
 
 def _guarded(text: io.TextIOWrapper, name: str) -> Iterator[str]:
@@ -344,7 +374,36 @@ def open_lines(source: LogInput, *, name: str | None = None) -> Opened:
     )
 
 
-def read_text(source: LogInput, *, name: str | None = None) -> tuple[SourceInfo, list[str]]:
-    """Read all lines of ``source`` (see :func:`open_lines`)."""
+def read_text(source: LogInput, *, name: str | None = None) -> tuple[SourceInfo, str]:
+    """Read the whole decoded text of ``source`` (see :func:`open_lines`)."""
     opened = open_lines(source, name=name)
-    return opened.info, list(opened.lines)
+    return opened.info, read_all(opened)
+
+
+_SPLITLINES_EXTRA = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def iter_lines(text: str, chunk: int = 1 << 22) -> Iterator[str]:
+    """The lines of ``text`` with their endings, like :func:`split_lines`, but fast.
+
+    Works through the text in chunks of about ``chunk`` characters cut after a ``\\n``, and
+    uses :meth:`str.splitlines` (C speed) on every chunk that holds none of the extra line
+    boundaries it knows (U+001E and friends, which must stay inside their line, T18).
+
+    Example:
+        >>> list(iter_lines("a\\r\\nb\\x1ec\\rd", chunk=2))
+        ['a\\r\\n', 'b\\x1ec\\r', 'd']
+    """
+    pos = 0
+    end = len(text)
+    while pos < end:
+        stop = min(pos + chunk, end)
+        if stop < end:
+            nl = text.find("\n", stop)
+            stop = end if nl < 0 else nl + 1
+        piece = text[pos:stop]
+        if _SPLITLINES_EXTRA.search(piece):
+            yield from split_lines(piece)
+        else:
+            yield from piece.splitlines(True)
+        pos = stop

@@ -407,9 +407,11 @@ class LogParser:
         # a handful of message shapes in long runs, so most lines need one regex call.
         recent: dict[str, Callable[[str], Any]] = {}
         hot = self.compiled
+        clean = hot  # no open construct and no section: the state only feed() changes
+        recognized = 0
         n = 0
         for n, raw in enumerate(lines, 1):
-            if hot and self.construct is None and self.section is None:
+            if clean:
                 text = raw.rstrip("\r\n")
                 if "\x1b" not in text and text[-1:] not in (" ", "\t"):
                     # the message starts after "[MM/DD/YYYY-hh:mm:ss] [S] " and maybe "[TRT] "
@@ -444,15 +446,17 @@ class LogParser:
                         _set(obj, "__pydantic_fields_set__", cls._fields_set)
                         _set(obj, "__pydantic_extra__", None)
                         _set(obj, "__pydantic_private__", None)
-                        self.recognized += 1
+                        recognized += 1
                         yield cast(Event, obj)
                         continue
             out = feed(n, raw)
+            clean = hot and self.construct is None and self.section is None
             if out is not None:
                 if out.__class__ is list:
                     yield from out
                 else:
                     yield out
+        self.recognized += recognized
         yield from self.close()
         if n and not self.recognized:
             raise InputError(

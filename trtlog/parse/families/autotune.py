@@ -1,11 +1,13 @@
 """Keyword rules and transformer of builder set-up and autotuning (grammars/autotune.lark).
 
 Part of the parser. Tactic lines dominate verbose logs, so these rules are the hot path: they
-are all prefix rules (one dict lookup on the first word) and their message shapes repeat,
-which the shape cache exploits.
+are exclusive prefix rules and flat (grammar-compiled). Kernel, layer and runner names are
+interned: the same few hundred strings repeat over hundreds of thousands of events.
 """
 
 from __future__ import annotations
+
+from sys import intern
 
 from lark import Token, v_args
 
@@ -51,14 +53,14 @@ class AutotuneTransformer(BaseTransformer):
             "kind": "tactic_timing",
             "tactic": tactic,
             "time_ms": time,
-            "tactic_name": str(kernel),
+            "tactic_name": intern(str(kernel)),
             "split_k": split_k,
         }
 
     def tactic_name_set_short(self, kernel: Token, split_k: int | None, tactic: int) -> Fields:
         return {
             "kind": "tactic_name_set",
-            "tactic_name": str(kernel),
+            "tactic_name": intern(str(kernel)),
             "tactic": tactic,
             "split_k": split_k,
         }
@@ -86,7 +88,7 @@ class AutotuneTransformer(BaseTransformer):
         return {
             "kind": "tactic_name_set",
             "layer": str(layer),
-            "tactic_name": str(kernel),
+            "tactic_name": intern(str(kernel)),
             "tactic": tactic,
             "split_k": split_k,
         }
@@ -95,14 +97,14 @@ class AutotuneTransformer(BaseTransformer):
         return {
             "kind": "tactic_name_set",
             "layer": str(layer),
-            "tactic_name": str(kernel),
+            "tactic_name": intern(str(kernel)),
             "implementation": str(impl),
         }
 
     def tactic_name_set_anonymous(self, kernel: Token, tactic: int, split_k: int | None) -> Fields:
         return {
             "kind": "tactic_name_set",
-            "tactic_name": str(kernel),
+            "tactic_name": intern(str(kernel)),
             "tactic": tactic,
             "split_k": split_k,
         }
@@ -130,8 +132,8 @@ class AutotuneTransformer(BaseTransformer):
     def timing_runner(self, layer: Token | None, runner: Token, runner_id: int | None) -> Fields:
         return {
             "kind": "timing_runner",
-            "layer": str(layer or ""),
-            "runner": str(runner),
+            "layer": intern(str(layer or "")),
+            "runner": intern(str(runner)),
             "runner_id": runner_id,
         }
 
@@ -139,7 +141,7 @@ class AutotuneTransformer(BaseTransformer):
         return {"kind": "legacy_timing_header", "layer": str(layer), "runner_id": runner_id}
 
     def runner_choice(self, runner: Token, tactic: int) -> Fields:
-        return {"kind": "runner_choice", "runner": str(runner), "tactic": tactic}
+        return {"kind": "runner_choice", "runner": intern(str(runner)), "tactic": tactic}
 
     def legacy_runner_choice(self, runner_id: int, tactic: int) -> Fields:
         return {"kind": "legacy_runner_choice", "runner_id": runner_id, "tactic": tactic}
@@ -155,8 +157,8 @@ class AutotuneTransformer(BaseTransformer):
     ) -> Fields:
         return {
             "kind": "runner_profiled",
-            "layer": str(layer or ""),
-            "runner": str(runner),
+            "layer": intern(str(layer or "")),
+            "runner": intern(str(runner)),
             "runner_id": runner_id,
             "seconds": seconds,
             "tactic": tactic,
@@ -164,10 +166,10 @@ class AutotuneTransformer(BaseTransformer):
         }
 
     def runner_skipped(self, runner: Token) -> Fields:
-        return {"kind": "runner_skipped", "runner": str(runner)}
+        return {"kind": "runner_skipped", "runner": intern(str(runner))}
 
     def runner_skipped_for(self, runner: Token, layer: Token) -> Fields:
-        return {"kind": "runner_skipped", "runner": str(runner), "layer": str(layer)}
+        return {"kind": "runner_skipped", "runner": intern(str(runner)), "layer": str(layer)}
 
     def tactic_gpu_error(self, layer: Token, message: Token) -> Fields:
         return {"kind": "tactic_gpu_error", "layer": str(layer), "message": str(message)}
@@ -216,7 +218,7 @@ class AutotuneTransformer(BaseTransformer):
         }
 
     def kernel_note(self, kernel: Token) -> Fields:
-        return {"kind": "kernel_note", "tactic_name": str(kernel)}
+        return {"kind": "kernel_note", "tactic_name": intern(str(kernel))}
 
     def tactic_source_on(self, source: Token) -> Fields:
         return {"kind": "tactic_source", "sources": (str(source),), "enabled": True}
