@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -23,6 +23,9 @@ from trtlog.events import Event, EventBase
 from trtlog.header import Device, Options, Run, derive_header
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Build", "SourceMeta", "iter_events", "parse", "parse_text"]
 
@@ -154,6 +157,44 @@ class Build(BaseModel):
         """The events of run ``index`` (0-based)."""
         run = self.runs[index]
         return [e for e in self.events if run.first_line <= e.span[0] <= run.last_line]
+
+    # -- frames (pandas is imported on first use) ----------------------------------------
+
+    def layer_counts_frame(self) -> pd.DataFrame:
+        """Stage → layer count (see :func:`trtlog.frames.layer_counts_frame`)."""
+        from trtlog.frames import layer_counts_frame
+
+        return layer_counts_frame(self)
+
+    def passes_frame(self) -> pd.DataFrame:
+        """One row per optimization pass (see :func:`trtlog.frames.passes_frame`)."""
+        from trtlog.frames import passes_frame
+
+        return passes_frame(self)
+
+    def fusions_frame(self) -> pd.DataFrame:
+        """One row per fusion (see :func:`trtlog.frames.fusions_frame`)."""
+        from trtlog.frames import fusions_frame
+
+        return fusions_frame(self)
+
+    def removals_frame(self) -> pd.DataFrame:
+        """One row per removal or elimination (see :func:`trtlog.frames.removals_frame`)."""
+        from trtlog.frames import removals_frame
+
+        return removals_frame(self)
+
+    def qdq_frame(self) -> pd.DataFrame:
+        """One row per Q/DQ optimizer event (see :func:`trtlog.frames.qdq_frame`)."""
+        from trtlog.frames import qdq_frame
+
+        return qdq_frame(self)
+
+    def tactics_frame(self) -> pd.DataFrame:
+        """One row per timed or skipped tactic (see :func:`trtlog.frames.tactics_frame`)."""
+        from trtlog.frames import tactics_frame
+
+        return tactics_frame(self)
 
     @property
     def unrecognized(self) -> list[Event]:

@@ -1,0 +1,128 @@
+"""Frames over events: declared schemas, and values on the seed Q/DQ log and corpus logs."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+import trtlog
+from tests.conftest import CORPUS, FIXTURES, needs_corpus
+from trtlog.frames import SCHEMAS, empty_frame
+
+YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+
+
+@pytest.fixture(scope="module")
+def yolo() -> trtlog.Build:
+    return trtlog.parse(YOLO)
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_empty_frames_have_their_schema(name: str) -> None:
+    frame = empty_frame(name)
+    assert list(frame.columns) == list(SCHEMAS[name])
+    assert {c: str(t) for c, t in frame.dtypes.items()} == SCHEMAS[name]
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        "layer_counts_frame",
+        "passes_frame",
+        "fusions_frame",
+        "removals_frame",
+        "qdq_frame",
+        "tactics_frame",
+    ],
+)
+def test_frames_keep_their_schema_on_a_log_without_such_events(method: str) -> None:
+    build = trtlog.parse_text("[I] [TRT] nothing to see\n")
+    frame = getattr(build, method)()
+    name = method.removesuffix("_frame")
+    assert frame.empty
+    assert list(frame.columns) == list(SCHEMAS[name])
+
+
+def test_layer_counts(yolo: trtlog.Build) -> None:
+    frame = yolo.layer_counts_frame()
+    assert frame["layers"].tolist() == [755, 755, 153, 153, 153]
+    assert frame["change"].tolist()[1:] == [0, -602, 0, 0]
+    assert frame["stage"].iloc[0] == "Original"
+
+
+def test_fusions_match_the_fusing_lines(yolo: trtlog.Build) -> None:
+    text = YOLO.read_text(encoding="utf-8")
+    frame = yolo.fusions_frame()
+    kinds = frame["kind"].value_counts().to_dict()
+    assert kinds["fusion"] == text.count(": Fusing ")
+    assert kinds["fusion_into"] == text.count(": fusing ")
+    assert kinds["horizontal_merge"] == text.count("Merging layers: ")
+    pair = frame[frame["kind"] == "fusion_into"].iloc[-1]
+    assert pair["n_inputs"] == 2 and pair["result"] == "/model/backbone2/cv1/conv/Conv"
+    merge = frame[frame["kind"] == "horizontal_merge"].iloc[0]
+    assert merge["pass_name"] == "EltwiseAddToPwn"  # the pass running at that line
+    assert merge["result"].count(" || ") == merge["n_inputs"] - 1
+
+
+def test_passes(yolo: trtlog.Build) -> None:
+    frame = yolo.passes_frame().set_index("pass_name")
+    assert frame.loc["QuantizeDoubleInputNodes", "runs"] == 3
+    assert frame.loc["QuantizeDoubleInputNodes", "fusions"] == 6
+    assert frame.loc["QuantizeDoubleInputNodes", "removals"] == 6
+    assert frame.loc["ConstWeightsFusion", "fusions"] == 2
+    assert frame.loc["ConstShuffleFusion", "layers_before"] == 755
+    assert frame.loc["ConstShuffleFusion", "layers_after"] == 153
+
+
+def test_qdq_and_removals(yolo: trtlog.Build) -> None:
+    qdq = yolo.qdq_frame()
+    swaps = qdq[qdq["kind"] == "qdq_swap"]
+    assert set(zip(swaps["from_type"], swaps["to_type"], strict=True)) == {
+        ("QUANTIZE", "kQDQ"),
+        ("ELEMENTWISE", "POINTWISE"),
+    }
+    assert qdq[qdq["kind"] == "qdq_phase"]["pass_name"].isna().all()
+    removals = yolo.removals_frame()
+    assert (removals["kind"] == "layer_removed").sum() == 15
+    assert (removals["kind"] == "slice_elimination").sum() == 3
+
+
+def test_tactics_on_the_seed(yolo: trtlog.Build) -> None:
+    frame = yolo.tactics_frame()
+    assert len(frame) == 6
+    assert frame["reformat"].all()
+    assert frame["fastest"].sum() == 2
+    assert frame["tactic_hex"].iloc[0] == "0x00000000000003e8"
+    assert pd.isna(frame["time_ms"]).sum() == 0
+
+
+@needs_corpus
+def test_tactics_8_4_names_and_choices() -> None:
+    build = trtlog.parse(CORPUS / "trt8.4.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    frame = build.tactics_frame()
+    text = build.to_text()
+    assert len(frame[~frame["skipped"]]) == len(re.findall(r"\] Tactic: \S+ Time: ", text))
+    assert frame["skipped"].sum() == text.count(" skipped. Scratch requested: ")
+    assert frame["chosen"].sum() == text.count("Chose Runner Type")
+    # 8.4 names a tactic on the "Set Tactic Name" line before its timing line (the engine
+    # build repeats the lines for the chosen tactics, without timing lines after them)
+    named = re.findall(r"Set Tactic Name: \S+ Tactic: (\S+)\n[^\n]*\] Tactic: \1 Time", text)
+    assert frame["tactic_name"].notna().sum() == len(named) > 0
+    chosen = frame[frame["chosen"]]
+    assert (chosen["fastest"]).all()
+
+
+@needs_corpus
+def test_tactics_10_x_profiling_lines() -> None:
+    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    frame = build.tactics_frame()
+    assert frame["runner_id"].notna().all()
+    text = build.to_text()
+    # 0xd15ea5edd15ea5ed is the "no valid tactic" sentinel (every tactic was skipped)
+    assert frame["fastest"].sum() == text.count("profiling completed in") - text.count(
+        "Fastest Tactic: 0xd15ea5edd15ea5ed"
+    )
+    skipped = frame[frame["skipped"]]
+    assert set(skipped["skip_reason"]) <= {"scratch memory", "insufficient memory"}

@@ -1,0 +1,550 @@
+"""pandas DataFrames over a build's events: passes, layer counts, fusions, Q/DQ, tactics.
+
+A view module (pandas): every frame is a pure function of a :class:`~trtlog.build.Build`
+with a declared, ordered column → dtype schema (:data:`SCHEMAS`); the function always returns
+exactly those columns, even when the log holds nothing for it. Frames are built in one go from
+records; identifiers are columns, never the index.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from trtlog.events import (
+    AutotuneCombination,
+    AutotuneReformat,
+    ConcatElimination,
+    ConvScaleFusion,
+    CopyGenerated,
+    FastestTactic,
+    Fusion,
+    FusionInto,
+    HorizontalMerge,
+    LayerCostsHeader,
+    LayerCount,
+    LayerRemoved,
+    LayerSwap,
+    LayerTypeChange,
+    PassRun,
+    QdqDedup,
+    QdqPhase,
+    QdqSwap,
+    ReformatCostsHeader,
+    Retarget,
+    RunnerChoice,
+    RunnerProfiled,
+    SliceElimination,
+    TacticNameSet,
+    TacticSkipped,
+    TacticSkippedMemory,
+    TacticTiming,
+    TimingRunner,
+)
+from trtlog.numbers import format_tactic
+from trtlog.tensors import CompactFormat
+
+if TYPE_CHECKING:
+    from trtlog.build import Build
+
+__all__ = [
+    "SCHEMAS",
+    "empty_frame",
+    "frame_from_records",
+    "fusions_frame",
+    "layer_counts_frame",
+    "passes_frame",
+    "qdq_frame",
+    "removals_frame",
+    "tactics_frame",
+]
+
+#: Every frame's columns and dtypes, in order.
+SCHEMAS: dict[str, dict[str, str]] = {
+    "layer_counts": {
+        "order": "int64",
+        "line": "int64",
+        "stage": "string",
+        "layers": "int64",
+        "change": "Int64",
+        "run": "Int64",
+    },
+    "fusions": {
+        "line": "int64",
+        "kind": "string",
+        "pass_name": "string",
+        "inputs": "object",
+        "result": "string",
+        "n_inputs": "int64",
+    },
+    "removals": {
+        "line": "int64",
+        "kind": "string",
+        "pass_name": "string",
+        "layer": "string",
+        "detail": "string",
+    },
+    "qdq": {
+        "line": "int64",
+        "kind": "string",
+        "pass_name": "string",
+        "layer": "string",
+        "other": "string",
+        "from_type": "string",
+        "to_type": "string",
+        "qdq": "string",
+    },
+    "passes": {
+        "pass_name": "string",
+        "first_line": "int64",
+        "last_line": "int64",
+        "runs": "int64",
+        "fusions": "int64",
+        "removals": "int64",
+        "swaps": "int64",
+        "layers_before": "Int64",
+        "layers_after": "Int64",
+    },
+    "tactics": {
+        "line": "int64",
+        "layer": "string",
+        "runner": "string",
+        "runner_id": "Int64",
+        "reformat": "bool",
+        "format_combination": "string",
+        "tactic": "UInt64",
+        "tactic_hex": "string",
+        "tactic_name": "string",
+        "time_ms": "float64",
+        "fastest": "bool",
+        "chosen": "bool",
+        "skipped": "bool",
+        "skip_reason": "string",
+        "requested_bytes": "Int64",
+        "engine_layer": "string",
+    },
+}
+
+
+def empty_frame(name: str) -> pd.DataFrame:
+    """An empty frame with the columns and dtypes of ``name``."""
+    return frame_from_records(name, [])
+
+
+def frame_from_records(name: str, records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Build frame ``name`` from records (mappings with every column of its schema)."""
+    schema = SCHEMAS[name]
+    columns = {col: [r[col] for r in records] for col in schema}
+    frame = pd.DataFrame(columns, columns=list(schema))
+    return frame.astype(schema)
+
+
+# -- layer counts --------------------------------------------------------------------------
+
+
+def layer_counts_frame(build: Build) -> pd.DataFrame:
+    """One row per ``Original:`` / ``After <stage>:`` line: the layer count after each stage.
+
+    Columns: ``order`` (0-based), ``line``, ``stage``, ``layers``, ``change`` (vs. the previous
+    stage of the same run, ``<NA>`` for the first), ``run`` (index of the trtexec run).
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text("[V] Original: 9 layers\\n[V] After scale fusion: 7 layers\\n")
+        >>> layer_counts_frame(b)[["stage", "layers", "change"]].to_dict("list")
+        {'stage': ['Original', 'scale fusion'], 'layers': [9, 7], 'change': [<NA>, -2]}
+    """
+    records = []
+    previous: dict[int | None, int] = {}
+    for order, event in enumerate(build.of(LayerCount)):
+        run = build.run_of(event)
+        key = run.index if run else None
+        before = previous.get(key)
+        records.append(
+            {
+                "order": order,
+                "line": event.span[0],
+                "stage": event.stage,
+                "layers": event.layers,
+                "change": None if before is None else event.layers - before,
+                "run": key,
+            }
+        )
+        previous[key] = event.layers
+    return frame_from_records("layer_counts", records)
+
+
+# -- fusions, removals, Q/DQ -----------------------------------------------------------------
+
+
+class _PassAt:
+    """The pass that was running at a line (from ``Running: <pass> on <layer>`` lines)."""
+
+    def __init__(self, build: Build) -> None:
+        runs = build.of(PassRun)
+        self.lines = [e.span[0] for e in runs]
+        self.names = [e.pass_name for e in runs]
+
+    def get(self, line: int) -> str | None:
+        i = bisect.bisect_right(self.lines, line) - 1
+        return self.names[i] if i >= 0 else None
+
+
+def fusions_frame(build: Build) -> pd.DataFrame:
+    """One row per fusion.
+
+    Vertical (``Fusing a with b``), Q/DQ ``fusing ... into``, conv+scale, horizontal merges.
+
+    Columns: ``line``, ``kind`` (event kind), ``pass_name``, ``inputs`` (tuple of names fused),
+    ``result`` (the name of the fused layer when the log implies it: ``a + b`` for a vertical
+    fusion, the target for ``fusing into``, ``a || b`` for a merge), ``n_inputs``.
+    """
+    records: list[dict[str, Any]] = []
+    for fusion in build.of(Fusion):
+        inputs = (fusion.first, fusion.second)
+        records.append(
+            _fusion_row(fusion.span[0], "fusion", fusion.pass_name, inputs, " + ".join(inputs))
+        )
+    for into in build.of(FusionInto):
+        records.append(
+            _fusion_row(into.span[0], "fusion_into", into.pass_name, into.sources, into.target)
+        )
+    for conv in build.of(ConvScaleFusion):
+        inputs = (conv.conv, conv.scale)
+        records.append(_fusion_row(conv.span[0], "conv_scale_fusion", None, inputs, conv.conv))
+    for merge in build.of(HorizontalMerge):
+        records.append(
+            _fusion_row(
+                merge.span[0], "horizontal_merge", None, merge.layers, " || ".join(merge.layers)
+            )
+        )
+    passes = _PassAt(build)
+    for row in records:
+        if row["pass_name"] is None:
+            row["pass_name"] = passes.get(row["line"])
+    records.sort(key=lambda r: r["line"])
+    return frame_from_records("fusions", records)
+
+
+def _fusion_row(
+    line: int, kind: str, pass_name: str | None, inputs: Sequence[str], result: str | None
+) -> dict[str, Any]:
+    return {
+        "line": line,
+        "kind": kind,
+        "pass_name": pass_name,
+        "inputs": tuple(inputs),
+        "result": result,
+        "n_inputs": len(inputs),
+    }
+
+
+def removals_frame(build: Build) -> pd.DataFrame:
+    """One row per removal.
+
+    ``Removing x``, slice and concatenation eliminations, Q/DQ duplicates eliminated, copies
+    generated and tensors retargeted.
+
+    Columns: ``line``, ``kind``, ``pass_name`` (the pass running at that line, if known),
+    ``layer`` (what was removed or changed), ``detail`` (the other name involved).
+    """
+    passes = _PassAt(build)
+    records: list[dict[str, Any]] = []
+
+    def add(line: int, kind: str, layer: str, detail: str | None = None) -> None:
+        records.append(
+            {
+                "line": line,
+                "kind": kind,
+                "pass_name": passes.get(line),
+                "layer": layer,
+                "detail": detail,
+            }
+        )
+
+    for removed in build.of(LayerRemoved):
+        add(removed.span[0], "layer_removed", removed.layer)
+    for sl in build.of(SliceElimination):
+        add(sl.span[0], "slice_elimination", sl.slice, f"{sl.from_tensor} -> {sl.to_tensor}")
+    for concat in build.of(ConcatElimination):
+        add(concat.span[0], "concat_elimination", concat.concat)
+    for dedup in build.of(QdqDedup):
+        add(dedup.span[0], "qdq_dedup", dedup.layer, dedup.duplicate_of)
+    for copy in build.of(CopyGenerated):
+        add(copy.span[0], "copy_generated", copy.tensor, f"{copy.target} ({copy.reason})")
+    for ret in build.of(Retarget):
+        add(ret.span[0], "retarget", ret.tensor, ret.target)
+    records.sort(key=lambda r: r["line"])
+    return frame_from_records("removals", records)
+
+
+def qdq_frame(build: Build) -> pd.DataFrame:
+    """One row per Q/DQ optimizer event.
+
+    Type swaps, layer swaps, duplicates, phases, fusions of Q/DQ layers into their consumer.
+
+    Columns: ``line``, ``kind``, ``pass_name``, ``layer``, ``other`` (the other layer of a swap,
+    the original of a duplicate, the target of a fusion), ``from_type``/``to_type`` (type
+    swaps), ``qdq`` (``Q``/``DQ`` for duplicates).
+    """
+    passes = _PassAt(build)
+    records: list[dict[str, Any]] = []
+
+    def add(line: int, kind: str, layer: str, **extra: str | None) -> None:
+        row: dict[str, Any] = {
+            "line": line,
+            "kind": kind,
+            "pass_name": passes.get(line),
+            "layer": layer,
+            "other": None,
+            "from_type": None,
+            "to_type": None,
+            "qdq": None,
+        }
+        row.update(extra)
+        records.append(row)
+
+    for swap in build.of(QdqSwap):
+        add(swap.span[0], "qdq_swap", swap.layer, from_type=swap.from_type, to_type=swap.to_type)
+    for change in build.of(LayerTypeChange):
+        add(
+            change.span[0],
+            "layer_type_change",
+            change.layer,
+            from_type=change.from_type,
+            to_type=change.to_type,
+        )
+    for lswap in build.of(LayerSwap):
+        add(lswap.span[0], "layer_swap", lswap.first, other=lswap.second)
+    for dedup in build.of(QdqDedup):
+        add(dedup.span[0], "qdq_dedup", dedup.layer, other=dedup.duplicate_of, qdq=dedup.qdq)
+    for phase in build.of(QdqPhase):
+        add(phase.span[0], "qdq_phase", phase.phase, pass_name=None)  # a phase, not in a pass
+    for into in build.of(FusionInto):
+        for source in into.sources:
+            add(into.span[0], "fusion_into", source, other=into.target)
+    records.sort(key=lambda r: r["line"])
+    return frame_from_records("qdq", records)
+
+
+# -- passes --------------------------------------------------------------------------------
+
+
+def passes_frame(build: Build) -> pd.DataFrame:
+    """One row per optimization pass: how often it ran and what it did.
+
+    Columns: ``pass_name``, ``first_line``/``last_line`` (its first and last ``Running:``
+    line or event), ``runs`` (``Running:`` lines), ``fusions``, ``removals`` and ``swaps``
+    attributed to it (events between its ``Running:`` line and the next pass's), and
+    ``layers_before``/``layers_after`` (the layer counts printed just before its first and
+    just after its last activity, when the log has them).
+    """
+    passes = _PassAt(build)
+    stats: dict[str, dict[str, Any]] = {}
+
+    def touch(name: str, line: int) -> dict[str, Any]:
+        row = stats.setdefault(
+            name,
+            {
+                "pass_name": name,
+                "first_line": line,
+                "last_line": line,
+                "runs": 0,
+                "fusions": 0,
+                "removals": 0,
+                "swaps": 0,
+            },
+        )
+        row["first_line"] = min(row["first_line"], line)
+        row["last_line"] = max(row["last_line"], line)
+        return row
+
+    for run in build.of(PassRun):
+        touch(run.pass_name, run.span[0])["runs"] += 1
+    for fusion in build.of(Fusion):
+        name = fusion.pass_name or passes.get(fusion.span[0])
+        if name:
+            touch(name, fusion.span[0])["fusions"] += 1
+    for into in build.of(FusionInto):
+        touch(into.pass_name, into.span[0])["fusions"] += 1
+    for kind, count_as in (
+        (LayerRemoved, "removals"),
+        (SliceElimination, "removals"),
+        (ConcatElimination, "removals"),
+        (QdqDedup, "removals"),
+        (QdqSwap, "swaps"),
+        (LayerSwap, "swaps"),
+    ):
+        for event in build.of(kind):
+            name = passes.get(event.span[0])
+            if name:
+                touch(name, event.span[0])[count_as] += 1
+    counts = [(e.span[0], e.layers) for e in build.of(LayerCount)]
+    for row in stats.values():
+        before = [n for line, n in counts if line < row["first_line"]]
+        after = [n for line, n in counts if line > row["last_line"]]
+        row["layers_before"] = before[-1] if before else None
+        row["layers_after"] = after[0] if after else None
+    records = sorted(stats.values(), key=lambda r: r["first_line"])
+    return frame_from_records("passes", records)
+
+
+# -- tactics -------------------------------------------------------------------------------
+
+
+@dataclass
+class _TacticState:
+    """Where the autotuner is while reading its block of the log."""
+
+    layer: str | None = None
+    reformat: bool = False
+    combination: str | None = None
+    runner: str | None = None
+    runner_id: int | None = None
+    runner_rows: list[dict[str, Any]] = field(default_factory=list)
+    combination_rows: list[dict[str, Any]] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
+
+
+def _formats_text(formats: Iterable[CompactFormat]) -> str:
+    return ", ".join(f.text for f in formats)
+
+
+def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """One row per tactic the autotuner timed (or skipped), in every version's shape.
+
+    Columns: ``line``; ``layer`` being tuned (``Optimizer Reformat(...)`` texts for reformat
+    timing); ``runner`` and ``runner_id`` (10.x); ``reformat`` (timing of a reformat);
+    ``format_combination`` (``ins -> outs`` as printed); ``tactic`` (unsigned 64-bit) and
+    ``tactic_hex``; ``tactic_name`` (kernel, when printed: 8.5+ on the line, 8.4 by a
+    ``Set Tactic Name`` line before it); ``time_ms``; ``fastest`` (the runner's fastest tactic for
+    that combination); ``chosen`` (the runner and tactic TensorRT chose for the layer and
+    combination); ``skipped`` with ``skip_reason`` and ``requested_bytes``; ``engine_layer``
+    (the engine layer that uses this layer's chosen tactic, when ``engine_layers`` maps layer
+    names to their tactic, as the engine layer listing does).
+
+    Args:
+        build: the parsed log.
+        engine_layers: engine layer name → tactic id; by default taken from the log's engine
+            layer listing when it has one.
+    """
+    if engine_layers is None:
+        engine_layers = _engine_layer_tactics(build)
+    kinds = (
+        LayerCostsHeader,
+        ReformatCostsHeader,
+        AutotuneCombination,
+        AutotuneReformat,
+        TimingRunner,
+        TacticNameSet,
+        TacticTiming,
+        TacticSkipped,
+        TacticSkippedMemory,
+        FastestTactic,
+        RunnerProfiled,
+        RunnerChoice,
+    )
+    wanted = {cls.model_fields["kind"].default for cls in kinds}
+    state = _TacticState()
+    rows: list[dict[str, Any]] = []
+
+    def new_row(line: int, tactic: int | None, **extra: Any) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "line": line,
+            "layer": state.layer,
+            "runner": state.runner,
+            "runner_id": state.runner_id,
+            "reformat": state.reformat,
+            "format_combination": state.combination,
+            "tactic": tactic,
+            "tactic_hex": None if tactic is None else format_tactic(tactic),
+            "tactic_name": None if tactic is None else state.names.get(tactic),
+            "time_ms": float("nan"),
+            "fastest": False,
+            "chosen": False,
+            "skipped": False,
+            "skip_reason": None,
+            "requested_bytes": None,
+            "engine_layer": None,
+        }
+        row.update(extra)
+        rows.append(row)
+        state.runner_rows.append(row)
+        state.combination_rows.append(row)
+        return row
+
+    for event in build.events:
+        kind = event.kind
+        if kind not in wanted:
+            continue
+        if isinstance(event, LayerCostsHeader):
+            state = _TacticState(layer=event.layer or None)
+        elif isinstance(event, ReformatCostsHeader):
+            state = _TacticState(reformat=True)
+        elif isinstance(event, AutotuneCombination):
+            state.combination = f"{_formats_text(event.inputs)} -> {_formats_text(event.outputs)}"
+            state.combination_rows = []
+        elif isinstance(event, AutotuneReformat):
+            state.reformat = True
+            state.combination = f"{event.from_format.text} -> {event.to_format.text}"
+            state.combination_rows = []
+        elif isinstance(event, TimingRunner):
+            state.runner, state.runner_id = event.runner, event.runner_id
+            if event.layer:
+                state.layer = event.layer
+            state.runner_rows = []
+        elif isinstance(event, TacticNameSet):
+            if event.tactic is not None:
+                state.names[event.tactic] = event.tactic_name
+        elif isinstance(event, TacticTiming):
+            row = new_row(event.span[0], event.tactic, time_ms=event.time_ms)
+            if event.tactic_name:
+                row["tactic_name"] = event.tactic_name
+        elif isinstance(event, TacticSkipped):
+            new_row(
+                event.span[0],
+                event.tactic,
+                skipped=True,
+                skip_reason="only option" if event.only_option else "scratch memory",
+                requested_bytes=event.requested_bytes,
+            )
+        elif isinstance(event, TacticSkippedMemory):
+            if event.variant == "skipping" and event.tactic is not None:
+                new_row(
+                    event.span[0],
+                    event.tactic,
+                    skipped=True,
+                    skip_reason="insufficient memory",
+                    requested_bytes=event.requested_bytes,
+                )
+        elif isinstance(event, FastestTactic | RunnerProfiled):
+            if isinstance(event, RunnerProfiled):
+                state.runner = event.runner
+                if event.layer:
+                    state.layer = event.layer
+            for row in state.runner_rows:
+                if row["tactic"] == event.tactic and not row["skipped"]:
+                    row["fastest"] = True
+        elif isinstance(event, RunnerChoice):
+            for row in state.combination_rows:
+                if row["runner"] == event.runner and row["tactic"] == event.tactic:
+                    row["chosen"] = True
+    for row in rows:
+        if row["chosen"] and row["layer"] in engine_layers:
+            row["engine_layer"] = row["layer"]
+    return frame_from_records("tactics", rows)
+
+
+def _engine_layer_tactics(build: Build) -> dict[str, int]:
+    """Engine layer name → tactic, from the log's engine layer listing (if it has one)."""
+    out: dict[str, int] = {}
+    for event in build.events_of("engine_layer_info"):
+        name = getattr(event, "layer", None)
+        tactic = getattr(event, "tactic", None)
+        if isinstance(name, str) and isinstance(tactic, int):
+            out[name] = tactic
+    return out
