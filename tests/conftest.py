@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+os.environ.setdefault("MPLBACKEND", "Agg")  # plots render without a display
+
 import pytest
 from hypothesis import HealthCheck, settings
 

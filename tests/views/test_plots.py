@@ -1,0 +1,100 @@
+"""Plots: Agg backend, assertions on artists, labels and counts (STYLE.md §11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
+
+import trtlog
+from tests.conftest import CORPUS, FIXTURES, needs_corpus
+from trtlog.plots import (
+    plot_fusions_by_pass,
+    plot_layer_counts,
+    plot_slowest_tactics,
+    plot_tactic_timing,
+    shorten,
+)
+
+YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+
+
+@pytest.fixture(autouse=True)
+def _close_figures() -> Iterator[None]:
+    yield
+    plt.close("all")
+
+
+def _rects(ax: Axes) -> list[Rectangle]:
+    return [p for p in ax.patches if isinstance(p, Rectangle)]
+
+
+def test_layer_counts_waterfall() -> None:
+    build = trtlog.parse(YOLO)
+    ax = plot_layer_counts(build.layer_counts_frame())
+    assert ax.get_title() == "Layer count across optimization stages"
+    assert len(_rects(ax)) == 5
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels[0] == "Original" and "dupe layer removal" in labels
+    assert _rects(ax)[2].get_height() == pytest.approx(602)  # 755 -> 153
+    assert [t.get_text() for t in ax.texts][:3] == ["755", "755", "153"]
+
+
+def test_plot_on_given_axes_returns_it() -> None:
+    _fig, ax = plt.subplots()
+    build = trtlog.parse(YOLO)
+    assert plot_fusions_by_pass(build.passes_frame(), ax=ax) is ax
+    assert len(ax.patches) == 2 * len(build.passes_frame())
+
+
+def test_empty_frames_give_a_labelled_empty_plot() -> None:
+    build = trtlog.parse_text("[I] [TRT] nothing\n")
+    for plot, frame in (
+        (plot_layer_counts, build.layer_counts_frame()),
+        (plot_fusions_by_pass, build.passes_frame()),
+        (plot_tactic_timing, build.tactics_frame()),
+        (plot_slowest_tactics, build.tactics_frame()),
+    ):
+        ax = plot(frame)
+        assert ax.get_title()
+        assert "no " in ax.texts[0].get_text()
+
+
+@needs_corpus
+def test_tactic_timing_points_and_highlights() -> None:
+    build = trtlog.parse(CORPUS / "trt8.4.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    frame = build.tactics_frame()
+    ax = plot_tactic_timing(frame)
+    assert ax.get_yscale() == "log"
+    candidates, _fastest, chosen = ax.collections
+    timed = frame[~frame["skipped"] & ~frame["reformat"]]
+    assert np.asarray(candidates.get_offsets()).shape[0] == len(timed)
+    assert np.asarray(chosen.get_offsets()).shape[0] == int(timed["chosen"].sum())
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "candidate",
+        "fastest of its runner",
+        "chosen",
+    ]
+
+
+@needs_corpus
+def test_slowest_tactics() -> None:
+    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    ax = plot_slowest_tactics(build.tactics_frame(), top=5)
+    assert len(_rects(ax)) == 5
+    widths = [p.get_width() for p in _rects(ax)]
+    assert widths == sorted(widths)
+    assert "ms" in ax.get_xlabel()
+
+
+def test_shorten() -> None:
+    assert shorten("short") == "short"
+    long = "a" * 30 + "b" * 30
+    assert len(shorten(long, 21)) == 21
+    assert shorten(long, 21).startswith("aaaaaaaaaa") and shorten(long, 21).endswith("bbbbbbbbbb")

@@ -1,0 +1,196 @@
+"""matplotlib plots of trtlog frames: each takes a frame and an optional Axes, returns the Axes.
+
+A view module (matplotlib, imported here only): plots never call ``show`` or ``savefig`` (the
+CLI saves figures). Long layer names are shortened for labels; every plot has a title, axis
+labels with units, and a legend where colours carry meaning.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "plot_fusions_by_pass",
+    "plot_layer_counts",
+    "plot_slowest_tactics",
+    "plot_tactic_timing",
+    "shorten",
+]
+
+
+def shorten(name: str, width: int = 48) -> str:
+    """A readable label for a long layer name: keep its start and end.
+
+    Example:
+        >>> shorten("model.model.backbone0.conv.weight + /model/backbone0/conv/Conv", 30)
+        'model.model.ba…kbone0/conv/Conv'
+    """
+    name = str(name)
+    if len(name) <= width:
+        return name
+    head = (width - 1) // 2
+    return name[:head] + "…" + name[len(name) - (width - 1 - head) :]
+
+
+def _tight(ax: Axes) -> None:
+    figure = ax.get_figure()
+    if isinstance(figure, Figure):
+        figure.tight_layout()
+
+
+def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
+    if ax is not None:
+        return ax
+    _fig, new = plt.subplots(figsize=size)
+    return new
+
+
+def plot_layer_counts(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Waterfall of the layer count across optimization stages (``layer_counts_frame``).
+
+    The first bar is the original count; each following bar shows the change a stage made
+    (green: layers gone, red: layers added), with the running count printed on it.
+    """
+    ax = _axes(ax, (max(6.0, 0.9 * len(frame) + 2), 4.5))
+    ax.set_title("Layer count across optimization stages")
+    ax.set_ylabel("layers")
+    if frame.empty:
+        ax.text(0.5, 0.5, "no layer counts in this log", ha="center", transform=ax.transAxes)
+        return ax
+    layers = frame["layers"].to_numpy(dtype=float)
+    bottoms, heights, colors = [], [], []
+    previous = None
+    for count in layers:
+        if previous is None:
+            bottoms.append(0.0)
+            heights.append(count)
+            colors.append("#4c72b0")
+        else:
+            bottoms.append(min(previous, count))
+            heights.append(max(abs(count - previous), 0.5))
+            colors.append(
+                "#55a868" if count < previous else "#c44e52" if count > previous else "#999999"
+            )
+        previous = count
+    x = np.arange(len(frame))
+    ax.bar(x, heights, bottom=bottoms, color=colors, edgecolor="black", linewidth=0.5)
+    for xi, count in zip(x, layers, strict=True):
+        ax.annotate(f"{int(count)}", (xi, count), ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(x, [shorten(s, 28) for s in frame["stage"]], rotation=35, ha="right")
+    from matplotlib.patches import Patch
+
+    ax.legend(
+        handles=[
+            Patch(color="#4c72b0", label="original"),
+            Patch(color="#55a868", label="layers removed"),
+            Patch(color="#c44e52", label="layers added"),
+            Patch(color="#999999", label="no change"),
+        ],
+        fontsize=8,
+    )
+    _tight(ax)
+    return ax
+
+
+def plot_fusions_by_pass(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """Fusions and removals by optimization pass (``passes_frame``), horizontal bars."""
+    ax = _axes(ax, (8.0, max(3.0, 0.35 * len(frame) + 1.5)))
+    ax.set_title("Fusions and removals by pass")
+    ax.set_xlabel("events")
+    if frame.empty:
+        ax.text(0.5, 0.5, "no optimization passes in this log", ha="center", transform=ax.transAxes)
+        return ax
+    data = frame.sort_values(["fusions", "removals"], ascending=True)
+    y = np.arange(len(data))
+    ax.barh(y - 0.2, data["fusions"], height=0.4, label="fusions", color="#4c72b0")
+    ax.barh(y + 0.2, data["removals"], height=0.4, label="removals", color="#dd8452")
+    ax.set_yticks(y, [shorten(p, 36) for p in data["pass_name"]])
+    ax.legend(fontsize=8)
+    _tight(ax)
+    return ax
+
+
+def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: int = 40) -> Axes:
+    """Every timed tactic per layer (``tactics_frame``), time on a log scale.
+
+    All candidates as points, the fastest of each runner and the chosen ones highlighted.
+
+    Layers are ordered as the log tuned them; reformat timings are left out. At most
+    ``max_layers`` layers (the ones with the most candidates) are shown.
+    """
+    timed = frame[~frame["skipped"] & ~frame["reformat"] & frame["time_ms"].notna()]
+    timed = timed[np.isfinite(timed["time_ms"].to_numpy(dtype=float))]
+    layers = list(dict.fromkeys(timed["layer"].dropna()))
+    if len(layers) > max_layers:
+        counts = timed["layer"].value_counts()
+        keep = set(counts.index[:max_layers])
+        layers = [name for name in layers if name in keep]
+    ax = _axes(ax, (max(7.0, 0.35 * len(layers) + 3), 5.0))
+    ax.set_title("Tactic timing per layer")
+    ax.set_ylabel("time per run (ms, log scale)")
+    if not layers:
+        ax.text(0.5, 0.5, "no tactic timings in this log", ha="center", transform=ax.transAxes)
+        return ax
+    position = {name: i for i, name in enumerate(layers)}
+    data = timed[timed["layer"].isin(position)]
+    x = data["layer"].map(position).to_numpy(dtype=float)
+    jitter = (np.random.default_rng(0).random(len(x)) - 0.5) * 0.3
+    ax.scatter(x + jitter, data["time_ms"], s=8, alpha=0.35, color="#8c8c8c", label="candidate")
+    fastest = data[data["fastest"]]
+    ax.scatter(
+        fastest["layer"].map(position),
+        fastest["time_ms"],
+        s=28,
+        marker="D",
+        color="#4c72b0",
+        label="fastest of its runner",
+    )
+    chosen = data[data["chosen"]]
+    ax.scatter(
+        chosen["layer"].map(position),
+        chosen["time_ms"],
+        s=80,
+        marker="*",
+        color="#c44e52",
+        label="chosen",
+        zorder=3,
+    )
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(layers)), [shorten(n, 32) for n in layers], rotation=60, ha="right")
+    ax.legend(fontsize=8)
+    _tight(ax)
+    return ax
+
+
+def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int = 15) -> Axes:
+    """The ``top`` slowest chosen tactics (``tactics_frame``), one bar per layer and format."""
+    chosen = frame[frame["chosen"] & ~frame["reformat"]]
+    chosen = chosen.sort_values("time_ms", ascending=False).head(top).iloc[::-1]
+    ax = _axes(ax, (9.0, max(3.0, 0.35 * len(chosen) + 1.5)))
+    ax.set_title(f"Slowest {top} tactic selections")
+    ax.set_xlabel("time of the chosen tactic (ms)")
+    if chosen.empty:
+        ax.text(0.5, 0.5, "no chosen tactics in this log", ha="center", transform=ax.transAxes)
+        return ax
+    labels = [
+        f"{shorten(layer, 40)} [{runner}]"
+        for layer, runner in zip(chosen["layer"], chosen["runner"], strict=True)
+    ]
+    y = np.arange(len(chosen))
+    ax.barh(y, chosen["time_ms"], color="#4c72b0")
+    ax.set_yticks(y, labels)
+    for yi, (ms, name) in enumerate(zip(chosen["time_ms"], chosen["tactic_name"], strict=True)):
+        text = f"{ms:.3g} ms" + (f"  {shorten(name, 36)}" if isinstance(name, str) else "")
+        ax.annotate(
+            text, (ms, yi), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7
+        )
+    _tight(ax)
+    return ax
