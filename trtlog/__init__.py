@@ -12,7 +12,9 @@ Example:
 
 from trtlog.build import Build, iter_events, parse, parse_text
 from trtlog.errors import InputError, TrtlogError
+from trtlog.layers import Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
+from trtlog.parse.layer_info import load_profile, load_times
 
 __version__ = "0.1.0"
 
@@ -20,9 +22,15 @@ __all__ = [
     "Build",
     "ComposedName",
     "InputError",
+    "Profile",
+    "ProfileRecord",
+    "Times",
+    "TimingRecord",
     "TrtlogError",
     "__version__",
     "iter_events",
+    "load_profile",
+    "load_times",
     "parse",
     "parse_text",
     "split_name",
