@@ -294,9 +294,9 @@ def parse(source: LogInput, *, strict: bool = False, name: str | None = None) ->
         InputError: the input is empty, binary, a JSON export, or holds no TensorRT line.
 
     Example:
-        >>> b = parse(["&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec --onnx=m.onnx"])
+        >>> b = parse(["[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers"])
         >>> b.to_text()
-        '&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec --onnx=m.onnx\\n'
+        '[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n'
     """
     opened = open_lines(source, name=name)
     return _build(read_all(opened), _meta(opened.info), strict=strict)

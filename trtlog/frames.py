@@ -156,7 +156,7 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
         >>> from trtlog import parse_text
         >>> b = parse_text("[V] Original: 9 layers\\n[V] After scale fusion: 7 layers\\n")
         >>> layer_counts_frame(b)[["stage", "layers", "change"]].to_dict("list")
-        {'stage': ['Original', 'scale fusion'], 'layers': [9, 7], 'change': [<NA>, -2]}
+        {'stage': ['Original', 'scale fusion'], 'layers': [9, 7], 'change': [None, -2]}
     """
     records = []
     previous: dict[int | None, int] = {}

@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["ComposedName", "NameOp", "split_name", "split_top"]
+__all__ = ["ComposedName", "NameOp", "onnx_layers_of_metadata", "split_name", "split_top"]
 
 NameOp = Literal[
     "leaf",  # a plain name
@@ -241,3 +241,33 @@ def _split(text: str) -> ComposedName:
             text=text, op="myelin", parts=(inner_name,), index=int(m["n"]), detail=m["graph"]
         )
     return ComposedName(text=text)
+
+
+_METADATA_GROUP = re.compile(
+    r"\[ONNX Layer: (.*?)\](?=[\x1e\x1f\ufffd]?\[ONNX Layer: |\s*$)", re.DOTALL
+)
+
+
+def onnx_layers_of_metadata(metadata: str | None) -> tuple[str, ...]:
+    """The ONNX node names in a layer's ``Metadata`` (formats.md §K.3, T18).
+
+    ``[ONNX Layer: a]<sep>[ONNX Layer: b]`` with ``<sep>`` U+001E, U+001F, a replacement
+    character, or nothing at all (pastes drop it). A `` | doc string`` or
+    `` | Local Function: f`` part inside a group is dropped; the truncation marker
+    `` ... `` of metadata cut at 4000 characters is kept as it is (the node in the middle is
+    lost, not invented).
+
+    Example:
+        >>> onnx_layers_of_metadata("[ONNX Layer: /a/Conv]\\x1e[ONNX Layer: /a/Relu | relu doc]")
+        ('/a/Conv', '/a/Relu')
+        >>> onnx_layers_of_metadata("")
+        ()
+    """
+    if not metadata:
+        return ()
+    out: list[str] = []
+    for group in _METADATA_GROUP.findall(metadata.strip()):
+        node = group.split(" | ", 1)[0].strip()
+        if node:
+            out.append(node)
+    return tuple(dict.fromkeys(out))

@@ -31,7 +31,7 @@ def shorten(name: str, width: int = 48) -> str:
 
     Example:
         >>> shorten("model.model.backbone0.conv.weight + /model/backbone0/conv/Conv", 30)
-        'model.model.ba…kbone0/conv/Conv'
+        'model.model.ba…bone0/conv/Conv'
     """
     name = str(name)
     if len(name) <= width:

@@ -146,13 +146,10 @@ def _float(value: Any) -> float:
 def load_profile(path: str | os.PathLike[str]) -> Profile:
     """Read an ``--exportProfile`` file (any version; 7.x files with one array per run too).
 
+    Use ``profile.records`` (first run), ``profile.iterations`` and ``profile.total_ms``.
+
     Raises:
         InputError: the file is missing, not JSON, or another kind of export.
-
-    Example:
-        >>> import trtlog  # doctest: +SKIP
-        >>> prof = trtlog.load_profile("model.profile.json")  # doctest: +SKIP
-        >>> prof.iterations, prof.records[0].name, prof.total_ms  # doctest: +SKIP
     """
     name, values = read_json_file(path)
     runs = []
