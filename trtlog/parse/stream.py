@@ -266,6 +266,10 @@ class LogParser:
             prefix = None
         else:
             envelope, severity, trt, prefix, _ts, message = split_envelope(text)
+        if envelope is not None and self.records is not None:
+            cont = self.records[1]
+            if cont.enveloped is not None and not cont.enveloped(message.rstrip()):
+                self.records = None
         closed: list[Any] | None = None
         if self.construct is not None:
             closed = self._continue_construct(n, envelope, message)
@@ -409,7 +413,13 @@ class LogParser:
         hot = self.compiled
         n = 0
         for n, raw in enumerate(lines, 1):
-            if hot and self.construct is None and self.section is None:
+            records = self.records
+            if (
+                hot
+                and self.construct is None
+                and self.section is None
+                and (records is None or records[1].enveloped is None)
+            ):
                 text = raw.rstrip("\r\n")
                 if "\x1b" not in text and text[-1:] not in (" ", "\t"):
                     # the message starts after "[MM/DD/YYYY-hh:mm:ss] [S] " and maybe "[TRT] "
