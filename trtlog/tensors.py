@@ -4,22 +4,37 @@ Part of the data model (pydantic only). The builder's layer listing prints a ten
 ``name[Int8(1,32,256,384)]`` (≤ 8.6) or ``name (Int8[4,72:32,128,192])`` (9.x+); the engine
 inspector prints ``{ Name: x, Location: Device, Dimensions: [1,3,224,224], Format/Datatype:
 Row major linear FP32 }``; the layer JSON holds the same keys. All become :class:`Tensor`.
+
+Three notations of a tensor's type and layout exist (formats.md §JSON-5):
+
+* the inspector's ``Format/Datatype`` text: a long sentence (``Thirty-two wide channel
+  vectorized row major Int8 format``) or, for 10.x Myelin tensors and the 10.x builder dump, a
+  bare type word (``Half``) — :func:`parse_format`;
+* the compact ``Type(…)`` of autotuning lines, whose numbers are strides —
+  :func:`parse_compact_format`;
+* the builder listing's ``Type(dims)`` / ``Type[dims]``, whose numbers are dimensions
+  (parsed by the layers family into :class:`Tensor`).
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 __all__ = [
+    "DTYPE_BITS",
     "DTYPE_BYTES",
     "CompactFormat",
     "DType",
     "Tensor",
+    "TensorFormat",
     "dtype_of",
+    "inspector_tensor",
     "parse_compact_format",
+    "parse_format",
 ]
 
 #: Element types, named as TensorRT's documentation does.
@@ -32,26 +47,39 @@ DType = Literal[
     "FP4",
     "INT64",
     "INT32",
+    "INT16",
     "INT8",
     "INT4",
+    "UINT64",
+    "UINT32",
+    "UINT16",
     "UINT8",
     "BOOL",
 ]
 
+#: Bits per element.
+DTYPE_BITS: dict[str, int] = {
+    "FP64": 64,
+    "FP32": 32,
+    "FP16": 16,
+    "BF16": 16,
+    "FP8": 8,
+    "FP4": 4,
+    "INT64": 64,
+    "INT32": 32,
+    "INT16": 16,
+    "INT8": 8,
+    "INT4": 4,
+    "UINT64": 64,
+    "UINT32": 32,
+    "UINT16": 16,
+    "UINT8": 8,
+    "BOOL": 8,
+}
+
 #: Bytes per element (sub-byte types as fractions).
 DTYPE_BYTES: dict[str, float] = {
-    "FP64": 8,
-    "FP32": 4,
-    "FP16": 2,
-    "BF16": 2,
-    "FP8": 1,
-    "FP4": 0.5,
-    "INT64": 8,
-    "INT32": 4,
-    "INT8": 1,
-    "INT4": 0.5,
-    "UINT8": 1,
-    "BOOL": 1,
+    dtype: bits // 8 if bits % 8 == 0 else bits / 8 for dtype, bits in DTYPE_BITS.items()
 }
 
 _DTYPE_WORDS: dict[str, DType] = {}
@@ -64,8 +92,12 @@ for _dtype, _words in {
     "FP4": ("fp4", "kfp4", "fp4e2m1", "e2m1"),
     "INT64": ("int64", "kint64"),
     "INT32": ("int32", "kint32"),
+    "INT16": ("int16",),
     "INT8": ("int8", "kint8"),
     "INT4": ("int4", "kint4"),
+    "UINT64": ("uint64",),
+    "UINT32": ("uint32",),
+    "UINT16": ("uint16",),
     "UINT8": ("uint8", "kuint8"),
     "BOOL": ("bool", "kbool"),
 }.items():
@@ -92,8 +124,14 @@ class Tensor(BaseModel):
         dims: its dimensions (``-1`` or negative values mark dynamic ones), when known.
         vector: ``(axis, width)`` of a vectorized dimension (``Int8[4,72:32,128,192]`` is
             ``(1, 32)``), if any.
-        format: the format text as printed (``Row major linear FP32``, ``Half``), if any.
+        format: the format text as printed: the inspector's ``Format/Datatype`` (``Row major
+            linear FP32``, ``Half``) or the type word of the builder listing (``Half``).
         location: ``Device`` or ``Host`` (inspector output), if printed.
+        layout: the memory layout the format names (see :attr:`TensorFormat.layout`), when
+            the text tells it; the builder listing's compact notation does not.
+        vector_width: how many elements are packed along the vectorized (channel) axis
+            (``32`` for ``72:32`` or ``Thirty-two wide ...``), if the format packs any.
+        element_bits: bits per element of :attr:`dtype`.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -104,6 +142,163 @@ class Tensor(BaseModel):
     vector: tuple[int, int] | None = None
     format: str | None = None
     location: str | None = None
+    layout: str | None = None
+    vector_width: int | None = None
+    element_bits: int | None = None
+
+
+class TensorFormat(BaseModel):
+    """A ``Format/Datatype`` text of the engine inspector, parsed (formats.md §JSON-5.1).
+
+    Attributes:
+        text: the format as printed.
+        dtype: the element type it names (``None`` for ``Unknown format`` and ``None``).
+        layout: the memory layout, named after TensorRT's ``TensorFormat`` without the ``k``,
+            in lower case: ``linear`` (row major), ``chw2``/``chw4``/``chw16``/``chw32``
+            (*N wide channel vectorized row major*), ``cdhw32`` (the same with 3 spatial
+            dimensions), ``hwc`` (*channel major*), ``hwc2``/``hwc4``/``hwc8``/``hwc16``
+            (*channel major ... where channel % N == 0*), ``dhwc``/``dhwc4``/``dhwc8`` (the
+            same with 3 spatial dimensions), ``dla_linear`` (*row major ... where column
+            stride % 64 == 0*), ``dla_hwc4`` (*channel major ... column stride % 32 == 0*).
+            ``None`` for the bare type words of 10.x, which name no layout.
+        vector_width: elements packed along the channel axis (``32`` for ``chw32``, ``8`` for
+            ``hwc8``, ``N`` for DLA's ``channel == N``), if any.
+        vector_axis: the channel axis counted from the end (``-3`` with two spatial
+            dimensions, ``-4`` with three), when :attr:`vector_width` is set.
+        element_bits: bits per element of :attr:`dtype`.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    dtype: DType | None = None
+    layout: str | None = None
+    vector_width: int | None = None
+    vector_axis: int | None = None
+    element_bits: int | None = None
+
+
+_WIDTHS = {"two": 2, "four": 4, "eight": 8, "sixteen": 16, "thirty-two": 32, "sixty-four": 64}
+
+# "<Width> wide channel vectorized row major <Type>", "Row major [linear] <Type>",
+# "Channel major <Type>", then an optional " format" and the clauses below.
+_PROSE = re.compile(
+    r"(?:(?P<width>[A-Za-z]+(?:-[A-Za-z]+)?) wide channel vectorized row major"
+    r"|(?P<major>Row|Channel) major(?: linear)?)"
+    r" (?P<type>[A-Za-z][A-Za-z0-9]*)(?: format)?(?P<tail>.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+_CLAUSE = re.compile(
+    r" (?:where (?:channel|C) % (?P<pad>\d+) == 0"
+    r"|where (?:channel == (?P<eq>\d+) and )?(?P<dla>column stride) % \d+ == 0"
+    r"|and H Stride % \d+ == 0"
+    r"|(?P<spatial>with 3 spatial dimensions)"
+    r"|\((?P<enum>k[A-Z0-9_]+)\))",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1024)
+def parse_format(text: str) -> TensorFormat:
+    """Parse an inspector ``Format/Datatype`` text into a :class:`TensorFormat` (cached).
+
+    Accepts every long form of formats.md §JSON-5.1 whatever its casing (``Int8``/``INT8``),
+    with or without the trailing `` format`` and ``.``, and the bare type words of 10.x
+    (``Half``, ``Float``, ``Int32``, ``Bool``...). Text it does not know keeps
+    ``dtype``/``layout`` ``None``.
+
+    Example:
+        >>> f = parse_format("Thirty-two wide channel vectorized row major Int8 format")
+        >>> f.dtype, f.layout, f.vector_width, f.vector_axis, f.element_bits
+        ('INT8', 'chw32', 32, -3, 8)
+        >>> parse_format("Channel major FP16 format where channel % 8 == 0").layout
+        'hwc8'
+        >>> parse_format("Half").dtype, parse_format("Half").layout
+        ('FP16', None)
+    """
+    body = text.strip().rstrip(".").rstrip()
+    m = _PROSE.fullmatch(body)
+    if m is None:
+        dtype = dtype_of(body) if body else None
+        return TensorFormat(
+            text=text, dtype=dtype, element_bits=DTYPE_BITS[dtype] if dtype else None
+        )
+    dtype = dtype_of(m["type"])
+    pad = eq = enum = None
+    dla = spatial = False
+    tail = m["tail"]
+    pos = 0
+    while pos < len(tail):
+        c = _CLAUSE.match(tail, pos)
+        if c is None:  # a clause we do not know: the layout stays unknown
+            return TensorFormat(
+                text=text, dtype=dtype, element_bits=DTYPE_BITS[dtype] if dtype else None
+            )
+        pad = pad or c["pad"]
+        eq = eq or c["eq"]
+        enum = enum or c["enum"]
+        dla = dla or c["dla"] is not None
+        spatial = spatial or c["spatial"] is not None
+        pos = c.end()
+    width: int | None = None
+    if m["width"] is not None:
+        width = _WIDTHS.get(m["width"].lower())
+        layout = None if width is None else f"{'cdhw' if spatial else 'chw'}{width}"
+    elif m["major"].lower() == "row":
+        layout = "dla_linear" if dla else "linear"
+    elif dla:
+        layout = "dla_hwc4"
+        width = int(eq) if eq else None
+    else:
+        width = int(pad) if pad else None
+        layout = f"{'dhwc' if spatial else 'hwc'}{width or ''}"
+    if enum is not None:  # "Row major linear FP4 format (kLINEAR)": the enum says it all
+        layout = enum[1:].lower()
+    return TensorFormat(
+        text=text,
+        dtype=dtype,
+        layout=layout,
+        vector_width=width,
+        vector_axis=None if width is None else (-4 if spatial else -3),
+        element_bits=DTYPE_BITS[dtype] if dtype else None,
+    )
+
+
+def inspector_tensor(
+    name: str,
+    dims: tuple[int, ...] | None = None,
+    format: str | None = None,
+    location: str | None = None,
+) -> Tensor:
+    """A :class:`Tensor` from the inspector's fields (one-line text or layer JSON).
+
+    The format text gives ``dtype``, ``layout``, ``vector_width`` and ``element_bits``; the
+    vectorized axis is located in ``dims`` when they are long enough.
+
+    Example:
+        >>> t = inspector_tensor("x", (1, 64, 56, 56), "Thirty-two wide channel vectorized "
+        ...                      "row major Int8 format", "Device")
+        >>> t.dtype, t.layout, t.vector
+        ('INT8', 'chw32', (1, 32))
+    """
+    if format is None:
+        return Tensor(name=name, dims=dims, location=location)
+    f = parse_format(format)
+    vector = None
+    axis, width = f.vector_axis, f.vector_width
+    if axis is not None and width is not None and dims is not None and len(dims) >= -axis:
+        vector = (len(dims) + axis, width)
+    return Tensor(
+        name=name,
+        dtype=f.dtype,
+        dims=dims,
+        vector=vector,
+        format=format,
+        location=location,
+        layout=f.layout,
+        vector_width=f.vector_width,
+        element_bits=f.element_bits,
+    )
 
 
 class CompactFormat(BaseModel):

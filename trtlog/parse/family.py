@@ -77,7 +77,9 @@ class Continuation:
 
     * ``records`` set: every accepted line is parsed on its own with that start rule and
       becomes its own event (the ``Engine Layer Information:`` listing, inspector dumps).
-      Enveloped lines in between are parsed as usual and do not end the continuation.
+      Enveloped lines in between are parsed as usual; they end the continuation when
+      ``enveloped`` is set and rejects them (a one-message listing is over at the next
+      enveloped line), else they do not.
     * ``records`` unset (*append*): the accepted lines are appended to the opening message and
       the whole multi-line message is parsed once, with the opening rule's start rule, as one
       event spanning all its lines (ONNX node errors, 4-line warnings, perf warnings).
@@ -86,7 +88,8 @@ class Continuation:
         name: how rules refer to it (``Rule.then``).
         records: the start rule for each line in *records* mode.
         bare: which bare lines continue (``None``: every bare line).
-        enveloped: which enveloped messages continue (``None``: none do).
+        enveloped: which enveloped messages continue (``None``: none do in append mode; in
+            records mode ``None`` lets every enveloped message pass without ending it).
         blank: whether a blank line may sit inside the construct (T5: blank lines never end
             a block by themselves; they are kept when a continuing line follows).
         max_lines: a safety bound on the lines of one construct.

@@ -266,6 +266,10 @@ class LogParser:
             prefix = None
         else:
             envelope, severity, trt, prefix, _ts, message = split_envelope(text)
+        if envelope is not None and self.records is not None:
+            cont = self.records[1]
+            if cont.enveloped is not None and not cont.enveloped(message.rstrip()):
+                self.records = None
         closed: list[Any] | None = None
         if self.construct is not None:
             closed = self._continue_construct(n, envelope, message)
@@ -407,7 +411,9 @@ class LogParser:
         # a handful of message shapes in long runs, so most lines need one regex call.
         recent: dict[str, Callable[[str], Any]] = {}
         hot = self.compiled
-        clean = hot  # no open construct and no section: the state only feed() changes
+        # no open construct, no section and no records continuation that an enveloped line
+        # can end: only feed() changes that state
+        clean = hot
         recognized = 0
         n = 0
         for n, raw in enumerate(lines, 1):
@@ -450,7 +456,13 @@ class LogParser:
                         yield cast(Event, obj)
                         continue
             out = feed(n, raw)
-            clean = hot and self.construct is None and self.section is None
+            records = self.records
+            clean = (
+                hot
+                and self.construct is None
+                and self.section is None
+                and (records is None or records[1].enveloped is None)
+            )
             if out is not None:
                 if out.__class__ is list:
                     yield from out
