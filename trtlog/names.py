@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["ComposedName", "NameOp", "onnx_layers_of_metadata", "split_name", "split_top"]
+__all__ = ["ComposedName", "NameOp", "parse_metadata", "split_name", "split_top"]
 
 NameOp = Literal[
     "leaf",  # a plain name
@@ -243,31 +243,44 @@ def _split(text: str) -> ComposedName:
     return ComposedName(text=text)
 
 
-_METADATA_GROUP = re.compile(
-    r"\[ONNX Layer: (.*?)\](?=[\x1e\x1f\ufffd]?\[ONNX Layer: |\s*$)", re.DOTALL
-)
+_METADATA_SEPARATORS = re.compile(r"[\x1e\x1f\ufffd]|(?<=\])(?=\[ONNX Layer: )")
 
 
-def onnx_layers_of_metadata(metadata: str | None) -> tuple[str, ...]:
-    """The ONNX node names in a layer's ``Metadata`` (formats.md §K.3, T18).
+def parse_metadata(
+    text: str,
+) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...], str | None], ...]]:
+    """Split inspector metadata into ONNX node names and the extras of their groups (T18).
 
-    ``[ONNX Layer: a]<sep>[ONNX Layer: b]`` with ``<sep>`` U+001E, U+001F, a replacement
-    character, or nothing at all (pastes drop it). A `` | doc string`` or
-    `` | Local Function: f`` part inside a group is dropped; the truncation marker
-    `` ... `` of metadata cut at 4000 characters is kept as it is (the node in the middle is
-    lost, not invented).
+    Groups ``[ONNX Layer: <node>( | <doc line>)*( | Local Function: <f>)?]`` are separated by
+    U+001E, U+001F, a ``�`` left by a paste, or nothing (``…][ONNX Layer: …``). A group the
+    4000-character limit cut keeps its `` ... `` marker in its name.
+
+    Returns:
+        The node names, and ``(index, doc lines, local function)`` for the groups with extras.
 
     Example:
-        >>> onnx_layers_of_metadata("[ONNX Layer: /a/Conv]\\x1e[ONNX Layer: /a/Relu | relu doc]")
-        ('/a/Conv', '/a/Relu')
-        >>> onnx_layers_of_metadata("")
-        ()
+        >>> parse_metadata("[ONNX Layer: /a/Conv]\\x1e[ONNX Layer: /a/Relu | Local Function: f]")
+        (('/a/Conv', '/a/Relu'), ((1, (), 'f'),))
     """
-    if not metadata:
-        return ()
-    out: list[str] = []
-    for group in _METADATA_GROUP.findall(metadata.strip()):
-        node = group.split(" | ", 1)[0].strip()
-        if node:
-            out.append(node)
-    return tuple(dict.fromkeys(out))
+    names: list[str] = []
+    extras: list[tuple[int, tuple[str, ...], str | None]] = []
+    if not text:
+        return (), ()
+    for piece in _METADATA_SEPARATORS.split(text):
+        if not piece:
+            continue
+        body = piece.removeprefix("[ONNX Layer: ")
+        if body.endswith("]"):
+            body = body[:-1]
+        name, *parts = body.split(" | ")
+        if parts:
+            function = None
+            doc: list[str] = []
+            for part in parts:
+                if part.startswith("Local Function: "):
+                    function = part[len("Local Function: ") :]
+                else:
+                    doc.append(part)
+            extras.append((len(names), tuple(doc), function))
+        names.append(name)
+    return tuple(names), tuple(extras)

@@ -9,9 +9,8 @@ import pytest
 from tests.conftest import FIXTURES
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.events.layers import EngineLayerInfo, InspectorRecord
-from trtlog.names import ComposedName
+from trtlog.names import ComposedName, parse_metadata
 from trtlog.parse.families.layers import (
-    parse_metadata,
     parse_parameters,
     split_engine_io,
     split_engine_tensors,

@@ -21,13 +21,13 @@ from typing import Any
 from lark import Token, v_args
 
 from trtlog.events.layers import OnnxLayerExtra
+from trtlog.names import parse_metadata
 from trtlog.numbers import parse_tactic
 from trtlog.parse.family import BaseTransformer, Continuation, Family, Fields, Rule
 from trtlog.tensors import DTYPE_BITS, Tensor, dtype_of, inspector_tensor
 
 __all__ = [
     "FAMILY",
-    "parse_metadata",
     "parse_parameters",
     "split_engine_io",
     "split_engine_tensors",
@@ -240,49 +240,6 @@ def parse_parameters(text: str) -> tuple[tuple[str, Any], ...]:
 ('PaddingMode', 'kEXPLICIT_ROUND_DOWN'))
     """
     return tuple((key, _param_value(value)) for key, value in _split_top_params(text))
-
-
-_METADATA_SEPARATORS = re.compile(r"[\x1e\x1f\ufffd]|(?<=\])(?=\[ONNX Layer: )")
-
-
-def parse_metadata(
-    text: str,
-) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...], str | None], ...]]:
-    """Split inspector metadata into ONNX node names and the extras of their groups (T18).
-
-    Groups ``[ONNX Layer: <node>( | <doc line>)*( | Local Function: <f>)?]`` are separated by
-    U+001E, U+001F, a ``�`` left by a paste, or nothing (``…][ONNX Layer: …``). A group the
-    4000-character limit cut keeps its `` ... `` marker in its name.
-
-    Returns:
-        The node names, and ``(index, doc lines, local function)`` for the groups with extras.
-
-    Example:
-        >>> parse_metadata("[ONNX Layer: /a/Conv]\\x1e[ONNX Layer: /a/Relu | Local Function: f]")
-        (('/a/Conv', '/a/Relu'), ((1, (), 'f'),))
-    """
-    names: list[str] = []
-    extras: list[tuple[int, tuple[str, ...], str | None]] = []
-    if not text:
-        return (), ()
-    for piece in _METADATA_SEPARATORS.split(text):
-        if not piece:
-            continue
-        body = piece.removeprefix("[ONNX Layer: ")
-        if body.endswith("]"):
-            body = body[:-1]
-        name, *parts = body.split(" | ")
-        if parts:
-            function = None
-            doc: list[str] = []
-            for part in parts:
-                if part.startswith("Local Function: "):
-                    function = part[len("Local Function: ") :]
-                else:
-                    doc.append(part)
-            extras.append((len(names), tuple(doc), function))
-        names.append(name)
-    return tuple(names), tuple(extras)
 
 
 @v_args(inline=True)
