@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog.events import Event, EventBase
 from trtlog.header import Device, Options, Run, derive_header
+from trtlog.layers import Engine
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
 
@@ -157,6 +158,17 @@ class Build(BaseModel):
         """The events of run ``index`` (0-based)."""
         run = self.runs[index]
         return [e for e in self.events if run.first_line <= e.span[0] <= run.last_line]
+
+    @cached_property
+    def engine(self) -> Engine | None:
+        """The engine the log's layer dumps describe, or ``None`` when it has none.
+
+        The source is an inspector dump, a builder listing or a names-only dump (see
+        :func:`trtlog.parse.layer_info.engine_from_events`).
+        """
+        from trtlog.parse.layer_info import engine_from_events
+
+        return engine_from_events(self.events, self.source.name)
 
     # -- frames (pandas is imported on first use) ----------------------------------------
 

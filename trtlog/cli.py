@@ -208,6 +208,127 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+# -- layers --------------------------------------------------------------------------------
+
+
+def _setup_layers(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a layer-info JSON (--exportLayerInfo) or a log with a layer dump")
+    p.add_argument("--profile", help="an --exportProfile JSON to merge (times per layer)")
+    p.add_argument("--times", help="an --exportTimes JSON (summarised under the table)")
+    p.add_argument(
+        "--group-by",
+        choices=("type", "precision", "module", "myelin"),
+        help="aggregate layers (count, time, share) instead of listing them",
+    )
+    p.add_argument(
+        "--format", choices=("table", "csv", "json"), default="table", help="output format"
+    )
+
+
+def _load_engine_for_cli(args: argparse.Namespace) -> Any:
+    from trtlog.parse.layer_info import load_engine, load_profile, load_times
+    from trtlog.parse.source import looks_like_json
+
+    path = args.file
+    looks_json = False
+    if path != "-":
+        try:
+            with open(path, "rb") as f:
+                looks_json = looks_like_json(f.read(256))
+        except OSError:
+            looks_json = False  # the loaders report missing files
+    if looks_json:
+        engine = load_engine(path)
+    else:
+        build = _parse_log(path)
+        engine = build.engine
+        if engine is None:
+            raise _UsageError(
+                f"{path}: the log has no layer dump (build with --profilingVerbosity=detailed "
+                "and --dumpLayerInfo, or pass the --exportLayerInfo JSON)"
+            )
+    if args.profile:
+        engine = engine.with_profile(load_profile(args.profile))
+    if args.times:
+        engine = engine.model_copy(update={"times": load_times(args.times)})
+    return engine
+
+
+@command("layers")
+def run_layers(args: argparse.Namespace) -> int:
+    """The engine's layers (from a layer JSON or a log's layer dump), optionally grouped."""
+    import pandas as pd
+
+    engine = _load_engine_for_cli(args)
+    frame = engine.layers_frame()
+    if args.group_by == "myelin":
+        groups = engine.groups("myelin")
+        rows = [
+            {
+                "group": g.region or f"Myelin graph {g.graph}",
+                "kernels": len(g.kernels),
+                "kernel_types": ", ".join(f"{t}:{n}" for t, n in g.kernel_types.items()),
+                "time_ms": g.time_ms,
+                "summary": g.summary,
+            }
+            for g in groups
+        ]
+        out = pd.DataFrame(rows, columns=["group", "kernels", "kernel_types", "time_ms", "summary"])
+    elif args.group_by:
+        key = {"type": "type", "precision": "precision", "module": "module"}[args.group_by]
+        grouped = frame.groupby(frame[key].fillna("?"), dropna=False)
+        out = grouped.agg(layers=("index", "size")).reset_index()
+        out["time_ms"] = grouped["time_ms"].sum(min_count=1).to_numpy()
+        total = out["time_ms"].sum(min_count=1)
+        out["percentage"] = 100 * out["time_ms"] / total
+        out = out.sort_values(["time_ms", "layers"], ascending=False, na_position="last")
+    else:
+        columns = [
+            "index",
+            "name",
+            "type",
+            "precision",
+            "output_dims",
+            "tactic_hex",
+            "time_ms",
+            "percentage",
+        ]
+        out = frame[columns]
+    stdout = sys.stdout
+    if args.format == "json":
+        stdout.write(out.to_json(orient="records", indent=1, force_ascii=False) + "\n")
+    elif args.format == "csv":
+        out.to_csv(stdout, index=False)
+    else:
+        cells = [[_cell(v) for v in record] for record in out.itertuples(index=False, name=None)]
+        _table(cells, list(out.columns), stdout)
+        for note in engine.notes:
+            stdout.write(f"\nnote: {note}\n")
+        if engine.profile is not None:
+            stdout.write(
+                f"\n{len(engine.layers)} layers, {engine.total_ms:.4g} ms per inference "
+                f"(profile: {engine.profile.total_ms:.4g} ms over {len(engine.profile.records)} "
+                "records)\n"
+            )
+        if engine.times is not None and engine.times.records:
+            compute = [r.compute_ms for r in engine.times.records if r.compute_ms is not None]
+            if compute:
+                mean = sum(compute) / len(compute)
+                stdout.write(
+                    f"timing trace: {len(compute)} inferences, mean compute {mean:.4g} ms\n"
+                )
+    return 0
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return "" if value != value else f"{value:.4g}"
+    text = str(value)
+    return "" if text in ("<NA>", "nan") else _short(text, 70)
+
+
 # -- main ----------------------------------------------------------------------------------
 
 

@@ -1,19 +1,34 @@
-"""Models of trtexec's JSON exports: per-layer profiles and per-inference timing traces.
+"""Models of a built engine and of trtexec's JSON exports: layers, profiles, timing traces.
 
-Part of the data model (pydantic only). ``--exportProfile`` (formats.md JSON-2) becomes a
-:class:`Profile`, ``--exportTimes`` (JSON-1) a :class:`Times`. Models keep keys they do not
-know (``extra="allow"``), so nothing a newer TensorRT writes is dropped. The loaders live in
-:mod:`trtlog.parse.layer_info`.
+Part of the data model (pydantic only). ``--exportLayerInfo`` (formats.md JSON-3) and a log's
+layer dumps become an :class:`Engine` of :class:`EngineLayer` objects, ``--exportProfile``
+(JSON-2) a :class:`Profile`, ``--exportTimes`` (JSON-1) a :class:`Times`. Models keep keys
+they do not know (``extra="allow"``), so nothing a newer TensorRT writes is dropped. The
+loaders live in :mod:`trtlog.parse.layer_info`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from trtlog.myelin import MyelinKernel, parse_kernel_name
+from trtlog.names import ComposedName, split_name
+from trtlog.tensors import Tensor, dtype_of
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from trtlog.engine import ModuleNode, MyelinGroup
 
 __all__ = [
+    "Engine",
+    "EngineLayer",
+    "LayerPrecision",
+    "LayerTime",
     "Profile",
     "ProfileRecord",
     "ProfileRun",
@@ -181,3 +196,303 @@ class Times(BaseModel):
     def records(self) -> tuple[TimingRecord, ...]:
         """The records of the first run (see ``runs`` for the others)."""
         return self.runs[0].records if self.runs else ()
+
+
+# -- engines -------------------------------------------------------------------------------
+
+OnnxSource = Literal["metadata", "name", "range", "none"]
+
+
+class LayerTime(BaseModel):
+    """A layer's time from a profile, or why it has none.
+
+    Attributes:
+        average_ms: time per inference (ms); NaN when the profile has no record for the layer.
+        total_ms: time over all profiled iterations (ms); NaN likewise.
+        median_ms: median per inference (ms), profiles of 8.4+; ``None`` otherwise.
+        percentage: share of the profile's total layer time (%); NaN likewise.
+        profile_names: the profile records that make up this time (several for a Myelin
+            region whose kernels the profile lists one by one).
+        reason: why the time is missing, or how it was matched when not by exact name.
+    """
+
+    model_config = _MODEL
+
+    average_ms: float = math.nan
+    total_ms: float = math.nan
+    median_ms: float | None = None
+    percentage: float = math.nan
+    profile_names: tuple[str, ...] = ()
+    reason: str | None = None
+
+    @property
+    def known(self) -> bool:
+        """Whether the profile gave this layer a time."""
+        return not math.isnan(self.average_ms)
+
+
+class LayerPrecision(BaseModel):
+    """The element types a layer reads, computes in (where known) and writes.
+
+    Attributes:
+        inputs: the input tensors' types (``None`` where the format does not say).
+        compute: the math precision when the kernel name or weights give it away
+            (``i8i8`` kernels, ``Weights: Int8``...), else ``None``.
+        outputs: the output tensors' types.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    inputs: tuple[str | None, ...] = ()
+    compute: str | None = None
+    outputs: tuple[str | None, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        """``FP16->INT8`` style: the distinct input types, an arrow, the output types."""
+
+        def join(types: tuple[str | None, ...]) -> str:
+            seen = [t for t in dict.fromkeys(types) if t]
+            return "+".join(seen) if seen else "?"
+
+        return f"{join(self.inputs)}->{join(self.outputs)}"
+
+
+class EngineLayer(BaseModel):
+    """One layer of a built engine, from a layer-info JSON or a log's layer dump.
+
+    Attributes:
+        index: position in the engine's execution order (0-based).
+        name: the engine layer name (fused names, reformats, ``{ForeignNode[...]}``...).
+        type: ``LayerType`` (``CaskConvolution``, ``Reformat``, ``Myelin``, ``kgen``...);
+            ``None`` in a names-only engine.
+        inputs: input tensors (dims, dtype, layout from ``Format/Datatype``).
+        outputs: output tensors.
+        parameter_type: ``ParameterType`` (``Convolution``, ``Reformat``...), if any.
+        parameters: every other key of the layer, as in the JSON (``Kernel``, ``Weights``,
+            ``Origin``, ``EventId``...): nothing TensorRT writes is dropped.
+        tactic: ``TacticValue`` (unsigned 64-bit), if any.
+        tactic_name: ``TacticName`` (kernel), if any.
+        stream_id: ``StreamId``, if any.
+        metadata: ``Metadata`` as written (``[ONNX Layer: x]`` groups), if any.
+        onnx_nodes: the original ONNX nodes the layer computes (see ``onnx_source``).
+        onnx_source: where ``onnx_nodes`` come from: the ``metadata``, the layer ``name``
+            (fused parts), a ``{ForeignNode[a...b]}`` ``range`` expanded with the parse order
+            of the ONNX nodes, or ``none`` (reformats, copies, Myelin internals).
+        time: the layer's time once a profile is merged (see ``Engine.with_profile``).
+    """
+
+    model_config = _MODEL
+
+    index: int
+    name: str
+    type: str | None = None
+    inputs: tuple[Tensor, ...] = ()
+    outputs: tuple[Tensor, ...] = ()
+    parameter_type: str | None = None
+    parameters: dict[str, Any] = Field(default_factory=dict)
+    tactic: int | None = None
+    tactic_name: str | None = None
+    stream_id: int | None = None
+    metadata: str | None = None
+    onnx_nodes: tuple[str, ...] = ()
+    onnx_source: OnnxSource = "none"
+    time: LayerTime | None = None
+
+    @property
+    def parts(self) -> ComposedName:
+        """The layer name split into its composed parts."""
+        return split_name(self.name)
+
+    @property
+    def origin(self) -> str | None:
+        """``Origin`` of a reformat (``REFORMAT``, ``QDQ``...), when the JSON gives it."""
+        value = self.parameters.get("Origin")
+        return str(value) if value is not None else None
+
+    @property
+    def is_reformat(self) -> bool:
+        """A layer that only converts formats (reformat copy nodes, ``Reformat`` types)."""
+        return self.type in ("Reformat", "MyelinReformat") or self.parts.op == "reformat"
+
+    @property
+    def myelin(self) -> MyelinKernel | None:
+        """The Myelin kernel this layer is (10.x detailed engines), or ``None``."""
+        return parse_kernel_name(self.name)
+
+    @property
+    def profile_index(self) -> int | None:
+        """``N`` of a `` [profile N]`` suffix (engines with several optimization profiles)."""
+        parts = self.parts
+        return parts.index if parts.op == "profile" else None
+
+    @property
+    def precision(self) -> LayerPrecision:
+        """The element types in and out, and the compute precision when known."""
+        return LayerPrecision(
+            inputs=tuple(t.dtype for t in self.inputs),
+            compute=_compute_precision(self),
+            outputs=tuple(t.dtype for t in self.outputs),
+        )
+
+
+# kernel-name fragments that state the math precision (CASK/cuDNN/cuBLAS naming)
+_KERNEL_PRECISION = (
+    ("fp8", "FP8"),
+    ("e4m3", "FP8"),
+    ("i8i8", "INT8"),
+    ("imma", "INT8"),
+    ("int8", "INT8"),
+    ("bf16", "BF16"),
+    ("f16f16", "FP16"),
+    ("h16816", "FP16"),
+    ("h884", "FP16"),
+    ("h1688", "FP16"),
+    ("hgemm", "FP16"),
+    ("fp16", "FP16"),
+    ("tf32", "FP32"),
+    ("f32f32", "FP32"),
+    ("sgemm", "FP32"),
+    ("scudnn", "FP32"),
+    ("fp32", "FP32"),
+)
+
+
+def _compute_precision(layer: EngineLayer) -> str | None:
+    name = (layer.tactic_name or "").lower()
+    for fragment, dtype in _KERNEL_PRECISION:
+        if fragment in name:
+            return dtype
+    for key in ("Weights", "ConvWeights"):
+        weights = layer.parameters.get(key)
+        if isinstance(weights, dict) and isinstance(weights.get("Type"), str):
+            return dtype_of(weights["Type"])
+    return None
+
+
+EngineOrigin = Literal["layer_json", "log_inspector", "log_listing", "log_names"]
+
+
+class Engine(BaseModel):
+    """A built engine's layers, as a layer-info JSON or a log's layer dump describes them.
+
+    Attributes:
+        source: where the layers came from.
+        origin: ``layer_json`` (``--exportLayerInfo`` or ``IEngineInspector`` JSON),
+            ``log_inspector`` (the inspector text in a log: ``--dumpLayerInfo`` or the 10.x
+            builder ``Layers:`` dump), ``log_listing`` (the builder's ``Engine Layer
+            Information:``), ``log_names`` (a names-only inspector dump in a log).
+        detailed: whether layers carry types and tensors (``--profilingVerbosity=detailed``);
+            a names-only engine has names and, from them, the fused parts.
+        layers: in execution order.
+        bindings: the engine's I/O tensor names, when given.
+        profile: the merged ``--exportProfile``, if any.
+        times: the ``--exportTimes`` trace, if any.
+        notes: what the reader should know (a names-only engine says what a detailed build
+            would add; profile matching reports what it could not match).
+        regions: names of the engine's Myelin regions (``{ForeignNode[...]}``) known from
+            elsewhere (a log's placement lines or builder listing), which label the Myelin
+            kernel groups of a detailed engine (in graph order).
+        extras: top-level JSON keys other than ``Layers``/``Bindings``.
+    """
+
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+
+    source: str
+    origin: EngineOrigin
+    detailed: bool
+    layers: tuple[EngineLayer, ...]
+    bindings: tuple[str, ...] = ()
+    profile: Profile | None = None
+    times: Times | None = None
+    notes: tuple[str, ...] = ()
+    regions: tuple[str, ...] = ()
+    extras: dict[str, Any] = Field(default_factory=dict)
+
+    def layer(self, name: str) -> EngineLayer:
+        """The first layer called ``name``.
+
+        Raises:
+            KeyError: no layer has that name.
+        """
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise KeyError(name)
+
+    @property
+    def total_ms(self) -> float:
+        """The sum of the known layer times per inference (ms); NaN without a profile."""
+        known = [lay.time.average_ms for lay in self.layers if lay.time and lay.time.known]
+        return math.fsum(known) if known else math.nan
+
+    def with_profile(self, profile: Profile) -> Engine:
+        """This engine with the layer times of ``profile``.
+
+        See :func:`trtlog.engine.merge_profile`.
+        """
+        from trtlog.engine import merge_profile
+
+        return merge_profile(self, profile)
+
+    def groups(
+        self, kind: Literal["myelin"] = "myelin", regions: Sequence[str] | None = None
+    ) -> list[MyelinGroup]:
+        """Layers grouped by ``kind``.
+
+        ``"myelin"`` groups Myelin kernels under their region (see
+        :func:`trtlog.engine.myelin_groups`).
+
+        Args:
+            kind: the grouping (only ``"myelin"``).
+            regions: ``{ForeignNode[...]}`` names that label the kernel groups in graph order
+                (e.g. the layer names of a default build of the same model); by default the
+                engine's :attr:`regions`.
+
+        Raises:
+            ValueError: an unknown kind.
+        """
+        if kind != "myelin":
+            raise ValueError(f"unknown group kind {kind!r}; known: 'myelin'")
+        from trtlog.engine import myelin_groups
+
+        return myelin_groups(self, regions)
+
+    def module_tree(self) -> ModuleNode:
+        """Layers, time and precision rolled up the ONNX module hierarchy.
+
+        See :func:`trtlog.engine.module_tree`.
+        """
+        from trtlog.engine import module_tree
+
+        return module_tree(self)
+
+    def layers_frame(self) -> pd.DataFrame:
+        """One row per layer (see :func:`trtlog.frames.layers_frame`)."""
+        from trtlog.frames import layers_frame
+
+        return layers_frame(self)
+
+    def tensors_frame(self) -> pd.DataFrame:
+        """One row per tensor edge (see :func:`trtlog.frames.tensors_frame`)."""
+        from trtlog.frames import tensors_frame
+
+        return tensors_frame(self)
+
+    def profile_frame(self) -> pd.DataFrame:
+        """The merged profile's records (see :func:`trtlog.frames.profile_frame`)."""
+        from trtlog.frames import profile_frame
+
+        return profile_frame(self.profile)
+
+    def times_frame(self) -> pd.DataFrame:
+        """The timing trace, one row per inference (see :func:`trtlog.frames.times_frame`)."""
+        from trtlog.frames import times_frame
+
+        return times_frame(self.times)
+
+    def modules_frame(self) -> pd.DataFrame:
+        """The module tree as a frame (see :func:`trtlog.frames.modules_frame`)."""
+        from trtlog.frames import modules_frame
+
+        return modules_frame(self.module_tree())

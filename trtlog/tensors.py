@@ -132,9 +132,11 @@ class Tensor(BaseModel):
         vector_width: how many elements are packed along the vectorized (channel) axis
             (``32`` for ``72:32`` or ``Thirty-two wide ...``), if the format packs any.
         element_bits: bits per element of :attr:`dtype`.
+
+    Keys of a layer JSON's tensor objects that have no field here are kept as extras.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     name: str
     dtype: DType | None = None

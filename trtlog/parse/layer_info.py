@@ -12,16 +12,41 @@ from __future__ import annotations
 import codecs
 import gzip
 import os
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from trtlog.errors import InputError
-from trtlog.layers import Profile, ProfileRecord, ProfileRun, Times, TimingRecord, TimingRun
+from trtlog.layers import (
+    Engine,
+    EngineLayer,
+    OnnxSource,
+    Profile,
+    ProfileRecord,
+    ProfileRun,
+    Times,
+    TimingRecord,
+    TimingRun,
+)
+from trtlog.names import parse_metadata, split_name
+from trtlog.numbers import parse_tactic
 from trtlog.parse.jsonio import read_json_values
+from trtlog.tensors import Tensor, inspector_tensor
 
-__all__ = ["JsonKind", "detect_kind", "load_profile", "load_times", "read_json_file"]
+__all__ = [
+    "JsonKind",
+    "detect_kind",
+    "engine_from_events",
+    "engine_from_json",
+    "load_engine",
+    "load_profile",
+    "load_times",
+    "onnx_nodes_of_name",
+    "read_json_file",
+]
 
 JsonKind = Literal["layers", "profile", "times", "output", "unknown"]
 
@@ -274,3 +299,383 @@ def load_times(path: str | os.PathLike[str]) -> Times:
                 ) from None
         runs.append(TimingRun(keys=keys, records=tuple(records)))
     return Times(source=name, runs=tuple(runs))
+
+
+# -- layer info (engines) ------------------------------------------------------------------
+
+_NAMES_ONLY_NOTE = (
+    "names-only engine (built with the default profiling verbosity): layers have names, and "
+    "the fused ONNX nodes their names list, but no types, tensors, formats, tactics or "
+    "metadata. Rebuild with `trtexec --profilingVerbosity=detailed --exportLayerInfo=...` to "
+    "get precisions, layouts, kernels and the exact ONNX nodes of every layer."
+)
+# keys of a layer object that have a field of their own (camelCase ones are the 8.2/8.5
+# developer-guide spelling); every other key goes to EngineLayer.parameters
+_LAYER_KEYS = {
+    "Name": "name",
+    "name": "name",
+    "LayerType": "type",
+    "layerType": "type",
+    "Inputs": "inputs",
+    "inputs": "inputs",
+    "Outputs": "outputs",
+    "outputs": "outputs",
+    "ParameterType": "parameter_type",
+    "parameterType": "parameter_type",
+    "TacticName": "tactic_name",
+    "tacticName": "tactic_name",
+    "TacticValue": "tactic",
+    "tacticValue": "tactic",
+    "StreamId": "stream_id",
+    "streamId": "stream_id",
+    "Metadata": "metadata",
+    "metadata": "metadata",
+}
+_TENSOR_KEYS = {
+    "Name",
+    "name",
+    "Location",
+    "location",
+    "Dimensions",
+    "dimensions",
+    "Format/Datatype",
+    "format/datatype",
+}
+_TORCH_TRT_NAME = re.compile(r"^\[[A-Z0-9_]+\]-\[[^\]]*\]-\[(?P<name>.+)\]$")
+
+
+def _json_tensor(obj: Any, where: str, name: str) -> Tensor:
+    if not isinstance(obj, dict):
+        raise InputError(f"{where} is not a tensor object: {str(obj)[:60]}", source=name)
+    dims_raw = obj.get("Dimensions", obj.get("dimensions"))
+    dims = tuple(int(d) for d in dims_raw) if isinstance(dims_raw, list) else None
+    fmt = obj.get("Format/Datatype", obj.get("format/datatype"))
+    tensor = inspector_tensor(
+        str(obj.get("Name", obj.get("name", ""))),
+        dims,
+        str(fmt).rstrip(".").strip() if fmt is not None else None,
+        obj.get("Location", obj.get("location")),
+    )
+    extra = {k: v for k, v in obj.items() if k not in _TENSOR_KEYS}
+    return tensor.model_copy(update=extra) if extra else tensor
+
+
+def onnx_nodes_of_name(
+    name: str, node_order: dict[str, int] | None = None, nodes: list[str] | None = None
+) -> tuple[tuple[str, ...], OnnxSource]:
+    """The ONNX nodes a layer name lists, and where they came from.
+
+    Fused parts (`` + ``, `` || ``, ``PWN(...)``), clones, ``[profile N]`` suffixes and
+    Torch-TensorRT ``[TYPE]-[target]-[name]`` parts are taken apart; a
+    ``{ForeignNode[first...last]}`` range is expanded to every node between its ends in parse
+    order when ``node_order``/``nodes`` (from the log's parser events) are given. Reformats
+    and copies compute no ONNX node.
+
+    Example:
+        >>> onnx_nodes_of_name("conv1 + relu1")
+        (('conv1', 'relu1'), 'name')
+        >>> onnx_nodes_of_name("{ForeignNode[b...d]}", {"a": 0, "b": 1, "c": 2, "d": 3},
+        ...                    ["a", "b", "c", "d"])
+        (('b', 'c', 'd'), 'range')
+        >>> onnx_nodes_of_name("Reformatting CopyNode for Input Tensor 0 to conv1")
+        ((), 'none')
+    """
+    parts = split_name(name)
+    if parts.op == "reformat":
+        return (), "none"
+    if parts.op == "profile":
+        parts = parts.base
+    found: list[str] = []
+    ranged = False
+    stack = [parts]
+    while stack:
+        node = stack.pop()
+        if node.op == "foreign" and node.detail == "range" and len(node.parts) == 2:
+            first = node.parts[0].members()
+            last = node.parts[1].members()
+            if node_order is not None and nodes is not None and first and last:
+                lo, hi = node_order.get(first[0]), node_order.get(last[-1])
+                if lo is not None and hi is not None and lo <= hi:
+                    found.extend(nodes[lo : hi + 1])
+                    ranged = True
+                    continue
+            found.extend(first + last)
+            continue
+        if node.op == "leaf":
+            m = _TORCH_TRT_NAME.match(node.text)
+            found.append(m["name"] if m else node.text)
+        elif node.op == "reformat":
+            continue
+        else:
+            stack.extend(reversed(node.parts))
+    unique = tuple(dict.fromkeys(found))
+    if not unique:
+        return (), "none"
+    return unique, "range" if ranged else "name"
+
+
+def _layer_from_json(
+    obj: Any, index: int, name: str, node_order: dict[str, int] | None, nodes: list[str] | None
+) -> EngineLayer:
+    where = f"Layers[{index}]"
+    if isinstance(obj, str):
+        onnx, source = onnx_nodes_of_name(obj, node_order, nodes)
+        return EngineLayer(index=index, name=obj, onnx_nodes=onnx, onnx_source=source)
+    if not isinstance(obj, dict):
+        raise InputError(f"{where} is neither a name nor a layer object", source=name)
+    fields: dict[str, Any] = {}
+    parameters: dict[str, Any] = {}
+    for key, value in obj.items():
+        field = _LAYER_KEYS.get(key)
+        if field is None:
+            parameters[key] = value
+        else:
+            fields[field] = value
+    layer_name = str(fields.get("name", ""))
+    try:
+        inputs = tuple(
+            _json_tensor(t, f"{where}.Inputs[{i}]", name)
+            for i, t in enumerate(fields.get("inputs") or ())
+        )
+        outputs = tuple(
+            _json_tensor(t, f"{where}.Outputs[{i}]", name)
+            for i, t in enumerate(fields.get("outputs") or ())
+        )
+        tactic_raw = fields.get("tactic")
+        tactic = parse_tactic(str(tactic_raw)) if tactic_raw not in (None, "") else None
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{where}: {exc}", source=name) from None
+    metadata = fields.get("metadata")
+    names = parse_metadata(str(metadata))[0] if metadata else ()
+    if names:
+        onnx, source = names, "metadata"
+    else:
+        onnx, source = onnx_nodes_of_name(layer_name, node_order, nodes)
+    try:
+        return EngineLayer(
+            index=index,
+            name=layer_name,
+            type=fields.get("type"),
+            inputs=inputs,
+            outputs=outputs,
+            parameter_type=fields.get("parameter_type"),
+            parameters=parameters,
+            tactic=tactic,
+            tactic_name=fields.get("tactic_name"),
+            stream_id=fields.get("stream_id"),
+            metadata=metadata,
+            onnx_nodes=onnx,
+            onnx_source=source,
+        )
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        path = ".".join(str(p) for p in err["loc"])
+        raise InputError(f"{where}.{path}: {err['msg']}", source=name) from None
+
+
+def engine_from_json(
+    value: Any,
+    source: str,
+    *,
+    node_order: list[str] | None = None,
+) -> Engine:
+    """An :class:`Engine` from a parsed layer-info JSON value (see :func:`load_engine`).
+
+    Raises:
+        InputError: the value is not a layer-info export.
+    """
+    if isinstance(value, dict):
+        layers_raw = value.get("Layers", value.get("layers"))
+        bindings_raw = value.get("Bindings", value.get("bindings", ()))
+        extras = {
+            k: v for k, v in value.items() if k not in ("Layers", "layers", "Bindings", "bindings")
+        }
+    else:
+        layers_raw, bindings_raw, extras = value, (), {}
+    if not isinstance(layers_raw, list):
+        raise InputError(
+            "this JSON has no Layers list", source=source, hint="pass an --exportLayerInfo file"
+        )
+    order = {n: i for i, n in enumerate(node_order)} if node_order else None
+    layers = tuple(
+        _layer_from_json(obj, i, source, order, node_order) for i, obj in enumerate(layers_raw)
+    )
+    detailed = any(isinstance(obj, dict) for obj in layers_raw)
+    return Engine(
+        source=source,
+        origin="layer_json",
+        detailed=detailed,
+        layers=layers,
+        bindings=tuple(str(b) for b in bindings_raw or ()),
+        notes=() if detailed or not layers else (_NAMES_ONLY_NOTE,),
+        extras=extras,
+    )
+
+
+def load_engine(
+    path: str | os.PathLike[str],
+    profile: str | os.PathLike[str] | Profile | None = None,
+    times: str | os.PathLike[str] | Times | None = None,
+) -> Engine:
+    """Read an ``--exportLayerInfo`` file and optionally merge a profile and a timing trace.
+
+    The file may be names-only or detailed (8.2 → 11), or the JSON of ``IEngineInspector``.
+
+    Args:
+        path: the layer-info JSON.
+        profile: an ``--exportProfile`` file (or a loaded :class:`Profile`) to merge onto the
+            layers (see :meth:`Engine.with_profile`).
+        times: an ``--exportTimes`` file (or a loaded :class:`Times`).
+
+    Raises:
+        InputError: a file is missing, not JSON, or another kind of export.
+    """
+    name, values = read_json_file(path)
+    kind = detect_kind(values[0])
+    if kind != "layers":
+        raise _wrong_kind(name, kind, "layers")
+    engine = engine_from_json(values[0], name)
+    if profile is not None:
+        engine = engine.with_profile(
+            profile if isinstance(profile, Profile) else load_profile(profile)
+        )
+    if times is not None:
+        engine = engine.model_copy(
+            update={"times": times if isinstance(times, Times) else load_times(times)}
+        )
+    return engine
+
+
+# -- engines from a log's layer dumps ------------------------------------------------------
+
+_DUMP_STARTS = {
+    "engine_layer_info_header": "listing",
+    "engine_layers_detailed": "inspector",
+    "inspector_layers_header": "inspector",
+}
+
+
+def _json_like(value: Any) -> Any:
+    """An inspector-record parameter value as the layer JSON holds it (objects as dicts)."""
+    if isinstance(value, tuple):
+        if value and all(
+            isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value
+        ):
+            return {k: _json_like(v) for k, v in value}
+        return [_json_like(v) for v in value]
+    return value
+
+
+def _node_order(events: Sequence[Any]) -> list[str] | None:
+    nodes = [
+        getattr(e, "node", None) for e in events if getattr(e, "kind", None) == "onnx_parse_node"
+    ]
+    found = [n for n in nodes if isinstance(n, str)]
+    return list(dict.fromkeys(found)) or None
+
+
+def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
+    """The engine a log's layer dumps describe, or ``None`` when the log has none.
+
+    Prefers the last inspector dump with detailed records (``--dumpLayerInfo``, or the 10.x
+    builder ``Layers:`` dump), then the last ``Engine Layer Information:`` listing, then a
+    names-only inspector dump. ``{ForeignNode[a...b]}`` ranges are expanded with the parse
+    order of the ONNX nodes when the log has the parser's verbose lines.
+    """
+    dumps: list[tuple[str, list[Any]]] = []
+    current: tuple[str, list[Any]] | None = None
+    bindings: dict[int, list[str]] = {}
+    for event in events:
+        kind = event.kind
+        start = _DUMP_STARTS.get(kind)
+        if start is not None:
+            current = (start, [])
+            dumps.append(current)
+        elif kind in ("inspector_record", "inspector_layer_name"):
+            if current is None or current[0] == "listing":
+                current = ("inspector", [])
+                dumps.append(current)
+            current[1].append(event)
+        elif kind == "engine_layer_info":
+            if current is None or current[0] != "listing":
+                current = ("listing", [])
+                dumps.append(current)
+            current[1].append(event)
+        elif kind == "inspector_binding" and dumps:
+            bindings.setdefault(len(dumps) - 1, []).append(event.name)
+    detailed = [
+        (i, d) for i, d in enumerate(dumps) if any(e.kind == "inspector_record" for e in d[1])
+    ]
+    listings = [(i, d) for i, d in enumerate(dumps) if d[0] == "listing" and d[1]]
+    names = [(i, d) for i, d in enumerate(dumps) if d[0] == "inspector" and d[1]]
+    candidates = detailed or listings or names
+    if not candidates:
+        return None
+    index, (dump_kind, records) = candidates[-1]
+    nodes = _node_order(events)
+    order = {n: i for i, n in enumerate(nodes)} if nodes else None
+    layers: list[EngineLayer] = []
+    for i, record in enumerate(records):
+        if record.kind == "inspector_record":
+            params = {k: _json_like(v) for k, v in record.parameters}
+            parameter_type = params.pop("ParameterType", None)
+            if record.onnx_layers:
+                onnx, how = tuple(record.onnx_layers), "metadata"
+            else:
+                onnx, how = onnx_nodes_of_name(record.layer, order, nodes)
+            layers.append(
+                EngineLayer(
+                    index=i,
+                    name=record.layer,
+                    type=record.layer_type,
+                    inputs=record.inputs,
+                    outputs=record.outputs,
+                    parameter_type=parameter_type,
+                    parameters=params,
+                    tactic=record.tactic,
+                    tactic_name=record.tactic_name,
+                    stream_id=record.stream_id,
+                    metadata=record.metadata,
+                    onnx_nodes=onnx,
+                    onnx_source=how,  # type: ignore[arg-type]
+                )
+            )
+        elif record.kind == "engine_layer_info":
+            onnx, how = onnx_nodes_of_name(record.layer, order, nodes)
+            layers.append(
+                EngineLayer(
+                    index=i,
+                    name=record.layer,
+                    type=record.implementation,
+                    inputs=record.inputs,
+                    outputs=record.outputs,
+                    tactic=record.tactic,
+                    onnx_nodes=onnx,
+                    onnx_source=how,
+                )
+            )
+        else:
+            onnx, how = onnx_nodes_of_name(record.layer, order, nodes)
+            layers.append(EngineLayer(index=i, name=record.layer, onnx_nodes=onnx, onnx_source=how))
+    is_detailed = dump_kind == "listing" or any(r.kind == "inspector_record" for r in records)
+    regions: list[str] = []
+    for event in events:
+        name = getattr(event, "layer", None)
+        if (
+            event.kind in ("placement_gpu", "placement_dla", "engine_layer_info")
+            and isinstance(name, str)
+            and name.startswith("{ForeignNode[")
+        ):
+            regions.append(name)
+    origin: Any = (
+        "log_listing" if dump_kind == "listing" else "log_inspector" if is_detailed else "log_names"
+    )
+    return Engine(
+        source=source,
+        origin=origin,
+        detailed=is_detailed,
+        layers=tuple(layers),
+        bindings=tuple(bindings.get(index, ())),
+        notes=() if is_detailed else (_NAMES_ONLY_NOTE,),
+        regions=tuple(dict.fromkeys(regions)),
+    )

@@ -27,6 +27,7 @@ __all__ = [
     "Opened",
     "SourceInfo",
     "iter_lines",
+    "looks_like_json",
     "open_lines",
     "read_all",
     "read_text",
@@ -148,8 +149,7 @@ def _sniff(head: bytes, name: str) -> str:
             hint="trtlog reads the text trtexec prints; capture it with "
             "`trtexec ... --verbose > build.log 2>&1` and pass build.log",
         )
-    stripped = head.lstrip()
-    if stripped[:1] in (b"{", b"[") and _json_like(stripped):
+    if looks_like_json(head):
         raise InputError(
             "this looks like a JSON export (layer info, profile or timing), not a log",
             source=name,
@@ -160,8 +160,21 @@ def _sniff(head: bytes, name: str) -> str:
     return "utf-8"
 
 
-def _json_like(stripped: bytes) -> bool:
-    """A log never starts with ``{"`` or ``[{``/``["``/``[\\n``; trtexec JSON exports always do."""
+def looks_like_json(head: bytes) -> bool:
+    """Whether a file's first bytes are a JSON export rather than a log.
+
+    A log never starts with ``{"`` or ``[{``/``["``/``[\\n``; trtexec JSON exports always do
+    (a log's ``[04/18/2025-...] [V]`` has a digit after the bracket).
+
+    Example:
+        >>> looks_like_json(b'[\\n  { "count" : 10 }')
+        True
+        >>> looks_like_json(b"[04/18/2025-03:51:19] [V]")
+        False
+    """
+    stripped = head.lstrip()
+    if stripped[:1] not in (b"{", b"["):
+        return False
     second = stripped[1:].lstrip()[:1]
     if stripped[:1] == b"{":
         return second in (b'"', b"}")

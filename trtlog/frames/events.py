@@ -1,9 +1,6 @@
-"""pandas DataFrames over a build's events: passes, layer counts, fusions, Q/DQ, tactics.
+"""Frames over a build's events: passes, layer counts, fusions, removals, Q/DQ, tactics.
 
-A view module (pandas): every frame is a pure function of a :class:`~trtlog.build.Build`
-with a declared, ordered column → dtype schema (:data:`SCHEMAS`); the function always returns
-exactly those columns, even when the log holds nothing for it. Frames are built in one go from
-records; identifiers are columns, never the index.
+Part of the view package :mod:`trtlog.frames` (pandas).
 """
 
 from __future__ import annotations
@@ -45,6 +42,7 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
+from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
 from trtlog.tensors import CompactFormat
 
@@ -52,9 +50,6 @@ if TYPE_CHECKING:
     from trtlog.build import Build
 
 __all__ = [
-    "SCHEMAS",
-    "empty_frame",
-    "frame_from_records",
     "fusions_frame",
     "layer_counts_frame",
     "passes_frame",
@@ -63,84 +58,72 @@ __all__ = [
     "tactics_frame",
 ]
 
-#: Every frame's columns and dtypes, in order.
-SCHEMAS: dict[str, dict[str, str]] = {
-    "layer_counts": {
-        "order": "int64",
-        "line": "int64",
-        "stage": "string",
-        "layers": "int64",
-        "change": "Int64",
-        "run": "Int64",
-    },
-    "fusions": {
-        "line": "int64",
-        "kind": "string",
-        "pass_name": "string",
-        "inputs": "object",
-        "result": "string",
-        "n_inputs": "int64",
-    },
-    "removals": {
-        "line": "int64",
-        "kind": "string",
-        "pass_name": "string",
-        "layer": "string",
-        "detail": "string",
-    },
-    "qdq": {
-        "line": "int64",
-        "kind": "string",
-        "pass_name": "string",
-        "layer": "string",
-        "other": "string",
-        "from_type": "string",
-        "to_type": "string",
-        "qdq": "string",
-    },
-    "passes": {
-        "pass_name": "string",
-        "first_line": "int64",
-        "last_line": "int64",
-        "runs": "int64",
-        "fusions": "int64",
-        "removals": "int64",
-        "swaps": "int64",
-        "layers_before": "Int64",
-        "layers_after": "Int64",
-    },
-    "tactics": {
-        "line": "int64",
-        "layer": "string",
-        "runner": "string",
-        "runner_id": "Int64",
-        "reformat": "bool",
-        "format_combination": "string",
-        "tactic": "UInt64",
-        "tactic_hex": "string",
-        "tactic_name": "string",
-        "time_ms": "float64",
-        "fastest": "bool",
-        "chosen": "bool",
-        "skipped": "bool",
-        "skip_reason": "string",
-        "requested_bytes": "Int64",
-        "engine_layer": "string",
-    },
-}
-
-
-def empty_frame(name: str) -> pd.DataFrame:
-    """An empty frame with the columns and dtypes of ``name``."""
-    return frame_from_records(name, [])
-
-
-def frame_from_records(name: str, records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """Build frame ``name`` from records (mappings with every column of its schema)."""
-    schema = SCHEMAS[name]
-    columns = {col: [r[col] for r in records] for col in schema}
-    frame = pd.DataFrame(columns, columns=list(schema))
-    return frame.astype(schema)
+SCHEMAS.update(
+    {
+        "layer_counts": {
+            "order": "int64",
+            "line": "int64",
+            "stage": "string",
+            "layers": "int64",
+            "change": "Int64",
+            "run": "Int64",
+        },
+        "fusions": {
+            "line": "int64",
+            "kind": "string",
+            "pass_name": "string",
+            "inputs": "object",
+            "result": "string",
+            "n_inputs": "int64",
+        },
+        "removals": {
+            "line": "int64",
+            "kind": "string",
+            "pass_name": "string",
+            "layer": "string",
+            "detail": "string",
+        },
+        "qdq": {
+            "line": "int64",
+            "kind": "string",
+            "pass_name": "string",
+            "layer": "string",
+            "other": "string",
+            "from_type": "string",
+            "to_type": "string",
+            "qdq": "string",
+        },
+        "passes": {
+            "pass_name": "string",
+            "first_line": "int64",
+            "last_line": "int64",
+            "runs": "int64",
+            "fusions": "int64",
+            "removals": "int64",
+            "swaps": "int64",
+            "layers_before": "Int64",
+            "layers_after": "Int64",
+        },
+        "tactics": {
+            "line": "int64",
+            "layer": "string",
+            "runner": "string",
+            "runner_id": "Int64",
+            "reformat": "bool",
+            "format_combination": "string",
+            "tactic": "UInt64",
+            "tactic_hex": "string",
+            "tactic_name": "string",
+            "time_ms": "float64",
+            "fastest": "bool",
+            "chosen": "bool",
+            "skipped": "bool",
+            "skip_reason": "string",
+            "requested_bytes": "Int64",
+            "engine_layer": "string",
+        },
+    }
+)
 
 
 # -- layer counts --------------------------------------------------------------------------

@@ -1,0 +1,324 @@
+"""Engines from layer-info JSON and from logs: loading, profile merge, Myelin groups, modules."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import trtlog
+from tests.conftest import CORPUS, corpus_json, needs_corpus
+from trtlog.errors import InputError
+from trtlog.frames import SCHEMAS
+from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
+from trtlog.parse.jsonio import JsonRepairWarning
+from trtlog.parse.layer_info import (
+    detect_kind,
+    engine_from_json,
+    load_engine,
+    onnx_nodes_of_name,
+    read_json_file,
+)
+
+SEEDS = CORPUS / "seeds"
+
+
+def _layer_jsons() -> list[Path]:
+    out = []
+    for path in corpus_json():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", JsonRepairWarning)
+            if detect_kind(read_json_file(path)[1][0]) == "layers":
+                out.append(path)
+    return out
+
+
+LAYER_JSONS = _layer_jsons()
+PAIRS = [
+    (
+        "trt-unknown_bev-as-model-fp16_layers-detailed-prettyprinted.json",
+        "trt-unknown_bev-as-model-fp16_profile.json",
+    ),
+    (
+        "trt-unknown_lidar-dmt-model-qdq-tofp16_layers-detailed.json",
+        "trt-unknown_lidar-dmt-model-qdq-tofp16_profile.json",
+    ),
+    (
+        "trt10.4_resnet18-fp16-rtx3060_layers-detailed.json",
+        "trt10.4_resnet18-fp16-rtx3060_profile.json",
+    ),
+    ("trt8.6_controlnet-fp16_layers-detailed.json", "trt8.6_controlnet-fp16_profile.json"),
+    (
+        "trt-unknown_detr-resnet50-int8-layerprec_layers-names.json",
+        "trt-unknown_detr-resnet50-int8-layerprec_profile.json",
+    ),
+]
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", LAYER_JSONS, ids=lambda p: p.name)
+def test_every_corpus_layer_json_loads(path: Path) -> None:
+    engine = load_engine(path)
+    assert engine.layers
+    assert [layer.index for layer in engine.layers] == list(range(len(engine.layers)))
+    frame = engine.layers_frame()
+    assert list(frame.columns) == list(SCHEMAS["layers"])
+    assert len(frame) == len(engine.layers)
+    if engine.detailed:
+        assert any(layer.type for layer in engine.layers)
+        assert any(t.dtype for layer in engine.layers for t in layer.outputs)
+    else:
+        assert engine.notes and "profilingVerbosity=detailed" in engine.notes[0]
+
+
+@needs_corpus
+@pytest.mark.parametrize(("layers", "profile"), PAIRS, ids=lambda v: v[:30])
+def test_corpus_profiles_merge_completely(layers: str, profile: str) -> None:
+    engine = load_engine(CORPUS / layers, profile=CORPUS / profile)
+    assert engine.profile is not None
+    assert all(layer.time is not None and layer.time.known for layer in engine.layers)
+    assert engine.total_ms == pytest.approx(engine.profile.total_ms)
+    percentages = sum(layer.time.percentage for layer in engine.layers if layer.time)
+    assert percentages == pytest.approx(100, abs=0.5)
+    assert not any("match no layer" in note for note in engine.notes)
+
+
+@needs_corpus
+def test_resnet18_seed_pair() -> None:
+    names = load_engine(SEEDS / "trt10.x_resnet18-v1-7-fp16-int8_layers-names.json")
+    detailed = load_engine(SEEDS / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json")
+    assert len(names.layers) == len(detailed.layers) == 25
+    assert [x.name for x in names.layers] == [x.name for x in detailed.layers]
+    assert not names.detailed and detailed.detailed
+    conv = detailed.layers[1]
+    assert conv.type == "CaskConvActPool"
+    assert conv.outputs[0].dtype == "INT8" and conv.outputs[0].layout == "chw32"
+    assert conv.outputs[0].vector == (1, 32)
+    assert conv.onnx_source == "metadata"
+    assert conv.onnx_nodes == (
+        "resnetv15_conv0_fwd",
+        "resnetv15_batchnorm0_fwd",
+        "resnetv15_relu0_fwd",
+        "resnetv15_pool0_fwd",
+    )
+    assert conv.precision.compute == "INT8"
+    # the names-only engine finds the same nodes in the fused name
+    assert names.layers[1].onnx_nodes == conv.onnx_nodes
+    assert names.layers[1].onnx_source == "name"
+    sparse = detailed.layers_frame()["sparse_weights"]
+    assert sparse.notna().any()
+    assert detailed.bindings == ("data", "resnetv15_dense0_fwd")
+
+
+@needs_corpus
+def test_bert_seeds_group_into_one_region() -> None:
+    detailed = trtlog.parse(SEEDS / "trt10.10_bert-matcher-fp16_engine-layers-detailed.log").engine
+    default = trtlog.parse(
+        SEEDS / "trt10.10_bert-matcher-fp16_engine-layer-info-names-only.log"
+    ).engine
+    assert detailed is not None and default is not None
+    assert len(default.layers) == 2 and len(detailed.layers) == 89
+    regions = [x.name for x in default.layers if x.name.startswith("{ForeignNode[")]
+    (group,) = detailed.groups("myelin", regions=regions)
+    assert group.region == regions[0]
+    assert len(group.kernels) == 88
+    assert group.kernel_types["kgen"] > 0 and group.kernel_types["gemm"] > 0
+    first = group.ops[
+        "__myl_GathGathGathMulAddMulAddCastMeanSubMulMeanAddSqrtDivMulCastMulAdd_myl0_0"
+    ]
+    assert first[:4] == ("Gather", "Gather", "Gather", "Mul")
+    assert "88 kernels" in group.summary and "one {ForeignNode[...]} layer" in group.summary
+    (whole,) = default.groups("myelin")
+    assert whole.region == regions[0] and not whole.kernels
+
+
+@needs_corpus
+def test_log_and_json_engines_agree() -> None:
+    from_json = load_engine(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp32_layers-detailed.json")
+    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp32_build-dumpLayerInfo.log")
+    from_log = build.engine
+    assert from_log is not None and from_log.origin == "log_inspector"
+    assert [x.name for x in from_log.layers] == [x.name for x in from_json.layers]
+    assert [x.type for x in from_log.layers] == [x.type for x in from_json.layers]
+    for a, b in zip(from_log.layers, from_json.layers, strict=True):
+        assert [t.dtype for t in a.inputs] == [t.dtype for t in b.inputs]
+        assert [t.dims for t in a.outputs] == [t.dims for t in b.outputs]
+        assert a.onnx_nodes == b.onnx_nodes
+        assert a.parameters == b.parameters
+    # the two files come from two builds of the same model (MANIFEST: different commits):
+    # kernel choices may differ for a layer, and do for exactly one
+    differ = [
+        a.name
+        for a, b in zip(from_log.layers, from_json.layers, strict=True)
+        if a.tactic != b.tactic
+    ]
+    assert len(differ) <= 1
+    assert list(from_log.layers_frame().dtypes) == list(from_json.layers_frame().dtypes)
+    names_json = load_engine(CORPUS / "trt8.6.0_cookbook-mnist-cnn-fp16_layers-names.json")
+    names_log = trtlog.parse(
+        CORPUS / "trt8.6.0_cookbook-mnist-cnn-fp16_run-verbose-dumpLayerInfo.log"
+    ).engine
+    assert names_log is not None and names_log.origin == "log_names"
+    assert [x.name for x in names_log.layers] == [x.name for x in names_json.layers]
+    assert names_log.bindings == names_json.bindings
+
+
+def _engine(*names: str) -> Engine:
+    return Engine(
+        source="test",
+        origin="layer_json",
+        detailed=False,
+        layers=tuple(EngineLayer(index=i, name=n) for i, n in enumerate(names)),
+    )
+
+
+def _profile(*records: tuple[str, float]) -> Profile:
+    return Profile(
+        source="p",
+        runs=(
+            ProfileRun(
+                records=tuple(
+                    ProfileRecord(name=n, time_ms=10 * t, average_ms=t, percentage=t)
+                    for n, t in records
+                )
+            ),
+        ),
+    )
+
+
+def test_merge_duplicates_profiles_and_missing() -> None:
+    engine = _engine("a", "a", "b [profile 1]", "c")
+    merged = engine.with_profile(_profile(("a", 1.0), ("a", 2.0), ("b", 3.0), ("zz", 4.0)))
+    times = [layer.time for layer in merged.layers]
+    assert [t.average_ms for t in times[:3] if t] == [1.0, 2.0, 3.0]
+    assert times[2] is not None and times[2].reason == "matched without its [profile N] suffix"
+    assert times[3] is not None and math.isnan(times[3].average_ms)
+    assert times[3].reason == "not in the profile"
+    assert "1 profile record(s) match no layer: 'zz'" in merged.notes[-1]
+
+
+def test_merge_sums_myelin_kernels_into_their_region() -> None:
+    engine = _engine("{ForeignNode[a...b]}", "tail")
+    profile = _profile(
+        ("__myl_AddMul_myl0_0", 1.0), ("/q/MatMul+/k/MatMul_myl0_1", 2.0), ("tail", 3.0)
+    )
+    region = engine.with_profile(profile).layers[0].time
+    assert region is not None and region.average_ms == 3.0
+    assert region.profile_names == ("__myl_AddMul_myl0_0", "/q/MatMul+/k/MatMul_myl0_1")
+    assert region.reason == "sum of 2 Myelin kernel records"
+
+
+def test_onnx_nodes_of_names() -> None:
+    assert onnx_nodes_of_name("PWN(PWN(a, b), c)") == (("a", "b", "c"), "name")
+    assert onnx_nodes_of_name("x_clone_2") == (("x",), "name")
+    torch_tensorrt = (
+        "[CONVOLUTION]-[aten_ops.convolution.default]-[/conv1/convolution]"
+        " + [RELU]-[aten_ops.relu.default]-[/relu/relu]"
+    )
+    assert onnx_nodes_of_name(torch_tensorrt) == (("/conv1/convolution", "/relu/relu"), "name")
+    assert onnx_nodes_of_name("{ForeignNode[a...c]}")[0] == ("a", "c")
+
+
+def test_module_tree_rolls_up() -> None:
+    layers = (
+        EngineLayer(index=0, name="x", onnx_nodes=("/enc/l0/a/MatMul", "/enc/l0/a/Add")),
+        EngineLayer(index=1, name="y", onnx_nodes=("/enc/l1/b/MatMul",)),
+        EngineLayer(index=2, name="z", onnx_nodes=("/enc/l0/a/Relu", "/enc/l1/b/Relu")),
+    )
+    engine = Engine(source="t", origin="layer_json", detailed=False, layers=layers)
+    engine = engine.with_profile(_profile(("x", 1.0), ("y", 2.0), ("z", 4.0)))
+    tree = engine.module_tree()
+    assert tree.layers == 3 and tree.time_ms == 7.0
+    enc = tree.find("/enc")
+    assert enc.layers == 3 and enc.own_layers == 1  # z spans l0 and l1
+    assert tree.find("/enc/l0/a").time_ms == 1.0
+    frame = engine.modules_frame()
+    assert list(frame.columns) == list(SCHEMAS["modules"])
+    assert frame.loc[frame["module"] == "/enc", "percentage"].item() == pytest.approx(100.0)
+
+
+def test_not_a_layer_json(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text('[{"count": 1}, {"name": "a", "timeMs": 1, "averageMs": 1, "percentage": 100}]')
+    with pytest.raises(InputError, match="per-layer profile"):
+        load_engine(path)
+    bad = tmp_path / "b.json"
+    bad.write_text('{"Layers": [{"Name": "a", "Inputs": [5]}]}')
+    with pytest.raises(InputError, match=r"Layers\[0\]\.Inputs\[0\] is not a tensor object"):
+        load_engine(bad)
+
+
+def test_unknown_keys_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "l.json"
+    path.write_text(
+        json.dumps(
+            {
+                "Layers": [
+                    {
+                        "Name": "conv",
+                        "LayerType": "CaskConvolution",
+                        "Inputs": [
+                            {
+                                "Name": "x",
+                                "Dimensions": [1, 3],
+                                "Format/Datatype": "Half",
+                                "Future": 1,
+                            }
+                        ],
+                        "Outputs": [],
+                        "NewKey": [1, 2],
+                    }
+                ],
+                "Bindings": ["x"],
+                "EngineVersion": "11.0",
+            }
+        )
+    )
+    engine = load_engine(path)
+    layer = engine.layers[0]
+    assert layer.parameters == {"NewKey": [1, 2]}
+    assert layer.inputs[0].model_extra == {"Future": 1}
+    assert engine.extras == {"EngineVersion": "11.0"}
+    assert Engine.model_validate_json(engine.model_dump_json()) == engine
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "Layers",
+                    "Name",
+                    "Inputs",
+                    "Outputs",
+                    "Dimensions",
+                    "Format/Datatype",
+                    "TacticValue",
+                    "Metadata",
+                    "LayerType",
+                    "x",
+                ]
+            ),
+            children,
+            max_size=5,
+        )
+    ),
+    max_leaves=25,
+)
+
+
+@given(JSON_VALUES)
+def test_any_json_value_gives_an_engine_or_an_input_error(value: Any) -> None:
+    try:
+        engine = engine_from_json(value, "fuzz")
+    except InputError:
+        return
+    assert isinstance(engine, Engine)

@@ -1,0 +1,370 @@
+"""Views over an :class:`~trtlog.layers.Engine`: profile merge, Myelin groups, module tree.
+
+A view module (pydantic only, no pandas). :func:`merge_profile` puts a profile's times on the
+layers, tolerant of the names the profiler changes; :func:`myelin_groups` gathers Myelin
+kernels under the region they belong to; :func:`module_tree` rolls layers up the ONNX name
+hierarchy (``/encoder/layers.0/mha/...``) so a big model reads like its source modules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from trtlog.layers import Engine, EngineLayer, LayerTime, Profile, ProfileRecord
+from trtlog.myelin import MYELIN_LAYER_TYPES, parse_kernel_name
+from trtlog.names import split_name
+
+__all__ = [
+    "ModuleNode",
+    "MyelinGroup",
+    "merge_profile",
+    "module_path",
+    "module_tree",
+    "myelin_groups",
+]
+
+
+# -- profile merge -------------------------------------------------------------------------
+
+
+def _time(records: Sequence[ProfileRecord], reason: str | None = None) -> LayerTime:
+    medians = [r.median_ms for r in records]
+    return LayerTime(
+        average_ms=math.fsum(r.average_ms for r in records),
+        total_ms=math.fsum(r.time_ms for r in records),
+        median_ms=medians[0] if len(records) == 1 else None,
+        percentage=math.fsum(r.percentage for r in records),
+        profile_names=tuple(r.name for r in records),
+        reason=reason,
+    )
+
+
+def _strip_profile(name: str) -> str:
+    parts = split_name(name)
+    return parts.parts[0].text if parts.op == "profile" and parts.parts else name
+
+
+def merge_profile(engine: Engine, profile: Profile) -> Engine:
+    """The engine with each layer's time from ``profile`` (its first run).
+
+    Matching, in order: the exact name (the k-th layer of a duplicated name takes the k-th
+    record of that name); the name without a `` [profile N]`` suffix on either side; a
+    ``{ForeignNode[...]}`` layer takes the sum of the Myelin kernel records (``*_myl<g>_<i>``)
+    of one Myelin graph, graphs paired with regions in order. A layer without a record gets
+    NaN times with a reason, never zero; a profile record that matches no layer is listed in
+    the engine's notes. Layer percentages are the profile's, so they agree with the file.
+
+    Example:
+        >>> from trtlog.layers import Engine, EngineLayer, Profile, ProfileRun, ProfileRecord
+        >>> eng = Engine(source="x", origin="layer_json", detailed=False,
+        ...              layers=(EngineLayer(index=0, name="a"), EngineLayer(index=1, name="b")))
+        >>> prof = Profile(source="p", runs=(ProfileRun(records=(
+        ...     ProfileRecord(name="a", time_ms=2.0, average_ms=0.2, percentage=100.0),)),))
+        >>> [(l.time.average_ms, l.time.reason) for l in merge_profile(eng, prof).layers]
+        [(0.2, None), (nan, 'not in the profile')]
+    """
+    records = list(profile.records)
+    used = [False] * len(records)
+    exact: dict[str, list[int]] = defaultdict(list)
+    stripped: dict[str, list[int]] = defaultdict(list)
+    for i, record in enumerate(records):
+        exact[record.name].append(i)
+        stripped[_strip_profile(record.name)].append(i)
+
+    def take(index: dict[str, list[int]], key: str) -> int | None:
+        for i in index.get(key, ()):
+            if not used[i]:
+                used[i] = True
+                return i
+        return None
+
+    times: list[LayerTime | None] = [None] * len(engine.layers)
+    for li, layer in enumerate(engine.layers):
+        hit = take(exact, layer.name)
+        if hit is not None:
+            times[li] = _time([records[hit]])
+    for li, layer in enumerate(engine.layers):
+        if times[li] is None:
+            hit = take(stripped, _strip_profile(layer.name))
+            if hit is not None:
+                times[li] = _time([records[hit]], "matched without its [profile N] suffix")
+    regions = [
+        li
+        for li, layer in enumerate(engine.layers)
+        if times[li] is None and layer.name.startswith("{ForeignNode[")
+    ]
+    graphs: dict[int, list[int]] = {}
+    for i, record in enumerate(records):
+        kernel = parse_kernel_name(record.name)
+        if not used[i] and kernel is not None:
+            graphs.setdefault(kernel.graph, []).append(i)
+    if regions and graphs:
+        paired = len(regions) == 1 and len(graphs) == 1
+        for li, (graph, members) in zip(regions, graphs.items(), strict=False):
+            for i in members:
+                used[i] = True
+            how = "" if paired else f", paired with the region by order (graph {graph})"
+            times[li] = _time(
+                [records[i] for i in members],
+                f"sum of {len(members)} Myelin kernel records{how}",
+            )
+    region_names = [r.name for i, r in enumerate(records) if r.name.startswith("{ForeignNode[")]
+    layers: list[EngineLayer] = []
+    for li, layer in enumerate(engine.layers):
+        time = times[li]
+        if time is None:
+            reason = "not in the profile"
+            if layer.myelin is not None and region_names:
+                reason = "the profile times the whole Myelin region, not its kernels"
+            time = LayerTime(reason=reason)
+        layers.append(layer.model_copy(update={"time": time}))
+    unmatched = [r.name for i, r in enumerate(records) if not used[i]]
+    notes = list(engine.notes)
+    if unmatched:
+        shown = ", ".join(repr(n) for n in unmatched[:5])
+        more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
+        notes.append(f"{len(unmatched)} profile record(s) match no layer: {shown}{more}")
+    return engine.model_copy(
+        update={"layers": tuple(layers), "profile": profile, "notes": tuple(notes)}
+    )
+
+
+# -- Myelin groups -------------------------------------------------------------------------
+
+
+class MyelinGroup(BaseModel):
+    """The kernels of one Myelin region.
+
+    Attributes:
+        graph: the Myelin graph number (``_myl<graph>_`` in kernel names), ``None`` for a
+            region the engine shows as one ``{ForeignNode[...]}`` layer.
+        region: the ``{ForeignNode[...]}`` name when the engine (or profile) shows it.
+        kernels: the layer names of the kernels, in execution order.
+        kernel_types: how many kernels of each layer type (``kgen``, ``gemm``...).
+        ops: for each generated kernel, the operations its name lists.
+        onnx_nodes: the ONNX nodes the region computes (from kernel metadata).
+        time_ms: the region's time per inference when the layers carry times (NaN otherwise).
+    """
+
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+
+    graph: int | None
+    region: str | None = None
+    kernels: tuple[str, ...] = ()
+    kernel_types: dict[str, int] = Field(default_factory=dict)
+    ops: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    onnx_nodes: tuple[str, ...] = ()
+    time_ms: float = math.nan
+
+    @property
+    def summary(self) -> str:
+        """One sentence: what this group is and why it shows as many layers."""
+        label = self.region or f"Myelin graph {self.graph}"
+        if not self.kernels:
+            return f"{label}: one engine layer (a default build shows a Myelin region whole)"
+        types = ", ".join(
+            f"{n} {t}" for t, n in sorted(self.kernel_types.items(), key=lambda kv: -kv[1])
+        )
+        return (
+            f"{label}: {len(self.kernels)} kernels ({types}) — the same region a default build "
+            "shows as one {ForeignNode[...]} layer; --profilingVerbosity=detailed lists its kernels"
+        )
+
+
+def _is_kernel(layer: EngineLayer) -> bool:
+    return layer.myelin is not None or (layer.type in MYELIN_LAYER_TYPES and layer.type != "Myelin")
+
+
+def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[MyelinGroup]:
+    """Myelin kernels grouped by region, and ``{ForeignNode[...]}`` layers as their own group.
+
+    Explains why one build of a model "has 2 layers" and another "has 90": a detailed 10.x
+    engine lists a Myelin region's kernels (``kgen``, ``gemm``, ...) where a default build
+    shows one ``{ForeignNode[...]}`` layer. ``regions`` (default: ``engine.regions``) label the
+    kernel groups, in graph order.
+    """
+    labels = list(regions if regions is not None else engine.regions)
+    by_graph: dict[int, list[EngineLayer]] = {}
+    loose: list[EngineLayer] = []
+    groups: list[MyelinGroup] = []
+    for layer in engine.layers:
+        kernel = layer.myelin
+        if kernel is not None:
+            by_graph.setdefault(kernel.graph, []).append(layer)
+        elif _is_kernel(layer):
+            loose.append(layer)
+        elif layer.name.startswith("{ForeignNode[") or layer.type == "Myelin":
+            groups.append(
+                MyelinGroup(
+                    graph=None,
+                    region=layer.name,
+                    kernels=tuple(layer.time.profile_names)
+                    if layer.time and len(layer.time.profile_names) > 1
+                    else (),
+                    onnx_nodes=layer.onnx_nodes,
+                    time_ms=layer.time.average_ms if layer.time else math.nan,
+                )
+            )
+    if loose:
+        by_graph.setdefault(-1, []).extend(loose)
+    named = iter(labels)
+    for graph, layers in sorted(by_graph.items()):
+        times = [lay.time.average_ms for lay in layers if lay.time and lay.time.known]
+        ops = {}
+        for lay in layers:
+            kernel = lay.myelin
+            if kernel is not None and kernel.generated:
+                ops[lay.name] = kernel.ops
+        groups.append(
+            MyelinGroup(
+                graph=graph if graph >= 0 else None,
+                region=next(named, None) if graph >= 0 else None,
+                kernels=tuple(lay.name for lay in layers),
+                kernel_types=dict(Counter(lay.type or "?" for lay in layers)),
+                ops=ops,
+                onnx_nodes=tuple(dict.fromkeys(n for lay in layers for n in lay.onnx_nodes)),
+                time_ms=math.fsum(times) if times else math.nan,
+            )
+        )
+    return groups
+
+
+# -- module tree ---------------------------------------------------------------------------
+
+
+def module_path(node: str) -> tuple[str, ...]:
+    """The module path of an ONNX node name: its ``/``-separated parts without the op.
+
+    Example:
+        >>> module_path("/encoder/layers.0/mha/attn/MatMul")
+        ('encoder', 'layers.0', 'mha', 'attn')
+        >>> module_path("conv1"), module_path("inception_3a/1x1")
+        ((), ('inception_3a',))
+    """
+    parts = [p for p in node.split("/") if p]
+    return tuple(parts[:-1])
+
+
+def _common(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    paths = list(paths)
+    if not paths:
+        return ()
+    first = paths[0]
+    n = len(first)
+    for other in paths[1:]:
+        n = min(n, len(other))
+        for i in range(n):
+            if first[i] != other[i]:
+                n = i
+                break
+    return first[:n]
+
+
+class ModuleNode(BaseModel):
+    """One module of the ONNX name hierarchy with what the engine spends in it.
+
+    A layer belongs to the deepest module that holds all its ONNX nodes; its time counts
+    there and in every module above.
+
+    Attributes:
+        path: the module path (``("encoder", "layers.0", "mha")``; ``()`` is the root).
+        layers: engine layers in this module and below.
+        own_layers: engine layers whose deepest common module is exactly this one.
+        onnx_nodes: ONNX nodes in this module and below.
+        time_ms: their time per inference (ms), NaN when no layer below has a time.
+        precisions: how many layers below compute in each precision.
+        children: the sub-modules, in first-appearance order.
+    """
+
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+
+    path: tuple[str, ...]
+    layers: int = 0
+    own_layers: int = 0
+    onnx_nodes: int = 0
+    time_ms: float = math.nan
+    precisions: dict[str, int] = Field(default_factory=dict)
+    children: tuple[ModuleNode, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """``/encoder/layers.0`` style (``/`` for the root)."""
+        return "/" + "/".join(self.path)
+
+    def walk(self) -> Iterable[ModuleNode]:
+        """This node and every node below, depth first."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def find(self, path: str | Sequence[str]) -> ModuleNode:
+        """The node at ``path`` (``"/encoder/layers.0"`` or a tuple).
+
+        Raises:
+            KeyError: no module has that path.
+        """
+        wanted = tuple(p for p in path.split("/") if p) if isinstance(path, str) else tuple(path)
+        for node in self.walk():
+            if node.path == wanted:
+                return node
+        raise KeyError(path)
+
+
+def module_tree(engine: Engine) -> ModuleNode:
+    """Roll the engine's layers (count, time, precision mix) up the ONNX module hierarchy."""
+    stats: dict[tuple[str, ...], dict[str, Any]] = {}
+    order: list[tuple[str, ...]] = []
+
+    def node(path: tuple[str, ...]) -> dict[str, Any]:
+        if path not in stats:
+            stats[path] = {
+                "layers": 0,
+                "own": 0,
+                "nodes": set(),
+                "times": [],
+                "precisions": Counter(),
+            }
+            order.append(path)
+        return stats[path]
+
+    node(())
+    for layer in engine.layers:
+        paths = [module_path(n) for n in layer.onnx_nodes]
+        home = _common(paths) if paths else ()
+        precision = layer.precision.compute or next((t for t in layer.precision.outputs if t), None)
+        for depth in range(len(home) + 1):
+            entry = node(home[:depth])
+            entry["layers"] += 1
+            if layer.time and layer.time.known:
+                entry["times"].append(layer.time.average_ms)
+            if precision:
+                entry["precisions"][precision] += 1
+        node(home)["own"] += 1
+        for n, path in zip(layer.onnx_nodes, paths, strict=True):
+            for depth in range(len(path) + 1):
+                node(path[:depth])["nodes"].add(n)
+
+    kids: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
+    for path in order:
+        if path:
+            kids[path[:-1]].append(path)
+
+    def build(path: tuple[str, ...]) -> ModuleNode:
+        entry = stats[path]
+        children = kids.get(path, [])
+        return ModuleNode(
+            path=path,
+            layers=entry["layers"],
+            own_layers=entry["own"],
+            onnx_nodes=len(entry["nodes"]),
+            time_ms=math.fsum(entry["times"]) if entry["times"] else math.nan,
+            precisions=dict(entry["precisions"]),
+            children=tuple(build(c) for c in children),
+        )
+
+    return build(())

@@ -1,0 +1,31 @@
+"""Declared frame schemas and the one function that builds a frame from records.
+
+Part of the view package :mod:`trtlog.frames` (pandas). Every frame has an ordered
+column → dtype schema in :data:`SCHEMAS`; frames always have exactly those columns, even when
+empty (STYLE.md §8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["SCHEMAS", "empty_frame", "frame_from_records"]
+
+#: Every frame's columns and dtypes, in order (filled by the frame modules).
+SCHEMAS: dict[str, dict[str, str]] = {}
+
+
+def empty_frame(name: str) -> pd.DataFrame:
+    """An empty frame with the columns and dtypes of ``name``."""
+    return frame_from_records(name, [])
+
+
+def frame_from_records(name: str, records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Build frame ``name`` from records (mappings with every column of its schema)."""
+    schema = SCHEMAS[name]
+    columns = {col: [r[col] for r in records] for col in schema}
+    frame = pd.DataFrame(columns, columns=list(schema))
+    return frame.astype(schema)
