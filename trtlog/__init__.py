@@ -1,7 +1,8 @@
 """trtlog: explanations of NVIDIA TensorRT build output.
 
 Parse ``trtexec --verbose`` logs into typed events (:func:`parse`, :func:`iter_events`), and
-read layer-info, profile and timing JSON exports.
+read layer-info, profile and timing JSON exports into an :class:`Engine` (:func:`load_engine`,
+:func:`load_profile`, :func:`load_times`; a log's layer dump gives the same ``Build.engine``).
 
 Example:
     >>> import trtlog
@@ -12,15 +13,17 @@ Example:
 
 from trtlog.build import Build, iter_events, parse, parse_text
 from trtlog.errors import InputError, TrtlogError
-from trtlog.layers import Profile, ProfileRecord, Times, TimingRecord
+from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
-from trtlog.parse.layer_info import load_profile, load_times
+from trtlog.parse.layer_info import load_engine, load_profile, load_times
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Build",
     "ComposedName",
+    "Engine",
+    "EngineLayer",
     "InputError",
     "Profile",
     "ProfileRecord",
@@ -29,6 +32,7 @@ __all__ = [
     "TrtlogError",
     "__version__",
     "iter_events",
+    "load_engine",
     "load_profile",
     "load_times",
     "parse",

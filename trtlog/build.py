@@ -9,11 +9,9 @@ views (merge graph, frames, plots, findings, comparisons) are functions in their
 
 from __future__ import annotations
 
-import gc
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
@@ -22,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from trtlog.events import Event, EventBase
 from trtlog.header import Device, Options, Run, derive_header
 from trtlog.layers import Engine
+from trtlog.models import gc_paused
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
 
@@ -238,24 +237,6 @@ def iter_events(
     return LogParser(strict=strict, source=opened.info.name).run(opened.lines)
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a whole log's events are built.
-
-    Events hold no reference cycles, but hundreds of thousands of new container objects make
-    the collector scan the growing heap over and over (about a quarter of the parse time on a
-    large log). The previous state is restored on exit; streaming (:func:`iter_events`) leaves
-    the collector alone.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _build(
     text: str,
     meta: SourceMeta,
@@ -264,7 +245,7 @@ def _build(
     lines: Iterable[str] | None = None,
 ) -> Build:
     """Parse ``text`` (whose lines may be given already split) into a Build."""
-    with _gc_paused():
+    with gc_paused():
         events = list(
             LogParser(strict=strict, source=meta.name).run(
                 iter_lines(text) if lines is None else lines

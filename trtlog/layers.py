@@ -35,6 +35,7 @@ __all__ = [
     "Times",
     "TimingRecord",
     "TimingRun",
+    "compute_precision",
 ]
 
 _MODEL = ConfigDict(frozen=True, extra="allow", ser_json_inf_nan="constants")
@@ -313,7 +314,7 @@ class EngineLayer(BaseModel):
     @property
     def is_reformat(self) -> bool:
         """A layer that only converts formats (reformat copy nodes, ``Reformat`` types)."""
-        return self.type in ("Reformat", "MyelinReformat") or self.parts.op == "reformat"
+        return self.type in ("Reformat", "MyelinReformat") or self.name.startswith(_REFORMATS)
 
     @property
     def myelin(self) -> MyelinKernel | None:
@@ -331,7 +332,7 @@ class EngineLayer(BaseModel):
         """The element types in and out, and the compute precision when known."""
         return LayerPrecision(
             inputs=tuple(t.dtype for t in self.inputs),
-            compute=_compute_precision(self),
+            compute=compute_precision(self),
             outputs=tuple(t.dtype for t in self.outputs),
         )
 
@@ -358,7 +359,15 @@ _KERNEL_PRECISION = (
 )
 
 
-def _compute_precision(layer: EngineLayer) -> str | None:
+_REFORMATS = (
+    "Reformatting CopyNode for ",
+    "Reformatted Input Tensor ",
+    "Reformatted Output Tensor ",
+)
+
+
+def compute_precision(layer: EngineLayer) -> str | None:
+    """The precision a layer computes in, when its kernel name or weights tell it."""
     name = (layer.tactic_name or "").lower()
     for fragment, dtype in _KERNEL_PRECISION:
         if fragment in name:

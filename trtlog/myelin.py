@@ -119,6 +119,8 @@ def parse_kernel_name(name: str) -> MyelinKernel | None:
         >>> parse_kernel_name("/conv1/Conv") is None
         True
     """
+    if "_myl" not in name:  # fast path: most layer names are not kernels
+        return None
     m = _KERNEL.match(name)
     if m is None or name.startswith("{ForeignNode["):
         return None

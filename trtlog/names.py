@@ -20,6 +20,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from trtlog.models import assemble
+
 __all__ = ["ComposedName", "NameOp", "parse_metadata", "split_name", "split_top"]
 
 NameOp = Literal[
@@ -115,29 +117,34 @@ def split_top(text: str, sep: str) -> list[str]:
     """
     if sep not in text:
         return [text]
+    if _BRACKET.search(text) is None:
+        return text.split(sep)
+    scanner = _SCANNERS.get(sep)
+    if scanner is None:
+        scanner = _SCANNERS[sep] = re.compile(r"[()\[\]{}]|" + re.escape(sep))
     out: list[str] = []
     depth = 0
     start = 0
-    i = 0
-    n = len(text)
-    width = len(sep)
-    while i < n:
-        ch = text[i]
-        if ch in _OPEN:
+    for m in scanner.finditer(text):
+        token = m.group()
+        if token in _OPEN:
             depth += 1
-        elif ch in _CLOSE:
+        elif token in _CLOSE:
             depth = max(depth - 1, 0)
-        elif depth == 0 and text.startswith(sep, i):
-            out.append(text[start:i])
-            i += width
-            start = i
-            continue
-        i += 1
+        elif depth == 0:
+            out.append(text[start : m.start()])
+            start = m.end()
     out.append(text[start:])
     return out
 
 
+_BRACKET = re.compile(r"[()\[\]{}]")
+_SCANNERS: dict[str, re.Pattern[str]] = {}
+
+
 def _balanced(text: str) -> bool:
+    if _BRACKET.search(text) is None:
+        return True
     depth = 0
     for ch in text:
         if ch in _OPEN:
@@ -172,18 +179,35 @@ def split_name(text: str) -> ComposedName:
     return _split(text)
 
 
+_NAME_FIELDS_SET = frozenset(("text", "op", "parts", "index", "detail"))
+
+
+def _name(
+    text: str,
+    op: NameOp = "leaf",
+    parts: tuple[ComposedName, ...] = (),
+    index: int | None = None,
+    detail: str | None = None,
+) -> ComposedName:
+    """A :class:`ComposedName` assembled without validation (the splitter types its values)."""
+    data = {"text": text, "op": op, "parts": parts, "index": index, "detail": detail}
+    return assemble(ComposedName, data, None, _NAME_FIELDS_SET)
+
+
 def _split(text: str) -> ComposedName:
     # Order matters: decorations that wrap a whole name first, then the depth-0 operators
     # from the loosest (||) to the tightest (+), then decorations of a single name.
-    m = _PROFILE.match(text)
+    if _DECORATED.search(text) is None:  # fast path: most parts are plain names
+        return _name(text=text)
+    m = _PROFILE.match(text) if text.endswith("]") else None
     if m:
-        return ComposedName(text=text, op="profile", parts=(_split(m["base"]),), index=int(m["n"]))
+        return _name(text=text, op="profile", parts=(_split(m["base"]),), index=int(m["n"]))
     m = _REFORMAT.match(text)
     if m:
         direction = m["dir"].lower()
         if text.startswith("Reformatted"):
             direction = "tensor_" + direction
-        return ComposedName(
+        return _name(
             text=text,
             op="reformat",
             parts=(_split(m["target"]),),
@@ -192,56 +216,59 @@ def _split(text: str) -> ComposedName:
         )
     m = _REFORMAT_NETWORK.match(text)
     if m:
-        return ComposedName(
+        return _name(
             text=text,
             op="reformat",
-            parts=(ComposedName(text=m["target"]),),
+            parts=(_name(text=m["target"]),),
             detail="network_" + m["dir"].lower(),
         )
     merged = split_top(text, " || ")
     if len(merged) > 1:
-        return ComposedName(text=text, op="merge", parts=tuple(_split(p) for p in merged))
+        return _name(text=text, op="merge", parts=tuple(_split(p) for p in merged))
     fused = split_top(text, " + ")
     if len(fused) > 1:
-        return ComposedName(text=text, op="fusion", parts=tuple(_split(p) for p in fused))
+        return _name(text=text, op="fusion", parts=tuple(_split(p) for p in fused))
     inner = _wrapped(text, "{ForeignNode[", "]}")
     if inner is not None:
         first, sep, last = inner.partition("...")
         if sep:
-            return ComposedName(
+            return _name(
                 text=text, op="foreign", parts=(_split(first), _split(last)), detail="range"
             )
-        return ComposedName(text=text, op="foreign", parts=(_split(inner),), detail="range")
+        return _name(text=text, op="foreign", parts=(_split(inner),), detail="range")
     inner = _wrapped(text, "{", "}")
     if inner is not None and "," in inner:
-        return ComposedName(
+        return _name(
             text=text,
             op="foreign",
-            parts=tuple(ComposedName(text=p) for p in inner.split(",")),
+            parts=tuple(_name(text=p) for p in inner.split(",")),
             detail="list",
         )
     inner = _wrapped(text, "PWN(", ")")
     if inner is not None:
-        return ComposedName(
+        return _name(
             text=text, op="pointwise", parts=tuple(_split(p) for p in split_top(inner, ", "))
         )
-    m = _CLONE.match(text)
+    m = _CLONE.match(text) if "_clone_" in text else None
     if m:
-        return ComposedName(text=text, op="clone", parts=(_split(m["base"]),), index=int(m["n"]))
-    m = _MYELIN.match(text)
+        return _name(text=text, op="clone", parts=(_split(m["base"]),), index=int(m["n"]))
+    m = _MYELIN.match(text) if "_myl" in text else None
     if m and not text.startswith("{"):
         base = m["base"]
         pieces = split_top(base, "+") if "+" in base and " + " not in base else [base]
         inner_name = (
-            ComposedName(text=base, op="fusion", parts=tuple(ComposedName(text=p) for p in pieces))
+            _name(text=base, op="fusion", parts=tuple(_name(text=p) for p in pieces))
             if len(pieces) > 1
-            else ComposedName(text=base)
+            else _name(text=base)
         )
-        return ComposedName(
+        return _name(
             text=text, op="myelin", parts=(inner_name,), index=int(m["n"]), detail=m["graph"]
         )
-    return ComposedName(text=text)
+    return _name(text=text)
 
+
+# what any rule of _split looks for; a name without any of these is a leaf
+_DECORATED = re.compile(r"[(\[{]| \+ | \|\| |_clone_|_myl|^Reformat")
 
 _METADATA_SEPARATORS = re.compile(r"[\x1e\x1f\ufffd]|(?<=\])(?=\[ONNX Layer: )")
 
@@ -266,7 +293,11 @@ def parse_metadata(
     extras: list[tuple[int, tuple[str, ...], str | None]] = []
     if not text:
         return (), ()
-    for piece in _METADATA_SEPARATORS.split(text):
+    if "\ufffd" in text or "][" in text:
+        pieces = _METADATA_SEPARATORS.split(text)
+    else:  # fast path: only the control separators
+        pieces = text.replace("\x1f", "\x1e").split("\x1e")
+    for piece in pieces:
         if not piece:
             continue
         body = piece.removeprefix("[ONNX Layer: ")

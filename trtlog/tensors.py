@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from trtlog.models import assemble
 
 __all__ = [
     "DTYPE_BITS",
@@ -271,11 +273,14 @@ def inspector_tensor(
     dims: tuple[int, ...] | None = None,
     format: str | None = None,
     location: str | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> Tensor:
     """A :class:`Tensor` from the inspector's fields (one-line text or layer JSON).
 
     The format text gives ``dtype``, ``layout``, ``vector_width`` and ``element_bits``; the
-    vectorized axis is located in ``dims`` when they are long enough.
+    vectorized axis is located in ``dims`` when they are long enough. ``extra`` holds the
+    tensor's keys that have no field (kept on the model). The arguments must have the types
+    the signature states: the tensor is assembled without validation (:mod:`trtlog.models`).
 
     Example:
         >>> t = inspector_tensor("x", (1, 64, 56, 56), "Thirty-two wide channel vectorized "
@@ -283,24 +288,27 @@ def inspector_tensor(
         >>> t.dtype, t.layout, t.vector
         ('INT8', 'chw32', (1, 32))
     """
-    if format is None:
-        return Tensor(name=name, dims=dims, location=location)
-    f = parse_format(format)
+    f = _NO_FORMAT if format is None else parse_format(format)
     vector = None
     axis, width = f.vector_axis, f.vector_width
     if axis is not None and width is not None and dims is not None and len(dims) >= -axis:
         vector = (len(dims) + axis, width)
-    return Tensor(
-        name=name,
-        dtype=f.dtype,
-        dims=dims,
-        vector=vector,
-        format=format,
-        location=location,
-        layout=f.layout,
-        vector_width=f.vector_width,
-        element_bits=f.element_bits,
-    )
+    data = {
+        "name": name,
+        "dtype": f.dtype,
+        "dims": dims,
+        "vector": vector,
+        "format": format,
+        "location": location,
+        "layout": f.layout,
+        "vector_width": width,
+        "element_bits": f.element_bits,
+    }
+    return assemble(Tensor, data, extra if extra is not None else {}, _TENSOR_FIELDS_SET)
+
+
+_NO_FORMAT = TensorFormat(text="")
+_TENSOR_FIELDS_SET = frozenset(Tensor.model_fields)
 
 
 class CompactFormat(BaseModel):

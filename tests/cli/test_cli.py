@@ -87,3 +87,66 @@ def test_entry_point_subprocess() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "TensorRT" in result.stdout or "layers" in result.stdout
+
+
+LAYER_INFO = FIXTURES / "layer_info"
+RESNET18 = LAYER_INFO / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json"
+RESNET18_PROFILE = LAYER_INFO / "resnet18_synthetic.profile.json"
+BERT_LOG = FIXTURES / "logs" / "trt10.10_bert-matcher-fp16_engine-layers-detailed.log"
+
+
+def test_layers_json_with_profile(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["layers", str(RESNET18), "--profile", str(RESNET18_PROFILE)]) == 0
+    out = capsys.readouterr().out
+    table = out.split("\n\n")[0].splitlines()
+    assert table[0].split()[:4] == ["index", "name", "type", "precision"]
+    assert len(table) == 2 + 25
+    assert "25 layers, 0.472 ms per inference" in out
+
+
+def test_layers_group_by_precision_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["layers", str(RESNET18), "--profile", str(RESNET18_PROFILE)]
+    assert main([*args, "--group-by", "precision", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert sum(r["layers"] for r in rows) == 25
+    assert sum(r["time_ms"] for r in rows) == pytest.approx(0.472, abs=1e-6)
+    assert sum(r["percentage"] for r in rows) == pytest.approx(100)
+    assert "INT8" in {r["precision"] for r in rows}
+
+
+@pytest.mark.parametrize("group_by", ["type", "module"])
+def test_layers_group_by_csv(capsys: pytest.CaptureFixture[str], group_by: str) -> None:
+    assert main(["layers", str(RESNET18), "--group-by", group_by, "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{group_by},layers,time_ms")
+    assert sum(int(x.split(",")[1]) for x in lines[1:]) == 25
+
+
+def test_layers_from_log_grouped_by_myelin(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["layers", str(BERT_LOG), "--group-by", "myelin", "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["kernels"] == 88  # the 89th layer is not a Myelin kernel
+    assert row["kernel_types"] == "kgen:39, gemm:36, fusion:13"
+
+
+def test_layers_log_without_dump_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "build.log"
+    log.write_text("[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\n")
+    assert main(["layers", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "no layer dump" in err and "--exportLayerInfo" in err
+    assert "Traceback" not in err
+
+
+def test_layers_profile_of_another_model_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "other.profile.json"
+    other.write_text(
+        '[{"count": 1}, {"name": "x", "timeMs": 1, "averageMs": 1, "percentage": 100}]'
+    )
+    assert main(["layers", str(RESNET18), "--profile", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert "note:" in out and "match no layer" in out

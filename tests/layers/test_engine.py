@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import warnings
@@ -13,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trtlog
-from tests.conftest import CORPUS, corpus_json, needs_corpus
+from tests.conftest import CORPUS, FIXTURES, corpus_json, needs_corpus
 from trtlog.errors import InputError
 from trtlog.frames import SCHEMAS
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
@@ -26,7 +27,9 @@ from trtlog.parse.layer_info import (
     read_json_file,
 )
 
-SEEDS = CORPUS / "seeds"
+# seed copies (fixtures/README.md): these tests run without the corpus
+RESNET18 = FIXTURES / "layer_info"
+BERT = FIXTURES / "logs"
 
 
 def _layer_jsons() -> list[Path]:
@@ -89,10 +92,9 @@ def test_corpus_profiles_merge_completely(layers: str, profile: str) -> None:
     assert not any("match no layer" in note for note in engine.notes)
 
 
-@needs_corpus
 def test_resnet18_seed_pair() -> None:
-    names = load_engine(SEEDS / "trt10.x_resnet18-v1-7-fp16-int8_layers-names.json")
-    detailed = load_engine(SEEDS / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json")
+    names = load_engine(RESNET18 / "trt10.x_resnet18-v1-7-fp16-int8_layers-names.json")
+    detailed = load_engine(RESNET18 / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json")
     assert len(names.layers) == len(detailed.layers) == 25
     assert [x.name for x in names.layers] == [x.name for x in detailed.layers]
     assert not names.detailed and detailed.detailed
@@ -116,11 +118,10 @@ def test_resnet18_seed_pair() -> None:
     assert detailed.bindings == ("data", "resnetv15_dense0_fwd")
 
 
-@needs_corpus
 def test_bert_seeds_group_into_one_region() -> None:
-    detailed = trtlog.parse(SEEDS / "trt10.10_bert-matcher-fp16_engine-layers-detailed.log").engine
+    detailed = trtlog.parse(BERT / "trt10.10_bert-matcher-fp16_engine-layers-detailed.log").engine
     default = trtlog.parse(
-        SEEDS / "trt10.10_bert-matcher-fp16_engine-layer-info-names-only.log"
+        BERT / "trt10.10_bert-matcher-fp16_engine-layer-info-names-only.log"
     ).engine
     assert detailed is not None and default is not None
     assert len(default.layers) == 2 and len(detailed.layers) == 89
@@ -304,6 +305,10 @@ JSON_VALUES = st.recursive(
                     "TacticValue",
                     "Metadata",
                     "LayerType",
+                    "Location",
+                    "StreamId",
+                    "TacticName",
+                    "ParameterType",
                     "x",
                 ]
             ),
@@ -322,3 +327,26 @@ def test_any_json_value_gives_an_engine_or_an_input_error(value: Any) -> None:
     except InputError:
         return
     assert isinstance(engine, Engine)
+    # layers are assembled without validation: they must hold what validation would accept
+    for layer in engine.layers:
+        assert EngineLayer.model_validate(layer.model_dump()) == layer
+    assert len(engine.layers_frame()) == len(engine.layers)
+
+
+PROFILE_ITEMS = st.dictionaries(
+    st.sampled_from(["name", "timeMs", "averageMs", "medianMs", "percentage", "count", "x"]),
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4),
+    max_size=6,
+)
+
+
+@given(PROFILE_ITEMS | JSON_VALUES)
+def test_any_json_file_gives_a_profile_or_an_input_error(value: Any) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "p.json"
+        path.write_text(json.dumps([{"count": 3}, value]), encoding="utf-8")
+        for loader in (trtlog.load_profile, trtlog.load_times):
+            with contextlib.suppress(InputError):
+                loader(path)

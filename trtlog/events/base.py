@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from trtlog.events.fields import LAYER_NAME
+from trtlog.models import assemble
 from trtlog.names import ComposedName, split_name
 
 __all__ = [
@@ -146,8 +147,6 @@ class _Marker:
 
 _REQUIRED = _Marker("<required>")
 _FACTORY = _Marker("<factory>")
-_new = object.__new__
-_set = object.__setattr__
 
 
 def make_event(cls: type[EventBase], values: dict[str, Any]) -> Any:
@@ -170,12 +169,7 @@ def make_event(cls: type[EventBase], values: dict[str, Any]) -> Any:
                 data[key] = factory()  # type: ignore[call-arg,misc]
                 continue
             raise TypeError(f"{cls.__name__}: missing required field {key!r}")
-    obj = _new(cls)
-    _set(obj, "__dict__", data)
-    _set(obj, "__pydantic_fields_set__", cls._fields_set)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    return assemble(cls, data, None, cls._fields_set)
 
 
 def make_event_unchecked(cls: type[EventBase], data: dict[str, Any]) -> Any:
@@ -184,12 +178,7 @@ def make_event_unchecked(cls: type[EventBase], data: dict[str, Any]) -> Any:
     The hot path of the parser: templates of repeated line shapes produce complete dicts.
     ``data`` is taken over, not copied.
     """
-    obj = _new(cls)
-    _set(obj, "__dict__", data)
-    _set(obj, "__pydantic_fields_set__", cls._fields_set)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    return assemble(cls, data, None, cls._fields_set)
 
 
 class Unrecognized(EventBase):

@@ -7,17 +7,22 @@ engine was read from a layer JSON or from a log's layer dump.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from trtlog.frames.schema import SCHEMAS, frame_from_records
-from trtlog.layers import Profile, Times
+from trtlog.engine import module_path
+from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
+from trtlog.layers import Profile, Times, compute_precision
+from trtlog.models import gc_paused
+from trtlog.myelin import parse_kernel_name
 from trtlog.numbers import format_tactic
 
 if TYPE_CHECKING:
     from trtlog.engine import ModuleNode
-    from trtlog.layers import Engine, EngineLayer
+    from trtlog.layers import Engine
+    from trtlog.tensors import Tensor
 
 __all__ = ["layers_frame", "modules_frame", "profile_frame", "tensors_frame", "times_frame"]
 
@@ -108,39 +113,55 @@ SCHEMAS.update(
 )
 
 
-def _join(values: Any) -> str | None:
-    items = [str(v) for v in values if v is not None]
-    return ",".join(items) if items else None
+def _join(values: Sequence[str | None]) -> str | None:
+    present = [v for v in values if v is not None]
+    return ",".join(present) if present else None
+
+
+_DIMS: dict[tuple[int, ...], str] = {}
+
+
+def _dtypes_layouts(tensors: tuple[Tensor, ...]) -> tuple[str | None, str | None]:
+    """The tensors' dtypes and layouts, each comma-joined (``None`` when none is known)."""
+    if len(tensors) == 1:  # fast path: most layers have one input and one output
+        return tensors[0].dtype, tensors[0].layout
+    return _join([t.dtype for t in tensors]), _join([t.layout for t in tensors])
 
 
 def _dims(dims: tuple[int, ...] | None) -> str | None:
     if dims is None:
         return None
-    return "x".join(str(d) for d in dims) if dims else "scalar"
+    text = _DIMS.get(dims)
+    if text is None:
+        text = "x".join(map(str, dims)) if dims else "scalar"
+        if len(_DIMS) < 65536:
+            _DIMS[dims] = text
+    return text
 
 
-def _module(layer: EngineLayer) -> str:
-    from trtlog.engine import module_path
-
-    paths = [module_path(n) for n in layer.onnx_nodes]
-    if not paths:
+def _module(nodes: tuple[str, ...]) -> str:
+    """The deepest module holding every node (``/`` when they share none)."""
+    if not nodes:
         return "/"
-    common = paths[0]
-    for other in paths[1:]:
-        n = 0
-        while n < min(len(common), len(other)) and common[n] == other[n]:
-            n += 1
-        common = common[:n]
-    return "/" + "/".join(common)
+    if len(nodes) == 1:
+        return "/" + "/".join(module_path(nodes[0]))
+    paths = [module_path(n) for n in nodes]
+    # the common prefix of all paths is that of the lexicographically first and last
+    first, last = min(paths), max(paths)
+    n = 0
+    while n < len(first) and first[n] == last[n]:
+        n += 1
+    return "/" + "/".join(first[:n])
 
 
-def _sparse(layer: EngineLayer) -> bool | None:
+def _sparse(parameters: dict[str, Any]) -> bool | None:
     for key in ("HasSparseWeights", "ConvHasSparseWeights"):
-        if key in layer.parameters:
-            return bool(layer.parameters[key])
+        if key in parameters:
+            return bool(parameters[key])
     return None
 
 
+@gc_paused()
 def layers_frame(engine: Engine) -> pd.DataFrame:
     """One row per engine layer, in execution order.
 
@@ -154,47 +175,64 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     profile ``time_ms`` (per inference), ``total_ms``, ``median_ms``, ``percentage``,
     ``time_reason`` (why a time is missing, or how it was matched).
     """
-    records = []
+    # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
+    # layer cost twice as much (bench/engine_load.py)
+    rows: list[tuple[Any, ...]] = []
+    nan = math.nan
     for layer in engine.layers:
-        precision = layer.precision
+        inputs, outputs = layer.inputs, layer.outputs
+        tactic = layer.tactic
+        kernel = parse_kernel_name(layer.name)
+        nodes = layer.onnx_nodes
         time = layer.time
-        kernel = layer.myelin
-        records.append(
-            {
-                "index": layer.index,
-                "name": layer.name,
-                "type": layer.type,
-                "parameter_type": layer.parameter_type,
-                "precision": precision.compute or next((t for t in precision.outputs if t), None),
-                "input_dtypes": _join(precision.inputs),
-                "output_dtypes": _join(precision.outputs),
-                "input_layouts": _join(t.layout for t in layer.inputs),
-                "output_layouts": _join(t.layout for t in layer.outputs),
-                "output_dims": _dims(layer.outputs[0].dims) if layer.outputs else None,
-                "n_inputs": len(layer.inputs),
-                "n_outputs": len(layer.outputs),
-                "tactic": layer.tactic,
-                "tactic_hex": None if layer.tactic is None else format_tactic(layer.tactic),
-                "tactic_name": layer.tactic_name or None,
-                "stream_id": layer.stream_id,
-                "origin": layer.origin,
-                "is_reformat": layer.is_reformat,
-                "sparse_weights": _sparse(layer),
-                "myelin_graph": kernel.graph if kernel else None,
-                "onnx_nodes": layer.onnx_nodes,
-                "n_onnx_nodes": len(layer.onnx_nodes),
-                "onnx_source": layer.onnx_source,
-                "module": _module(layer),
-                "time_ms": time.average_ms if time else math.nan,
-                "total_ms": time.total_ms if time else math.nan,
-                "median_ms": time.median_ms if time and time.median_ms is not None else math.nan,
-                "percentage": time.percentage if time else math.nan,
-                "time_reason": (time.reason if time else "no profile merged"),
-            }
+        input_dtypes, input_layouts = _dtypes_layouts(inputs)
+        output_dtypes, output_layouts = _dtypes_layouts(outputs)
+        rows.append(
+            (
+                layer.index,
+                layer.name,
+                layer.type,
+                layer.parameter_type,
+                compute_precision(layer) or next((t.dtype for t in outputs if t.dtype), None),
+                input_dtypes,
+                output_dtypes,
+                input_layouts,
+                output_layouts,
+                _dims(outputs[0].dims) if outputs else None,
+                len(inputs),
+                len(outputs),
+                tactic,
+                None if tactic is None else format_tactic(tactic),
+                layer.tactic_name or None,
+                layer.stream_id,
+                layer.origin,
+                layer.is_reformat,
+                _sparse(layer.parameters),
+                kernel.graph if kernel else None,
+                nodes,
+                len(nodes),
+                layer.onnx_source,
+                _module(nodes),
+            )
+            + (
+                (nan, nan, nan, nan, "no profile merged")
+                if time is None
+                else (
+                    time.average_ms,
+                    time.total_ms,
+                    nan if time.median_ms is None else time.median_ms,
+                    time.percentage,
+                    time.reason,
+                )
+            )
         )
-    return frame_from_records("layers", records)
+    names = SCHEMAS["layers"]
+    values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
+    columns = dict(zip(names, values, strict=True))
+    return frame_from_columns("layers", columns)
 
 
+@gc_paused()
 def tensors_frame(engine: Engine) -> pd.DataFrame:
     """One row per tensor edge: a producer layer's output read by a consumer layer.
 
@@ -307,7 +345,7 @@ def modules_frame(tree: ModuleNode) -> pd.DataFrame:
                 "percentage": 100.0 * node.time_ms / total
                 if total and not math.isnan(total)
                 else math.nan,
-                "precisions": _join(f"{k}:{v}" for k, v in sorted(node.precisions.items())),
+                "precisions": _join([f"{k}:{v}" for k, v in sorted(node.precisions.items())]),
             }
         )
         stack.extend((child, node.name) for child in reversed(node.children))

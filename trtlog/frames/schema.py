@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["SCHEMAS", "empty_frame", "frame_from_records"]
+__all__ = ["SCHEMAS", "empty_frame", "frame_from_columns", "frame_from_records"]
 
 #: Every frame's columns and dtypes, in order (filled by the frame modules).
 SCHEMAS: dict[str, dict[str, str]] = {}
@@ -26,6 +26,11 @@ def empty_frame(name: str) -> pd.DataFrame:
 def frame_from_records(name: str, records: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """Build frame ``name`` from records (mappings with every column of its schema)."""
     schema = SCHEMAS[name]
-    columns = {col: [r[col] for r in records] for col in schema}
-    frame = pd.DataFrame(columns, columns=list(schema))
+    return frame_from_columns(name, {col: [r[col] for r in records] for col in schema})
+
+
+def frame_from_columns(name: str, columns: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
+    """Build frame ``name`` from one value list per column of its schema (equal lengths)."""
+    schema = SCHEMAS[name]
+    frame = pd.DataFrame({col: columns[col] for col in schema}, columns=list(schema))
     return frame.astype(schema)

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from trtlog.engine import merge_profile
 from trtlog.errors import InputError
 from trtlog.layers import (
     Engine,
@@ -31,6 +32,7 @@ from trtlog.layers import (
     TimingRecord,
     TimingRun,
 )
+from trtlog.models import assemble, gc_paused
 from trtlog.names import parse_metadata, split_name
 from trtlog.numbers import parse_tactic
 from trtlog.parse.jsonio import read_json_values
@@ -163,11 +165,18 @@ def _wrong_kind(name: str, found: JsonKind, wanted: JsonKind) -> InputError:
 
 
 def _float(value: Any) -> float:
+    if type(value) is float:  # fast path
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise TypeError(f"expected a number, got {value!r}")
     return float(value)
 
 
+_PROFILE_KEYS = frozenset(("name", "timeMs", "averageMs", "medianMs", "percentage"))
+_PROFILE_FIELDS_SET = frozenset(ProfileRecord.model_fields)
+
+
+@gc_paused()
 def load_profile(path: str | os.PathLike[str]) -> Profile:
     """Read an ``--exportProfile`` file (any version; 7.x files with one array per run too).
 
@@ -187,10 +196,10 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
         for i, item in enumerate(value):
             if not isinstance(item, dict):
                 raise InputError(f"profile entry {i} is not an object", source=name)
-            if set(item) == {"count"}:
-                iterations = int(item["count"])
-                continue
             try:
+                if len(item) == 1 and "count" in item:
+                    iterations = int(item["count"])
+                    continue
                 known: dict[str, Any] = {
                     "name": str(item["name"]),
                     "time_ms": _float(item["timeMs"]),
@@ -204,12 +213,9 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
                     source=name,
                     hint="expected name, timeMs, averageMs, percentage (and medianMs 8.4+)",
                 ) from None
-            extra = {
-                k: v
-                for k, v in item.items()
-                if k not in ("name", "timeMs", "averageMs", "medianMs", "percentage")
-            }
-            records.append(ProfileRecord(**known, **extra))
+            unknown = item.keys() - _PROFILE_KEYS
+            extra = {k: item[k] for k in item if k in unknown} if unknown else {}
+            records.append(assemble(ProfileRecord, known, extra, _PROFILE_FIELDS_SET))
         runs.append(ProfileRun(iterations=iterations, records=tuple(records)))
     return Profile(source=name, runs=tuple(runs))
 
@@ -261,6 +267,7 @@ def _times_keys(item: dict[str, Any]) -> tuple[Literal["7.0", "7.1", "8.0", "8.4
     return "7.0", _TIMES_7
 
 
+@gc_paused()
 def load_times(path: str | os.PathLike[str]) -> Times:
     """Read an ``--exportTimes`` file (all four key sets; one array per run too).
 
@@ -344,20 +351,67 @@ _TENSOR_KEYS = {
 _TORCH_TRT_NAME = re.compile(r"^\[[A-Z0-9_]+\]-\[[^\]]*\]-\[(?P<name>.+)\]$")
 
 
-def _json_tensor(obj: Any, where: str, name: str) -> Tensor:
-    if not isinstance(obj, dict):
-        raise InputError(f"{where} is not a tensor object: {str(obj)[:60]}", source=name)
-    dims_raw = obj.get("Dimensions", obj.get("dimensions"))
-    dims = tuple(int(d) for d in dims_raw) if isinstance(dims_raw, list) else None
-    fmt = obj.get("Format/Datatype", obj.get("format/datatype"))
-    tensor = inspector_tensor(
-        str(obj.get("Name", obj.get("name", ""))),
-        dims,
-        str(fmt).rstrip(".").strip() if fmt is not None else None,
-        obj.get("Location", obj.get("location")),
-    )
-    extra = {k: v for k, v in obj.items() if k not in _TENSOR_KEYS}
-    return tensor.model_copy(update=extra) if extra else tensor
+def _get(obj: dict[str, Any], key: str, alternate: str) -> Any:
+    value = obj.get(key)
+    return obj.get(alternate) if value is None else value
+
+
+class _TensorReader:
+    """Reads the tensor objects of one layer JSON.
+
+    A tensor one layer writes and the next reads appears twice in the JSON; equal objects
+    (same name, dims, format and location, no extra keys) become one :class:`Tensor`.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.seen: dict[tuple[Any, ...], Tensor] = {}
+
+    def read(self, items: Any, where: str) -> tuple[Tensor, ...]:
+        if not items:
+            return ()
+        if not isinstance(items, list):
+            raise InputError(f"{where} is not a list of tensors", source=self.source)
+        try:
+            return tuple([self.tensor(obj) for obj in items])
+        except (TypeError, ValueError):
+            for i, obj in enumerate(items):  # the slow path names the culprit
+                try:
+                    self.tensor(obj)
+                except (TypeError, ValueError) as exc:
+                    raise InputError(f"{where}[{i}] {exc}", source=self.source) from None
+            raise  # pragma: no cover - the loop above raises
+
+    def tensor(self, obj: Any) -> Tensor:
+        if type(obj) is not dict:
+            raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
+        dims_raw = _get(obj, "Dimensions", "dimensions")
+        try:
+            dims = tuple(map(int, dims_raw)) if type(dims_raw) is list else None
+        except (TypeError, ValueError):
+            raise ValueError(f"has dimensions that are not integers: {dims_raw!r:.60}") from None
+        name, fmt, location = obj.get("Name"), obj.get("Format/Datatype"), obj.get("Location")
+        plain = len(obj) == 4 and name is not None and fmt is not None and location is not None
+        if plain:
+            key = (name, dims, fmt, location)
+            tensor = self.seen.get(key)
+            if tensor is not None:
+                return tensor
+        else:
+            name = _get(obj, "Name", "name")
+            fmt = _get(obj, "Format/Datatype", "format/datatype")
+            location = _get(obj, "Location", "location")
+        unknown = obj.keys() - _TENSOR_KEYS
+        tensor = inspector_tensor(
+            str(name or ""),
+            dims,
+            str(fmt).rstrip(".").strip() if fmt is not None else None,
+            None if location is None else str(location),
+            {k: obj[k] for k in obj if k in unknown} if unknown else {},
+        )
+        if plain:
+            self.seen[key] = tensor
+        return tensor
 
 
 def onnx_nodes_of_name(
@@ -414,63 +468,73 @@ def onnx_nodes_of_name(
     return unique, "range" if ranged else "name"
 
 
+def _typed(fields: dict[str, Any]) -> bool:
+    """Whether the scalar fields of a layer have the types :class:`EngineLayer` declares."""
+    for key in ("type", "parameter_type", "tactic_name", "metadata"):
+        value = fields.get(key)
+        if value is not None and type(value) is not str:
+            return False
+    stream = fields.get("stream_id")
+    return stream is None or type(stream) is int
+
+
+_LAYER_FIELDS_SET = frozenset(EngineLayer.model_fields)
+
+
 def _layer_from_json(
-    obj: Any, index: int, name: str, node_order: dict[str, int] | None, nodes: list[str] | None
+    obj: Any,
+    index: int,
+    reader: _TensorReader,
+    node_order: dict[str, int] | None,
+    nodes: list[str] | None,
 ) -> EngineLayer:
-    where = f"Layers[{index}]"
-    if isinstance(obj, str):
+    if type(obj) is str:
         onnx, source = onnx_nodes_of_name(obj, node_order, nodes)
         return EngineLayer(index=index, name=obj, onnx_nodes=onnx, onnx_source=source)
     if not isinstance(obj, dict):
-        raise InputError(f"{where} is neither a name nor a layer object", source=name)
-    fields: dict[str, Any] = {}
-    parameters: dict[str, Any] = {}
-    for key, value in obj.items():
-        field = _LAYER_KEYS.get(key)
-        if field is None:
-            parameters[key] = value
-        else:
-            fields[field] = value
+        raise InputError(
+            f"Layers[{index}] is neither a name nor a layer object", source=reader.source
+        )
+    parameters = dict(obj)  # every key without a field of its own, in the JSON's order
+    fields = {_LAYER_KEYS[k]: parameters.pop(k) for k in obj.keys() & _LAYER_KEYS.keys()}
     layer_name = str(fields.get("name", ""))
+    inputs = reader.read(fields.get("inputs"), f"Layers[{index}].Inputs")
+    outputs = reader.read(fields.get("outputs"), f"Layers[{index}].Outputs")
+    tactic_raw = fields.get("tactic")
     try:
-        inputs = tuple(
-            _json_tensor(t, f"{where}.Inputs[{i}]", name)
-            for i, t in enumerate(fields.get("inputs") or ())
-        )
-        outputs = tuple(
-            _json_tensor(t, f"{where}.Outputs[{i}]", name)
-            for i, t in enumerate(fields.get("outputs") or ())
-        )
-        tactic_raw = fields.get("tactic")
         tactic = parse_tactic(str(tactic_raw)) if tactic_raw not in (None, "") else None
-    except (TypeError, ValueError) as exc:
-        raise InputError(f"{where}: {exc}", source=name) from None
+    except ValueError as exc:
+        raise InputError(f"Layers[{index}].TacticValue: {exc}", source=reader.source) from None
     metadata = fields.get("metadata")
-    names = parse_metadata(str(metadata))[0] if metadata else ()
+    names = parse_metadata(metadata)[0] if metadata and type(metadata) is str else ()
     if names:
         onnx, source = names, "metadata"
     else:
         onnx, source = onnx_nodes_of_name(layer_name, node_order, nodes)
-    try:
-        return EngineLayer(
-            index=index,
-            name=layer_name,
-            type=fields.get("type"),
-            inputs=inputs,
-            outputs=outputs,
-            parameter_type=fields.get("parameter_type"),
-            parameters=parameters,
-            tactic=tactic,
-            tactic_name=fields.get("tactic_name"),
-            stream_id=fields.get("stream_id"),
-            metadata=metadata,
-            onnx_nodes=onnx,
-            onnx_source=source,
-        )
+    data: dict[str, Any] = {
+        "index": index,
+        "name": layer_name,
+        "type": fields.get("type"),
+        "inputs": inputs,
+        "outputs": outputs,
+        "parameter_type": fields.get("parameter_type"),
+        "parameters": parameters,
+        "tactic": tactic,
+        "tactic_name": fields.get("tactic_name"),
+        "stream_id": fields.get("stream_id"),
+        "metadata": metadata,
+        "onnx_nodes": onnx,
+        "onnx_source": source,
+        "time": None,
+    }
+    if _typed(fields):
+        return assemble(EngineLayer, data, {}, _LAYER_FIELDS_SET)
+    try:  # validation converts what it can (a numeric StreamId string) and names the rest
+        return EngineLayer(**data)
     except ValidationError as exc:
         err = exc.errors()[0]
         path = ".".join(str(p) for p in err["loc"])
-        raise InputError(f"{where}.{path}: {err['msg']}", source=name) from None
+        raise InputError(f"Layers[{index}].{path}: {err['msg']}", source=reader.source) from None
 
 
 def engine_from_json(
@@ -497,8 +561,9 @@ def engine_from_json(
             "this JSON has no Layers list", source=source, hint="pass an --exportLayerInfo file"
         )
     order = {n: i for i, n in enumerate(node_order)} if node_order else None
+    reader = _TensorReader(source)
     layers = tuple(
-        _layer_from_json(obj, i, source, order, node_order) for i, obj in enumerate(layers_raw)
+        [_layer_from_json(obj, i, reader, order, node_order) for i, obj in enumerate(layers_raw)]
     )
     detailed = any(isinstance(obj, dict) for obj in layers_raw)
     return Engine(
@@ -512,6 +577,7 @@ def engine_from_json(
     )
 
 
+@gc_paused()
 def load_engine(
     path: str | os.PathLike[str],
     profile: str | os.PathLike[str] | Profile | None = None,
@@ -536,9 +602,9 @@ def load_engine(
         raise _wrong_kind(name, kind, "layers")
     engine = engine_from_json(values[0], name)
     if profile is not None:
-        engine = engine.with_profile(
-            profile if isinstance(profile, Profile) else load_profile(profile)
-        )
+        if not isinstance(profile, Profile):
+            profile = load_profile(profile)
+        engine = merge_profile(engine, profile, in_place=True)
     if times is not None:
         engine = engine.model_copy(
             update={"times": times if isinstance(times, Times) else load_times(times)}

@@ -1,0 +1,87 @@
+"""Layer-name splitting: the fast paths give what the general rules give."""
+
+from __future__ import annotations
+
+import re
+from unittest.mock import patch
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from trtlog import names
+from trtlog.names import _METADATA_SEPARATORS, _split, parse_metadata, split_name, split_top
+
+NAME_PIECES = st.sampled_from(
+    [
+        "/a/Conv",
+        "conv1",
+        "x",
+        " + ",
+        " || ",
+        ", ",
+        "+",
+        "PWN(",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "{ForeignNode[",
+        "...",
+        "]}",
+        "_clone_1",
+        "_myl0_3",
+        " [profile 1]",
+        "Reformatting CopyNode for Input Tensor 0 to ",
+        "Reformatted Output Tensor 1 to ",
+        "(Unnamed Layer* 7) [ElementWise]",
+    ]
+)
+NAMES = st.lists(NAME_PIECES, min_size=1, max_size=12).map("".join)
+
+
+def _split_top_reference(text: str, sep: str) -> list[str]:
+    """Character by character: split where the bracket depth is zero."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and text.startswith(sep, i):
+            out.append(text[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    out.append(text[start:])
+    return out
+
+
+@given(NAMES, st.sampled_from([" + ", " || ", ", ", "+"]))
+def test_split_top_matches_the_character_scan(text: str, sep: str) -> None:
+    assert split_top(text, sep) == _split_top_reference(text, sep)
+
+
+@given(NAMES)
+def test_leaf_fast_path_changes_nothing(text: str) -> None:
+    fast = _split(text)
+    with patch.object(names, "_DECORATED", re.compile("")):  # matches always: no fast path
+        slow = _split(text)
+    assert fast == slow
+
+
+@given(st.lists(st.sampled_from(["/a/Conv", "/b/Relu", " | doc", "x"]), min_size=1, max_size=6))
+def test_metadata_fast_split_matches_the_regex(names: list[str]) -> None:
+    text = "\x1e".join(f"[ONNX Layer: {n}]" for n in names).replace("\x1e", "\x1f", 1)
+    pieces = [p for p in _METADATA_SEPARATORS.split(text) if p]
+    expected = tuple(re.sub(r"^\[ONNX Layer: |\]$", "", p).split(" | ")[0] for p in pieces)
+    assert parse_metadata(text)[0] == expected
+
+
+def test_split_examples() -> None:
+    assert split_name("a + b").members() == ["a", "b"]
+    assert split_name("plain/name.with-dots").op == "leaf"
+    assert split_name("x_clone_3").op == "clone"
+    assert split_name("Reformatting CopyNode for Input Tensor 0 to a + b").op == "reformat"
