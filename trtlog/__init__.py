@@ -15,6 +15,7 @@ from trtlog.build import Build, iter_events, parse, parse_text
 from trtlog.errors import InputError, TrtlogError
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
+from trtlog.parse.jsonio import JsonRepairWarning
 from trtlog.parse.layer_info import load_engine, load_profile, load_times
 
 __version__ = "0.1.0"
@@ -25,6 +26,7 @@ __all__ = [
     "Engine",
     "EngineLayer",
     "InputError",
+    "JsonRepairWarning",
     "Profile",
     "ProfileRecord",
     "Times",

@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -350,3 +351,60 @@ def test_any_json_file_gives_a_profile_or_an_input_error(value: Any) -> None:
         for loader in (trtlog.load_profile, trtlog.load_times):
             with contextlib.suppress(InputError):
                 loader(path)
+
+
+def test_tensors_frame_edges_and_padded_bytes() -> None:
+    engine = load_engine(RESNET18 / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json")
+    frame = engine.tensors_frame()
+    assert list(frame.columns) == list(SCHEMAS["tensors"])
+    # the network input is read by the first layer and written by none
+    (data,) = frame[frame["tensor"] == "data"].itertuples()
+    assert data.producer is pd.NA and data.consumer_index == 0
+    # the network output is written by the last layer and read by none
+    last = frame[frame["tensor"] == engine.bindings[-1]]
+    assert last["consumer"].isna().all() and (last["producer_index"] == 24).all()
+    # every other edge joins a producer to a later consumer
+    inner = frame.dropna(subset=["producer_index", "consumer_index"])
+    assert (inner["producer_index"] < inner["consumer_index"]).all()
+    assert len(inner) >= 24
+    chw32 = frame[(frame["layout"] == "chw32") & (frame["dims"] == "1x64x56x56")].iloc[0]
+    assert chw32["bytes"] == 64 * 56 * 56
+
+
+def test_tensor_bytes_pad_the_vectorized_axis() -> None:
+    layer = {
+        "Name": "conv",
+        "LayerType": "CaskConvolution",
+        "Inputs": [],
+        "Outputs": [
+            {
+                "Name": "y",
+                "Location": "Device",
+                "Dimensions": [2, 3, 4, 5],
+                "Format/Datatype": "Thirty-two wide channel vectorized row major Int8 format",
+            }
+        ],
+    }
+    (row,) = engine_from_json([layer], "x").tensors_frame().itertuples()
+    assert row.dims == "2x3x4x5"
+    assert row.bytes == 2 * 32 * 4 * 5  # 3 channels stored as 32
+
+
+NODE_NAMES = st.lists(st.sampled_from(["/", "a", "b", "Conv", "//", "x.0"]), max_size=6).map(
+    "".join
+)
+
+
+@given(st.lists(NODE_NAMES, min_size=1, max_size=4))
+def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
+    from trtlog.engine import module_path
+    from trtlog.frames.engine import _module
+
+    paths = [module_path(n) for n in nodes]
+    common: tuple[str, ...] = paths[0]
+    for path in paths[1:]:
+        n = 0
+        while n < min(len(common), len(path)) and common[n] == path[n]:
+            n += 1
+        common = common[:n]
+    assert _module(tuple(nodes)) == "/" + "/".join(common)

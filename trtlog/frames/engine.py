@@ -143,15 +143,17 @@ def _module(nodes: tuple[str, ...]) -> str:
     """The deepest module holding every node (``/`` when they share none)."""
     if not nodes:
         return "/"
-    if len(nodes) == 1:
-        return "/" + "/".join(module_path(nodes[0]))
+    first = nodes[0]
+    folder = first[: first.rfind("/") + 1]
+    if all(n.startswith(folder) and "/" not in n[len(folder) :] for n in nodes):
+        return "/" + "/".join(module_path(first))  # fast path: all in one module
     paths = [module_path(n) for n in nodes]
     # the common prefix of all paths is that of the lexicographically first and last
-    first, last = min(paths), max(paths)
+    low, high = min(paths), max(paths)
     n = 0
-    while n < len(first) and first[n] == last[n]:
+    while n < len(low) and low[n] == high[n]:
         n += 1
-    return "/" + "/".join(first[:n])
+    return "/" + "/".join(low[:n])
 
 
 def _sparse(parameters: dict[str, Any]) -> bool | None:
@@ -239,8 +241,9 @@ def tensors_frame(engine: Engine) -> pd.DataFrame:
     A tensor no layer reads (a network output) has one row with no consumer; a tensor no layer
     writes (a network input) one row per consumer with no producer. Columns: ``tensor``,
     ``producer_index``/``producer``, ``consumer_index``/``consumer``, ``dtype``, ``layout``,
-    ``vector_width``, ``dims``, ``element_bits`` and ``bytes`` (dims x element size; ``<NA>``
-    for dynamic or unknown dims).
+    ``vector_width``, ``dims``, ``element_bits`` and ``bytes`` (dims x element size, the
+    vectorized channel axis padded to the vector width as TensorRT stores it: 3 channels in
+    ``chw32`` take 32; ``<NA>`` for dynamic or unknown dims).
     """
     producers: dict[str, tuple[int, str, Any]] = {}
     for layer in engine.layers:
@@ -253,7 +256,11 @@ def tensors_frame(engine: Engine) -> pd.DataFrame:
         dims = tensor.dims
         size = None
         if dims is not None and tensor.element_bits and all(d >= 0 for d in dims):
-            count = math.prod(dims)
+            padded = list(dims)
+            if tensor.vector is not None:  # a vectorized axis is padded to the vector width
+                axis, width = tensor.vector
+                padded[axis] = -(-padded[axis] // width) * width
+            count = math.prod(padded)
             size = (count * tensor.element_bits + 7) // 8
         return {
             "tensor": tensor.name,
