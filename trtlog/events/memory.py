@@ -31,8 +31,11 @@ __all__ = [
     "EngineDeserializationTime",
     "EngineDeserialized",
     "EngineGenerated",
+    "EngineKernel",
+    "EngineKernelCount",
     "EngineLoadSize",
     "EngineSize",
+    "KernelIndexSet",
     "LayerMemory",
     "LayerMemorySkipped",
     "MaxBatchWarning",
@@ -271,6 +274,44 @@ class EngineGenerated(EventBase):
     seconds: float
 
 
+class KernelIndexSet(EventBase):
+    """``Finalize: <layer> Set kernel index: <n>``: the engine kernel of a layer ([V], 8.5+).
+
+    Attributes:
+        layer: the engine layer.
+        index: its kernel's index in the engine (see ``engine_kernel``).
+    """
+
+    kind: Literal["kernel_index_set"] = "kernel_index_set"
+    layer: LayerName
+    index: int
+
+
+class EngineKernelCount(EventBase):
+    """``Total number of generated kernels selected for the engine: <n>`` ([V], 8.5+).
+
+    Attributes:
+        kernels: the number of kernels in the engine.
+    """
+
+    kind: Literal["engine_kernel_count"] = "engine_kernel_count"
+    kernels: int
+
+
+class EngineKernel(EventBase):
+    """``Kernel: <n> <kind>``: one kernel of the engine ([V], 8.5+), after ``engine_kernel_count``.
+
+    Attributes:
+        index: the kernel index.
+        kernel_kind: how it is stored (``CASK_STATIC``,
+            ``TRT_SERIALIZABLE:generatedNativePointwise``...).
+    """
+
+    kind: Literal["engine_kernel"] = "engine_kernel"
+    index: int
+    kernel_kind: str
+
+
 class PlanContents(EventBase):
     """``Adding <n> engine(s) to plan file.`` / ``Adding <n> engine weights(s) to plan file.``.
 
@@ -491,6 +532,9 @@ MemoryEvent = (
     | LayerMemory
     | LayerMemorySkipped
     | EngineGenerated
+    | KernelIndexSet
+    | EngineKernelCount
+    | EngineKernel
     | PlanContents
     | CacheSerialized
     | WeightsConversionWarning

@@ -131,6 +131,15 @@ class MemoryTransformer(BaseTransformer):
     def engine_generated(self, seconds: float) -> Fields:
         return {"kind": "engine_generated", "seconds": seconds}
 
+    def kernel_index_set(self, layer: Token, index: int) -> Fields:
+        return {"kind": "kernel_index_set", "layer": str(layer), "index": index}
+
+    def engine_kernel_count(self, kernels: int) -> Fields:
+        return {"kind": "engine_kernel_count", "kernels": kernels}
+
+    def engine_kernel(self, index: int, kernel_kind: Token) -> Fields:
+        return {"kind": "engine_kernel", "index": index, "kernel_kind": str(kernel_kind)}
+
     def plan_engines(self, count: int) -> Fields:
         return {"kind": "plan_contents", "what": "engines", "count": count}
 
@@ -250,6 +259,9 @@ FAMILY = Family(
         Rule("layer_memory_skipped", prefix="Skipped printing memory information for "),
         Rule("engine_generated", prefix="Engine generation completed in "),
         Rule("engine_generated", prefix="Data initialization and engine generation completed"),
+        Rule("kernel_index_set", prefix="Finalize: ", contains=" Set kernel index: "),
+        Rule("engine_kernel_count", prefix="Total number of generated kernels selected"),
+        Rule("engine_kernel", prefix="Kernel: "),
         Rule("plan_contents", prefix="Adding ", contains=" to plan file."),
         Rule("cache_serialized", prefix="Serialized "),
         Rule(
