@@ -37,17 +37,17 @@ def test_fixture_log_kinds_and_spans() -> None:
     events = _events(LOG)
     kinds = [(e.span[0], e.kind) for e in events]
     assert kinds == [
-        (1, "unrecognized"),
+        (1, "engine_generated"),
         (2, "engine_layer_info_header"),
         (3, "engine_layer_info"),
         (4, "engine_layer_info"),
         (5, "engine_layer_info"),
-        (6, "unrecognized"),  # an enveloped line ends the one-message listing
+        (6, "memory_snapshot"),  # an enveloped line ends the one-message listing
         (7, "engine_layers_detailed"),
         (8, "inspector_record"),
         (9, "inspector_record"),  # the head of a record a paste wrapped (T7)
         (10, "unrecognized"),  # its tail is not a layer name
-        (11, "unrecognized"),
+        (11, "engine_built"),
         (12, "layer_info_dump"),
         (13, "layer_names_only_notice"),  # a library line between the two headers (§K.2)
         (14, "inspector_layers_header"),

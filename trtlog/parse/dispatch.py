@@ -36,6 +36,8 @@ class _Table:
     raw: list[_Row] = field(default_factory=list)
     contains: list[tuple[str, Route]] = field(default_factory=list)
     rest: list[Route] = field(default_factory=list)
+    # every raw prefix, for one C-level startswith before the loop over the raw rows
+    raw_prefixes: tuple[str, ...] = ()
 
     def add(self, route: Route) -> None:
         rule = route.rule
@@ -54,6 +56,7 @@ class _Table:
         for rows in self.words.values():
             rows.sort(key=lambda r: -len(r[0]))
         self.raw.sort(key=lambda r: -len(r[0]))
+        self.raw_prefixes = tuple(r[0] for r in self.raw)
 
     def find(self, message: str, first_word: str) -> Route | None:
         rows = self.words.get(first_word)
@@ -61,9 +64,10 @@ class _Table:
             for prefix, contains, route in rows:
                 if message.startswith(prefix) and (contains is None or contains in message):
                     return route
-        for prefix, contains, route in self.raw:
-            if message.startswith(prefix) and (contains is None or contains in message):
-                return route
+        if message.startswith(self.raw_prefixes):
+            for prefix, contains, route in self.raw:
+                if message.startswith(prefix) and (contains is None or contains in message):
+                    return route
         for contains_text, route in self.contains:
             if contains_text in message:
                 return route

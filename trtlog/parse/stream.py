@@ -275,6 +275,9 @@ class LogParser:
             closed = self._continue_construct(n, envelope, message)
             if closed is None:
                 return None
+            if closed[-1].span[1] == n:
+                # the construct took this line and reached its max_lines: the line is done
+                return closed
         if envelope is None:
             event = self._bare(n, message, prefix)
         else:
