@@ -35,3 +35,17 @@ def test_empty_row_needs_a_section() -> None:
         Dispatcher([_family(Rule("block_end", empty=True))])
     with pytest.raises(ValueError, match="empty message"):
         Dispatcher([_family(Rule("block_end", section="s", prefix="x", empty=True))])
+
+
+def test_empty_message_never_goes_to_a_keyword_less_row() -> None:
+    table = Dispatcher(
+        [
+            _family(
+                Rule("table_start", prefix="=== Table ===", enters="table"),
+                Rule("table_row", section="table"),
+            )
+        ]
+    )
+    assert table.lookup("", "table") is None
+    row = table.lookup("  1.0  2.0  name", "table")
+    assert row is not None and row.rule.start == "table_row"

@@ -5,7 +5,8 @@ Third step of the pipeline (STYLE.md §2, §13). The rows come from the families
 rows (longest prefix first), then against prefixes that end inside a word, then against
 ``contains`` rows; rows restricted to the current *section* (options block, performance
 summary, profile table...) are tried before the global ones, and section rows without any
-keyword last; an empty message in a section goes to the section's ``empty`` row if it has one.
+keyword last; an empty message in a section goes to the section's ``empty`` row if it has one
+and is a plain ``log_line`` otherwise (never a keyword-less row).
 A message that matches no row becomes ``unrecognized`` without a Lark call.
 """
 
@@ -176,7 +177,8 @@ class Dispatcher:
         if section is not None:
             local = tables.get(section)
             if local is not None:
-                if not message and local.empty is not None:
+                if not message:
+                    # a blank line is a separator (T5): never a section's keyword-less row
                     return local.empty
                 route = local.find(message, first_word)
                 if route is not None:
