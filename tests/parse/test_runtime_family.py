@@ -105,3 +105,21 @@ def test_trace_averages_take_the_hot_path_and_agree_with_lark() -> None:
     assert fast == slow
     averages = [e for e in fast if isinstance(e, TraceAverage)]
     assert [(a.end_to_end_ms, a.enqueue_ms) for a in averages[:1]] == [(2.12201, 1.98582)]
+
+
+def test_a_pasted_blank_line_does_not_end_a_perf_warning() -> None:
+    # T5: pastes insert blank lines between log lines
+    ts = "[08/20/2024-19:31:57]"
+    text = (
+        f"{ts} [W] * GPU compute time is unstable, with coefficient of variance = 7.7%.\n"
+        "\n"
+        f"{ts} [W]   If not already in use, locking GPU clock frequency may help.\n"
+        "\n"
+        f"{ts} [I] Explanations of the performance metrics are printed in the verbose logs.\n"
+    )
+    build = trtlog.parse_text(text)
+    warning = build.events[0]
+    assert isinstance(warning, PerfWarning)
+    assert warning.span == (1, 3)
+    assert warning.hint == "If not already in use, locking GPU clock frequency may help."
+    assert [e.kind for e in build.events[1:]] == ["unrecognized", "perf_note"]

@@ -540,8 +540,9 @@ FAMILY = Family(
         Rule("tuning_iteration", prefix="Expanded to ", contains=" build route configurations"),
     ),
     continuations=(
+        # blank=True: a paste's blank line between a bullet and its hint does not end it (T5)
         Continuation(
-            "perf_warning_hint", bare=_never, enveloped=_is_warning_hint, blank=False, max_lines=8
+            "perf_warning_hint", bare=_never, enveloped=_is_warning_hint, blank=True, max_lines=8
         ),
     ),
 )
