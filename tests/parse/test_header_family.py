@@ -94,3 +94,21 @@ def test_post_footer_lines_belong_to_the_run() -> None:
     last = build.events[-1]
     assert build.run_of(last) == build.runs[0]
     assert build.runs[0].end_line == len(build.lines) - 1
+
+
+def test_device_header_closes_an_unfinished_options_block() -> None:
+    # T8: a paste without the blank line that closes the options block
+    text = (
+        "[01/10/2024-21:52:50] [I] === Inference Options ===\n"
+        "[01/10/2024-21:52:50] [I] Batch: Explicit\n"
+        "[01/10/2024-21:52:50] [I] === Device Information ===\n"
+        "[01/10/2024-21:52:50] [I] Selected Device: Orin\n"
+        "[01/10/2024-21:52:50] [I] Foo: bar\n"
+    )
+    assert _kinds(text) == [
+        "options_section",
+        "option_kv",
+        "device_section",
+        "device_kv",
+        "unrecognized",
+    ]

@@ -474,7 +474,8 @@ FAMILY = Family(
         Rule("options_end", section=_DEBUG_TENSORS, empty=True, leaves=True),
         # the device block: its labels are distinctive, so they are global rows (no section to
         # leave when a paste lacks the closing empty line)
-        Rule("device_section", prefix="=== Device Information ==="),
+        # the device header also closes an options block that lacked its blank line (T8)
+        Rule("device_section", prefix="=== Device Information ===", leaves=True),
         Rule("device_list_header", prefix="Available Devices:"),
         Rule("device_list_item", prefix="  Device "),
         *(Rule("device_kv", prefix=f"{label}: ") for label in _DEVICE_LABELS),
