@@ -419,7 +419,8 @@ class _Collector:
                     text=ev.text,
                 )
             )
-            self.blocks.setdefault(self.section or "", {}).setdefault(ev.label, ev.text)
+            # I/O formats are Build options; a paste may show them without the block header (T8)
+            self.blocks.setdefault(self.section or "Build", {}).setdefault(ev.label, ev.text)
             self.list_key = None
         elif kind == "option_shape":
             self.shapes.append(
