@@ -39,7 +39,7 @@ PIECES = st.sampled_from(
         "&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec",
         "&&&& PASSED TensorRT.trtexec #",
         "=== Device Information ===",
-        "  Device 0: \"GPU\" UUID: GPU-1",
+        '  Device 0: "GPU" UUID: GPU-1',
         "Compute Capability: ",
         "TensorRT version: ",
         "8.6.1",
