@@ -57,9 +57,9 @@ def test_fixture_log_kinds_and_spans() -> None:
         (18, "inspector_bindings_header"),
         (19, "inspector_binding"),
         (20, "inspector_binding"),
-        (21, "unrecognized"),
+        (21, "inference_start"),
         (22, "unrecognized"),  # bare lines after the dump are not bindings
-        (23, "unrecognized"),
+        (23, "run_end"),
     ]
 
 

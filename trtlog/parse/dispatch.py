@@ -5,7 +5,9 @@ Third step of the pipeline (STYLE.md §2, §13). The rows come from the families
 rows (longest prefix first), then against prefixes that end inside a word, then against
 ``contains`` rows; rows restricted to the current *section* (options block, performance
 summary, profile table...) are tried before the global ones, and section rows without any
-keyword last. A message that matches no row becomes ``unrecognized`` without a Lark call.
+keyword last; an empty message in a section goes to the section's ``empty`` row if it has one
+and is a plain ``log_line`` otherwise (never a keyword-less row).
+A message that matches no row becomes ``unrecognized`` without a Lark call.
 """
 
 from __future__ import annotations
@@ -38,10 +40,13 @@ class _Table:
     rest: list[Route] = field(default_factory=list)
     # every raw prefix, for one C-level startswith before the loop over the raw rows
     raw_prefixes: tuple[str, ...] = ()
+    empty: Route | None = None
 
     def add(self, route: Route) -> None:
         rule = route.rule
-        if rule.prefix is not None:
+        if rule.empty:
+            self.empty = route
+        elif rule.prefix is not None:
             row = (rule.prefix, rule.contains, route)
             if " " in rule.prefix:
                 self.words.setdefault(rule.prefix[: rule.prefix.index(" ")], []).append(row)
@@ -102,7 +107,19 @@ class Dispatcher:
                         f"{family.name!r}; start rules must be unique"
                     )
             for rule in family.rules:
-                key = (rule.section, rule.prefix, rule.contains, rule.enveloped, rule.bare)
+                if rule.empty and (rule.section is None or rule.prefix or rule.contains):
+                    raise ValueError(
+                        f"rule {rule.start!r}: a row for the empty message needs a section "
+                        "and no prefix or contains"
+                    )
+                key = (
+                    rule.section,
+                    rule.prefix,
+                    rule.contains,
+                    rule.enveloped,
+                    rule.bare,
+                    rule.empty,
+                )
                 if key in seen:
                     raise ValueError(f"duplicate keyword row {key!r} (family {family.name})")
                 seen.add(key)
@@ -164,6 +181,9 @@ class Dispatcher:
         if section is not None:
             local = tables.get(section)
             if local is not None:
+                if not message:
+                    # a blank line is a separator (T5): never a section's keyword-less row
+                    return local.empty
                 route = local.find(message, first_word)
                 if route is not None:
                     return route

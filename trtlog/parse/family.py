@@ -56,6 +56,9 @@ class Rule:
         enters: the section that starts after a line matched this rule.
         leaves: the current section ends after a line matched this rule.
         then: the continuation (by name, see :class:`Continuation`) opened by this line.
+        empty: the rule matches only the empty message (a blank ``[I]`` line) inside its
+            ``section``; with ``leaves=True`` it closes a block that ends with a blank line
+            (the options block, formats.md §A.7).
     """
 
     start: str
@@ -67,6 +70,7 @@ class Rule:
     enters: str | None = None
     leaves: bool = False
     then: str | None = None
+    empty: bool = False
 
 
 @dataclass(frozen=True, slots=True)

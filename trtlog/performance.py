@@ -1,0 +1,387 @@
+"""The inference performance of a run: throughput, latency statistics and the profile table.
+
+A view over runtime events (pydantic only): :func:`performances` assembles, for every run of a
+log, the timing trace (formats.md §L.1, §L.2), the performance summary (the 8.0+ summary of
+§L.4/§L.5 or the 7.x block of §L.3) and the per-layer profile table (§M) into one typed
+:class:`Performance`. Metric names follow the 8.0+ summary; the 7.x block is mapped onto them
+(``Host Latency`` → ``Latency``, its ``end to end`` values → ``End-to-End Host Latency``,
+``GPU Compute`` → ``GPU Compute Time``).
+
+Example:
+    >>> from trtlog import parse_text
+    >>> b = parse_text(
+    ...     "[08/20/2024-19:31:57] [I] === Performance summary ===\\n"
+    ...     "[08/20/2024-19:31:57] [I] Throughput: 7329.45 qps\\n"
+    ...     "[08/20/2024-19:31:57] [I] Latency: min = 0.13 ms, max = 0.69 ms, mean = 0.134 ms, "
+    ...     "median = 0.134 ms, percentile(99%) = 0.135 ms\\n"
+    ... )
+    >>> perf = performance(b.events)
+    >>> perf.throughput_qps, perf.latency["Latency"].percentile(99)
+    (7329.45, 0.135)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "LatencyStats",
+    "Performance",
+    "PerformanceWarning",
+    "ProfileLayer",
+    "ProfileTable",
+    "performance",
+    "performances",
+]
+
+# 7.x sub-headers → the 8.0+ metric their stat lines describe.
+_METRIC_7X = {
+    "Host Latency": "Latency",
+    "Host latency": "Latency",
+    "Enqueue Time": "Enqueue Time",
+    "GPU Compute": "GPU Compute Time",
+}
+
+
+class LatencyStats(BaseModel):
+    """The statistics of one metric (``Latency``, ``GPU Compute Time``...), in milliseconds.
+
+    Attributes:
+        metric: the 8.0+ metric name.
+        min_ms: the minimum.
+        max_ms: the maximum.
+        mean_ms: the mean (the 7.x ``Enqueue Time`` block prints none).
+        median_ms: the median.
+        percentiles: ``(percent, ms)`` pairs in printed order.
+        line: the line the statistics start on.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    metric: str
+    min_ms: float | None = None
+    max_ms: float | None = None
+    mean_ms: float | None = None
+    median_ms: float | None = None
+    percentiles: tuple[tuple[float, float], ...] = ()
+    line: int
+
+    def percentile(self, percent: float) -> float | None:
+        """The value at ``percent`` (``99`` for ``percentile(99%)``), if printed."""
+        for p, ms in self.percentiles:
+            if p == percent:
+                return ms
+        return None
+
+
+class PerformanceWarning(BaseModel):
+    """A ``* ...`` warning of the summary (§L.5).
+
+    Attributes:
+        warning: ``enqueue_bound``, ``h2d_bound``, ``d2h_bound``, ``unstable``,
+            ``multi_stream`` or ``other``.
+        text: the bullet text.
+        hint: the advice printed under it.
+        coefficient_of_variance: the percentage of the ``unstable`` warning.
+        line: the line of the bullet.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    warning: str
+    text: str
+    hint: str | None = None
+    coefficient_of_variance: float | None = None
+    line: int
+
+
+class ProfileLayer(BaseModel):
+    """One row of the profile table.
+
+    Attributes:
+        layer: the layer name as printed.
+        total_ms: the time over all profiled iterations.
+        avg_ms: the average time per iteration.
+        median_ms: the median time per iteration (8.4+).
+        percent: the share of the total time.
+        line: the row's line.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    layer: str
+    total_ms: float
+    avg_ms: float
+    median_ms: float | None = None
+    percent: float
+    line: int
+
+
+class ProfileTable(BaseModel):
+    """The ``--dumpProfile`` table (§M).
+
+    Attributes:
+        iterations: the iterations profiled (``=== Profile (<n> iterations ) ===``).
+        layout: ``7x``, ``8.4`` or ``8.6`` (from the column header), if it was printed.
+        layers: the layer rows in printed order (8.6+ omits zero-time layers, T21).
+        total: the ``Total`` row.
+        aux_streams: the auxiliary streams of the engine warning (8.6+): the total may
+            over-count overlapping layers.
+        line: the line of the table header.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    iterations: int | None = None
+    layout: Literal["7x", "8.4", "8.6"] | None = None
+    layers: tuple[ProfileLayer, ...] = ()
+    total: ProfileLayer | None = None
+    aux_streams: int | None = None
+    line: int
+
+    def top(self, n: int = 10) -> list[ProfileLayer]:
+        """The ``n`` layers with the largest total time, largest first."""
+        return sorted(self.layers, key=lambda r: r.total_ms, reverse=True)[:n]
+
+    @property
+    def total_ms(self) -> float:
+        """The ``Total`` row's time, or the sum of the rows when it is missing."""
+        if self.total is not None:
+            return self.total.total_ms
+        return sum(r.total_ms for r in self.layers)
+
+
+class Performance(BaseModel):
+    """The measured performance of one run.
+
+    Attributes:
+        run: the number of ``&&&& RUNNING`` banners before it, minus one (0 before the first
+            banner and in logs without one).
+        first_line: the first line that contributed.
+        format: ``8.x`` (``=== Performance summary ===``) or ``7.x`` (the ``Host Latency``
+            block); ``None`` when only a trace or a profile table was printed.
+        warmup_queries: queries run during the warm-up.
+        warmup_s: the warm-up time.
+        queries: queries in the timing trace.
+        trace_s: the duration of the timing trace.
+        trace_averages: how many ``Average on <n> runs`` lines were printed.
+        trace_runs: how many inferences each of them averages.
+        throughput_qps: ``Throughput`` (``throughput`` in 7.x).
+        host_walltime_s: ``Total Host Walltime`` (``walltime`` in 7.x).
+        gpu_compute_s: ``Total GPU Compute Time`` (``total compute time`` in 7.x).
+        latency: metric → statistics.
+        warnings: the summary's warnings.
+        profile: the profile table, if printed.
+    """
+
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+
+    run: int = 0
+    first_line: int
+    format: Literal["8.x", "7.x"] | None = None
+    warmup_queries: int | None = None
+    warmup_s: float | None = None
+    queries: int | None = None
+    trace_s: float | None = None
+    trace_averages: int = 0
+    trace_runs: int | None = None
+    throughput_qps: float | None = None
+    host_walltime_s: float | None = None
+    gpu_compute_s: float | None = None
+    latency: dict[str, LatencyStats] = Field(default_factory=dict)
+    warnings: tuple[PerformanceWarning, ...] = ()
+    profile: ProfileTable | None = None
+
+    @property
+    def gpu_utilization(self) -> float | None:
+        """``Total GPU Compute Time / Total Host Walltime`` (low means host-bound, §L.6)."""
+        if self.gpu_compute_s is None or not self.host_walltime_s:
+            return None
+        return self.gpu_compute_s / self.host_walltime_s
+
+
+_SCALARS = {
+    "Throughput": "throughput_qps",
+    "throughput": "throughput_qps",
+    "Total Host Walltime": "host_walltime_s",
+    "walltime": "host_walltime_s",
+    "Total GPU Compute Time": "gpu_compute_s",
+    "total compute time": "gpu_compute_s",
+}
+
+
+class _Run:
+    """The performance data of one run while the events go by."""
+
+    def __init__(self, run: int) -> None:
+        self.run = run
+        self.data: dict[str, Any] = {"run": run, "trace_averages": 0}
+        self.first_line: int | None = None
+        self.latency: dict[str, dict[str, Any]] = {}
+        self.warnings: list[PerformanceWarning] = []
+        self.block: str | None = None  # the 7.x metric of the stat lines that follow
+        self.profile: dict[str, Any] | None = None
+        self.rows: list[ProfileLayer] = []
+
+    def touch(self, line: int) -> None:
+        if self.first_line is None:
+            self.first_line = line
+
+    def feed(self, ev: Any) -> None:
+        kind = ev.kind
+        line = ev.span[0]
+        if kind == "trace_prolog":
+            self.touch(line)
+            if ev.phase == "warmup":
+                self.data["warmup_queries"], self.data["warmup_s"] = ev.queries, ev.seconds
+            else:
+                self.data["queries"], self.data["trace_s"] = ev.queries, ev.seconds
+        elif kind == "trace_averages":
+            self.touch(line)
+            self.data["trace_runs"] = ev.runs
+        elif kind == "trace_average":
+            self.touch(line)
+            self.data["trace_averages"] += 1
+        elif kind == "perf_summary_header":
+            self.touch(line)
+            self.data["format"] = "8.x"
+        elif kind == "perf_stat":
+            self.touch(line)
+            self.data.setdefault("format", "8.x")
+            self.latency[ev.metric] = {
+                "metric": ev.metric,
+                "min_ms": ev.min_ms,
+                "max_ms": ev.max_ms,
+                "mean_ms": ev.mean_ms,
+                "median_ms": ev.median_ms,
+                "percentiles": tuple(ev.percentiles),
+                "line": line,
+            }
+        elif kind == "perf_scalar":
+            self.touch(line)
+            field = _SCALARS.get(ev.name)
+            if field is not None:
+                self.data[field] = ev.value
+        elif kind == "perf_block_7x":
+            self.touch(line)
+            self.data["format"] = "7.x"
+            self.block = _METRIC_7X.get(ev.metric, ev.metric)
+        elif kind == "perf_stat_7x" and self.block is not None:
+            self.stat_7x(ev, line)
+        elif kind == "perf_warning":
+            self.touch(line)
+            self.warnings.append(
+                PerformanceWarning(
+                    warning=ev.warning,
+                    text=ev.text,
+                    hint=ev.hint,
+                    coefficient_of_variance=ev.coefficient_of_variance,
+                    line=line,
+                )
+            )
+        elif kind in ("profile_header", "profile_columns", "profile_aux_stream_warning"):
+            self.profile_line(ev, line)
+        elif kind == "profile_row":
+            if self.profile is None:
+                self.profile_line(ev, line)
+            row = ProfileLayer(
+                layer=ev.layer,
+                total_ms=ev.total_ms,
+                avg_ms=ev.avg_ms,
+                median_ms=ev.median_ms,
+                percent=ev.percent,
+                line=line,
+            )
+            if ev.is_total:
+                assert self.profile is not None
+                self.profile["total"] = row
+            else:
+                self.rows.append(row)
+
+    def stat_7x(self, ev: Any, line: int) -> None:
+        assert self.block is not None
+        stats = self.latency.setdefault(self.block, {"metric": self.block, "line": line})
+        if ev.stat == "percentile":
+            stats["percentiles"] = (*stats.get("percentiles", ()), (ev.percent, ev.ms))
+        else:
+            stats[f"{ev.stat}_ms"] = ev.ms
+        if ev.end_to_end_ms is not None:
+            e2e = self.latency.setdefault(
+                "End-to-End Host Latency", {"metric": "End-to-End Host Latency", "line": line}
+            )
+            if ev.stat == "percentile":
+                e2e["percentiles"] = (*e2e.get("percentiles", ()), (ev.percent, ev.end_to_end_ms))
+            else:
+                e2e[f"{ev.stat}_ms"] = ev.end_to_end_ms
+
+    def profile_line(self, ev: Any, line: int) -> None:
+        self.touch(line)
+        if self.profile is None or (ev.kind == "profile_header" and self.rows):
+            # a second table in the same run replaces the first (the last one printed wins)
+            self.profile, self.rows = {"line": line}, []
+        if ev.kind == "profile_header":
+            self.profile["iterations"] = ev.iterations
+        elif ev.kind == "profile_columns":
+            self.profile["layout"] = ev.layout
+        elif ev.kind == "profile_aux_stream_warning":
+            self.profile["aux_streams"] = ev.streams
+
+    def result(self) -> Performance | None:
+        if self.first_line is None:
+            return None
+        profile = None
+        if self.profile is not None:
+            profile = ProfileTable(**self.profile, layers=tuple(self.rows))
+        return Performance(
+            **self.data,
+            first_line=self.first_line,
+            latency={k: LatencyStats(**v) for k, v in self.latency.items()},
+            warnings=tuple(self.warnings),
+            profile=profile,
+        )
+
+
+def performances(events: Iterable[Any]) -> list[Performance]:
+    """The performance of every run of a log that printed some (in file order).
+
+    Runs are delimited by ``&&&& RUNNING`` banners (``run_start`` events); a log without a
+    banner is one run. Runs that printed no trace, summary or profile table are left out.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text("[02/21/2021-22:49:52] [I] Host Latency\\n"
+        ...                "[02/21/2021-22:49:52] [I] min: 1.99 ms (end to end 2.0 ms)\\n"
+        ...                "[02/21/2021-22:49:52] [I] throughput: 479.452 qps\\n")
+        >>> [(p.format, p.throughput_qps) for p in performances(b.events)]
+        [('7.x', 479.452)]
+    """
+    out: list[Performance] = []
+    current = _Run(0)
+    starts = 0
+    for ev in events:
+        if ev.kind == "run_start":
+            found = current.result()
+            if found is not None:
+                out.append(found)
+            starts += 1
+            current = _Run(starts - 1)
+            continue
+        current.feed(ev)
+    found = current.result()
+    if found is not None:
+        out.append(found)
+    return out
+
+
+def performance(events: Iterable[Any]) -> Performance | None:
+    """The performance of the first run that printed some, or ``None``.
+
+    Example:
+        >>> performance([]) is None
+        True
+    """
+    found = performances(events)
+    return found[0] if found else None
