@@ -12,6 +12,7 @@ Example:
 """
 
 from trtlog.build import Build, iter_events, parse, parse_text
+from trtlog.diff import Comparison, compare
 from trtlog.errors import InputError, TrtlogError
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
@@ -22,6 +23,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Build",
+    "Comparison",
     "ComposedName",
     "Engine",
     "EngineLayer",
@@ -33,6 +35,7 @@ __all__ = [
     "TimingRecord",
     "TrtlogError",
     "__version__",
+    "compare",
     "iter_events",
     "load_engine",
     "load_profile",
