@@ -44,6 +44,7 @@ __all__ = [
     "dims_text",
     "has_passes",
     "is_qdq_node",
+    "is_weights_name",
     "normalize_name",
     "side_of_engine",
 ]
@@ -86,7 +87,8 @@ def is_qdq_node(name: str) -> bool:
     return _QDQ.search(name) is not None
 
 
-def _is_weights(name: str) -> bool:
+def is_weights_name(name: str) -> bool:
+    """Whether a name is an initializer (``x.weight``, ``x.bias``, ``onnx::Conv_12``)."""
     return _WEIGHTS.search(name) is not None
 
 
@@ -163,7 +165,7 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
     keys = set(nodes)
     keys.update(normalize_name(n) for n in layer.onnx_nodes)
     keys.update(normalize_name(n) for n in named)
-    aux = frozenset(k for k in keys if _is_weights(k) or is_qdq_node(k))
+    aux = frozenset(k for k in keys if is_weights_name(k) or is_qdq_node(k))
     main = frozenset(keys) - aux
     target: frozenset[str] = frozenset()
     if parts.op == "reformat" and parts.target is not None:
@@ -171,7 +173,7 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
     members = parts.members()
     weight_qdq = {k for k in aux if is_qdq_node(k) and "weight" in k.lower()}
     for before, node in itertools.pairwise(members):
-        if is_qdq_node(node) and _is_weights(before):
+        if is_qdq_node(node) and is_weights_name(before):
             weight_qdq.add(normalize_name(node))
     reformat = layer.is_reformat or parts.op == "reformat"
     out_dtype = next((t.dtype for t in layer.outputs if t.dtype), None)
@@ -528,7 +530,7 @@ def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[
     if not pieces:
         shared = set(a.nodes) & set(b.nodes)
         only = [n for n in (*a.nodes, *b.nodes) if n not in shared]
-        if any(not (is_qdq_node(n) or _is_weights(n)) for n in only):
+        if any(not (is_qdq_node(n) or is_weights_name(n)) for n in only):
             out.append("nodes")
     qa = {n for n in a.nodes if is_qdq_node(n)}
     qb = {n for n in b.nodes if is_qdq_node(n)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trtlog.diff.align import dims_text, is_qdq_node
+from trtlog.diff.align import dims_text, is_qdq_node, is_weights_name
 from trtlog.diff.models import Comparison, ComparisonSummary, LayerView, PassFusion
 from trtlog.diff.summary import step_times, sum_known
 from trtlog.names import split_name
@@ -19,10 +19,13 @@ __all__ = ["fit", "render_steps", "render_summary"]
 
 
 def _middle(text: str, width: int) -> str:
+    """Cut in the middle; an ONNX path (``/a/b/Conv``) keeps its end, the specific part."""
     if len(text) <= width:
         return text
     if width <= 1:
         return "…"[:width]
+    if text.startswith("/"):
+        return "…" + text[len(text) - width + 1 :]
     head = (width - 1) // 2
     return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
 
@@ -38,6 +41,10 @@ def fit(text: str, width: int) -> str:
         '/a/conv/Conv + … + /a/Add'
         >>> fit("resnetv15_stage1_conv1_fwd + resnetv15_stage1_batchnorm1_fwd", 32)
         'resnetv15_stage1_conv1_fwd (+1)'
+        >>> fit("m.cv1.weight + /m/cv1/_weight_quantizer/QuantizeLinear + /m/cv1/Conv", 30)
+        '/m/cv1/Conv (+2)'
+        >>> fit("/model/stage1/cv1/conv/Conv", 16)
+        '…1/cv1/conv/Conv'
         >>> fit("Reformatting CopyNode for Input Tensor 0 to /stage1/Add + /stage1/act/Relu", 40)
         'Reformat(in 0) → /stage1/Add (+1)'
         >>> fit("PWN(/stage1/Add, /stage1/act/Relu)", 24)
@@ -55,15 +62,21 @@ def fit(text: str, width: int) -> str:
             return label + fit(parts.target.text, width - len(label))
     elif parts.op in ("fusion", "merge", "pointwise") and len(parts.parts) > 1:
         sep = {"fusion": " + ", "merge": " || ", "pointwise": ", "}[parts.op]
-        first, last, n = parts.parts[0].text, parts.parts[-1].text, len(parts.parts)
+        texts = [p.text for p in parts.parts]
+        first, last, n = texts[0], texts[-1], len(texts)
+        # the part that says what the layer computes: not a weight or a Q/DQ node
+        key = next((t for t in texts if not (is_weights_name(t) or is_qdq_node(t))), first)
         head, tail = ("PWN(", ")") if parts.op == "pointwise" else ("", "")
         more = f" (+{n - 1}){tail}"
         middle = f"{sep}…" if n > 2 else ""
-        for short in (f"{head}{first}{middle}{sep}{last}{tail}", head + first + more):
+        shorts = [f"{head}{first}{middle}{sep}{last}{tail}", head + key + more]
+        if key != first:  # a leading weight name says less than the operation
+            shorts.reverse()
+        for short in shorts:
             if len(short) <= width:
                 return short
         if width - len(more) - len(head) >= 8:
-            return head + _middle(first, width - len(more) - len(head)) + more
+            return head + _middle(key, width - len(more) - len(head)) + more
     return _middle(text, width)
 
 
@@ -151,7 +164,7 @@ def render_steps(
         if s.reasons:
             row += "  " + ", ".join(s.reasons)
         row = row.rstrip()
-        lines.append(row[:width] if width else row)
+        lines.append((row[:width] if width else row).rstrip())
     footer = "rows: " + "  ".join(f"{m} {n}" for m, n in cmp.markers().items())
     if cmp.groups:
         footer += f"; {len(cmp.groups)} group(s) of ONNX nodes fused differently"
@@ -162,6 +175,9 @@ def render_steps(
     lines += ["", footer]
     if not cmp.aligned:
         lines += [f"note: {n}" for n in cmp.notes[:1]]
+    if width:
+        lines[:2] = [_middle(line, width) for line in lines[:2]]
+        lines[-1] = _middle(lines[-1], width) if cmp.aligned else lines[-1]
     return "\n".join(lines) + "\n"
 
 

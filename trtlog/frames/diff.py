@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from trtlog.diff.align import dims_text, is_qdq_node
+from trtlog.diff.align import dims_text, is_qdq_node, is_weights_name
 from trtlog.diff.summary import step_times
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 
@@ -131,9 +131,7 @@ def diff_frame(cmp: Comparison) -> pd.DataFrame:
 def _kind(node: str) -> str:
     if is_qdq_node(node):
         return "qdq"
-    if node.endswith((".weight", ".bias")) or node.startswith("onnx::"):
-        return "weights"
-    return "node"
+    return "weights" if is_weights_name(node) else "node"
 
 
 def diff_onnx_frame(cmp: Comparison) -> pd.DataFrame:
