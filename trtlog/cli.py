@@ -420,7 +420,8 @@ def run_diff(args: argparse.Namespace) -> int:
 
 # -- plot: figures from logs and comparisons (one KIND per figure) -------------------------
 
-_PLOTS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], Runner]] = {}
+PlotRunner = Callable[[argparse.Namespace], Any]  # returns the Axes to save
+_PLOTS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], PlotRunner]] = {}
 
 
 def _setup_plot_diff(p: argparse.ArgumentParser) -> None:

@@ -240,3 +240,18 @@ def test_layer_indexes_are_positions() -> None:
 def test_blocks_helper_is_deterministic() -> None:
     assert blocks(5, 3) == blocks(5, 3)
     assert isinstance(blocks(1)[0], Block)
+
+
+def test_myelin_kernels_renumbered_by_another_build_pair_by_their_ops() -> None:
+    def kernels(*names: str) -> Engine:
+        return _engine(*(_layer(i, n, type="kgen") for i, n in enumerate(names)))
+
+    a = kernels("__myl_AddMul_myl0_0", "__myl_Exp_myl0_1", "__myl_AddMul_myl0_2")
+    b = kernels("__myl_AddMul_myl1_0", "__myl_AddMul_myl1_1", "__myl_Exp_myl1_2")
+    cmp = compare_engines(a, b)
+    assert [(s.index_a, s.index_b, s.reasons) for s in cmp.steps] == [
+        (0, 0, ("renamed",)),
+        (2, 1, ("order", "renamed")),
+        (1, 2, ("renamed",)),
+    ]
+    assert cmp.layers_a[0].onnx_nodes == ()  # a generated kernel's name lists ops, not nodes

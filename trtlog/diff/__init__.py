@@ -1,11 +1,14 @@
 """Comparing two builds: layers aligned by the ONNX nodes they hold, fusions, precisions, times.
 
-A view module (pydantic only; pandas and matplotlib are imported by the frame and plot
-functions that need them). :func:`compare` takes two builds (a :class:`~trtlog.build.Build`,
-an :class:`~trtlog.layers.Engine`, or a path to a log or layer JSON) and returns a
-:class:`Comparison`: the two layer sequences aligned step by step, the groups of ONNX nodes
-fused differently on the two sides, the layers found on one side only, and, when both inputs
-are verbose logs, the fusions each optimizer pass made on one side and not the other.
+A view package (pydantic only; pandas and matplotlib are imported by the frame and plot
+functions that need them): ``models`` (the typed results), ``align`` (layer signatures and
+the alignment), ``passes`` (per-pass fusion differences), ``load`` (:func:`compare` and its
+inputs), ``summary`` and ``text`` (renderings). :func:`compare` takes two builds (a
+:class:`~trtlog.build.Build`, an :class:`~trtlog.layers.Engine`, or a path to a log or layer
+JSON) and returns a :class:`Comparison`: the two layer sequences aligned step by step, the
+groups of ONNX nodes fused differently on the two sides, the layers found on one side only,
+and, when both inputs are verbose logs, the fusions each optimizer pass made on one side and
+not the other.
 
 Alignment (STYLE.md §8: by original node names, never by position) is an edit distance whose
 substitution cost says how sure we are that two layers are the same: the ONNX nodes they hold

@@ -32,6 +32,7 @@ from trtlog.diff.models import (
 )
 from trtlog.engine import module_path
 from trtlog.layers import Engine, EngineLayer, compute_precision
+from trtlog.models import assemble, gc_paused
 from trtlog.myelin import MYELIN_LAYER_TYPES
 from trtlog.names import split_name
 from trtlog.parse.layer_info import onnx_nodes_of_name
@@ -116,14 +117,24 @@ class _Sig:
     qdq: bool
     myelin: Literal["region", "kernel"] | None
     graph: int | None
+    body: str | None
     module: str
     time: float | None
 
 
-def _module_of(nodes: Iterable[str]) -> str:
-    paths = [module_path(n) for n in nodes]
-    if not paths:
+def _module_of(nodes: Sequence[str]) -> str:
+    """The deepest module holding all the nodes (``/`` when they share none)."""
+    if not nodes:
         return "/"
+    first = nodes[0]
+    folder = first[: first.rfind("/") + 1]
+    if (
+        folder.startswith("/")
+        and "//" not in folder
+        and all(n.startswith(folder) and "/" not in n[len(folder) :] for n in nodes)
+    ):
+        return folder[:-1] or "/"  # fast path: all in one module
+    paths = [module_path(n) for n in nodes]
     low, high = min(paths), max(paths)
     n = 0
     while n < len(low) and n < len(high) and low[n] == high[n]:
@@ -144,8 +155,12 @@ def _quantized(node: str) -> str:
     return "/".join(parts)
 
 
+# names that 10.x Myelin kernels carry instead of ONNX nodes
+_NOT_NODES = ("__myl_", "__mye", "dummy_shape_call")
+
+
 def _unique(names: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(normalize_name(n) for n in names))
+    return tuple(dict.fromkeys(normalize_name(n) for n in names if not n.startswith(_NOT_NODES)))
 
 
 def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
@@ -163,8 +178,10 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
     else:  # nodes from the name on both sides, so that they compare alike
         nodes = _unique(named or layer.onnx_nodes)
     keys = set(nodes)
-    keys.update(normalize_name(n) for n in layer.onnx_nodes)
-    keys.update(normalize_name(n) for n in named)
+    keys.update(_unique(layer.onnx_nodes))
+    keys.update(_unique(named))
+    if kernel is not None and kernel.generated:  # its ops identify it across builds
+        keys.add(kernel.body)
     aux = frozenset(k for k in keys if is_weights_name(k) or is_qdq_node(k))
     main = frozenset(keys) - aux
     target: frozenset[str] = frozenset()
@@ -210,6 +227,7 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
         qdq=not main and any(is_qdq_node(k) for k in aux),
         myelin="region" if region else "kernel" if kernel_like else None,
         graph=kernel.graph if kernel is not None else None,
+        body=kernel.body if kernel is not None else None,
         module=_module_of(sorted(main) or [_quantized(n) for n in aux] or sorted(target)),
         time=time,
     )
@@ -309,11 +327,13 @@ def _candidates(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> list[Pair]:
     return out
 
 
-def _chain(cands: Sequence[Pair], size_b: int) -> list[Pair]:
+def _chain(cands: Sequence[Pair], size_b: int, size_a: int | None = None) -> list[Pair]:
     """The chain of pairs, increasing on both sides, of maximum total ``2 - cost``.
 
     Maximising it minimises the edit distance (each unpaired layer costs 1, a pair its cost);
     a Fenwick tree of prefix maxima over B positions makes it O(K log n) for K candidates.
+    Between equally good chains, the one closer to the diagonal wins (a tie-break far below
+    any cost difference), so that of two identical kernels the first pairs with the first.
 
     Example:
         >>> _chain([(0, 1, 0.0), (1, 0, 0.0), (1, 1, 0.5), (2, 2, 0.0)], 3)
@@ -323,19 +343,21 @@ def _chain(cands: Sequence[Pair], size_b: int) -> list[Pair]:
         return []
     order = sorted(range(len(cands)), key=lambda k: (cands[k][0], -cands[k][1]))
     n = size_b + 1
+    scale_a = 1.0 / max(size_a or max(c[0] for c in cands) + 1, 1)
+    scale_b = 1.0 / max(size_b, 1)
     tree_value = [0.0] * (n + 1)
     tree_index = [-1] * (n + 1)
     prev = [-1] * len(cands)
     best_k, best_v = -1, 0.0
     for k in order:
-        _i, j, c = cands[k]
+        i, j, c = cands[k]
         value, parent = 0.0, -1
         x = j
         while x > 0:
             if tree_value[x] > value:
                 value, parent = tree_value[x], tree_index[x]
             x -= x & -x
-        w = value + (2.0 - c)
+        w = value + (2.0 - c) - 1e-6 * abs(i * scale_a - j * scale_b)
         prev[k] = parent
         x = j + 1
         while x <= n:
@@ -417,12 +439,12 @@ def _gaps(
 
 def _align(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> _Alignment:
     cands = _candidates(sa, sb)
-    chain = _chain(cands, len(sb))
+    chain = _chain(cands, len(sb), len(sa))
     anchors = [(i, j) for i, j, _c in chain]
     extra: list[tuple[int, int]] = []
     for ra, rb in _gaps(anchors, len(sa), len(sb)):
         weak = _weak([sa[i] for i in ra], [sb[j] for j in rb])
-        extra.extend((i, j) for i, j, _c in _chain(weak, len(sb)))
+        extra.extend((i, j) for i, j, _c in _chain(weak, len(sb), len(sa)))
     result = _Alignment(anchors=sorted(anchors + extra))
     used_a = {i for i, _j in result.anchors}
     used_b = {j for _i, j in result.anchors}
@@ -537,7 +559,8 @@ def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[
     if qa != qb and not (a.qdq and b.qdq and a.norm == b.norm):
         out.append("q/dq")
     if a.name != b.name and not (pieces or set(out) & {"nodes", "q/dq", "myelin"}):
-        out.append("renamed" if a.norm == b.norm else "name")
+        same = a.norm == b.norm or (a.body is not None and a.body == b.body)
+        out.append("renamed" if same else "name")
     retyped = bool(a.type and b.type and a.type != b.type)
     if retyped and not pieces:
         out.append(f"type {a.type}→{b.type}")
@@ -699,6 +722,10 @@ def _group_model(
     )
 
 
+_VIEW_FIELDS = frozenset(LayerView.model_fields)
+_STEP_FIELDS = frozenset(Step.model_fields)
+
+
 def _view(s: _Sig) -> LayerView:
     data: dict[str, Any] = {
         "index": s.index,
@@ -716,9 +743,10 @@ def _view(s: _Sig) -> LayerView:
         "module": s.module,
         "time_ms": s.time,
     }
-    return LayerView.model_construct(**data)  # the signature's values are typed already
+    return assemble(LayerView, data, None, _VIEW_FIELDS)  # the values are typed already
 
 
+@gc_paused()  # thousands of small objects and no cycles: the collector only rescans
 def compare_engines(
     engine_a: Engine, engine_b: Engine, a: SideInfo | None = None, b: SideInfo | None = None
 ) -> Comparison:
@@ -763,11 +791,15 @@ def compare_engines(
         if raw is None and jb is not None:
             raw = group_of_b.get(jb)
         gid = numbering.setdefault(raw, len(numbering) + 1) if raw is not None else None
-        steps.append(
-            Step.model_construct(
-                number=number, marker=marker, index_a=ia, index_b=jb, reasons=reasons, group=gid
-            )
-        )
+        data = {
+            "number": number,
+            "marker": marker,
+            "index_a": ia,
+            "index_b": jb,
+            "reasons": reasons,
+            "group": gid,
+        }
+        steps.append(assemble(Step, data, None, _STEP_FIELDS))
     groups = [
         _group_model(numbering[k], raw_groups[k][0], raw_groups[k][1], sa, sb)
         for k in sorted(numbering, key=lambda k: numbering[k])

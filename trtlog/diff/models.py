@@ -80,7 +80,8 @@ class SideInfo(BaseModel):
         if self.engine_origin is None:
             body = "no layer dump"
         else:
-            body = f"{self.layers} layers ({'detailed' if self.detailed else 'names only'})"
+            plural = "" if self.layers == 1 else "s"
+            body = f"{self.layers} layer{plural} ({'detailed' if self.detailed else 'names only'})"
         extra = f", profile {self.profile}" if self.profile else ""
         extra += ", optimizer passes" if self.passes else ""
         return f"{self.label}: {self.source} — {what}, {body}{extra}"

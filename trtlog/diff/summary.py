@@ -32,6 +32,18 @@ def step_times(
     A layer split over several rows carries its time on its first row only (later rows say
     ``repeated``), so the deltas add up to B's total minus A's. The delta is ``None`` when a
     side has no time for the row.
+
+    Example:
+        >>> from trtlog.diff import compare_engines
+        >>> from trtlog.layers import Engine, EngineLayer, LayerTime
+        >>> def eng(*layers):
+        ...     return Engine(source="x", origin="layer_json", detailed=False, layers=tuple(
+        ...         EngineLayer(index=i, name=n, onnx_nodes=tuple(n.split(" + ")),
+        ...                     onnx_source="name", time=LayerTime(average_ms=t))
+        ...         for i, (n, t) in enumerate(layers)))
+        >>> cmp = compare_engines(eng(("c + r", 0.5)), eng(("c", 0.25), ("r", 0.125)))
+        >>> step_times(cmp)
+        [(0.5, 0.25, -0.25, False, False), (None, 0.125, 0.125, True, False)]
     """
     seen_a: set[int] = set()
     seen_b: set[int] = set()
@@ -165,7 +177,9 @@ def summarize(cmp: Comparison, module_depth: int | None = None) -> ComparisonSum
         )
     deltas.sort(
         key=lambda m: (
-            -abs(m.delta_ms) if m.delta_ms is not None else 0.0,
+            -abs(m.delta_ms)
+            if m.delta_ms is not None
+            else -max(m.time_a_ms or 0.0, m.time_b_ms or 0.0),
             -abs(m.layers_b - m.layers_a),
             m.module,
         )

@@ -280,13 +280,14 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
             pct = 100.0 * summary.delta_ms / summary.time_a_ms
             line += f"   delta {summary.delta_ms:+.4f} ms ({pct:+.1f}%)"
         out.append(line)
-        rows = [m for m in summary.modules if m.delta_ms is not None][:limit]
+        rows = [m for m in summary.modules if m.time_a_ms is not None or m.time_b_ms is not None]
+        rows = rows[:limit]
         if rows:
             out.append(f"  {'module':<40}{'A ms':>10}{'B ms':>10}{'delta':>10}")
             for m in rows:
                 out.append(
-                    f"  {fit(m.module, 39):<40}{_ms(m.time_a_ms):>10}{_ms(m.time_b_ms):>10}"
-                    f"{_ms(m.delta_ms, True):>10}"
+                    f"  {fit(m.module, 39):<40}{_ms(m.time_a_ms) or '-':>10}"
+                    f"{_ms(m.time_b_ms) or '-':>10}{_ms(m.delta_ms, True) or '-':>10}"
                 )
     if summary.notes:
         out += ["", "Notes", *(f"  - {n}" for n in summary.notes)]
