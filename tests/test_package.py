@@ -117,3 +117,15 @@ def test_editable_or_checkout_finds_grammars() -> None:
     from trtlog.parse.grammar import grammar_dir
 
     assert (grammar_dir() / "common.lark").is_file()
+
+
+def test_plots_are_top_level_but_lazy() -> None:
+    code = (
+        "import sys, trtlog; assert 'matplotlib' not in sys.modules; "
+        "f = trtlog.plot_layer_counts; assert 'matplotlib' in sys.modules; "
+        "assert set(trtlog._PLOTS) <= set(trtlog.__all__); print(f.__module__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "trtlog.plots"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        trtlog.nothing  # noqa: B018

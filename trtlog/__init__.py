@@ -11,6 +11,8 @@ Example:
     ('layer_count', 755)
 """
 
+from typing import TYPE_CHECKING
+
 from trtlog.build import Build, iter_events, parse, parse_text
 from trtlog.diff import Comparison, compare
 from trtlog.errors import InputError, TrtlogError
@@ -19,7 +21,38 @@ from trtlog.names import ComposedName, split_name
 from trtlog.parse.jsonio import JsonRepairWarning
 from trtlog.parse.layer_info import load_engine, load_profile, load_times
 
+if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
+    from trtlog.plots import (
+        plot_diff,
+        plot_fusions_by_pass,
+        plot_layer_counts,
+        plot_module_time,
+        plot_slowest_tactics,
+        plot_tactic_timing,
+        plot_time_by,
+    )
+
 __version__ = "0.1.0"
+
+#: Plot functions, importable as ``trtlog.plot_*`` without ``import trtlog`` loading matplotlib.
+_PLOTS = (
+    "plot_diff",
+    "plot_fusions_by_pass",
+    "plot_layer_counts",
+    "plot_module_time",
+    "plot_slowest_tactics",
+    "plot_tactic_timing",
+    "plot_time_by",
+)
+
+
+def __getattr__(name: str) -> object:
+    if name in _PLOTS:
+        from trtlog import plots
+
+        return getattr(plots, name)
+    raise AttributeError(f"module 'trtlog' has no attribute {name!r}")
+
 
 __all__ = [
     "Build",
@@ -42,5 +75,12 @@ __all__ = [
     "load_times",
     "parse",
     "parse_text",
+    "plot_diff",
+    "plot_fusions_by_pass",
+    "plot_layer_counts",
+    "plot_module_time",
+    "plot_slowest_tactics",
+    "plot_tactic_timing",
+    "plot_time_by",
     "split_name",
 ]

@@ -21,8 +21,10 @@ __all__ = [
     "plot_diff",
     "plot_fusions_by_pass",
     "plot_layer_counts",
+    "plot_module_time",
     "plot_slowest_tactics",
     "plot_tactic_timing",
+    "plot_time_by",
     "shorten",
 ]
 
@@ -193,6 +195,90 @@ def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int =
         ax.annotate(
             text, (ms, yi), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7
         )
+    _tight(ax)
+    return ax
+
+
+def _share_bars(ax: Axes, labels: list[str], values: np.ndarray, unit: str, color: str) -> None:
+    """Horizontal bars, largest on top, each annotated with its value and share."""
+    total = float(np.nansum(values))
+    y = np.arange(len(values))
+    ax.barh(y, values, color=color)
+    ax.set_yticks(y, labels)
+    for yi, value in zip(y, values, strict=True):
+        share = f" ({100 * value / total:.1f}%)" if total > 0 else ""
+        text = f"{value:.3g} {unit}{share}" if unit else f"{int(value)}{share}"
+        ax.annotate(
+            text, (value, yi), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7
+        )
+    ax.margins(x=0.25)
+
+
+def plot_time_by(
+    frame: pd.DataFrame, by: str = "type", ax: Axes | None = None, top: int = 15
+) -> Axes:
+    """Engine time per layer ``type`` or ``precision`` (``layers_frame``), horizontal bars.
+
+    Needs a merged profile; without one the bars count layers instead, and the title says so.
+    Groups beyond the ``top`` largest are summed into one "other" bar.
+    """
+    if by not in ("type", "precision", "module", "parameter_type"):
+        raise ValueError(f"by must be type, precision, module or parameter_type, not {by!r}")
+    timed = bool(frame["time_ms"].notna().any())
+    keys = frame[by].astype("object").where(frame[by].notna(), "?")
+    if timed:
+        values = frame["time_ms"].groupby(keys).sum(min_count=1).fillna(0.0)
+    else:
+        values = keys.groupby(keys).size().astype(float)
+    values = values.sort_values(ascending=False)
+    if len(values) > top:
+        other = values.iloc[top - 1 :].sum()
+        values = pd.concat([values.iloc[: top - 1], pd.Series({"other": other})])
+    values = values.iloc[::-1]
+    ax = _axes(ax, (8.0, max(3.0, 0.35 * len(values) + 1.5)))
+    noun = by.replace("_", " ")
+    if timed:
+        ax.set_title(f"Time by layer {noun}")
+        ax.set_xlabel("time per inference (ms)")
+    else:
+        ax.set_title(f"Layers by {noun} (no profile merged: counts, not time)")
+        ax.set_xlabel("layers")
+    if values.empty:
+        ax.text(0.5, 0.5, "no layers", ha="center", transform=ax.transAxes)
+        return ax
+    labels = [shorten(str(k), 36) for k in values.index]
+    _share_bars(ax, labels, values.to_numpy(dtype=float), "ms" if timed else "", "#4c72b0")
+    _tight(ax)
+    return ax
+
+
+def plot_module_time(
+    frame: pd.DataFrame, ax: Axes | None = None, depth: int | None = None, top: int = 20
+) -> Axes:
+    """Time (or layer count, without a profile) per ONNX module (``modules_frame``).
+
+    ``depth`` picks the level of the module tree (1 = the top modules); by default the first
+    level with at least two modules that hold layers. The ``top`` largest modules are shown.
+    """
+    held = frame[frame["layers"] > 0] if not frame.empty else frame
+    if depth is None:
+        counts = held["depth"].value_counts()
+        levels = sorted(d for d in counts.index.astype(int) if d > 0 and counts[d] >= 2)
+        depth = levels[0] if levels else 1
+    level = held[held["depth"] == depth]
+    timed = bool(level["time_ms"].notna().any())
+    column = "time_ms" if timed else "layers"
+    level = level.sort_values(column, ascending=False).head(top).iloc[::-1]
+    ax = _axes(ax, (9.0, max(3.0, 0.35 * len(level) + 1.5)))
+    what = "Time" if timed else "Layers"
+    ax.set_title(f"{what} by module (depth {depth})")
+    ax.set_xlabel("time per inference (ms)" if timed else "layers")
+    if level.empty:
+        ax.text(0.5, 0.5, "no modules at this depth", ha="center", transform=ax.transAxes)
+        return ax
+    labels = [shorten(m, 44) for m in level["module"]]
+    values = level[column].fillna(0).to_numpy(dtype=float)
+    _share_bars(ax, labels, values, "ms" if timed else "", "#55a868")
     _tight(ax)
     return ax
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from trtlog.parse.families import FAMILIES
-from trtlog.parse.grammar import build_parser, grammar_path, matchers
+from trtlog.parse.family import Family
+from trtlog.parse.grammar import build_parser, cache_path, grammar_path, matchers
 
 
 @pytest.mark.parametrize("family", [f for f in FAMILIES if f.starts], ids=lambda f: f.name)
@@ -25,3 +28,45 @@ def test_grammar_file_opens_with_versions_comment(family: object) -> None:
 def test_flat_start_rules_are_compiled(family: object) -> None:
     compiled = matchers(family)  # type: ignore[arg-type]
     assert compiled, "at least the flat start rules compile to matchers"
+
+
+def _optimizer() -> Family:
+    return next(f for f in FAMILIES if f.name == "optimizer")
+
+
+MESSAGE = "ConvReluFusion: Fusing conv1 with relu1"
+
+
+def test_a_cached_grammar_parses_like_a_fresh_one(tmp_path: Path) -> None:
+    family = _optimizer()
+    cache = str(tmp_path / "optimizer.lark-cache")
+    fresh = build_parser(family)
+    saved = build_parser(family, cache=cache)  # builds and saves
+    assert Path(cache).stat().st_size > 0
+    loaded = build_parser(family, cache=cache)  # loads
+    assert loaded.rules and len(loaded.rules) == len(fresh.rules)
+    for parser in (saved, loaded):
+        assert parser.parse(MESSAGE, start="fusion") == fresh.parse(MESSAGE, start="fusion")
+
+
+def test_a_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
+    cache = tmp_path / "optimizer.lark-cache"
+    cache.write_bytes(b"not a pickle")
+    parser = build_parser(_optimizer(), cache=str(cache))
+    assert parser.parse(MESSAGE, start="fusion")["first"] == "conv1"  # type: ignore[index]
+
+
+def test_cache_path_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", "0")
+    assert cache_path(_optimizer()) is None
+    monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", str(tmp_path / "c"))
+    assert cache_path(_optimizer()) == str(tmp_path / "c" / "optimizer.lark-cache")
+    monkeypatch.delenv("TRTLOG_GRAMMAR_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    path = cache_path(_optimizer())
+    assert path is not None and path.startswith(str(tmp_path / "xdg" / "trtlog"))
+    assert (tmp_path / "xdg" / "trtlog").stat().st_mode & 0o077 == 0  # private
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", str(blocked / "sub"))  # cannot be created
+    assert cache_path(_optimizer()) is None

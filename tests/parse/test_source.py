@@ -8,10 +8,12 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import trtlog
 from trtlog.errors import InputError
-from trtlog.parse.source import open_lines, split_lines
+from trtlog.parse.source import iter_lines, open_lines, split_lines
 
 LOG = (
     "&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec --onnx=m.onnx\n"
@@ -166,3 +168,15 @@ def test_iter_events_raises_after_the_last_event_for_a_non_log(tmp_path: Path) -
 
 def test_open_lines_of_an_iterable_adds_missing_endings() -> None:
     assert list(open_lines(["a", "b\n", "c\r\nd"]).lines) == ["a\n", "b\n", "c\r\n", "d\n"]
+
+
+@given(
+    st.lists(
+        st.sampled_from(["a", "bc", "\n", "\r", "\r\n", "\x1c", "\x1d", "\x1e", "\x1f", "\x85"])
+        | st.sampled_from(["\x0b", "\x0c", "\u2028", "\u2029", "[V] x"]),
+        max_size=40,
+    ).map("".join),
+    st.integers(min_value=1, max_value=8),
+)
+def test_iter_lines_splits_like_split_lines(text: str, chunk: int) -> None:
+    assert list(iter_lines(text, chunk=chunk)) == list(split_lines(text))

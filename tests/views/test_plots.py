@@ -15,8 +15,10 @@ from tests.conftest import CORPUS, FIXTURES, needs_corpus
 from trtlog.plots import (
     plot_fusions_by_pass,
     plot_layer_counts,
+    plot_module_time,
     plot_slowest_tactics,
     plot_tactic_timing,
+    plot_time_by,
     shorten,
 )
 
@@ -98,3 +100,55 @@ def test_shorten() -> None:
     long = "a" * 30 + "b" * 30
     assert len(shorten(long, 21)) == 21
     assert shorten(long, 21).startswith("aaaaaaaaaa") and shorten(long, 21).endswith("bbbbbbbbbb")
+
+
+RESNET18 = FIXTURES / "layer_info" / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json"
+RESNET18_PROFILE = FIXTURES / "layer_info" / "resnet18_synthetic.profile.json"
+
+
+def _bar_labels(ax: Axes) -> list[str]:
+    return [t.get_text() for t in ax.get_yticklabels()]
+
+
+def test_time_by_precision_and_type() -> None:
+    frame = trtlog.load_engine(RESNET18, profile=RESNET18_PROFILE).layers_frame()
+    ax = plot_time_by(frame, by="precision")
+    assert ax.get_title() == "Time by layer precision"
+    assert ax.get_xlabel() == "time per inference (ms)"
+    assert _bar_labels(ax) == ["FP32", "INT8"]  # largest on top
+    widths = sorted(r.get_width() for r in _rects(ax))
+    assert sum(widths) == pytest.approx(0.472, abs=1e-6)
+    assert any("%" in t.get_text() for t in ax.texts)
+    ax = plot_time_by(frame, by="type", top=3)
+    assert len(_rects(ax)) == 3 and "other" in _bar_labels(ax)
+    assert sum(r.get_width() for r in _rects(ax)) == pytest.approx(0.472, abs=1e-6)
+
+
+def test_time_by_without_profile_counts_layers() -> None:
+    frame = trtlog.load_engine(RESNET18).layers_frame()
+    ax = plot_time_by(frame, by="type")
+    assert "no profile merged" in ax.get_title()
+    assert sum(r.get_width() for r in _rects(ax)) == 25
+    with pytest.raises(ValueError, match="by must be"):
+        plot_time_by(frame, by="colour")
+
+
+@needs_corpus
+def test_module_time_on_controlnet() -> None:
+    engine = trtlog.load_engine(
+        CORPUS / "trt8.6_controlnet-fp16_layers-detailed.json",
+        profile=CORPUS / "trt8.6_controlnet-fp16_profile.json",
+    )
+    frame = engine.modules_frame()
+    ax = plot_module_time(frame, top=10)
+    assert ax.get_title() == "Time by module (depth 1)"
+    assert len(_rects(ax)) == 10
+    top_modules = frame[frame["depth"] == 1].nlargest(10, "time_ms")
+    assert max(r.get_width() for r in _rects(ax)) == pytest.approx(top_modules["time_ms"].max())
+    assert _bar_labels(ax)[-1] == shorten(top_modules.iloc[0]["module"], 44)
+
+
+def test_module_time_without_profile() -> None:
+    engine = trtlog.load_engine(RESNET18)
+    ax = plot_module_time(engine.modules_frame())
+    assert ax.get_title().startswith("Layers by module")

@@ -10,6 +10,7 @@ only when a message first needs it.
 from __future__ import annotations
 
 import logging
+import os
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -50,13 +51,42 @@ def grammar_path(name: str) -> Path:
     return grammar_dir() / f"{name}.lark"
 
 
-def build_parser(family: Family, *, strict: bool = False) -> Lark:
-    """Build the LALR parser of a family with its transformer embedded (not cached).
+def cache_path(family: Family) -> str | None:
+    """Where the analysed grammar of ``family`` is cached, or ``None`` (no caching).
+
+    Building the LALR tables of every family costs seconds (more when ``interegular`` is
+    installed: Lark then checks every pair of terminals), so the analysed grammar is pickled
+    once per grammar version into the user's cache folder (``$XDG_CACHE_HOME/trtlog`` or
+    ``~/.cache/trtlog``, created private). Lark checks the grammar text, the imported files,
+    its options and its own version against the file and rebuilds a stale one. Set
+    ``TRTLOG_GRAMMAR_CACHE=0`` to disable, or to a folder to use that folder.
+    """
+    setting = os.environ.get("TRTLOG_GRAMMAR_CACHE", "")
+    if setting == "0":
+        return None
+    if setting:
+        folder = setting
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "trtlog")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):
+        return None
+    return os.path.join(folder, f"{family.name}.lark-cache")
+
+
+def build_parser(family: Family, *, strict: bool = False, cache: str | None = None) -> Lark:
+    """Build the LALR parser of a family with its transformer embedded.
 
     Args:
         family: the family whose grammar file and start rules to use.
         strict: build with Lark's ``strict`` mode (no shift/reduce or regex collisions), as
             the test suite does for every grammar.
+        cache: a file to load the analysed grammar from, or to save it to (see
+            :func:`cache_path`); ``None`` builds from scratch.
     """
     path = grammar_path(family.name)
     return Lark(
@@ -70,6 +100,7 @@ def build_parser(family: Family, *, strict: bool = False) -> Lark:
         import_paths=[str(path.parent)],
         source_path=str(path),
         strict=strict,
+        cache=cache or False,
     )
 
 
@@ -87,7 +118,7 @@ def _cached_parser(family: Family) -> Lark:
 def _new_parser(family: Family) -> Lark:
     log.debug("building grammar %s", family.name)
     try:
-        return build_parser(family)
+        return build_parser(family, cache=cache_path(family))
     except LarkError as exc:
         # A grammar that does not build is a bug in trtlog, not bad input: never let it
         # pass for a message that failed to parse.

@@ -13,7 +13,6 @@ import codecs
 import gzip
 import io
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -393,7 +392,7 @@ def read_text(source: LogInput, *, name: str | None = None) -> tuple[SourceInfo,
     return opened.info, read_all(opened)
 
 
-_SPLITLINES_EXTRA = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_SPLITLINES_EXTRA_CHARS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 def iter_lines(text: str, chunk: int = 1 << 22) -> Iterator[str]:
@@ -415,8 +414,25 @@ def iter_lines(text: str, chunk: int = 1 << 22) -> Iterator[str]:
             nl = text.find("\n", stop)
             stop = end if nl < 0 else nl + 1
         piece = text[pos:stop]
-        if _SPLITLINES_EXTRA.search(piece):
-            yield from split_lines(piece)
+        if any(c in piece for c in _SPLITLINES_EXTRA_CHARS):  # `in` is a fast search
+            yield from _rejoin(piece.splitlines(True))
         else:
             yield from piece.splitlines(True)
         pos = stop
+
+
+def _rejoin(pieces: list[str]) -> Iterator[str]:
+    """Glue back the pieces :meth:`str.splitlines` cut at a boundary that is not ``\r``/``\n``."""
+    held: list[str] = []
+    for piece in pieces:
+        if piece[-1] in "\r\n":
+            if held:
+                held.append(piece)
+                yield "".join(held)
+                held = []
+            else:
+                yield piece
+        else:
+            held.append(piece)
+    if held:
+        yield "".join(held)
