@@ -14,6 +14,7 @@ Example:
 from typing import TYPE_CHECKING
 
 from trtlog.build import Build, iter_events, parse, parse_text
+from trtlog.diff import Comparison, compare
 from trtlog.errors import InputError, TrtlogError
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
@@ -22,6 +23,7 @@ from trtlog.parse.layer_info import load_engine, load_profile, load_times
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
     from trtlog.plots import (
+        plot_diff,
         plot_fusions_by_pass,
         plot_layer_counts,
         plot_module_time,
@@ -34,6 +36,7 @@ __version__ = "0.1.0"
 
 #: Plot functions, importable as ``trtlog.plot_*`` without ``import trtlog`` loading matplotlib.
 _PLOTS = (
+    "plot_diff",
     "plot_fusions_by_pass",
     "plot_layer_counts",
     "plot_module_time",
@@ -53,6 +56,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "Build",
+    "Comparison",
     "ComposedName",
     "Engine",
     "EngineLayer",
@@ -64,12 +68,14 @@ __all__ = [
     "TimingRecord",
     "TrtlogError",
     "__version__",
+    "compare",
     "iter_events",
     "load_engine",
     "load_profile",
     "load_times",
     "parse",
     "parse_text",
+    "plot_diff",
     "plot_fusions_by_pass",
     "plot_layer_counts",
     "plot_module_time",

@@ -329,6 +329,145 @@ def _cell(value: Any) -> str:
     return "" if text in ("<NA>", "nan") else _short(text, 70)
 
 
+# -- diff: comparing two builds -----------------------------------------------------------
+
+
+def _setup_diff(p: argparse.ArgumentParser) -> None:
+    p.add_argument("a", help="build A (the reference): a trtexec log or a layer-info JSON")
+    p.add_argument("b", help="build B: a trtexec log or a layer-info JSON")
+    p.add_argument("--profile-a", help="an --exportProfile JSON for A (times per layer)")
+    p.add_argument("--profile-b", help="an --exportProfile JSON for B")
+    p.add_argument(
+        "--format", choices=("text", "json", "csv"), default="text", help="output format"
+    )
+    p.add_argument(
+        "--view",
+        choices=("steps", "onnx", "summary"),
+        default="steps",
+        help="steps: one row per aligned pair, then the summary (default); onnx: one row per "
+        "ONNX node; summary: the summary only",
+    )
+    p.add_argument(
+        "--only",
+        choices=("all", "changed"),
+        default="all",
+        help="changed: leave out the rows that are the same on both sides",
+    )
+    p.add_argument("--width", type=int, help="line width of the text table (default: terminal)")
+    p.add_argument("--column-size", type=int, help="width of each side's column in the table")
+    p.add_argument("--no-summary", action="store_true", help="text: the table without summary")
+
+
+def _compare_for_cli(args: argparse.Namespace) -> Any:
+    from trtlog.diff import compare
+
+    a = args.a if _looks_json_path(args.a) else _parse_log(args.a)
+    b = args.b if _looks_json_path(args.b) else _parse_log(args.b)
+    return compare(a, b, profile_a=args.profile_a, profile_b=args.profile_b)
+
+
+def _looks_json_path(path: str) -> bool:
+    from trtlog.diff.load import looks_like_json_file
+
+    return looks_like_json_file(path)
+
+
+@command("diff")
+def run_diff(args: argparse.Namespace) -> int:
+    """Compare two builds: layers aligned by ONNX node, fusions, precisions, passes, times."""
+    import shutil
+
+    cmp = _compare_for_cli(args)
+    out = sys.stdout
+    changed = args.only == "changed"
+    if args.view == "summary":
+        summary = cmp.summary()
+        if args.format == "csv":
+            raise _UsageError("the summary has no CSV form; use --format text or json")
+        if args.format == "json":
+            out.write(summary.model_dump_json(indent=1) + "\n")
+        else:
+            out.write(summary.to_text())
+        return 0
+    frame = cmp.onnx_frame() if args.view == "onnx" else cmp.frame()
+    if changed:
+        keep = frame["fusion"] != "same" if args.view == "onnx" else frame["marker"] != "="
+        if args.view == "onnx":
+            keep |= frame["precision_a"].fillna("") != frame["precision_b"].fillna("")
+        frame = frame[keep]
+    if args.format == "csv":
+        frame.to_csv(out, index=False)
+        return 0
+    if args.format == "json":
+        if args.view == "steps" and not changed:
+            out.write(cmp.to_json() + "\n")
+        else:
+            out.write(frame.to_json(orient="records", indent=1, force_ascii=False) + "\n")
+        return 0
+    width = args.width
+    if width is None and out.isatty():
+        width = shutil.get_terminal_size().columns
+    if args.view == "onnx":
+        columns = ["node", "kind", "layer_a", "layer_b", "precision_a", "precision_b", "fusion"]
+        cells = [[_cell(v) for v in r] for r in frame[columns].itertuples(index=False, name=None)]
+        _table(cells, columns, out)
+        return 0
+    out.write(cmp.to_text(column_size=args.column_size, width=width, only_changed=changed))
+    if not args.no_summary:
+        out.write("\n" + cmp.summary().to_text())
+    return 0
+
+
+# -- plot: figures from logs and comparisons (one KIND per figure) -------------------------
+
+PlotRunner = Callable[[argparse.Namespace], Any]  # returns the Axes to save
+_PLOTS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], PlotRunner]] = {}
+
+
+def _setup_plot_diff(p: argparse.ArgumentParser) -> None:
+    p.add_argument("a", help="build A: a trtexec log or a layer-info JSON")
+    p.add_argument("b", help="build B: a trtexec log or a layer-info JSON")
+    p.add_argument("--profile-a", help="an --exportProfile JSON for A")
+    p.add_argument("--profile-b", help="an --exportProfile JSON for B")
+    p.add_argument("--by", choices=("module", "type"), default="module", help="group layers by")
+    p.add_argument("--depth", type=int, help="module depth (default: the first that splits)")
+    p.add_argument("--top", type=int, default=20, help="show at most this many groups")
+
+
+def _plot_diff(args: argparse.Namespace) -> Any:
+    """Time (or layers) of A vs B per module or layer type, as paired bars."""
+    from trtlog.plots import plot_diff
+
+    cmp = _compare_for_cli(args)
+    return plot_diff(cmp.frame(), by=args.by, depth=args.depth, top=args.top)
+
+
+_PLOTS["diff"] = (_setup_plot_diff, _plot_diff)
+
+
+def _setup_plot(p: argparse.ArgumentParser) -> None:
+    kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
+    for name, (setup, run) in _PLOTS.items():
+        doc = (run.__doc__ or "").strip()
+        k = kinds.add_parser(name, help=doc.split("\n")[0], description=doc)
+        k.add_argument("-o", "--output", required=True, help="the image to write (.png, .svg...)")
+        setup(k)
+        k.set_defaults(plot=run)
+
+
+@command("plot")
+def run_plot(args: argparse.Namespace) -> int:
+    """Draw a figure into a file (trtlog plot KIND ... -o out.png)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no window
+    ax = args.plot(args)
+    figure = ax.get_figure()
+    figure.savefig(args.output, dpi=120)
+    sys.stdout.write(f"wrote {args.output}\n")
+    return 0
+
+
 # -- main ----------------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
+    "plot_diff",
     "plot_fusions_by_pass",
     "plot_layer_counts",
     "plot_module_time",
@@ -278,5 +279,81 @@ def plot_module_time(
     labels = [shorten(m, 44) for m in level["module"]]
     values = level[column].fillna(0).to_numpy(dtype=float)
     _share_bars(ax, labels, values, "ms" if timed else "", "#55a868")
+    _tight(ax)
+    return ax
+
+
+# -- comparing two builds (trtlog.compare) --------------------------------------------------
+
+
+def plot_diff(
+    frame: pd.DataFrame,
+    ax: Axes | None = None,
+    by: str = "module",
+    depth: int | None = None,
+    top: int = 20,
+) -> Axes:
+    """Time of A vs B per module (or per layer type) as paired bars (``Comparison.frame()``).
+
+    Each layer counts once per side (rows that repeat a split layer are skipped). ``by`` is
+    ``module`` (ONNX modules cut at ``depth`` parts, by default the shallowest depth that
+    gives two modules) or ``type`` (layer types). Without a profile on either side the bars
+    count layers instead. The ``top`` groups with the most time (or layers) are shown, each
+    pair labelled with B minus A.
+    """
+    if by not in ("module", "type"):
+        raise ValueError(f"by must be 'module' or 'type', not {by!r}")
+    from trtlog.diff.summary import cut_module
+
+    timed = bool(frame["time_a_ms"].notna().any() or frame["time_b_ms"].notna().any())
+    sides: dict[str, pd.Series] = {}
+    if by == "module" and depth is None:
+        modules = pd.concat([frame["module_a"], frame["module_b"]]).dropna()
+        depth = next(
+            (
+                d
+                for d in range(1, 8)
+                if modules[modules != "/"].map(lambda m, d=d: cut_module(m, d)).nunique() >= 2
+            ),
+            1,
+        )
+    for side in ("a", "b"):
+        rows = frame[frame[f"index_{side}"].notna() & ~frame[f"repeated_{side}"]]
+        if by == "module":
+            keys = rows[f"module_{side}"].map(lambda m: cut_module(str(m), depth or 1))
+        else:
+            keys = rows[f"type_{side}"].fillna("?")
+        if timed:
+            sides[side] = rows[f"time_{side}_ms"].groupby(keys).sum(min_count=1)
+        else:
+            sides[side] = rows[f"index_{side}"].groupby(keys).size()
+    data = pd.DataFrame({"a": sides["a"], "b": sides["b"]}).fillna(0.0)
+    data = data.assign(size=data.max(axis=1)).sort_values("size", ascending=False).head(top)
+    data = data.iloc[::-1]
+    what = "module" if by == "module" else "layer type"
+    ax = _axes(ax, (9.0, max(3.0, 0.45 * len(data) + 1.5)))
+    ax.set_title(f"{'Time' if timed else 'Layers'} per {what}: A vs B")
+    ax.set_xlabel("time per inference (ms)" if timed else "layers (no profile given)")
+    if data.empty:
+        ax.text(0.5, 0.5, "no layers to compare", ha="center", transform=ax.transAxes)
+        return ax
+    y = np.arange(len(data))
+    ax.barh(y + 0.2, data["a"], height=0.4, label="A", color="#4c72b0")
+    ax.barh(y - 0.2, data["b"], height=0.4, label="B", color="#dd8452")
+    ax.set_yticks(y, [shorten(str(k), 40) for k in data.index])
+    for yi, (a, b) in enumerate(zip(data["a"], data["b"], strict=True)):
+        delta = b - a
+        text = f"{delta:+.3g} ms" if timed else f"{delta:+.0f}"
+        ax.annotate(
+            text,
+            (max(a, b), yi),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=7,
+            color="#55a868" if delta < 0 else "#c44e52" if delta > 0 else "#666666",
+        )
+    ax.legend(fontsize=8, loc="best")
+    ax.margins(x=0.15)
     _tight(ax)
     return ax

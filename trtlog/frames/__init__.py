@@ -7,6 +7,7 @@ input holds nothing for it. Frames are built in one go from records; identifiers
 never the index.
 """
 
+from trtlog.frames.diff import diff_frame, diff_onnx_frame
 from trtlog.frames.engine import (
     layers_frame,
     modules_frame,
@@ -26,6 +27,8 @@ from trtlog.frames.schema import SCHEMAS, empty_frame, frame_from_records
 
 __all__ = [
     "SCHEMAS",
+    "diff_frame",
+    "diff_onnx_frame",
     "empty_frame",
     "frame_from_records",
     "fusions_frame",

@@ -1,0 +1,869 @@
+"""Aligning two engines' layers by the ONNX nodes they hold.
+
+Part of the view package :mod:`trtlog.diff` (pydantic only). Each layer gets a signature
+(its ONNX nodes without clone and profile suffixes, Q/DQ and weight names apart, reformat
+target, type, precision, output shape); the alignment is the edit distance over the two layer
+sequences with a substitution cost from those signatures, solved exactly as a maximum-weight
+increasing chain over the candidate pairs that share a node, a name or a reformat target
+(O(K log n), no quadratic table), then completed in the gaps between sure pairs (reformats,
+layers without nodes, Myelin regions against kernels), with reordered layers and the pieces of
+a layer that became several.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from trtlog.diff.models import (
+    Comparison,
+    FusionGroup,
+    GroupKind,
+    LayerView,
+    Marker,
+    NodeSource,
+    SideInfo,
+    Step,
+)
+from trtlog.engine import module_path
+from trtlog.layers import Engine, EngineLayer, compute_precision
+from trtlog.models import assemble, gc_paused
+from trtlog.myelin import MYELIN_LAYER_TYPES
+from trtlog.names import split_name
+from trtlog.parse.layer_info import onnx_nodes_of_name
+
+if TYPE_CHECKING:
+    from trtlog.build import Build
+
+__all__ = [
+    "compare_engines",
+    "dims_text",
+    "has_passes",
+    "is_qdq_node",
+    "is_weights_name",
+    "normalize_name",
+    "side_of_engine",
+]
+
+# -- layer signatures ----------------------------------------------------------------------
+
+_CLONE = re.compile(r"_clone_\d+")
+_PROFILE_SUFFIX = re.compile(r" \[profile \d+\]$")
+_QDQ = re.compile(r"(?:Quantize|Dequantize)Linear(?:_\d+)?$|\[(?:De)?[Qq]uantize\]$")
+_WEIGHTS = re.compile(r"\.(?:weight|bias)$|^onnx::")
+_MAX_HOLDERS = 64  # a key held by more layers identifies none of them
+_MAX_WEAK = 20000  # weak candidate pairs per bucket and gap
+
+
+def normalize_name(name: str) -> str:
+    """A node or layer name without clone numbers and ``[profile N]`` suffixes.
+
+    Example:
+        >>> normalize_name("/q/QuantizeLinear_clone_1 + /c/Conv [profile 1]")
+        '/q/QuantizeLinear + /c/Conv'
+    """
+    if name.endswith("]"):
+        name = _PROFILE_SUFFIX.sub("", name)
+    if "_clone_" in name:
+        name = _CLONE.sub("", name)
+    return name
+
+
+def is_qdq_node(name: str) -> bool:
+    """Whether an ONNX node name is a QuantizeLinear or DequantizeLinear node.
+
+    Example:
+        >>> is_qdq_node("/m/conv/_input_quantizer/QuantizeLinear")
+        True
+        >>> is_qdq_node("DequantizeLinear_7"), is_qdq_node("(Unnamed Layer* 9) [Quantize]")
+        (True, True)
+        >>> is_qdq_node("/m/conv/Conv")
+        False
+    """
+    return _QDQ.search(name) is not None
+
+
+def is_weights_name(name: str) -> bool:
+    """Whether a name is an initializer (``x.weight``, ``x.bias``, ``onnx::Conv_12``)."""
+    return _WEIGHTS.search(name) is not None
+
+
+@dataclass(slots=True, eq=False)
+class _Sig:
+    """What identifies one layer across builds (internal to the alignment)."""
+
+    index: int
+    name: str
+    norm: str
+    nodes: tuple[str, ...]
+    main: frozenset[str]
+    aux: frozenset[str]
+    target: frozenset[str]
+    weight_qdq: frozenset[str]
+    type: str | None
+    compute: str | None
+    out_dtype: str | None
+    label: str | None
+    shape: tuple[int, ...] | None
+    layout: str | None
+    tactic: int | None
+    tactic_name: str | None
+    reformat: bool
+    qdq: bool
+    myelin: Literal["region", "kernel"] | None
+    graph: int | None
+    body: str | None
+    module: str
+    time: float | None
+
+
+def _module_of(nodes: Sequence[str]) -> str:
+    """The deepest module holding all the nodes (``/`` when they share none)."""
+    if not nodes:
+        return "/"
+    first = nodes[0]
+    folder = first[: first.rfind("/") + 1]
+    if (
+        folder.startswith("/")
+        and "//" not in folder
+        and all(n.startswith(folder) and "/" not in n[len(folder) :] for n in nodes)
+    ):
+        return folder[:-1] or "/"  # fast path: all in one module
+    paths = [module_path(n) for n in nodes]
+    low, high = min(paths), max(paths)
+    n = 0
+    while n < len(low) and n < len(high) and low[n] == high[n]:
+        n += 1
+    return "/" + "/".join(low[:n])
+
+
+def _quantized(node: str) -> str:
+    """A Q/DQ node stands for the module it quantizes (its ``*_quantizer`` part dropped).
+
+    Example:
+        >>> _quantized("/m/conv/_input_quantizer/QuantizeLinear")
+        '/m/conv/QuantizeLinear'
+    """
+    parts = node.split("/")
+    if len(parts) > 2 and parts[-2].endswith("quantizer"):
+        del parts[-2]
+    return "/".join(parts)
+
+
+# names that 10.x Myelin kernels carry instead of ONNX nodes
+_NOT_NODES = ("__myl_", "__mye", "dummy_shape_call")
+
+
+def _unique(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(normalize_name(n) for n in names if not n.startswith(_NOT_NODES)))
+
+
+def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
+    name = layer.name
+    parts = split_name(name)
+    kernel = layer.myelin
+    if layer.onnx_source in ("name", "range"):
+        named: tuple[str, ...] = layer.onnx_nodes
+    elif kernel is not None and (kernel.generated or kernel.body.startswith(("__", "dummy_"))):
+        named = ()  # generated kernel names list ops, not nodes
+    else:
+        named = onnx_nodes_of_name(name)[0]
+    if source == "metadata" and layer.onnx_nodes:
+        nodes = _unique(layer.onnx_nodes)
+    else:  # nodes from the name on both sides, so that they compare alike
+        nodes = _unique(named or layer.onnx_nodes)
+    keys = set(nodes)
+    keys.update(_unique(layer.onnx_nodes))
+    keys.update(_unique(named))
+    if kernel is not None and kernel.generated:  # its ops identify it across builds
+        keys.add(kernel.body)
+    aux = frozenset(k for k in keys if is_weights_name(k) or is_qdq_node(k))
+    main = frozenset(keys) - aux
+    target: frozenset[str] = frozenset()
+    if parts.op == "reformat" and parts.target is not None:
+        target = frozenset(normalize_name(n) for n in parts.target.members())
+    members = parts.members()
+    weight_qdq = {k for k in aux if is_qdq_node(k) and "weight" in k.lower()}
+    for before, node in itertools.pairwise(members):
+        if is_qdq_node(node) and is_weights_name(before):
+            weight_qdq.add(normalize_name(node))
+    reformat = layer.is_reformat or parts.op == "reformat"
+    out_dtype = next((t.dtype for t in layer.outputs if t.dtype), None)
+    in_dtype = next((t.dtype for t in layer.inputs if t.dtype), None)
+    compute = compute_precision(layer)
+    if reformat and in_dtype and out_dtype:
+        label: str | None = f"{in_dtype}→{out_dtype}"
+    else:
+        label = compute or out_dtype
+    first = layer.outputs[0] if layer.outputs else None
+    region = name.startswith("{ForeignNode[") or layer.type == "Myelin"
+    kernel_like = kernel is not None or (
+        layer.type in MYELIN_LAYER_TYPES and layer.type != "MyelinReformat"
+    )
+    time = layer.time.average_ms if layer.time is not None and layer.time.known else None
+    return _Sig(
+        index=layer.index,
+        name=name,
+        norm=normalize_name(name),
+        nodes=nodes,
+        main=main,
+        aux=aux,
+        target=target,
+        weight_qdq=frozenset(weight_qdq),
+        type=layer.type,
+        compute=compute,
+        out_dtype=out_dtype,
+        label=label,
+        shape=first.dims if first is not None else None,
+        layout=first.layout if first is not None else None,
+        tactic=layer.tactic,
+        tactic_name=layer.tactic_name or None,
+        reformat=reformat,
+        qdq=not main and any(is_qdq_node(k) for k in aux),
+        myelin="region" if region else "kernel" if kernel_like else None,
+        graph=kernel.graph if kernel is not None else None,
+        body=kernel.body if kernel is not None else None,
+        module=_module_of(sorted(main) or [_quantized(n) for n in aux] or sorted(target)),
+        time=time,
+    )
+
+
+def _same_shape(a: tuple[int, ...] | None, b: tuple[int, ...] | None) -> bool:
+    """Equal dimensions, the batch (first) dimension aside; negative (dynamic) dims match any.
+
+    Example:
+        >>> _same_shape((1, 32, 28, 28), (-1, 32, 28, 28)), _same_shape((1, 64), (1, 32))
+        (True, False)
+    """
+    if a is None or b is None:
+        return True
+    if len(a) == len(b):
+        a, b = a[1:], b[1:]
+    elif abs(len(a) - len(b)) == 1:  # implicit-batch engines (7.x) omit the batch
+        a, b = (a, b[1:]) if len(a) < len(b) else (a[1:], b)
+    else:
+        return False
+    return all(x == y or x < 0 or y < 0 for x, y in zip(a, b, strict=True))
+
+
+def _penalty(a: _Sig, b: _Sig) -> float:
+    p = 0.0
+    if a.type and b.type and a.type != b.type:
+        p += 0.1
+    if a.label and b.label and a.label != b.label:
+        p += 0.1
+    if not _same_shape(a.shape, b.shape):
+        p += 0.15
+    if a.reformat != b.reformat:
+        p += 0.3
+    return p
+
+
+def _overlap(ka: frozenset[str], kb: frozenset[str]) -> float | None:
+    inter = len(ka & kb)
+    if not inter:
+        return None
+    return 1.0 - 0.5 * (inter / len(ka | kb) + inter / min(len(ka), len(kb)))
+
+
+def _cost(a: _Sig, b: _Sig) -> float | None:
+    """Substitution cost (below 2, the cost of a deletion plus an insertion), or ``None``.
+
+    ``None`` when nothing says the two layers are the same: no shared node, name or reformat
+    target. 0 for the same nodes, type, precision and shape.
+    """
+    if a.norm == b.norm:
+        base: float | None = 0.0
+    elif a.main or b.main:
+        base = _overlap(a.main, b.main) if a.main and b.main else None
+    elif a.aux or b.aux:
+        base = _overlap(a.aux, b.aux) if a.aux and b.aux else None
+    elif a.target and b.target:
+        inter = _overlap(a.target, b.target)
+        base = None if inter is None else 0.3 + 0.5 * inter
+    else:
+        base = None
+    return None if base is None else base + _penalty(a, b)
+
+
+# -- alignment -----------------------------------------------------------------------------
+
+Pair = tuple[int, int, float]
+_PIECE = frozenset(("split", "merged"))
+
+
+def _candidates(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> list[Pair]:
+    """Pairs that share a node, a name or a reformat target, with their cost."""
+    by_key: dict[str, list[int]] = defaultdict(list)
+    by_target: dict[str, list[int]] = defaultdict(list)
+    by_norm: dict[str, list[int]] = defaultdict(list)
+    for b in sb:
+        for k in b.main or b.aux:
+            by_key[k].append(b.index)
+        if not b.main and not b.aux:
+            for k in b.target:
+                by_target[k].append(b.index)
+        by_norm[b.norm].append(b.index)
+    out: list[Pair] = []
+    for a in sa:
+        js: set[int] = set()
+        index = by_key if a.main or a.aux else by_target
+        for k in a.main or a.aux or a.target:
+            holders = index.get(k)
+            if holders and len(holders) <= _MAX_HOLDERS:
+                js.update(holders)
+        holders = by_norm.get(a.norm)
+        if holders and len(holders) <= _MAX_HOLDERS:
+            js.update(holders)
+        for j in js:
+            c = _cost(a, sb[j])
+            if c is not None:
+                out.append((a.index, j, c))
+    return out
+
+
+def _chain(cands: Sequence[Pair], size_b: int, size_a: int | None = None) -> list[Pair]:
+    """The chain of pairs, increasing on both sides, of maximum total ``2 - cost``.
+
+    Maximising it minimises the edit distance (each unpaired layer costs 1, a pair its cost);
+    a Fenwick tree of prefix maxima over B positions makes it O(K log n) for K candidates.
+    Between equally good chains, the one closer to the diagonal wins (a tie-break far below
+    any cost difference), so that of two identical kernels the first pairs with the first.
+
+    Example:
+        >>> _chain([(0, 1, 0.0), (1, 0, 0.0), (1, 1, 0.5), (2, 2, 0.0)], 3)
+        [(0, 1, 0.0), (2, 2, 0.0)]
+    """
+    if not cands:
+        return []
+    order = sorted(range(len(cands)), key=lambda k: (cands[k][0], -cands[k][1]))
+    n = size_b + 1
+    scale_a = 1.0 / max(size_a or max(c[0] for c in cands) + 1, 1)
+    scale_b = 1.0 / max(size_b, 1)
+    tree_value = [0.0] * (n + 1)
+    tree_index = [-1] * (n + 1)
+    prev = [-1] * len(cands)
+    best_k, best_v = -1, 0.0
+    for k in order:
+        i, j, c = cands[k]
+        value, parent = 0.0, -1
+        x = j
+        while x > 0:
+            if tree_value[x] > value:
+                value, parent = tree_value[x], tree_index[x]
+            x -= x & -x
+        w = value + (2.0 - c) - 1e-6 * abs(i * scale_a - j * scale_b)
+        prev[k] = parent
+        x = j + 1
+        while x <= n:
+            if w > tree_value[x]:
+                tree_value[x], tree_index[x] = w, k
+            x += x & -x
+        if w > best_v:
+            best_v, best_k = w, k
+    chain: list[Pair] = []
+    k = best_k
+    while k >= 0:
+        chain.append(cands[k])
+        k = prev[k]
+    chain.reverse()
+    return chain
+
+
+def _weak(ua: Sequence[_Sig], ub: Sequence[_Sig]) -> list[Pair]:
+    """Pairs inside a gap between sure pairs that share no node but play the same part.
+
+    Reformats (and lone Q/DQ layers) of compatible shape, layers without any node of the same
+    type and shape, and a ``{ForeignNode[...]}`` region with the first kernel of a Myelin
+    graph (the same region listed kernel by kernel).
+    """
+    out: list[Pair] = []
+
+    def pairs(xs: list[_Sig], ys: list[_Sig], base: float) -> None:
+        if len(xs) * len(ys) > _MAX_WEAK:
+            return
+        for x in xs:
+            for y in ys:
+                out.append((x.index, y.index, base + _penalty(x, y)))
+
+    ra = [a for a in ua if not a.main and (a.reformat or a.qdq)]
+    rb = [b for b in ub if not b.main and (b.reformat or b.qdq)]
+    pairs(ra, rb, 0.7)
+    plain_a: dict[str | None, list[_Sig]] = defaultdict(list)
+    for a in ua:
+        if not (a.main or a.aux or a.target or a.reformat) and a.type and a.myelin != "region":
+            plain_a[a.type].append(a)
+    for kind, xs in plain_a.items():
+        ys = [
+            b
+            for b in ub
+            if b.type == kind and not (b.main or b.aux or b.target or b.reformat) and b.shape
+        ]
+        pairs([x for x in xs if x.shape], ys, 0.8)
+    for regions, others, flip in ((ua, ub, False), (ub, ua, True)):
+        firsts: dict[int, _Sig] = {}
+        for s in others:
+            if s.myelin == "kernel" and s.graph is not None:
+                firsts.setdefault(s.graph, s)
+        for r in regions:
+            if r.myelin == "region":
+                for k in firsts.values():
+                    out.append((k.index, r.index, 0.9) if flip else (r.index, k.index, 0.9))
+    return [p for p in out if p[2] < 2.0]
+
+
+@dataclass
+class _Alignment:
+    """Which rows the alignment makes (internal)."""
+
+    anchors: list[tuple[int, int]] = field(default_factory=list)
+    moved: list[tuple[int, int]] = field(default_factory=list)
+    split: dict[int, int] = field(default_factory=dict)  # B index -> A layer it is a piece of
+    merged: dict[int, int] = field(default_factory=dict)  # A index -> B layer it went into
+
+
+def _gaps(
+    anchors: Sequence[tuple[int, int]], size_a: int, size_b: int
+) -> Iterable[tuple[range, range]]:
+    pi, pj = -1, -1
+    for i, j in [*anchors, (size_a, size_b)]:
+        if i - pi > 1 and j - pj > 1:
+            yield range(pi + 1, i), range(pj + 1, j)
+        pi, pj = i, j
+
+
+def _align(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> _Alignment:
+    cands = _candidates(sa, sb)
+    chain = _chain(cands, len(sb), len(sa))
+    anchors = [(i, j) for i, j, _c in chain]
+    extra: list[tuple[int, int]] = []
+    for ra, rb in _gaps(anchors, len(sa), len(sb)):
+        weak = _weak([sa[i] for i in ra], [sb[j] for j in rb])
+        extra.extend((i, j) for i, j, _c in _chain(weak, len(sb), len(sa)))
+    result = _Alignment(anchors=sorted(anchors + extra))
+    used_a = {i for i, _j in result.anchors}
+    used_b = {j for _i, j in result.anchors}
+    # reordered layers: sure pairs the monotone chain could not take
+    for i, j, c in sorted(cands, key=lambda p: p[2]):
+        if c <= 0.5 and i not in used_a and j not in used_b:
+            result.moved.append((i, j))
+            used_a.add(i)
+            used_b.add(j)
+    _attach(sa, sb, result, used_a, used_b)
+    return result
+
+
+def _holders(sigs: Sequence[_Sig]) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = defaultdict(list)
+    for s in sigs:
+        for k in s.main | s.aux:
+            index[k].append(s.index)
+    return index
+
+
+def _attach(
+    sa: Sequence[_Sig], sb: Sequence[_Sig], result: _Alignment, used_a: set[int], used_b: set[int]
+) -> None:
+    """Pieces of a layer that became several: one row per piece, on the layer's row."""
+    anchor_b = [j for _i, j in result.anchors]
+    anchor_a = [i for i, _j in result.anchors]
+
+    def near(position: int, anchors: list[int], partners: list[int]) -> int:
+        k = bisect.bisect_right(anchors, position) - 1
+        return partners[k] if k >= 0 else 0
+
+    for mine, theirs, used_mine, used_theirs, forward in (
+        (sb, sa, used_b, used_a, True),
+        (sa, sb, used_a, used_b, False),
+    ):
+        holders = _holders(theirs)
+        anchors_mine, anchors_theirs = (anchor_b, anchor_a) if forward else (anchor_a, anchor_b)
+        for s in mine:
+            if s.index in used_mine:
+                continue
+            scores: Counter[int] = Counter()
+            for k in s.main or s.aux:
+                held = holders.get(k, ())
+                if len(held) <= _MAX_HOLDERS:
+                    scores.update(held)
+            if not scores:
+                continue
+            expect = near(s.index, anchors_mine, anchors_theirs)
+            other = max(scores, key=lambda t: (scores[t], -abs(t - expect)))
+            pair = (other, s.index) if forward else (s.index, other)
+            if other not in used_theirs:
+                result.moved.append(pair)
+                used_theirs.add(other)
+            elif forward:
+                result.split[s.index] = other
+            else:
+                result.merged[s.index] = other
+            used_mine.add(s.index)
+    # the other kernels of a Myelin graph whose kernel was paired with a region
+    partner_b: dict[int, int] = {j: i for i, j in result.anchors + result.moved}
+    partner_b.update(result.split)
+    partner_a: dict[int, int] = {i: j for i, j in result.anchors + result.moved}
+    partner_a.update(result.merged)
+    for mine, theirs, partner, attached, used in (
+        (sb, sa, partner_b, result.split, used_b),
+        (sa, sb, partner_a, result.merged, used_a),
+    ):
+        region_of: dict[int, int] = {}
+        for s in mine:
+            partner_index = partner.get(s.index)
+            if (
+                s.graph is not None
+                and partner_index is not None
+                and theirs[partner_index].myelin == "region"
+            ):
+                region_of.setdefault(s.graph, partner_index)
+        for s in mine:
+            if s.index not in used and s.graph is not None and s.graph in region_of:
+                attached[s.index] = region_of[s.graph]
+                used.add(s.index)
+
+
+# -- rows, reasons, groups -----------------------------------------------------------------
+
+
+def dims_text(dims: tuple[int, ...] | None) -> str:
+    """``1x64x56x56`` (``scalar`` for 0-D, empty when unknown)."""
+    if dims is None:
+        return ""
+    return "x".join(map(str, dims)) if dims else "scalar"
+
+
+def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[str, ...]:
+    out: list[str] = []
+    if moved:
+        out.append("order")
+    if split:
+        out.append("split")
+    if merged:
+        out.append("merged")
+    if (a.myelin == "region") != (b.myelin == "region"):
+        out.append("myelin")
+    pieces = split or merged
+    if not pieces:
+        shared = set(a.nodes) & set(b.nodes)
+        only = [n for n in (*a.nodes, *b.nodes) if n not in shared]
+        if any(not (is_qdq_node(n) or is_weights_name(n)) for n in only):
+            out.append("nodes")
+    qa = {n for n in a.nodes if is_qdq_node(n)}
+    qb = {n for n in b.nodes if is_qdq_node(n)}
+    if qa != qb and not (a.qdq and b.qdq and a.norm == b.norm):
+        out.append("q/dq")
+    if a.name != b.name and not (pieces or set(out) & {"nodes", "q/dq", "myelin"}):
+        same = a.norm == b.norm or (a.body is not None and a.body == b.body)
+        out.append("renamed" if same else "name")
+    retyped = bool(a.type and b.type and a.type != b.type)
+    if retyped and not pieces:
+        out.append(f"type {a.type}→{b.type}")
+    if a.reformat and b.reformat:
+        if a.label and b.label and a.label != b.label:
+            out.append(f"reformat {a.label} vs {b.label}")
+    elif a.compute and b.compute and a.compute != b.compute:
+        out.append(f"precision {a.compute}→{b.compute}")
+    elif a.out_dtype and b.out_dtype and a.out_dtype != b.out_dtype:
+        out.append(f"precision {a.label}→{b.label}")
+    if a.layout and b.layout and a.layout != b.layout and not pieces:
+        out.append(f"format {a.layout}→{b.layout}")
+    if not pieces and not _same_shape(a.shape, b.shape):
+        out.append(f"shape {dims_text(a.shape)}→{dims_text(b.shape)}")
+    if not (pieces or retyped):
+        if a.tactic is not None and b.tactic is not None:
+            if a.tactic != b.tactic:
+                out.append("tactic")
+        elif a.tactic_name and b.tactic_name and a.tactic_name != b.tactic_name:
+            out.append("tactic")
+    return tuple(out)
+
+
+def _rows(
+    sa: Sequence[_Sig], sb: Sequence[_Sig], al: _Alignment
+) -> list[tuple[Marker, int | None, int | None, tuple[str, ...]]]:
+    """The alignment's rows in display order, with markers and reasons."""
+    anchor_a = [i for i, _j in al.anchors]
+    anchor_b = [j for _i, j in al.anchors]
+    moved_a = {i for i, _j in al.moved}
+    keyed: list[tuple[tuple[int, int, int], int | None, int | None, bool]] = []
+    for k, (i, j) in enumerate(al.anchors):
+        keyed.append(((k, 3, 0), i, j, False))
+    for j, i in al.split.items():
+        keyed.append(((bisect.bisect_left(anchor_b, j), 0, j), i, j, False))
+    for i, j in al.moved:
+        keyed.append(((bisect.bisect_left(anchor_b, j), 2, j), i, j, True))
+    paired_a = set(anchor_a) | moved_a
+    for i in range(len(sa)):
+        if i not in paired_a:
+            j2 = al.merged.get(i)
+            keyed.append(((bisect.bisect_left(anchor_a, i), 1, i), i, j2, False))
+    paired_b = set(anchor_b) | {j for _i, j in al.moved} | set(al.split)
+    for j in range(len(sb)):
+        if j not in paired_b:
+            keyed.append(((bisect.bisect_left(anchor_b, j), 2, j), None, j, False))
+    keyed.sort(key=lambda r: r[0])
+    count_a = Counter(i for _k, i, j, _m in keyed if i is not None and j is not None)
+    count_b = Counter(j for _k, i, j, _m in keyed if i is not None and j is not None)
+    rows: list[tuple[Marker, int | None, int | None, tuple[str, ...]]] = []
+    for _key, ia, jb, moved in keyed:
+        if ia is None:
+            rows.append(("+", None, jb, ()))
+        elif jb is None:
+            rows.append(("-", ia, None, ()))
+        else:
+            reasons = _reasons(sa[ia], sb[jb], count_a[ia] > 1, count_b[jb] > 1, moved)
+            rows.append(("~" if reasons else "=", ia, jb, reasons))
+    return rows
+
+
+def _groups(
+    sa: Sequence[_Sig], sb: Sequence[_Sig], pieces: Iterable[tuple[int, int]] = ()
+) -> list[tuple[list[int], list[int]]]:
+    """Connected layers (A, B) whose shared ONNX nodes are grouped differently.
+
+    Layers connect through the nodes both sides hold, and through ``pieces`` (rows of a
+    layer split over several rows: a Myelin region against its kernels has no node in common
+    with them, yet one became many).
+    """
+    held_a: dict[str, list[int]] = defaultdict(list)
+    held_b: dict[str, list[int]] = defaultdict(list)
+    for s in sa:
+        for n in s.nodes:
+            held_a[n].append(s.index)
+    for s in sb:
+        for n in s.nodes:
+            held_b[n].append(s.index)
+    shared = [n for n in held_a if n in held_b]
+    parent = list(range(len(sa) + len(sb)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(members: list[int]) -> None:
+        root = find(members[0])
+        for m in members[1:]:
+            parent[find(m)] = root
+
+    for n in shared:
+        union(held_a[n] + [len(sa) + j for j in held_b[n]])
+    forced = list(pieces)
+    for i, j in forced:
+        union([i, len(sa) + j])
+    comps: dict[int, tuple[set[int], set[int]]] = {}
+    for n in shared:
+        comp = comps.setdefault(find(held_a[n][0]), (set(), set()))
+        comp[0].update(held_a[n])
+        comp[1].update(held_b[n])
+    for i, j in forced:
+        comp = comps.setdefault(find(i), (set(), set()))
+        comp[0].add(i)
+        comp[1].add(j)
+    forced_roots = {find(i) for i, _j in forced}
+    shared_set = set(shared)
+    out: list[tuple[list[int], list[int]]] = []
+    for root, (layers_a, layers_b) in comps.items():
+        sets_a = sorted(sorted(shared_set.intersection(sa[i].nodes)) for i in layers_a)
+        sets_b = sorted(sorted(shared_set.intersection(sb[j].nodes)) for j in layers_b)
+        if sets_a != sets_b or root in forced_roots:
+            out.append((sorted(layers_a), sorted(layers_b)))
+    out.sort()
+    return out
+
+
+def _group_model(
+    gid: int, layers_a: list[int], layers_b: list[int], sa: Sequence[_Sig], sb: Sequence[_Sig]
+) -> FusionGroup:
+    nodes_b = {n for j in layers_b for n in sb[j].nodes}
+    nodes = tuple(dict.fromkeys(n for i in layers_a for n in sa[i].nodes if n in nodes_b))
+    qdq: dict[str, None] = {}
+    for layers, sigs in ((layers_a, sa), (layers_b, sb)):
+        members = set(layers)
+        first, last = min(layers), max(layers)
+        for k in range(first, last + 1):
+            s = sigs[k]
+            if k in members:  # the Q/DQ nodes on the cut: after a piece, before the next
+                core = [p for p, n in enumerate(s.nodes) if not is_qdq_node(n)]
+                if not core:
+                    found = list(s.nodes)
+                else:
+                    found = list(s.nodes[: core[0]]) if k != first else []
+                    found += s.nodes[core[-1] + 1 :] if k != last else ()
+            elif s.qdq or s.reformat:
+                found = list(s.nodes)
+            else:
+                found = []
+            for n in found:
+                if is_qdq_node(n) and n not in s.weight_qdq:
+                    qdq[n] = None
+    if len(layers_a) == 1 and len(layers_b) > 1:
+        kind: GroupKind = "split"
+    elif len(layers_b) == 1 and len(layers_a) > 1:
+        kind = "merged"
+    else:
+        kind = "regrouped"
+    return FusionGroup(
+        id=gid,
+        kind=kind,
+        nodes=nodes,
+        layers_a=tuple(layers_a),
+        layers_b=tuple(layers_b),
+        names_a=tuple(sa[i].name for i in layers_a),
+        names_b=tuple(sb[j].name for j in layers_b),
+        qdq_nodes=tuple(qdq),
+    )
+
+
+_VIEW_FIELDS = frozenset(LayerView.model_fields)
+_STEP_FIELDS = frozenset(Step.model_fields)
+
+
+def _view(s: _Sig) -> LayerView:
+    data: dict[str, Any] = {
+        "index": s.index,
+        "name": s.name,
+        "type": s.type,
+        "precision": s.label,
+        "shape": s.shape,
+        "layout": s.layout,
+        "tactic": s.tactic,
+        "tactic_name": s.tactic_name,
+        "reformat": s.reformat,
+        "qdq": s.qdq,
+        "myelin": s.myelin,
+        "onnx_nodes": s.nodes,
+        "module": s.module,
+        "time_ms": s.time,
+    }
+    return assemble(LayerView, data, None, _VIEW_FIELDS)  # the values are typed already
+
+
+@gc_paused()  # thousands of small objects and no cycles: the collector only rescans
+def compare_engines(
+    engine_a: Engine, engine_b: Engine, a: SideInfo | None = None, b: SideInfo | None = None
+) -> Comparison:
+    """Align two engines' layers (the layer part of :func:`compare`).
+
+    Example:
+        >>> from trtlog.layers import Engine, EngineLayer
+        >>> def eng(*names):
+        ...     return Engine(source="x", origin="layer_json", detailed=False, layers=tuple(
+        ...         EngineLayer(index=i, name=n, onnx_nodes=tuple(n.split(" + ")),
+        ...                     onnx_source="name") for i, n in enumerate(names)))
+        >>> cmp = compare_engines(eng("c1 + r1", "c2 + add + r2"), eng("c1 + r1", "c2", "add + r2"))
+        >>> [(s.marker, s.index_a, s.index_b, s.reasons) for s in cmp.steps]
+        [('=', 0, 0, ()), ('~', 1, 1, ('split',)), ('~', 1, 2, ('split',))]
+        >>> cmp.groups[0].describe()
+        '3 nodes were 1 layer in A and 2 layers in B'
+    """
+    a = a or side_of_engine("A", engine_a, "engine")
+    b = b or side_of_engine("B", engine_b, "engine")
+    with_metadata = all(
+        any(layer.onnx_source == "metadata" for layer in e.layers) for e in (engine_a, engine_b)
+    )
+    source: NodeSource = "metadata" if with_metadata else "name"
+    sa = [_signature(layer, source) for layer in engine_a.layers]
+    sb = [_signature(layer, source) for layer in engine_b.layers]
+    for sigs in (sa, sb):  # layer indexes are positions (an engine from elsewhere may differ)
+        for k, s in enumerate(sigs):
+            s.index = k
+    al = _align(sa, sb)
+    rows = _rows(sa, sb, al)
+    pieces = [(i, j) for _m, i, j, r in rows if i is not None and j is not None and _PIECE & set(r)]
+    raw_groups = _groups(sa, sb, pieces)
+    group_of_a: dict[int, int] = {}
+    group_of_b: dict[int, int] = {}
+    for k, (la, lb) in enumerate(raw_groups):
+        group_of_a.update(dict.fromkeys(la, k))
+        group_of_b.update(dict.fromkeys(lb, k))
+    numbering: dict[int, int] = {}
+    steps: list[Step] = []
+    for number, (marker, ia, jb, reasons) in enumerate(rows, start=1):
+        raw = group_of_a.get(ia) if ia is not None else None
+        if raw is None and jb is not None:
+            raw = group_of_b.get(jb)
+        gid = numbering.setdefault(raw, len(numbering) + 1) if raw is not None else None
+        data = {
+            "number": number,
+            "marker": marker,
+            "index_a": ia,
+            "index_b": jb,
+            "reasons": reasons,
+            "group": gid,
+        }
+        steps.append(assemble(Step, data, None, _STEP_FIELDS))
+    groups = [
+        _group_model(numbering[k], raw_groups[k][0], raw_groups[k][1], sa, sb)
+        for k in sorted(numbering, key=lambda k: numbering[k])
+    ]
+    notes: list[str] = []
+    if not (engine_a.detailed and engine_b.detailed):
+        sides = [s.label for s, e in ((a, engine_a), (b, engine_b)) if not e.detailed]
+        notes.append(
+            f"{' and '.join(sides)} {'is' if len(sides) == 1 else 'are'} names-only: layers "
+            "are compared by names and ONNX nodes only (no types, precisions, shapes or "
+            "tactics); rebuild with --profilingVerbosity=detailed for those"
+        )
+    paired = sum(1 for s in steps if s.marker in ("=", "~"))
+    if steps and paired < 0.5 * max(len(sa), len(sb)):
+        notes.append(
+            f"only {paired} of {max(len(sa), len(sb))} layers found a counterpart: are these "
+            "builds of the same model (the same ONNX node names)?"
+        )
+    if source == "name":
+        notes.append(
+            "ONNX nodes come from the layer names (Metadata is missing on at least one side)"
+        )
+    return Comparison(
+        a=a,
+        b=b,
+        node_source=source,
+        layers_a=tuple(_view(s) for s in sa),
+        layers_b=tuple(_view(s) for s in sb),
+        steps=tuple(steps),
+        groups=tuple(groups),
+        unmatched_a=tuple(s.index_a for s in steps if s.marker == "-" and s.index_a is not None),
+        unmatched_b=tuple(s.index_b for s in steps if s.marker == "+" and s.index_b is not None),
+        notes=tuple(notes),
+    )
+
+
+_PASS_KINDS = ("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion", "pass_run")
+
+
+def has_passes(build: Build | None) -> bool:
+    """Whether a build holds the optimizer's verbose lines (fusions, ``Running:`` lines)."""
+    return build is not None and bool(build.events_of(*_PASS_KINDS))
+
+
+def _version(build: Build | None) -> str | None:
+    return ".".join(map(str, build.trt_version)) if build and build.trt_version else None
+
+
+def side_of_engine(
+    label: Literal["A", "B"],
+    engine: Engine | None,
+    kind: Literal["log", "layer_json", "engine"],
+    build: Build | None = None,
+    source: str | None = None,
+) -> SideInfo:
+    """The :class:`SideInfo` of an engine (and the build it came from)."""
+    return SideInfo(
+        label=label,
+        source=source or (engine.source if engine is not None else "<engine>"),
+        kind=kind,
+        engine_origin=engine.origin if engine is not None else None,
+        detailed=engine.detailed if engine is not None else None,
+        layers=len(engine.layers) if engine is not None else 0,
+        trt_version=_version(build),
+        profile=engine.profile.source if engine is not None and engine.profile else None,
+        passes=has_passes(build),
+    )

@@ -1,0 +1,146 @@
+"""Reading the two sides of a comparison and :func:`compare`.
+
+Part of the view package :mod:`trtlog.diff`. A side is a :class:`~trtlog.build.Build`, an
+:class:`~trtlog.layers.Engine` or a path (a layer JSON when the file looks like JSON, else a
+log); layers are aligned when both sides have an engine, passes compared when both are
+verbose logs.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from typing import TYPE_CHECKING, Literal
+
+from trtlog.diff.align import compare_engines, side_of_engine
+from trtlog.diff.models import Comparison, PassComparison, SideInfo
+from trtlog.diff.passes import compare_passes
+from trtlog.errors import InputError
+from trtlog.layers import Engine, Profile
+
+if TYPE_CHECKING:
+    from trtlog.build import Build
+
+__all__ = ["compare", "looks_like_json_file"]
+
+# -- inputs --------------------------------------------------------------------------------
+
+
+def looks_like_json_file(path: str) -> bool:
+    """Whether a file (``.gz`` too) starts like a JSON export rather than a log."""
+    from trtlog.parse.source import looks_like_json
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(512)
+        if head[:2] == b"\x1f\x8b":
+            with gzip.open(path, "rb") as g:
+                head = g.read(512)
+    except OSError:
+        return False  # the readers report missing files
+    return looks_like_json(head)
+
+
+def _load(
+    label: Literal["A", "B"],
+    value: Build | Engine | str | os.PathLike[str],
+    profile: Profile | str | os.PathLike[str] | None,
+) -> tuple[Engine | None, Build | None, SideInfo]:
+    from trtlog.build import Build, parse
+    from trtlog.parse.layer_info import load_engine, load_profile
+
+    build: Build | None = None
+    kind: Literal["log", "layer_json", "engine"]
+    if isinstance(value, Engine):
+        engine: Engine | None = value
+        kind = "engine"
+    elif isinstance(value, Build):
+        build, engine, kind = value, value.engine, "log"
+    else:
+        path = os.fspath(value)
+        if looks_like_json_file(path):
+            engine, kind = load_engine(path), "layer_json"
+        else:
+            build = parse(path)
+            engine, kind = build.engine, "log"
+    if profile is not None and engine is not None:
+        engine = engine.with_profile(
+            profile if isinstance(profile, Profile) else load_profile(profile)
+        )
+    source = build.source.name if build is not None else None
+    return engine, build, side_of_engine(label, engine, kind, build, source)
+
+
+def compare(
+    a: Build | Engine | str | os.PathLike[str],
+    b: Build | Engine | str | os.PathLike[str],
+    *,
+    profile_a: Profile | str | os.PathLike[str] | None = None,
+    profile_b: Profile | str | os.PathLike[str] | None = None,
+) -> Comparison:
+    """Compare two builds of a model: layers, fusions, precisions, tactics, passes and times.
+
+    Each side is a :class:`~trtlog.build.Build` (its layer dump and optimizer lines), an
+    :class:`~trtlog.layers.Engine`, or a path: a layer-info JSON (read when the file looks
+    like JSON) or a trtexec log. Layers are aligned when both sides have an engine; the
+    optimizer's fusions are compared pass by pass when both sides are verbose logs.
+
+    Args:
+        a: the first build (``A``, the reference).
+        b: the second build (``B``).
+        profile_a: an ``--exportProfile`` file (or :class:`~trtlog.layers.Profile`) for A.
+        profile_b: the same for B.
+
+    Raises:
+        InputError: nothing comparable: a side without a layer dump, and not both verbose
+            logs (or a file that cannot be read).
+
+    Example:
+        >>> from trtlog.layers import Engine, EngineLayer
+        >>> def engine(*names):
+        ...     layers = [EngineLayer(index=i, name=n) for i, n in enumerate(names)]
+        ...     return Engine(source="x", origin="layer_json", detailed=False, layers=layers)
+        >>> cmp = compare(engine("conv1 + relu1", "conv2"), engine("conv1 + relu1", "conv2"))
+        >>> cmp.markers()
+        {'=': 2, '~': 0, '-': 0, '+': 0}
+    """
+    engine_a, build_a, side_a = _load("A", a, profile_a)
+    engine_b, build_b, side_b = _load("B", b, profile_b)
+    passes = side_a.passes and side_b.passes
+    if engine_a is None or engine_b is None:
+        missing = side_a if engine_a is None else side_b
+        if not passes:
+            raise InputError(
+                f"{missing.label} has no layers to compare (the log has no layer dump)"
+                + ("" if side_a.passes or side_b.passes else " and no optimizer passes"),
+                source=missing.source,
+                hint="build with --dumpLayerInfo --profilingVerbosity=detailed (and --verbose "
+                "for the passes), or pass the --exportLayerInfo JSON",
+            )
+        cmp = Comparison(
+            a=side_a,
+            b=side_b,
+            notes=(
+                f"layers not aligned: {missing.label} ({missing.source}) has no layer dump "
+                "(build with --dumpLayerInfo --profilingVerbosity=detailed, or pass the "
+                "--exportLayerInfo JSON); only the optimizer passes are compared",
+            ),
+        )
+    else:
+        cmp = compare_engines(engine_a, engine_b, side_a, side_b)
+    notes = list(cmp.notes)
+    if passes and build_a is not None and build_b is not None:
+        pass_cmp: PassComparison | None = compare_passes(build_a, build_b)
+    else:
+        pass_cmp = None
+        which = [s.label for s in (side_a, side_b) if not s.passes]
+        notes.append(
+            f"no per-pass differences: {' and '.join(which)} "
+            f"{'is not a verbose log' if len(which) == 1 else 'are not verbose logs'}"
+        )
+    for side, profile, engine in ((side_a, profile_a, engine_a), (side_b, profile_b, engine_b)):
+        if profile is not None and engine is None:
+            notes.append(f"the profile of {side.label} is not used: {side.label} has no layers")
+        if engine is not None:
+            notes.extend(f"{side.label}: {n}" for n in engine.notes if "names-only" not in n)
+    return cmp.model_copy(update={"passes": pass_cmp, "notes": tuple(notes)})

@@ -1,0 +1,459 @@
+"""Typed results of a comparison: rows, fusion groups, pass differences, summary.
+
+Part of the view package :mod:`trtlog.diff` (pydantic only). A :class:`Comparison` holds a
+compact :class:`LayerView` of every layer of both sides, the alignment :class:`Step` rows that
+refer to them by index, the :class:`FusionGroup` records and the one-sided layers; its methods
+render text, build frames (pandas, imported on first use) and summarise.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "Comparison",
+    "ComparisonSummary",
+    "FusionGroup",
+    "GroupKind",
+    "LayerView",
+    "Marker",
+    "ModuleDelta",
+    "NodeSource",
+    "PassComparison",
+    "PassCount",
+    "PassFusion",
+    "PrecisionChange",
+    "SideInfo",
+    "Step",
+    "TacticChange",
+]
+
+Marker = Literal["=", "~", "-", "+"]
+GroupKind = Literal["split", "merged", "regrouped"]
+NodeSource = Literal["metadata", "name"]
+
+_FROZEN = ConfigDict(frozen=True)
+
+# -- models --------------------------------------------------------------------------------
+
+
+class SideInfo(BaseModel):
+    """What one side of a comparison was read from.
+
+    Attributes:
+        label: ``A`` or ``B``.
+        source: the path (or the engine's source) it came from.
+        kind: ``log`` (a parsed trtexec log), ``layer_json`` (a layer-info export) or
+            ``engine`` (an :class:`~trtlog.layers.Engine` passed in).
+        engine_origin: where the layers came from (``layer_json``, ``log_inspector``,
+            ``log_listing``, ``log_names``), ``None`` without layers.
+        detailed: whether the layers carry types and tensors (``None`` without layers).
+        layers: the number of engine layers (0 without layers).
+        trt_version: the TensorRT version the log prints, if any.
+        profile: the profile merged onto the layers, if any.
+        passes: whether the input holds the optimizer's verbose lines (per-pass differences).
+    """
+
+    model_config = _FROZEN
+
+    label: Literal["A", "B"]
+    source: str
+    kind: Literal["log", "layer_json", "engine"]
+    engine_origin: str | None = None
+    detailed: bool | None = None
+    layers: int = 0
+    trt_version: str | None = None
+    profile: str | None = None
+    passes: bool = False
+
+    def describe(self) -> str:
+        """One line: ``A: path — log (TensorRT 8.6.1), 9 layers (detailed), profile``."""
+        what = {"log": "log", "layer_json": "layer JSON", "engine": "engine"}[self.kind]
+        if self.trt_version:
+            what += f" (TensorRT {self.trt_version})"
+        if self.engine_origin is None:
+            body = "no layer dump"
+        else:
+            plural = "" if self.layers == 1 else "s"
+            body = f"{self.layers} layer{plural} ({'detailed' if self.detailed else 'names only'})"
+        extra = f", profile {self.profile}" if self.profile else ""
+        extra += ", optimizer passes" if self.passes else ""
+        return f"{self.label}: {self.source} — {what}, {body}{extra}"
+
+
+class LayerView(BaseModel):
+    """One engine layer as a comparison shows it.
+
+    Attributes:
+        index: position in its engine (0-based).
+        name: the layer name.
+        type: the layer type, ``None`` in a names-only engine.
+        precision: the compute precision when the kernel or weights say it, else the first
+            output type; for a reformat ``FP32→INT8`` (input → output type).
+        shape: the first output's dimensions, if known.
+        layout: the first output's layout (``linear``, ``chw32``...), if known.
+        tactic: the tactic id, if known.
+        tactic_name: the kernel name, if known.
+        reformat: whether the layer only converts formats (Q/DQ reformats included).
+        qdq: whether the layer holds only Q/DQ nodes (and weights): a Q or DQ left alone.
+        myelin: ``region`` for a ``{ForeignNode[...]}`` layer, ``kernel`` for a Myelin kernel.
+        onnx_nodes: the ONNX nodes it holds (clone suffixes removed), as the comparison uses
+            them (see :attr:`Comparison.node_source`).
+        module: the deepest ONNX module holding all its nodes (``/`` when none).
+        time_ms: its time per inference from a merged profile, ``None`` without one.
+    """
+
+    model_config = _FROZEN
+
+    index: int
+    name: str
+    type: str | None = None
+    precision: str | None = None
+    shape: tuple[int, ...] | None = None
+    layout: str | None = None
+    tactic: int | None = None
+    tactic_name: str | None = None
+    reformat: bool = False
+    qdq: bool = False
+    myelin: Literal["region", "kernel"] | None = None
+    onnx_nodes: tuple[str, ...] = ()
+    module: str = "/"
+    time_ms: float | None = None
+
+
+class Step(BaseModel):
+    """One row of the alignment.
+
+    Attributes:
+        number: the row number (1-based).
+        marker: ``=`` same layer, ``~`` aligned but different (see ``reasons``), ``-`` only
+            in A, ``+`` only in B.
+        index_a: the A layer (``None`` for ``+``); a layer split over several rows repeats.
+        index_b: the B layer (``None`` for ``-``).
+        reasons: for ``~``: ``split``/``merged`` (one layer became several), ``order`` (moved),
+            ``nodes`` (other ONNX nodes), ``q/dq`` (other Q/DQ nodes), ``myelin``,
+            ``name``/``renamed``, ``type A→B``, ``precision A→B``, ``reformat A vs B``,
+            ``format A→B``, ``shape A→B``, ``tactic``.
+        group: the :class:`FusionGroup` the row belongs to, if any.
+    """
+
+    model_config = _FROZEN
+
+    number: int
+    marker: Marker
+    index_a: int | None = None
+    index_b: int | None = None
+    reasons: tuple[str, ...] = ()
+    group: int | None = None
+
+
+class FusionGroup(BaseModel):
+    """ONNX nodes that the two builds fused into layers differently.
+
+    Attributes:
+        id: the group number (1-based, in row order).
+        kind: ``split`` (one layer in A, several in B), ``merged`` (several in A, one in B),
+            ``regrouped`` (several on both sides).
+        nodes: the ONNX nodes both sides hold, in A's order.
+        layers_a: the A layers holding them.
+        layers_b: the B layers holding them.
+        names_a: the names of ``layers_a``.
+        names_b: the names of ``layers_b``.
+        qdq_nodes: the activation Q/DQ nodes held by, or sitting between, the group's layers
+            on either side (weight quantizers left out): where quantization cut the fusion.
+    """
+
+    model_config = _FROZEN
+
+    id: int
+    kind: GroupKind
+    nodes: tuple[str, ...]
+    layers_a: tuple[int, ...]
+    layers_b: tuple[int, ...]
+    names_a: tuple[str, ...] = ()
+    names_b: tuple[str, ...] = ()
+    qdq_nodes: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """One sentence: ``7 nodes were 1 layer in A and 3 layers in B (Q/DQ: ...)``."""
+
+        def n(count: int, word: str) -> str:
+            return f"{count} {word}{'' if count == 1 else 's'}"
+
+        layers = f"{n(len(self.layers_a), 'layer')} in A and {n(len(self.layers_b), 'layer')} in B"
+        if self.nodes:
+            were = "was" if len(self.nodes) == 1 else "were"
+            text = f"{n(len(self.nodes), 'node')} {were} {layers}"
+        else:
+            text = f"{layers} (no ONNX node name in common: a Myelin region and its kernels?)"
+        if self.qdq_nodes:
+            text += " (Q/DQ: " + ", ".join(self.qdq_nodes) + ")"
+        return text
+
+
+class PassFusion(BaseModel):
+    """A fusion one side's optimizer made and the other's did not.
+
+    Attributes:
+        pass_name: the pass (``ConvReluFusion``...), ``None`` when the log does not say.
+        kind: the event kind (``fusion``, ``fusion_into``, ``horizontal_merge``,
+            ``conv_scale_fusion``).
+        inputs: the names fused, as printed.
+        line: the log line.
+        other_pass: the pass that fused the same names on the other side, if one did.
+    """
+
+    model_config = _FROZEN
+
+    pass_name: str | None
+    kind: str
+    inputs: tuple[str, ...]
+    line: int
+    other_pass: str | None = None
+
+
+class PassCount(BaseModel):
+    """How often a pass ran and fused on each side.
+
+    Attributes:
+        pass_name: the pass.
+        runs_a: ``Running:`` lines in A.
+        runs_b: ``Running:`` lines in B.
+        fusions_a: fusions in A.
+        fusions_b: fusions in B.
+    """
+
+    model_config = _FROZEN
+
+    pass_name: str
+    runs_a: int = 0
+    runs_b: int = 0
+    fusions_a: int = 0
+    fusions_b: int = 0
+
+
+class PassComparison(BaseModel):
+    """Per-pass differences of two verbose logs.
+
+    Attributes:
+        counts: passes whose run or fusion counts differ, biggest difference first.
+        only_a: fusions that happened in A and not in B.
+        only_b: fusions that happened in B and not in A.
+    """
+
+    model_config = _FROZEN
+
+    counts: tuple[PassCount, ...] = ()
+    only_a: tuple[PassFusion, ...] = ()
+    only_b: tuple[PassFusion, ...] = ()
+
+
+class Comparison(BaseModel):
+    """Two builds aligned layer by layer (see :func:`compare`).
+
+    Attributes:
+        a: what A was read from.
+        b: what B was read from.
+        node_source: ``metadata`` when both engines have ``Metadata`` (exact ONNX nodes),
+            else ``name`` (nodes from the fused layer names on both sides).
+        layers_a: A's layers.
+        layers_b: B's layers.
+        steps: the alignment, one row per aligned pair or one-sided layer.
+        groups: ONNX-node groups fused differently.
+        unmatched_a: A layers with no counterpart (the ``-`` rows).
+        unmatched_b: B layers with no counterpart (the ``+`` rows).
+        passes: per-pass differences when both inputs are verbose logs.
+        notes: what was (not) compared and why.
+    """
+
+    model_config = _FROZEN
+
+    a: SideInfo
+    b: SideInfo
+    node_source: NodeSource = "name"
+    layers_a: tuple[LayerView, ...] = ()
+    layers_b: tuple[LayerView, ...] = ()
+    steps: tuple[Step, ...] = ()
+    groups: tuple[FusionGroup, ...] = ()
+    unmatched_a: tuple[int, ...] = ()
+    unmatched_b: tuple[int, ...] = ()
+    passes: PassComparison | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def aligned(self) -> bool:
+        """Whether layers were aligned (both sides have an engine)."""
+        return self.a.engine_origin is not None and self.b.engine_origin is not None
+
+    def markers(self) -> dict[str, int]:
+        """How many rows of each marker (``=``, ``~``, ``-``, ``+``)."""
+        counts = Counter(s.marker for s in self.steps)
+        return {m: counts.get(m, 0) for m in ("=", "~", "-", "+")}
+
+    def to_text(
+        self, column_size: int | None = None, width: int | None = None, only_changed: bool = False
+    ) -> str:
+        """The side-by-side table, one row per step (see :func:`render_steps`)."""
+        from trtlog.diff.text import render_steps
+
+        return render_steps(self, column_size=column_size, width=width, only_changed=only_changed)
+
+    def summary(self, module_depth: int | None = None) -> ComparisonSummary:
+        """Counts, fusion groups, precision and tactic changes, reformats, passes, times."""
+        from trtlog.diff.summary import summarize
+
+        return summarize(self, module_depth=module_depth)
+
+    def frame(self) -> pd.DataFrame:
+        """One row per step (see :func:`trtlog.frames.diff_frame`)."""
+        from trtlog.frames.diff import diff_frame
+
+        return diff_frame(self)
+
+    def onnx_frame(self) -> pd.DataFrame:
+        """One row per ONNX node (see :func:`trtlog.frames.diff_onnx_frame`)."""
+        from trtlog.frames.diff import diff_onnx_frame
+
+        return diff_onnx_frame(self)
+
+    def to_json(self, indent: int | None = 1) -> str:
+        """The comparison and its summary as JSON (times without a profile are ``null``)."""
+        import json
+
+        data = self.model_dump(mode="json")
+        data["summary"] = self.summary().model_dump(mode="json")
+        return json.dumps(data, indent=indent, ensure_ascii=False)
+
+
+class PrecisionChange(BaseModel):
+    """A layer whose precision differs between the sides.
+
+    Attributes:
+        step: the row number.
+        index_a: the A layer.
+        index_b: the B layer.
+        name: the B layer's name (the A layer's for a merge).
+        before: A's precision.
+        after: B's precision.
+    """
+
+    model_config = _FROZEN
+
+    step: int
+    index_a: int
+    index_b: int
+    name: str
+    before: str
+    after: str
+
+
+class TacticChange(BaseModel):
+    """A layer whose tactic (kernel) differs between the sides.
+
+    Attributes:
+        step: the row number.
+        index_a: the A layer.
+        index_b: the B layer.
+        name: the B layer's name.
+        tactic_a: A's tactic (kernel name when known, else the id in hex).
+        tactic_b: B's tactic.
+        time_a_ms: A's time, if profiled.
+        time_b_ms: B's time, if profiled.
+    """
+
+    model_config = _FROZEN
+
+    step: int
+    index_a: int
+    index_b: int
+    name: str
+    tactic_a: str
+    tactic_b: str
+    time_a_ms: float | None = None
+    time_b_ms: float | None = None
+
+
+class ModuleDelta(BaseModel):
+    """Time per inference of one ONNX module on each side.
+
+    Attributes:
+        module: the module (``/model/backbone0``), cut at the summary's depth.
+        layers_a: A layers in it.
+        layers_b: B layers in it.
+        time_a_ms: A's time (ms), ``None`` without a profile.
+        time_b_ms: B's time (ms), ``None`` without a profile.
+        delta_ms: B minus A, when both are known.
+    """
+
+    model_config = _FROZEN
+
+    module: str
+    layers_a: int = 0
+    layers_b: int = 0
+    time_a_ms: float | None = None
+    time_b_ms: float | None = None
+    delta_ms: float | None = None
+
+
+class ComparisonSummary(BaseModel):
+    """What changed between two builds, in numbers and lists (see :meth:`to_text`).
+
+    Attributes:
+        compared: one line per side saying what was read.
+        node_source: where the ONNX nodes came from (``metadata`` or ``name``).
+        names_only: whether a side is names-only (compared by names and ONNX nodes only).
+        layers_a: A's layer counts: ``layers``, ``reformats``, ``qdq``, ``myelin_kernels``.
+        layers_b: B's layer counts.
+        markers: rows per marker.
+        split: groups fused in A and split in B.
+        merged: groups split in A and fused in B.
+        regrouped: groups fused differently on both sides.
+        precision_changes: layers whose precision differs.
+        precision_transitions: ``FP16→INT8`` → how many layers.
+        tactic_changes: layers whose tactic differs.
+        reformats_added: reformat layers only B has.
+        reformats_removed: reformat layers only A has.
+        passes: per-pass differences (both inputs verbose logs), else ``None``.
+        time_a_ms: A's total layer time per inference, ``None`` without a profile.
+        time_b_ms: B's total layer time per inference.
+        delta_ms: B minus A.
+        module_depth: the depth module paths are cut at for ``modules``.
+        modules: per-module times, biggest change first.
+        notes: what was not compared and why.
+    """
+
+    model_config = _FROZEN
+
+    compared: tuple[str, ...]
+    node_source: NodeSource
+    names_only: bool
+    layers_a: dict[str, int]
+    layers_b: dict[str, int]
+    markers: dict[str, int]
+    split: tuple[FusionGroup, ...] = ()
+    merged: tuple[FusionGroup, ...] = ()
+    regrouped: tuple[FusionGroup, ...] = ()
+    precision_changes: tuple[PrecisionChange, ...] = ()
+    precision_transitions: dict[str, int] = {}
+    tactic_changes: tuple[TacticChange, ...] = ()
+    reformats_added: tuple[LayerView, ...] = ()
+    reformats_removed: tuple[LayerView, ...] = ()
+    passes: PassComparison | None = None
+    time_a_ms: float | None = None
+    time_b_ms: float | None = None
+    delta_ms: float | None = None
+    module_depth: int = 1
+    modules: tuple[ModuleDelta, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_text(self, limit: int = 10) -> str:
+        """The summary as text, at most ``limit`` entries per list."""
+        from trtlog.diff.text import render_summary
+
+        return render_summary(self, limit=limit)

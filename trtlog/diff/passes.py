@@ -1,0 +1,112 @@
+"""Per-pass differences of two verbose logs: fusions one optimizer made and the other not.
+
+Part of the view package :mod:`trtlog.diff` (events only). A fusion is identified by its pass
+and the clone-normalised names it fused; the passes that ran and fused are counted per side.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from trtlog.diff.align import normalize_name
+from trtlog.diff.models import PassComparison, PassCount, PassFusion
+from trtlog.names import split_name
+
+if TYPE_CHECKING:
+    from trtlog.build import Build
+
+__all__ = ["compare_passes"]
+
+# -- optimizer passes ----------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _FusionEvent:
+    pass_name: str | None
+    kind: str
+    inputs: tuple[str, ...]
+    line: int
+
+    @property
+    def key(self) -> frozenset[frozenset[str]]:
+        return frozenset(
+            frozenset(normalize_name(m) for m in split_name(x).members()) for x in self.inputs
+        )
+
+
+def _fusion_events(build: Build) -> tuple[list[_FusionEvent], Counter[str]]:
+    runs = build.events_of("pass_run")
+    lines = [e.span[0] for e in runs]
+    names = [str(getattr(e, "pass_name", "")) for e in runs]
+
+    def pass_at(line: int) -> str | None:
+        k = bisect.bisect_right(lines, line) - 1
+        return names[k] if k >= 0 else None
+
+    out: list[_FusionEvent] = []
+    for e in build.events_of("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion"):
+        d: Any = e
+        if e.kind == "fusion":
+            inputs: tuple[str, ...] = (d.first, d.second)
+        elif e.kind == "fusion_into":
+            inputs = (*d.sources, d.target)
+        elif e.kind == "horizontal_merge":
+            inputs = tuple(d.layers)
+        else:
+            inputs = (d.conv, d.scale)
+        name = getattr(e, "pass_name", None) or pass_at(e.span[0])
+        out.append(_FusionEvent(name, e.kind, inputs, e.span[0]))
+    return out, Counter(names)
+
+
+def compare_passes(build_a: Build, build_b: Build) -> PassComparison:
+    """Fusions each side's optimizer made that the other's did not, and per-pass counts.
+
+    A fusion is identified by its pass and the (clone-normalised) names it fused; the same
+    names fused by another pass on the other side are reported as ``other_pass``.
+    """
+    fa, runs_a = _fusion_events(build_a)
+    fb, runs_b = _fusion_events(build_b)
+
+    def only(mine: list[_FusionEvent], theirs: list[_FusionEvent]) -> tuple[PassFusion, ...]:
+        left = Counter((f.pass_name, f.key) for f in theirs)
+        by_nodes: dict[frozenset[frozenset[str]], str | None] = {}
+        for f in theirs:
+            by_nodes.setdefault(f.key, f.pass_name)
+        out = []
+        for f in mine:
+            k = (f.pass_name, f.key)
+            if left[k] > 0:
+                left[k] -= 1
+                continue
+            other = by_nodes.get(f.key)
+            out.append(
+                PassFusion(
+                    pass_name=f.pass_name,
+                    kind=f.kind,
+                    inputs=f.inputs,
+                    line=f.line,
+                    other_pass=other if other != f.pass_name else None,
+                )
+            )
+        return tuple(out)
+
+    fus_a = Counter(f.pass_name or "?" for f in fa)
+    fus_b = Counter(f.pass_name or "?" for f in fb)
+    names = list(dict.fromkeys([*runs_a, *fus_a, *runs_b, *fus_b]))
+    counts = [
+        PassCount(
+            pass_name=n,
+            runs_a=runs_a[n],
+            runs_b=runs_b[n],
+            fusions_a=fus_a[n],
+            fusions_b=fus_b[n],
+        )
+        for n in names
+        if (runs_a[n], fus_a[n]) != (runs_b[n], fus_b[n])
+    ]
+    counts.sort(key=lambda c: -(abs(c.fusions_a - c.fusions_b) * 1000 + abs(c.runs_a - c.runs_b)))
+    return PassComparison(counts=tuple(counts), only_a=only(fa, fb), only_b=only(fb, fa))
