@@ -395,7 +395,8 @@ class OnnxNodeError(EventBase):
         node_index: the node number (the index in the graph's node list).
         op: the op type of the head line.
         output: the node's first output, as printed in the head line.
-        node_text: the node's protobuf text (lines joined by ``\\n``), if dumped.
+        node_text: the node's protobuf text (its lines joined by ``\\n``, without blank lines),
+            if dumped.
         node_name: ``name`` of the dumped node.
         node_op_type: ``op_type`` of the dumped node.
         node_inputs: ``input`` entries of the dumped node, in order.

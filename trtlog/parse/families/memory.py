@@ -155,7 +155,9 @@ class MemoryTransformer(BaseTransformer):
     def cache_timing(self, entries: int) -> Fields:
         return {"kind": "cache_serialized", "cache": "timing", "entries": entries}
 
-    def weights_issue(self, count: int, reason: Token, listed: Token | None) -> WeightsIssue:
+    def weights_issue(
+        self, _start: Token, count: int, reason: Token, listed: Token | None
+    ) -> WeightsIssue:
         weights: tuple[str, ...] = ()
         if listed is not None:
             names = str(listed).split(":", 1)[1].strip()
@@ -293,7 +295,6 @@ FAMILY = Family(
             "weights_conversion",
             bare=_is_weights_line,
             enveloped=_is_weights_line,
-            blank=False,
             max_lines=100_000,
         ),
     ),

@@ -355,7 +355,10 @@ class OnnxTransformer(BaseTransformer):
         }
 
     def node_dump(self, _src: _Source | None, text: Token, _end: _Source | None) -> str:
-        return _strip_source(str(text)).rstrip()
+        # protobuf text has no blank lines: those in the dump are the parser's trailing line
+        # break and a paste's (T5)
+        lines = _strip_source(str(text)).split("\n")
+        return "\n".join(line.rstrip() for line in lines if line.strip())
 
     def failure_code(self, code: int, description: Token) -> tuple[int, str]:
         return code, str(description).rstrip()
@@ -736,7 +739,7 @@ FAMILY = Family(
             "onnx_model_info",
             bare=_is_model_info_line,
             enveloped=_is_model_info_line,
-            max_lines=10,
+            max_lines=1_000,
         ),
         Continuation(
             "onnx_node_error",
