@@ -27,6 +27,8 @@ from trtlog.parse.stream import LogParser
 if TYPE_CHECKING:
     import pandas as pd
 
+    from trtlog.graph import MergeGraph
+
 __all__ = ["Build", "SourceMeta", "iter_events", "parse", "parse_text"]
 
 E = TypeVar("E", bound=EventBase)
@@ -206,6 +208,24 @@ class Build(BaseModel):
         from trtlog.frames import tactics_frame
 
         return tactics_frame(self)
+
+    def merge_graph(self, engine: Engine | None = None) -> MergeGraph:
+        """Which ONNX nodes became which engine layers, by which pass (a networkx DiGraph).
+
+        ``engine`` gives the final layers (default: the log's layer dump, else the layers the
+        builder autotuned). Built once per build for the default (see :mod:`trtlog.graph`).
+        """
+        if engine is not None:
+            from trtlog.graph import merge_graph
+
+            return merge_graph(self, engine)
+        return self._merge_graph
+
+    @cached_property
+    def _merge_graph(self) -> MergeGraph:
+        from trtlog.graph import merge_graph
+
+        return merge_graph(self)
 
     @property
     def unrecognized(self) -> list[Event]:

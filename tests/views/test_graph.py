@@ -1,0 +1,182 @@
+"""The merge graph: golden edge lists, provenance and fates on real logs, the invariant."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections import Counter
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+import trtlog
+from tests.conftest import CORPUS, FIXTURES, needs_corpus
+from trtlog.events.onnx import OnnxParseNode
+from trtlog.graph import FLOWS, MergeGraph, edge_list, to_dot, write_graph
+
+YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+TINY_INT8 = FIXTURES / "logs" / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log"
+GOLDEN = FIXTURES / "golden"
+
+CONV0 = (
+    "model.model.backbone0.conv.weight + /model/backbone0/conv/_weight_quantizer/QuantizeLinear"
+    " + /model/backbone0/conv/Conv"
+)
+
+
+def _graph(path: Path) -> MergeGraph:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return trtlog.parse(path).merge_graph()
+
+
+@pytest.mark.parametrize("path", [YOLO, TINY_INT8], ids=lambda p: p.name)
+def test_golden_edge_list(path: Path, update_golden: bool) -> None:
+    golden = GOLDEN / path.stem / "merge_graph.tsv"
+    text = "\n".join(edge_list(_graph(path))) + "\n"
+    if update_golden:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def test_yolov8_provenance_of_every_final_layer() -> None:
+    """Each final layer holds exactly what its name and the fusion lines say (read by hand)."""
+    graph = _graph(YOLO)
+    assert graph.graph["final_layers_from"] == "layer dump"
+    conv = graph.provenance(CONV0)
+    assert set(conv.original_layers) == {
+        "model.model.backbone0.conv.weight",
+        "/model/backbone0/conv/_weight_quantizer/QuantizeLinear",  # ConstWeightsQuantizeFusion
+        "/model/backbone0/conv/Conv",
+        "/model/backbone0/bn/BatchNormalization",  # ScaleActivationFusion, then QConvScaleFusion
+        "/model/backbone0/act/Relu",
+        "/model/backbone0/conv/_input_quantizer/DequantizeLinear",  # QuantizeDoubleInputNodes
+        "/model/backbone0/conv/_weight_quantizer/DequantizeLinear",
+        "/model/backbone1/conv/_input_quantizer/QuantizeLinear",  # the next conv's input Q
+        # the scales of the two DQs (ConstQDQInitializersFusion removed them while running on
+        # the DQ layers)
+        "/model/backbone0/conv/_input_quantizer/Constant_2_output_0",
+        "/model/backbone0/conv/_weight_quantizer/Constant_output_0",
+    }
+    assert conv.initializers == ("model.model.backbone0.conv.weight",)
+    assert conv.passes[:2] == ("ConstQDQInitializersFusion", "ScaleActivationFusion")
+    assert set(conv.passes) >= {
+        "QConvScaleFusion",
+        "QuantizeDoubleInputNodes",
+        "ConstWeightsFusion",
+    }
+    q = graph.provenance("/model/backbone0/conv/_input_quantizer/QuantizeLinear")
+    assert q.onnx_nodes == ("/model/backbone0/conv/_input_quantizer/QuantizeLinear",)
+    assert q.ops == ("QuantizeLinear",)
+    assert [s.relation for s in q.steps] == ["registered as"]  # nothing merged into it
+    myelin = graph.provenance(graph.final_layers()[0])
+    # no parser lines in the excerpt: the range ends are all the log gives
+    assert myelin.original_layers == (
+        "/model/taskhead22/Constant_12_output_0",
+        "/model/taskhead22/Unsqueeze_6",
+    )
+
+
+def test_yolov8_fate_of_a_batchnorm() -> None:
+    fate = _graph(YOLO).fate("/model/backbone0/bn/BatchNormalization")
+    assert fate.kind == "fused"
+    assert fate.final_layers == (CONV0,)
+    assert fate.passes == ("ScaleActivationFusion", "QConvScaleFusion", "ConstWeightsFusion")
+    assert fate.lines == (150, 189, 208)
+    text = fate.describe()
+    assert (
+        "by ScaleActivationFusion (line 150)" in text and "by QConvScaleFusion (line 189)" in text
+    )
+
+
+def test_yolov8_initializer_is_folded() -> None:
+    fate = _graph(YOLO).fate("model.model.backbone0.conv.weight")
+    assert fate.kind == "folded" and fate.final_layers == (CONV0,)
+
+
+def test_removed_and_retargeted_layers() -> None:
+    graph = _graph(YOLO)
+    dedup = graph.fate("/model/backbone2/cv2/conv/_input_quantizer/QuantizeLinear_clone_1")
+    assert dedup.steps[0].relation == "duplicate of"
+    sliced = graph.fate("/model/taskhead22/Slice_1")
+    assert sliced.kind == "retargeted" and sliced.passes == ("SliceElimination",)
+
+
+def test_hand_made_qdq_log_fates() -> None:
+    graph = _graph(TINY_INT8)
+    fates = {f.node: f for f in graph.fates()}
+    assert Counter(f.kind for f in fates.values()) == Counter({"fused": 30})
+    add = fates["/stage1/Add"]
+    assert add.final_layers == ("PWN(/stage1/Add, /stage1/act/Relu)",)
+    members = graph.members("PWN(/stage1/Add, /stage1/act/Relu)")
+    assert [op for _, op in members] == ["Add", "Relu"]
+
+
+def test_queries_reject_unknown_names() -> None:
+    graph = _graph(YOLO)
+    with pytest.raises(KeyError, match="no layer named 'nope'"):
+        graph.provenance("nope")
+    with pytest.raises(KeyError, match="no ONNX node"):
+        graph.fate("nope")
+
+
+def test_subgraph_and_exports(tmp_path: Path) -> None:
+    graph = _graph(YOLO)
+    sub = graph.subgraph_matching(r"backbone0/bn/")
+    names = {d["name"] for _, d in sub.nodes(data=True)}
+    assert "/model/backbone0/bn/BatchNormalization" in names and CONV0 in names
+    assert "/model/backbone2/Slice" not in names
+    graphml = write_graph(sub, tmp_path / "g.graphml")
+    back = nx.read_graphml(graphml)
+    assert back.number_of_edges() == sub.number_of_edges()
+    data = json.loads(write_graph(sub, tmp_path / "g.json").read_text())
+    assert len(data["edges"]) == sub.number_of_edges()
+    dot = to_dot(sub)
+    assert dot.startswith("digraph merge {") and dot.count(" -> ") == sub.number_of_edges()
+    assert '"layer:/model/backbone0/bn/BatchNormalization"' in dot
+    with pytest.raises(ValueError, match=r"graphml, \.json or \.dot"):
+        write_graph(sub, tmp_path / "g.png")
+
+
+def test_node_kinds_and_edge_attributes() -> None:
+    graph = _graph(YOLO)
+    kinds = Counter(d["kind"] for _, d in graph.nodes(data=True))
+    assert kinds["engine_layer"] == 3 and kinds["onnx_initializer"] == 8
+    for _, _, data in graph.edges(data=True):
+        assert data["relation"] in FLOWS | {
+            "swapped with",
+            "removed by",
+            "retargeted to",
+            "copied for",
+        }
+        assert data["evidence"] in ("log", "name", "metadata", "order", "dataflow", "pass")
+        assert (data["line"] > 0) == (data["evidence"] in ("log", "pass"))
+
+
+@needs_corpus
+def test_every_parsed_onnx_node_has_one_fate() -> None:
+    """The invariant on every verbose log of the corpus, and the unexplained share."""
+    totals: Counter[str] = Counter()
+    for path in sorted(CORPUS.glob("*.log")):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            build = trtlog.parse(path)
+        parsed = {e.node for e in build.of(OnnxParseNode)}
+        if not parsed:
+            continue
+        graph = build.merge_graph()
+        fates = graph.fates()
+        assert parsed <= {f.node for f in fates}, path.name
+        assert len(fates) == len({f.node for f in fates}), path.name
+        for fate in fates:
+            assert (fate.kind == "unexplained") == (fate.reason is not None), fate
+            if fate.kind in ("fused", "folded"):
+                assert fate.final_layers, fate
+                final = set(graph.final_layers())
+                assert set(fate.final_layers) <= final, fate
+        totals.update(f.kind for f in fates)
+    share = totals["unexplained"] / sum(totals.values())
+    assert sum(totals.values()) > 500
+    assert share < 0.015, totals  # 6 of 574 ONNX nodes today (1.0%)
