@@ -209,6 +209,12 @@ class Build(BaseModel):
 
         return tactics_frame(self)
 
+    def memory_frame(self) -> pd.DataFrame:
+        """Every memory figure with its stage (see :func:`trtlog.frames.memory_frame`)."""
+        from trtlog.frames import memory_frame
+
+        return memory_frame(self)
+
     def merge_graph(self, engine: Engine | None = None) -> MergeGraph:
         """Which ONNX nodes became which engine layers, by which pass (a networkx DiGraph).
 

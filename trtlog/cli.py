@@ -418,6 +418,119 @@ def run_diff(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- explain and graph: the merge graph -----------------------------------------------------
+
+
+def _setup_explain(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="LOG", help="a trtexec --verbose log, or - for stdin")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--node", help="what became of this ONNX node (or original layer)")
+    what.add_argument("--layer", help="what is inside this engine layer, and how it got there")
+    p.add_argument("--layers", metavar="JSON", help="the --exportLayerInfo of the same build")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _graph_for_cli(args: argparse.Namespace) -> Any:
+    build = _parse_log(args.file)
+    engine = None
+    if args.layers:
+        from trtlog.parse.layer_info import load_engine
+
+        engine = load_engine(args.layers)
+    return build.merge_graph(engine)
+
+
+@command("explain")
+def run_explain(args: argparse.Namespace) -> int:
+    """Which ONNX nodes went into which engine layers, by which passes (the merge graph)."""
+    graph = _graph_for_cli(args)
+    out = sys.stdout
+    try:
+        if args.node:
+            found: Any = graph.fate(args.node)
+        elif args.layer:
+            found = graph.provenance(args.layer)
+        else:
+            found = None
+    except KeyError as exc:
+        raise _UsageError(str(exc.args[0])) from None
+    if found is not None:
+        if args.format == "json":
+            out.write(found.model_dump_json(indent=1) + "\n")
+        else:
+            out.write(found.describe() + "\n")
+        return 0
+    fates = graph.fates()
+    counts: dict[str, int] = {}
+    for fate in fates:
+        counts[fate.kind] = counts.get(fate.kind, 0) + 1
+    finals = graph.final_layers()
+    if args.format == "json":
+        data = {
+            "final_layers_from": graph.graph.get("final_layers_from"),
+            "fates": counts,
+            "layers": [graph.provenance(x).model_dump(mode="json") for x in finals],
+            "unexplained": [f.model_dump(mode="json") for f in fates if f.kind == "unexplained"],
+        }
+        out.write(json.dumps(data, indent=1) + "\n")
+        return 0
+    source = graph.graph.get("final_layers_from")
+    out.write(f"{len(finals)} final layers (from the {source}); {len(fates)} ONNX nodes: ")
+    out.write(", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])))
+    out.write("\n\n")
+    rows = []
+    for name in finals:
+        found = graph.provenance(name)
+        passes = ", ".join(found.passes) or "-"
+        rows.append(
+            [
+                _short(name, 70),
+                len(found.onnx_nodes),
+                len(found.original_layers),
+                passes,
+            ]
+        )
+    _table(rows, ["engine layer", "ONNX nodes", "original layers", "passes"], out)
+    unexplained = [f for f in fates if f.kind == "unexplained"]
+    if unexplained:
+        out.write(f"\nunexplained ({len(unexplained)}):\n")
+        for fate in unexplained:
+            out.write(f"  {fate.node}: {fate.reason}\n")
+    return 0
+
+
+def _setup_graph(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="LOG", help="a trtexec --verbose log, or - for stdin")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="the file to write: .graphml, .json (node-link) or .dot",
+    )
+    p.add_argument("--layers", metavar="JSON", help="the --exportLayerInfo of the same build")
+    p.add_argument(
+        "--match", metavar="REGEX", help="only nodes whose name matches, with their chains"
+    )
+
+
+@command("graph")
+def run_graph(args: argparse.Namespace) -> int:
+    """Write the merge graph as GraphML, node-link JSON or Graphviz DOT text."""
+    from trtlog.graph import write_graph
+
+    graph = _graph_for_cli(args)
+    if args.match:
+        graph = graph.subgraph_matching(args.match)
+    try:
+        path = write_graph(graph, args.output)
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from None
+    sys.stdout.write(
+        f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)\n"
+    )
+    return 0
+
+
 # -- plot: figures from logs and comparisons (one KIND per figure) -------------------------
 
 PlotRunner = Callable[[argparse.Namespace], Any]  # returns the Axes to save
@@ -443,6 +556,68 @@ def _plot_diff(args: argparse.Namespace) -> Any:
 
 
 _PLOTS["diff"] = (_setup_plot_diff, _plot_diff)
+
+
+def _setup_plot_log(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="LOG", help="a trtexec --verbose log, or - for stdin")
+
+
+def _setup_plot_engine(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a layer-info JSON, or a log with a layer dump")
+    p.add_argument("--profile", help="an --exportProfile JSON to merge")
+    p.add_argument("--times", help=argparse.SUPPRESS)
+
+
+def _log_plot(frame: str, plot: str, **options: Any) -> PlotRunner:
+    def run(args: argparse.Namespace) -> Any:
+        from trtlog import plots
+
+        build = _parse_log(args.file)
+        return getattr(plots, plot)(getattr(build, frame)(), **options)
+
+    return run
+
+
+def _plot_time_by(args: argparse.Namespace) -> Any:
+    """Engine time (or layers, without a profile) by layer type, precision or module."""
+    from trtlog.plots import plot_time_by
+
+    engine = _load_engine_for_cli(args)
+    return plot_time_by(engine.layers_frame(), by=args.by, top=args.top)
+
+
+def _setup_plot_time_by(p: argparse.ArgumentParser) -> None:
+    _setup_plot_engine(p)
+    p.add_argument("--by", choices=("type", "precision", "module"), default="type")
+    p.add_argument("--top", type=int, default=15, help="show at most this many groups")
+
+
+def _plot_modules(args: argparse.Namespace) -> Any:
+    """Time (or layers) per ONNX module, at one depth of the module tree."""
+    from trtlog.plots import plot_module_time
+
+    engine = _load_engine_for_cli(args)
+    return plot_module_time(engine.modules_frame(), depth=args.depth, top=args.top)
+
+
+def _setup_plot_modules(p: argparse.ArgumentParser) -> None:
+    _setup_plot_engine(p)
+    p.add_argument("--depth", type=int, help="module depth (default: the first that splits)")
+    p.add_argument("--top", type=int, default=20, help="show at most this many modules")
+
+
+for _name, _frame, _plot, _doc in (
+    ("layer-counts", "layer_counts_frame", "plot_layer_counts", "Layer count across stages."),
+    ("fusions", "passes_frame", "plot_fusions_by_pass", "Fusions and removals by pass."),
+    ("tactics", "tactics_frame", "plot_tactic_timing", "Every timed tactic per layer."),
+    ("slowest-tactics", "tactics_frame", "plot_slowest_tactics", "The slowest chosen tactics."),
+    ("memory", "memory_frame", "plot_memory_by_stage", "CPU and GPU memory by stage."),
+):
+    _runner = _log_plot(_frame, _plot)
+    _runner.__doc__ = _doc
+    _PLOTS[_name] = (_setup_plot_log, _runner)
+_PLOTS["time-by"] = (_setup_plot_time_by, _plot_time_by)
+_PLOTS["modules"] = (_setup_plot_modules, _plot_modules)
 
 
 def _setup_plot(p: argparse.ArgumentParser) -> None:

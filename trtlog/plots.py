@@ -21,6 +21,7 @@ __all__ = [
     "plot_diff",
     "plot_fusions_by_pass",
     "plot_layer_counts",
+    "plot_memory_by_stage",
     "plot_module_time",
     "plot_slowest_tactics",
     "plot_tactic_timing",
@@ -124,7 +125,8 @@ def plot_fusions_by_pass(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
 def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: int = 40) -> Axes:
     """Every timed tactic per layer (``tactics_frame``), time on a log scale.
 
-    All candidates as points, the fastest of each runner and the chosen ones highlighted.
+    All candidates as points, the fastest of each runner and the chosen ones (one per format
+    combination) highlighted; a ring marks the chosen tactic the engine layer runs.
 
     Layers are ordered as the log tuned them; reformat timings are left out. At most
     ``max_layers`` layers (the ones with the most candidates) are shown.
@@ -166,6 +168,19 @@ def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: 
         label="chosen",
         zorder=3,
     )
+    if "in_engine" in data:
+        used = data[data["in_engine"]]
+        if not used.empty:
+            ax.scatter(
+                used["layer"].map(position),
+                used["time_ms"],
+                s=160,
+                facecolors="none",
+                edgecolors="black",
+                linewidths=1.2,
+                label="chosen and in the engine",
+                zorder=4,
+            )
     ax.set_yscale("log")
     ax.set_xticks(range(len(layers)), [shorten(n, 32) for n in layers], rotation=60, ha="right")
     ax.legend(fontsize=8)
@@ -279,6 +294,81 @@ def plot_module_time(
     labels = [shorten(m, 44) for m in level["module"]]
     values = level[column].fillna(0).to_numpy(dtype=float)
     _share_bars(ax, labels, values, "ms" if timed else "", "#55a868")
+    _tight(ax)
+    return ax
+
+
+def plot_memory_by_stage(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
+    """CPU and GPU memory after each stage (``memory_frame``), in MiB.
+
+    Lines: the process totals ``[MemUsageChange]`` and ``[MemUsageSnapshot]`` lines print, in
+    log order (``Init CUDA``, ``Init builder kernel library``, ...), each GPU point labelled with
+    the stage's GPU delta. Bars: what TensorRT itself manages (``TensorRT-managed allocation in
+    building engine``...), a different account that the lines do not include. The engine's own
+    figures (activation, persistent, scratch) are listed in a text box when the log has them.
+    """
+    totals = frame[frame["kind"].isin(["memory_change", "memory_snapshot"])]
+    values = totals[totals["metric"].isin(["cpu", "gpu"])]
+    stages = list(dict.fromkeys(zip(values["line"], values["stage"], strict=True)))
+    ax = _axes(ax, (max(7.0, 0.8 * len(stages) + 3), 5.0))
+    ax.set_title("Memory by stage")
+    ax.set_ylabel("memory (MiB)")
+    if not stages:
+        ax.text(0.5, 0.5, "no memory figures in this log", ha="center", transform=ax.transAxes)
+        return ax
+
+    def figure(line: int, metric: str) -> float:
+        return float(values[(values["line"] == line) & (values["metric"] == metric)]["mib"].sum())
+
+    managed = [str(stage).startswith("TensorRT-managed") for _, stage in stages]
+    x = np.arange(len(stages))
+    for metric, color in (("cpu", "#4c72b0"), ("gpu", "#c44e52")):
+        ys = [
+            np.nan if m else figure(line, metric)
+            for (line, _), m in zip(stages, managed, strict=True)
+        ]
+        shown = ~np.isnan(np.asarray(ys, dtype=float))
+        if shown.any():
+            ax.plot(
+                x[shown],
+                np.asarray(ys)[shown],
+                marker="o",
+                color=color,
+                label=f"{metric.upper()} in use",
+            )
+    if any(managed):
+        xs = [xi for xi, m in zip(x, managed, strict=True) if m]
+        ys = [figure(stages[xi][0], "gpu") for xi in xs]
+        ax.bar(xs, ys, width=0.5, color="#dd8452", alpha=0.7, label="GPU managed by TensorRT")
+    deltas = totals[totals["metric"] == "gpu_delta"].set_index("line")["mib"]
+    for xi, (line, _) in zip(x, stages, strict=True):
+        if line in deltas.index and deltas[line]:
+            ax.annotate(
+                f"{deltas[line]:+.0f}",
+                (xi, figure(line, "gpu")),
+                xytext=(0, 5),
+                textcoords="offset points",
+                ha="center",
+                fontsize=7,
+                color="#c44e52",
+            )
+    ax.set_xticks(x, [shorten(stage, 30) for _, stage in stages], rotation=35, ha="right")
+    engine = frame[(frame["stage"] == "engine") & frame["layer"].isna()]
+    if not engine.empty:
+        last = engine.drop_duplicates("metric", keep="last")
+        text = "\n".join(
+            f"{m}: {mib:.3g} MiB" for m, mib in zip(last["metric"], last["mib"], strict=True)
+        )
+        ax.text(
+            0.01,
+            0.98,
+            "engine\n" + text,
+            transform=ax.transAxes,
+            va="top",
+            fontsize=7,
+            bbox={"boxstyle": "round", "facecolor": "white", "alpha": 0.8},
+        )
+    ax.legend(fontsize=8, loc="upper right")
     _tight(ax)
     return ax
 

@@ -150,3 +150,68 @@ def test_layers_profile_of_another_model_is_reported(
     assert main(["layers", str(RESNET18), "--profile", str(other)]) == 0
     out = capsys.readouterr().out
     assert "note:" in out and "match no layer" in out
+
+
+def test_explain_overview(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", str(YOLO)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "3 final layers (from the layer dump); 3 ONNX nodes: 2 fused, 1 unexplained"
+    )
+    assert "QConvScaleFusion" in out and "unexplained (1):" in out
+
+
+def test_explain_node_and_layer(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", str(YOLO), "--node", "/model/backbone0/bn/BatchNormalization"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "/model/backbone0/bn/BatchNormalization: fused"
+    assert "by QConvScaleFusion (line 189)" in out
+    layer = "/model/backbone0/conv/_input_quantizer/QuantizeLinear"
+    assert main(["explain", str(YOLO), "--layer", layer, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["onnx_nodes"] == [layer] and data["ops"] == ["QuantizeLinear"]
+    assert main(["explain", str(YOLO), "--layer", "nope"]) == 2
+    assert "no layer named 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("suffix", [".graphml", ".json", ".dot"])
+def test_graph_export(tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str) -> None:
+    out = tmp_path / f"g{suffix}"
+    assert main(["graph", str(YOLO), "-o", str(out), "--match", "backbone0/bn"]) == 0
+    assert out.stat().st_size > 200
+    assert capsys.readouterr().out.startswith(f"wrote {out} (")
+    assert main(["graph", str(YOLO), "-o", str(tmp_path / "g.png")]) == 2
+
+
+@pytest.mark.parametrize(
+    ("kind", "source"),
+    [
+        ("layer-counts", YOLO),
+        ("fusions", YOLO),
+        ("tactics", YOLO),
+        ("slowest-tactics", YOLO),
+        ("memory", YOLO),
+        ("time-by", RESNET18),
+        ("modules", RESNET18),
+    ],
+)
+def test_plot_kinds_write_images(tmp_path: Path, kind: str, source: Path) -> None:
+    out = tmp_path / f"{kind}.png"
+    assert main(["plot", kind, str(source), "-o", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_time_by_precision_svg(tmp_path: Path) -> None:
+    out = tmp_path / "p.svg"
+    args = [
+        "plot",
+        "time-by",
+        str(RESNET18),
+        "--profile",
+        str(RESNET18_PROFILE),
+        "--by",
+        "precision",
+    ]
+    assert main([*args, "-o", str(out)]) == 0
+    text = out.read_text()
+    assert text.lstrip().startswith("<?xml") and "Time by layer precision" in text

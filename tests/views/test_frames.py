@@ -35,6 +35,7 @@ def test_empty_frames_have_their_schema(name: str) -> None:
         "removals_frame",
         "qdq_frame",
         "tactics_frame",
+        "memory_frame",
     ],
 )
 def test_frames_keep_their_schema_on_a_log_without_such_events(method: str) -> None:
@@ -126,3 +127,48 @@ def test_tactics_10_x_profiling_lines() -> None:
     )
     skipped = frame[frame["skipped"]]
     assert set(skipped["skip_reason"]) <= {"scratch memory", "insufficient memory"}
+
+
+def test_memory_frame_on_the_seed(yolo: trtlog.Build) -> None:
+    frame = yolo.memory_frame()
+    text = yolo.to_text()
+    changes = frame[frame["kind"] == "memory_change"]
+    # four figures per [MemUsageChange] line, in exact bytes
+    assert len(changes) == 4 * text.count("[MemUsageChange]")
+    first = changes.iloc[:4].set_index("metric")["bytes"]
+    assert first["cpu"] % (1 << 20) == 0
+    assert (changes["mib"] * (1 << 20) == changes["bytes"].astype(float)).all()
+    assert list(frame["line"]) == sorted(frame["line"])
+
+
+@needs_corpus
+def test_memory_frame_stages_and_layers() -> None:
+    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    frame = build.memory_frame()
+    stages = list(dict.fromkeys(frame[frame["kind"] == "memory_change"]["stage"]))
+    assert stages[:2] == ["Init CUDA", "Init builder kernel library"]
+    init = frame[(frame["stage"] == "Init CUDA") & (frame["metric"] == "gpu")]
+    assert init["mib"].tolist() == [1216.0]
+    layers = frame[frame["stage"] == "layers"]
+    assert layers["layer"].notna().all()
+    assert len(layers) >= 2 * build.to_text().count("Host Persistent: ")
+    activation = frame[frame["metric"] == "activation"]["bytes"].tolist()
+    assert activation[-1] == 602112  # the assigned activation memory after block assignment
+
+
+@needs_corpus
+def test_tactics_in_engine_marks_one_row_per_engine_layer() -> None:
+    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    frame = build.tactics_frame()
+    used = frame[frame["in_engine"]]
+    assert used["layer"].is_unique
+    assert used["chosen"].all()
+    assert engine_tactics(build) >= {
+        (x, int(t)) for x, t in zip(used["layer"], used["tactic"], strict=True)
+    }
+    assert len(used) >= 20
+
+
+def engine_tactics(build: trtlog.Build) -> set[tuple[str, int]]:
+    assert build.engine is not None
+    return {(x.name, x.tactic) for x in build.engine.layers if x.tactic is not None}

@@ -15,6 +15,7 @@ from tests.conftest import CORPUS, FIXTURES, needs_corpus
 from trtlog.plots import (
     plot_fusions_by_pass,
     plot_layer_counts,
+    plot_memory_by_stage,
     plot_module_time,
     plot_slowest_tactics,
     plot_tactic_timing,
@@ -72,16 +73,18 @@ def test_tactic_timing_points_and_highlights() -> None:
     frame = build.tactics_frame()
     ax = plot_tactic_timing(frame)
     assert ax.get_yscale() == "log"
-    candidates, _fastest, chosen = ax.collections
+    candidates, _fastest, chosen, used = ax.collections
     timed = frame[~frame["skipped"] & ~frame["reformat"]]
     assert np.asarray(candidates.get_offsets()).shape[0] == len(timed)
     assert np.asarray(chosen.get_offsets()).shape[0] == int(timed["chosen"].sum())
+    assert np.asarray(used.get_offsets()).shape[0] == int(timed["in_engine"].sum()) > 0
     legend = ax.get_legend()
     assert legend is not None
     assert [t.get_text() for t in legend.get_texts()] == [
         "candidate",
         "fastest of its runner",
         "chosen",
+        "chosen and in the engine",
     ]
 
 
@@ -152,3 +155,29 @@ def test_module_time_without_profile() -> None:
     engine = trtlog.load_engine(RESNET18)
     ax = plot_module_time(engine.modules_frame())
     assert ax.get_title().startswith("Layers by module")
+
+
+@needs_corpus
+def test_memory_by_stage() -> None:
+    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    frame = build.memory_frame()
+    ax = plot_memory_by_stage(frame)
+    assert ax.get_title() == "Memory by stage" and ax.get_ylabel() == "memory (MiB)"
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == {"CPU in use", "GPU in use"}
+    changes = frame[frame["kind"] == "memory_change"]
+    process = changes[~changes["stage"].str.startswith("TensorRT-managed")]
+    gpu = np.asarray(lines["GPU in use"].get_ydata(), dtype=float)
+    assert len(gpu) == process["line"].nunique()
+    assert gpu[0] == 1216.0
+    managed = changes[changes["stage"].str.startswith("TensorRT-managed")]["line"].nunique()
+    assert len(_rects(ax)) == managed == 3
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert labels[0] == "Init CUDA"
+    assert any(t.get_text().startswith("engine") for t in ax.texts)
+
+
+def test_memory_by_stage_empty() -> None:
+    frame = trtlog.parse_text("[I] [TRT] nothing\n").memory_frame()
+    ax = plot_memory_by_stage(frame)
+    assert ax.texts[0].get_text() == "no memory figures in this log"

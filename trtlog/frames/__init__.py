@@ -23,6 +23,7 @@ from trtlog.frames.events import (
     removals_frame,
     tactics_frame,
 )
+from trtlog.frames.memory import memory_frame
 from trtlog.frames.schema import SCHEMAS, empty_frame, frame_from_records
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "fusions_frame",
     "layer_counts_frame",
     "layers_frame",
+    "memory_frame",
     "modules_frame",
     "passes_frame",
     "profile_frame",

@@ -6,6 +6,7 @@ Part of the view package :mod:`trtlog.frames` (pandas).
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -44,7 +45,7 @@ from trtlog.events import (
 )
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
-from trtlog.tensors import CompactFormat
+from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -121,6 +122,7 @@ SCHEMAS.update(
             "skip_reason": "string",
             "requested_bytes": "Int64",
             "engine_layer": "string",
+            "in_engine": "bool",
         },
     }
 )
@@ -407,13 +409,14 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
     ``Set Tactic Name`` line before it); ``time_ms``; ``fastest`` (the runner's fastest tactic for
     that combination); ``chosen`` (the runner and tactic TensorRT chose for the layer and
     combination); ``skipped`` with ``skip_reason`` and ``requested_bytes``; ``engine_layer``
-    (the engine layer that uses this layer's chosen tactic, when ``engine_layers`` maps layer
-    names to their tactic, as the engine layer listing does).
+    (on a chosen row: the engine layer of that name, when the log's layer dump or
+    ``engine_layers`` has it); ``in_engine`` (the chosen tactic is the one the engine layer runs:
+    TensorRT chooses a tactic per format combination and keeps one combination).
 
     Args:
         build: the parsed log.
-        engine_layers: engine layer name → tactic id; by default taken from the log's engine
-            layer listing when it has one.
+        engine_layers: engine layer name → tactic id; by default taken from the log's layer
+            dump (``Build.engine``) when it has one.
     """
     if engine_layers is None:
         engine_layers = _engine_layer_tactics(build)
@@ -453,6 +456,7 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
             "skip_reason": None,
             "requested_bytes": None,
             "engine_layer": None,
+            "in_engine": False,
         }
         row.update(extra)
         rows.append(row)
@@ -516,18 +520,46 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
             for row in state.combination_rows:
                 if row["runner"] == event.runner and row["tactic"] == event.tactic:
                     row["chosen"] = True
+    candidates: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         if row["chosen"] and row["layer"] in engine_layers:
             row["engine_layer"] = row["layer"]
+            if row["tactic"] == engine_layers[row["layer"]]:
+                candidates.setdefault(row["layer"], []).append(row)
+    dtypes = _engine_layer_dtypes(build)
+    for layer, found in candidates.items():
+        # one combination per engine layer: several can choose the same tactic (and 8.4
+        # repeats the chosen lines while generating the engine); prefer the one whose
+        # formats have the engine layer's element types
+        expected = dtypes.get(layer)
+        best = [r for r in found if expected and _combination_dtypes(r) == expected] or found
+        best[0]["in_engine"] = True
     return frame_from_records("tactics", rows)
 
 
+def _combination_dtypes(row: dict[str, Any]) -> tuple[str | None, ...]:
+    """The element types of a ``Float(...), Half(...) -> Int8(...)`` combination."""
+    parts = _FORMATS.split(row["format_combination"] or "")
+    return tuple(parse_compact_format(p.strip()).dtype for p in parts if p.strip())
+
+
+_FORMATS = re.compile(r" -> |, (?=[A-Z])")
+
+
+def _engine_layer_dtypes(build: Build) -> dict[str, tuple[str | None, ...]]:
+    engine = build.engine
+    if engine is None:
+        return {}
+    return {
+        x.name: tuple(t.dtype for t in (*x.inputs, *x.outputs))
+        for x in engine.layers
+        if x.inputs or x.outputs
+    }
+
+
 def _engine_layer_tactics(build: Build) -> dict[str, int]:
-    """Engine layer name → tactic, from the log's engine layer listing (if it has one)."""
-    out: dict[str, int] = {}
-    for event in build.events_of("engine_layer_info"):
-        name = getattr(event, "layer", None)
-        tactic = getattr(event, "tactic", None)
-        if isinstance(name, str) and isinstance(tactic, int):
-            out[name] = tactic
-    return out
+    """Engine layer name → tactic, from the log's layer dump (if it has one)."""
+    engine = build.engine
+    if engine is None:
+        return {}
+    return {x.name: x.tactic for x in engine.layers if x.tactic is not None}
