@@ -129,3 +129,13 @@ def test_plots_are_top_level_but_lazy() -> None:
     assert out.stdout.strip() == "trtlog.plots"
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         trtlog.nothing  # noqa: B018
+
+
+def test_graph_functions_are_top_level_but_lazy() -> None:
+    code = (
+        "import sys, trtlog; assert 'networkx' not in sys.modules; "
+        "f = trtlog.fate; assert 'networkx' in sys.modules; "
+        "assert set(trtlog._GRAPH) <= set(trtlog.__all__); print(f.__module__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "trtlog.graph"

@@ -22,6 +22,7 @@ from trtlog.parse.jsonio import JsonRepairWarning
 from trtlog.parse.layer_info import load_engine, load_profile, load_times
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
+    from trtlog.graph import fate, members, merge_graph, provenance, write_graph
     from trtlog.plots import (
         plot_diff,
         plot_fusions_by_pass,
@@ -48,11 +49,19 @@ _PLOTS = (
 )
 
 
+#: Merge-graph functions, importable as ``trtlog.fate`` etc. without loading networkx up front.
+_GRAPH = ("fate", "members", "merge_graph", "provenance", "write_graph")
+
+
 def __getattr__(name: str) -> object:
     if name in _PLOTS:
         from trtlog import plots
 
         return getattr(plots, name)
+    if name in _GRAPH:
+        from trtlog import graph
+
+        return getattr(graph, name)
     raise AttributeError(f"module 'trtlog' has no attribute {name!r}")
 
 
@@ -71,10 +80,13 @@ __all__ = [
     "TrtlogError",
     "__version__",
     "compare",
+    "fate",
     "iter_events",
     "load_engine",
     "load_profile",
     "load_times",
+    "members",
+    "merge_graph",
     "parse",
     "parse_text",
     "plot_diff",
@@ -85,5 +97,7 @@ __all__ = [
     "plot_slowest_tactics",
     "plot_tactic_timing",
     "plot_time_by",
+    "provenance",
     "split_name",
+    "write_graph",
 ]

@@ -105,17 +105,22 @@ def plot_layer_counts(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
 
 
 def plot_fusions_by_pass(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
-    """Fusions and removals by optimization pass (``passes_frame``), horizontal bars."""
+    """Fusions, removals and swaps by optimization pass (``passes_frame``), horizontal bars.
+
+    Passes that ran but printed no effect keep their row (with empty bars).
+    """
     ax = _axes(ax, (8.0, max(3.0, 0.35 * len(frame) + 1.5)))
-    ax.set_title("Fusions and removals by pass")
+    ax.set_title("Fusions, removals and swaps by pass")
     ax.set_xlabel("events")
     if frame.empty:
         ax.text(0.5, 0.5, "no optimization passes in this log", ha="center", transform=ax.transAxes)
         return ax
-    data = frame.sort_values(["fusions", "removals"], ascending=True)
+    data = frame.assign(total=frame["fusions"] + frame["removals"] + frame["swaps"])
+    data = data.sort_values(["total", "fusions", "removals"], ascending=True)
     y = np.arange(len(data))
-    ax.barh(y - 0.2, data["fusions"], height=0.4, label="fusions", color="#4c72b0")
-    ax.barh(y + 0.2, data["removals"], height=0.4, label="removals", color="#dd8452")
+    ax.barh(y + 0.27, data["fusions"], height=0.27, label="fusions", color="#4c72b0")
+    ax.barh(y, data["removals"], height=0.27, label="removals", color="#dd8452")
+    ax.barh(y - 0.27, data["swaps"], height=0.27, label="swaps", color="#55a868")
     ax.set_yticks(y, [shorten(p, 36) for p in data["pass_name"]])
     ax.legend(fontsize=8)
     _tight(ax)

@@ -408,3 +408,12 @@ def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
             n += 1
         common = common[:n]
     assert _module(tuple(nodes)) == "/" + "/".join(common)
+
+
+@needs_corpus
+def test_log_engine_expands_foreign_node_ranges_in_parse_order() -> None:
+    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    assert build.engine is not None
+    first = build.engine.layers[0]
+    assert first.name == "{ForeignNode[node_conv2d...node_relu]}"
+    assert first.onnx_nodes == ("node_conv2d", "node_relu") and first.onnx_source == "range"

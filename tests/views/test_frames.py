@@ -75,6 +75,11 @@ def test_passes(yolo: trtlog.Build) -> None:
     assert frame.loc["ConstWeightsFusion", "fusions"] == 2
     assert frame.loc["ConstShuffleFusion", "layers_before"] == 755
     assert frame.loc["ConstShuffleFusion", "layers_after"] == 153
+    # swaps are the pass's own; the slice and concat eliminations of the later stages are not
+    assert frame.loc["EltwiseAddToPwn", "swaps"] == 2
+    assert frame.loc["EltwiseAddToPwn", "removals"] == 0
+    assert frame.loc["SliceElimination", "removals"] == 3
+    assert frame.loc["ConcatElimination", "removals"] == 2
 
 
 def test_qdq_and_removals(yolo: trtlog.Build) -> None:

@@ -51,7 +51,7 @@ def test_plot_on_given_axes_returns_it() -> None:
     _fig, ax = plt.subplots()
     build = trtlog.parse(YOLO)
     assert plot_fusions_by_pass(build.passes_frame(), ax=ax) is ax
-    assert len(ax.patches) == 2 * len(build.passes_frame())
+    assert len(ax.patches) == 3 * len(build.passes_frame())  # fusions, removals, swaps
 
 
 def test_empty_frames_give_a_labelled_empty_plot() -> None:

@@ -167,16 +167,27 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
 
 
 class _PassAt:
-    """The pass that was running at a line (from ``Running: <pass> on <layer>`` lines)."""
+    """The pass that was running at a line (from ``Running: <pass> on <layer>`` lines).
+
+    A pass's scope ends at the next ``Running:`` line, a layer count (``After ...: N layers``)
+    or a Q/DQ optimizer phase line: what follows those belongs to a stage, not to the pass.
+    """
 
     def __init__(self, build: Build) -> None:
-        runs = build.of(PassRun)
-        self.lines = [e.span[0] for e in runs]
-        self.names = [e.pass_name for e in runs]
+        marks: list[tuple[int, str | None]] = [(e.span[0], e.pass_name) for e in build.of(PassRun)]
+        marks += [(e.span[0], None) for e in build.of(LayerCount)]
+        marks += [(e.span[0], None) for e in build.events_of("qdq_phase")]
+        marks.sort(key=lambda m: m[0])
+        self.lines = [line for line, _ in marks]
+        self.names = [name for _, name in marks]
 
     def get(self, line: int) -> str | None:
         i = bisect.bisect_right(self.lines, line) - 1
         return self.names[i] if i >= 0 else None
+
+
+# eliminations TensorRT does in its own stages ("After slice removal"), never inside a pass
+_STAGE_PASS = {"slice_elimination": "SliceElimination", "concat_elimination": "ConcatElimination"}
 
 
 def fusions_frame(build: Build) -> pd.DataFrame:
@@ -245,7 +256,7 @@ def removals_frame(build: Build) -> pd.DataFrame:
             {
                 "line": line,
                 "kind": kind,
-                "pass_name": passes.get(line),
+                "pass_name": _STAGE_PASS.get(kind) or passes.get(line),
                 "layer": layer,
                 "detail": detail,
             }
@@ -365,7 +376,7 @@ def passes_frame(build: Build) -> pd.DataFrame:
         (LayerSwap, "swaps"),
     ):
         for event in build.of(kind):
-            name = passes.get(event.span[0])
+            name = _STAGE_PASS.get(event.kind) or passes.get(event.span[0])
             if name:
                 touch(name, event.span[0])[count_as] += 1
     counts = [(e.span[0], e.layers) for e in build.of(LayerCount)]
