@@ -67,6 +67,7 @@ class Summary(BaseModel):
     activation_memory_bytes: int | None = None
     weights_memory_bytes: int | None = None
     peak_gpu_mib: int | None = None
+    gpu_in_use_mib: int | None = None
     engine_layers: int | None = None
     warnings: int = 0
     errors: int = 0
@@ -120,7 +121,10 @@ class Summary(BaseModel):
         row("engine size", f"{self.engine_size_mib:g} MiB" if self.engine_size_mib else None)
         row("activation memory", _mib(self.activation_memory_bytes))
         row("weights memory", _mib(self.weights_memory_bytes))
-        row("peak GPU memory", f"{self.peak_gpu_mib} MiB" if self.peak_gpu_mib else None)
+        row(
+            "GPU memory in use", f"{self.gpu_in_use_mib} MiB (max)" if self.gpu_in_use_mib else None
+        )
+        row("TRT allocators peak", f"{self.peak_gpu_mib} MiB GPU" if self.peak_gpu_mib else None)
         row("warnings / errors", f"{self.warnings} / {self.errors}")
         for err in self.first_errors:
             out.append(f"{'':<24}{_clip(err, 100)}")
@@ -182,9 +186,15 @@ def summarize(build: Build) -> Summary:
     device = build.device
     stats: list[Any] = build.events_of("memory_stats")
     peak = max((getattr(e, "gpu_mib", 0) or 0 for e in stats), default=0) or None
+    in_use = [
+        getattr(e, "gpu_mib", 0)
+        for e in build.events_of("memory_change", "memory_snapshot")
+        if not str(getattr(e, "phase", "")).startswith("TensorRT-managed")
+    ]
     weights = [
         e for e in build.events_of("persistent_memory") if getattr(e, "memory", "") == "weights"
     ]
+    engine = build.engine
     weights_bytes: int | None = getattr(weights[-1], "bytes", None) if weights else None
     return Summary(
         source=build.source.name,
@@ -208,11 +218,13 @@ def summarize(build: Build) -> Summary:
         tactic_selection_seconds=_last(build, "tactics_done", "seconds"),
         graph_seconds=_last(build, "graph_build_done", "seconds"),
         engine_build_seconds=_last(build, "engine_built", "seconds"),
-        engine_size_mib=_last(build, "engine_size", "size_mib"),
+        engine_size_mib=_last(build, "engine_size", "size_mib")
+        or _last(build, "engine_load_size", "size_mib"),
         activation_memory_bytes=_last(build, "activation_memory", "bytes"),
         weights_memory_bytes=weights_bytes,
         peak_gpu_mib=peak,
-        engine_layers=len(build.events_of("engine_layer_info")) or None,
+        gpu_in_use_mib=max(in_use, default=0) or None,
+        engine_layers=len(engine.layers) if engine is not None else None,
         warnings=warnings,
         errors=len(errors),
         first_errors=first_errors,

@@ -97,9 +97,13 @@ def test_summary_fields_the_lead_reads() -> None:
             "CPU 6 MiB, GPU 37 MiB",
             ts + "Engine built in 24.4854 sec.",
             ts + "Created engine with size: 6.42511 MiB",
+            ts + "[TRT] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: CPU 14, GPU 1216 (MiB)",
+            ts + "[TRT] [MemUsageChange] TensorRT-managed allocation in building engine: "
+            "CPU +11, GPU +1300, now: CPU 11, GPU 1300 (MiB)",
         ]
     )
     summary = summarize(build)
+    assert summary.gpu_in_use_mib == 1216  # the process totals, not TensorRT's own account
     assert summary.activation_memory_bytes == 2876416
     assert summary.weights_memory_bytes == 6553364
     assert summary.peak_gpu_mib == 37
