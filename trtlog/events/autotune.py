@@ -10,35 +10,56 @@ from __future__ import annotations
 from typing import Literal
 
 from trtlog.events.base import EventBase
-from trtlog.events.fields import LayerName
+from trtlog.events.fields import LayerName, LayerNames
 from trtlog.tensors import CompactFormat
 
 __all__ = [
     "AutotuneCombination",
     "AutotuneEvent",
     "AutotuneReformat",
+    "BackendStrategy",
+    "BuilderNote",
+    "CachedTactic",
     "CompilerBackend",
     "FastestTactic",
+    "ForeignNodeMetadata",
+    "FusionsEnabled",
     "HostIoReservation",
     "KernelNote",
     "LayerCostsHeader",
     "LegacyRunnerChoice",
     "LegacyTimingHeader",
+    "MyelinAutotuneOp",
+    "MyelinMemBudget",
+    "MyelinNote",
+    "MyelinPassSkipped",
+    "MyelinTableColumns",
+    "MyelinTactic",
+    "NonconformingImplementation",
     "ProfileStart",
+    "ProfilingWorkspace",
     "ReformatCostsHeader",
+    "ReformatLayerAdded",
     "RunnerChoice",
     "RunnerProfiled",
     "RunnerSkipped",
+    "SubgraphCompiled",
+    "TacticCountSet",
     "TacticGpuError",
     "TacticNameSet",
+    "TacticPruning",
     "TacticSkipped",
     "TacticSkippedMemory",
     "TacticSource",
     "TacticTiming",
     "TacticsDone",
+    "TimingCacheDeleted",
     "TimingCacheMode",
+    "TimingCacheSaved",
+    "TimingCacheSerialized",
     "TimingCacheWarning",
     "TimingRunner",
+    "WorkspaceAdvice",
     "WorkspaceHint",
 ]
 
@@ -46,14 +67,19 @@ __all__ = [
 class TacticSource(EventBase):
     """``Using <src> as a tactic source`` / ``Disabling unused tactic source: <SRC>, <SRC>``.
 
+    8.0.3 prints ``Using cublas a tactic source`` (sic); 8.5 prints ``Using cublas as plugin
+    tactic source`` and ``Using cuDNN as core library tactic source``.
+
     Attributes:
         sources: the tactic sources named (``cublasLt``, ``CUBLAS``...).
         enabled: ``True`` for ``Using``, ``False`` for ``Disabling``.
+        role: ``plugin`` or ``core library`` when the line names one (8.5).
     """
 
     kind: Literal["tactic_source"] = "tactic_source"
     sources: tuple[str, ...]
     enabled: bool
+    role: Literal["plugin", "core library"] | None = None
 
 
 class TimingCacheMode(EventBase):
@@ -66,6 +92,9 @@ class TimingCacheMode(EventBase):
 class TimingCacheWarning(EventBase):
     """The timing cache could not be used.
 
+    ``Could not read timing cache from: <path>. ...`` (10.4) and ``Could not read cache from:
+    <path>. A new cache will be generated and written.`` (10.16) are both ``unreadable``.
+
     Attributes:
         reason: ``invalid`` (``Detected invalid timing cache...``) or ``unreadable``.
         path: the cache file, for ``unreadable``.
@@ -74,6 +103,47 @@ class TimingCacheWarning(EventBase):
     kind: Literal["timing_cache_warning"] = "timing_cache_warning"
     reason: Literal["invalid", "unreadable"]
     path: str | None = None
+
+
+class TimingCacheDeleted(EventBase):
+    """The builder drops its timing cache: ``Deleting timing cache: <n> entries, <h> hits``.
+
+    8.0 - 8.2 print ``<h> hits``, 8.4+ ``served <h> hits since creation.``.
+
+    Attributes:
+        entries: the cache entries.
+        hits: the cache hits served.
+    """
+
+    kind: Literal["timing_cache_deleted"] = "timing_cache_deleted"
+    entries: int
+    hits: int
+
+
+class TimingCacheSerialized(EventBase):
+    """``Serializing timing cache. UUID = <uuid>, commit ID = <id>`` (10.x).
+
+    Attributes:
+        uuid: the GPU's UUID (``GPU-31e9692b-...``).
+        commit_id: the TensorRT build's commit id.
+    """
+
+    kind: Literal["timing_cache_serialized"] = "timing_cache_serialized"
+    uuid: str
+    commit_id: str
+
+
+class TimingCacheSaved(EventBase):
+    """``Saved <n> bytes of timing cache to <path>`` ([I], 10.x).
+
+    Attributes:
+        bytes: the size written.
+        path: the cache file.
+    """
+
+    kind: Literal["timing_cache_saved"] = "timing_cache_saved"
+    bytes: int
+    path: str
 
 
 class ProfileStart(EventBase):
@@ -119,11 +189,22 @@ class LayerCostsHeader(EventBase):
 
 
 class AutotuneReformat(EventBase):
-    """``*************** Autotuning Reformat: <from> -> <to> ***************``."""
+    """``*************** Autotuning Reformat: <from> -> <to> ***************``.
+
+    8.0 prints no blank after the colon; 8.5 marks a format `` long-strided``.
+
+    Attributes:
+        from_format: the source format.
+        to_format: the target format.
+        from_long_strided: the source format is marked `` long-strided``.
+        to_long_strided: the target format is marked `` long-strided``.
+    """
 
     kind: Literal["autotune_reformat"] = "autotune_reformat"
     from_format: CompactFormat
     to_format: CompactFormat
+    from_long_strided: bool = False
+    to_long_strided: bool = False
 
 
 class AutotuneCombination(EventBase):
@@ -132,11 +213,96 @@ class AutotuneCombination(EventBase):
     Attributes:
         inputs: input formats (strides, not dims; T15); may be empty.
         outputs: output formats; may be empty.
+        long_strided_inputs: positions in ``inputs`` of formats marked `` long-strided`` (8.5).
+        long_strided_outputs: positions in ``outputs`` of formats marked `` long-strided``.
     """
 
     kind: Literal["autotune_combination"] = "autotune_combination"
     inputs: tuple[CompactFormat, ...]
     outputs: tuple[CompactFormat, ...]
+    long_strided_inputs: tuple[int, ...] = ()
+    long_strided_outputs: tuple[int, ...] = ()
+
+
+class CachedTactic(EventBase):
+    """A timing-cache hit: ``<layer> [<ins> -> <outs>] got cached result: <runner>, ...``.
+
+    ``... got cached result: <runner>, tactic <id>, <t> ms`` (10.x). It stands for a timing:
+    the tactic the cache holds for this layer and format combination, with the time measured
+    when the entry was made.
+
+    Attributes:
+        layer: the layer (``Optimizer Reformat(<tensor> -> <out>)`` texts for reformats).
+        inputs: input formats; may be empty.
+        outputs: output formats; may be empty.
+        runner: the runner (``CaskPooling``, ``Reformat``...).
+        tactic: the tactic id (unsigned 64-bit).
+        time_ms: the cached time in milliseconds.
+    """
+
+    kind: Literal["cached_tactic"] = "cached_tactic"
+    layer: LayerName
+    inputs: tuple[CompactFormat, ...]
+    outputs: tuple[CompactFormat, ...]
+    runner: str
+    tactic: int
+    time_ms: float
+
+
+class TacticPruning(EventBase):
+    """Tactics pruned before timing (8.5/8.6, gemm layers).
+
+    ``<layer>: <n> available tactics, <u> unparsable, <p> pruned, <r> remaining after tactic
+    pruning.``
+
+    Attributes:
+        layer: the layer (names may hold ``: `` and `` || ``).
+        available: tactics available.
+        unparsable: tactics whose description did not parse.
+        pruned: tactics pruned.
+        remaining: tactics left to time.
+    """
+
+    kind: Literal["tactic_pruning"] = "tactic_pruning"
+    layer: LayerName
+    available: int
+    unparsable: int
+    pruned: int
+    remaining: int
+
+
+class ReformatLayerAdded(EventBase):
+    """``Adding reformat layer: <layer> (<tensor>) from <fmt> to <fmt>`` (8.0 - 10.x).
+
+    Attributes:
+        layer: the reformat layer (``Reformatted Input Tensor 0 to <consumer>``).
+        tensor: the tensor it reformats (the last top-level parenthesised group), if found.
+        from_format: the source format.
+        to_format: the target format.
+    """
+
+    kind: Literal["reformat_layer_added"] = "reformat_layer_added"
+    layer: LayerName
+    tensor: LayerName | None = None
+    from_format: CompactFormat
+    to_format: CompactFormat
+
+
+class NonconformingImplementation(EventBase):
+    """``For layer <layer> a non-conforming implementation was chosen than was requested ...``.
+
+    The layer's requested precisions were ignored because another implementation was faster
+    (8.0 - 10.x).
+
+    Attributes:
+        layer: the layer.
+        advice: the closing sentence (``Enable strict mode ...`` in 8.0,
+            ``Set BuilderFlag::kPREFER_PRECISION_CONSTRAINTS ...`` from 8.2 on).
+    """
+
+    kind: Literal["nonconforming_implementation"] = "nonconforming_implementation"
+    layer: LayerName
+    advice: str
 
 
 class TimingRunner(EventBase):
@@ -182,6 +348,9 @@ class TacticTiming(EventBase):
 
 class TacticNameSet(EventBase):
     """A tactic's kernel name: ``<layer> Set Tactic Name: <kernel> Tactic: <id>`` (G.6).
+
+    Also ``Tactic Name: <kernel>`` alone (8.5, ``ConvActPool`` runner; the tactic's
+    ``Tactic: <id> Time: <t>`` line follows).
 
     Attributes:
         layer: the layer, when printed.
@@ -303,6 +472,224 @@ class TacticsDone(EventBase):
     seconds: float
 
 
+class MyelinTactic(EventBase):
+    """One row of Myelin's ``Sorted table of all evaluated tactics`` (10.x).
+
+    `` (foreignNode)    0, 0.0188384, 1.00000, 0.92564, <kernel>, 0x4841c72cefae1,``
+
+    Attributes:
+        tactic_id: Myelin's tactic index (not a TensorRT tactic id).
+        time_ms: the cost in milliseconds.
+        relative: the cost over the fastest cost (``1.0`` for the fastest).
+        correlation: the prediction correlation.
+        kernel: the kernel name.
+        tactic_hash: the tactic hash.
+        tunable: the tunable parameter, ``None`` when empty.
+        extra_columns: the values of further columns (``conv_w2c_input_fold``), as printed.
+    """
+
+    kind: Literal["myelin_tactic"] = "myelin_tactic"
+    tactic_id: int
+    time_ms: float
+    relative: float
+    correlation: float
+    kernel: str
+    tactic_hash: int
+    tunable: str | None = None
+    extra_columns: tuple[str, ...] = ()
+
+
+class MyelinTableColumns(EventBase):
+    """`` (foreignNode) tactic_id, cost(in ms), ...``: the columns of Myelin's tactic table.
+
+    Attributes:
+        columns: the column names, in order.
+    """
+
+    kind: Literal["myelin_table_columns"] = "myelin_table_columns"
+    columns: tuple[str, ...]
+
+
+class MyelinNote(EventBase):
+    """A fixed Myelin message (8.5 - 10.x).
+
+    `` (foreignNode) Sorted table of all evaluated tactics:`` and
+    `` (foreignNode) Set user's cuda kernel library``.
+
+    Attributes:
+        text: the message without its `` (foreignNode) `` prefix.
+    """
+
+    kind: Literal["myelin_note"] = "myelin_note"
+    text: str
+
+
+class MyelinAutotuneOp(EventBase):
+    """`` (foreignNode) Autotuning op <op>: [ONNX Layer: <node>]...`` (10.x).
+
+    Attributes:
+        op: the Myelin op being tuned.
+        onnx_layers: the ONNX nodes it implements (metadata groups, T18).
+    """
+
+    kind: Literal["myelin_autotune_op"] = "myelin_autotune_op"
+    op: LayerName
+    onnx_layers: LayerNames
+
+
+class MyelinPassSkipped(EventBase):
+    """`` (foreignNode) Pass <pass> is currently skipped for <reason>`` (8.5).
+
+    Attributes:
+        pass_name: the Myelin pass (``fuse_conv_padding``).
+        reason: what it is skipped for (``dynamic shapes``).
+    """
+
+    kind: Literal["myelin_pass_skipped"] = "myelin_pass_skipped"
+    pass_name: str
+    reason: str
+
+
+class MyelinMemBudget(EventBase):
+    """`` (foreignNode) [pass.cpp:2131: run_passes] Exceeded mem budget of <b>. Need <n>``.
+
+    Two enveloped lines of advice follow it (``workspace_advice``); they are separate events,
+    as TensorRT logged them separately.
+
+    Attributes:
+        source: the Myelin source location (``pass.cpp:2131``).
+        function: the Myelin function (``run_passes``).
+        budget_bytes: the memory budget.
+        needed_bytes: the memory needed.
+    """
+
+    kind: Literal["myelin_mem_budget"] = "myelin_mem_budget"
+    source: str
+    function: str
+    budget_bytes: int
+    needed_bytes: int
+
+
+class WorkspaceAdvice(EventBase):
+    """Advice after ``myelin_mem_budget`` (10.x; each line starts with a blank).
+
+    `` Try increasing the workspace size with IBuilderConfig::setMemoryPoolLimit.`` and
+    `` Example of equivalent trtexec option: --memPoolSize=workspace:16384``.
+
+    Attributes:
+        api: the builder call to use (first line).
+        pool: the memory pool of the trtexec option (second line).
+        size_mib: the pool size of the trtexec option, in MiB (trtexec's unit).
+    """
+
+    kind: Literal["workspace_advice"] = "workspace_advice"
+    api: str | None = None
+    pool: str | None = None
+    size_mib: int | None = None
+
+
+class ForeignNodeMetadata(EventBase):
+    """``ForeignNode <layer> metadata: [ONNX Layer: <node>]\\x1e...`` (10.x).
+
+    Names the ONNX nodes a Myelin region implements; the merge graph places them with it.
+
+    Attributes:
+        layer: the ForeignNode layer (``{ForeignNode[a...b]}``).
+        onnx_layers: the ONNX node names (empty when the metadata is).
+    """
+
+    kind: Literal["foreign_node_metadata"] = "foreign_node_metadata"
+    layer: LayerName
+    onnx_layers: LayerNames
+
+
+class SubgraphCompiled(EventBase):
+    """``Subgraph compilation completed in <s> seconds.`` (Myelin, 10.x).
+
+    Attributes:
+        seconds: the compilation time.
+    """
+
+    kind: Literal["subgraph_compiled"] = "subgraph_compiled"
+    seconds: float
+
+
+class FusionsEnabled(EventBase):
+    """``Enabling <precision> fusions at optimization level <n>`` (10.x).
+
+    Attributes:
+        precision: the fusions enabled (``FP8``).
+        level: the builder optimization level.
+    """
+
+    kind: Literal["fusions_enabled"] = "fusions_enabled"
+    precision: str
+    level: int
+
+
+class TacticCountSet(EventBase):
+    """``Set number of tactics to <n> at optimization level <l>`` (10.x).
+
+    Attributes:
+        count: the number of tactics.
+        level: the builder optimization level.
+    """
+
+    kind: Literal["tactic_count_set"] = "tactic_count_set"
+    count: int
+    level: int
+
+
+class ProfilingWorkspace(EventBase):
+    """``Setting workspace to <n>enables more tactics for profiling`` (8.2 - 10.x, sic).
+
+    Attributes:
+        bytes: the workspace size set for profiling.
+    """
+
+    kind: Literal["profiling_workspace"] = "profiling_workspace"
+    bytes: int
+
+
+class BackendStrategy(EventBase):
+    """The builder trying backend strategies (8.6, 10.x).
+
+    * ``build``: ``Building graph using backend strategy <n>``
+    * ``initial``: ``Use backend strategy <n> with estimated inference time (<t>) as the
+      initial choice.``
+    * ``chosen``: ``Chose this engine with backend strategy <n> since its estimated inference
+      time (<t>) is faster than the previous engine with estimated inference time (<p>).``
+    * ``skipped``: ``Skip backend strategy <n>since its estimated inference time (<t>) is not
+      faster than ...`` (sic)
+
+    Attributes:
+        action: ``build``, ``initial``, ``chosen`` or ``skipped``.
+        strategy: the strategy number.
+        estimated_time: the estimated inference time, as printed (no unit).
+        previous_time: the previous engine's estimated time.
+    """
+
+    kind: Literal["backend_strategy"] = "backend_strategy"
+    action: Literal["build", "initial", "chosen", "skipped"]
+    strategy: int
+    estimated_time: float | None = None
+    previous_time: float | None = None
+
+
+class BuilderNote(EventBase):
+    """A fixed builder message about backends (10.x).
+
+    ``InternalBuildFlags::kENABLE_INTERNAL_MYELIN_TESTING is enabled, or BackendStrategy is to
+    prefer Myelin, ... so all operators supported by Myelin will be offloaded to Myelin.``
+
+    Attributes:
+        text: the message.
+    """
+
+    kind: Literal["builder_note"] = "builder_note"
+    text: str
+
+
 class KernelNote(EventBase):
     """``Unrecognized MMA instruction source format or shape: <kernel>`` (8.5, corpus)."""
 
@@ -336,4 +723,25 @@ AutotuneEvent = (
     | TacticGpuError
     | TacticsDone
     | KernelNote
+    | TimingCacheDeleted
+    | TimingCacheSerialized
+    | TimingCacheSaved
+    | CachedTactic
+    | TacticPruning
+    | ReformatLayerAdded
+    | NonconformingImplementation
+    | MyelinTactic
+    | MyelinTableColumns
+    | MyelinNote
+    | MyelinAutotuneOp
+    | MyelinPassSkipped
+    | MyelinMemBudget
+    | WorkspaceAdvice
+    | ForeignNodeMetadata
+    | SubgraphCompiled
+    | FusionsEnabled
+    | TacticCountSet
+    | ProfilingWorkspace
+    | BackendStrategy
+    | BuilderNote
 )

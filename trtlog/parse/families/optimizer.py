@@ -11,9 +11,11 @@ from typing import Any
 from lark import Token, v_args
 
 from trtlog.names import split_top
-from trtlog.parse.family import BaseTransformer, Family, Fields, Rule
+from trtlog.parse.family import BaseTransformer, Continuation, Family, Fields, Rule
 
 __all__ = ["FAMILY"]
+
+_GRAPH_DUMP = "graph_dump"
 
 
 @v_args(inline=True)
@@ -40,6 +42,9 @@ class OptimizerTransformer(BaseTransformer):
 
     def pass_run(self, name: Token, layer: Token) -> Fields:
         return {"kind": "pass_run", "pass_name": str(name), "layer": str(layer)}
+
+    def pass_run_unnamed(self, name: Token) -> Fields:
+        return {"kind": "pass_run", "pass_name": str(name), "layer": None}
 
     def fusion(self, name: Token, first: Token, second: Token) -> Fields:
         return {
@@ -125,6 +130,105 @@ class OptimizerTransformer(BaseTransformer):
     def retarget(self, tensor: Token, target: Token) -> Fields:
         return {"kind": "retarget", "tensor": str(tensor), "target": str(target)}
 
+    def copy_inserted(self, side: Token, layer: Token) -> Fields:
+        return {"kind": "copy_inserted", "position": str(side), "layer": str(layer)}
+
+    def input_replaced(self, index: int, layer: Token, tensor: Token, producer: Token) -> Fields:
+        return {
+            "kind": "input_replaced",
+            "layer": str(layer),
+            "index": index,
+            "tensor": str(tensor),
+            "producer": str(producer),
+        }
+
+    def input_broadcast(
+        self, layer: Token, index: int, dims0: Token | None, dims1: Token | None
+    ) -> Fields:
+        return {
+            "kind": "input_broadcast",
+            "layer": str(layer),
+            "input_index": index,
+            "input0_dims": _ints(dims0),
+            "input1_dims": _ints(dims1),
+        }
+
+    def dynamic_range_set(self, tensor: Token, low: float, high: float) -> Fields:
+        return {"kind": "dynamic_range_set", "tensor": str(tensor), "low": low, "high": high}
+
+    def quantization(
+        self, scales: Token | None, zeros: Token | None
+    ) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        return _numbers(str(scales or "")), _numbers(str(zeros or ""))
+
+    def scale_source(
+        self, tensor: Token, quant: tuple[tuple[float, ...], tuple[float, ...]]
+    ) -> tuple[str, tuple[float, ...], tuple[float, ...]]:
+        return str(tensor), quant[0], quant[1]
+
+    def scale_assigned(
+        self, tensor: Token, source: tuple[str, tuple[float, ...], tuple[float, ...]] | None
+    ) -> Fields:
+        fields: Fields = {"kind": "scale_assigned", "tensor": str(tensor)}
+        if source is not None:
+            fields["source"], fields["scales"], fields["zero_points"] = source
+        return fields
+
+    def scale_overridden(
+        self,
+        tensor: Token,
+        quant: tuple[tuple[float, ...], tuple[float, ...]],
+        source: tuple[str, tuple[float, ...], tuple[float, ...]] | None,
+    ) -> Fields:
+        fields: Fields = {
+            "kind": "scale_overridden",
+            "tensor": str(tensor),
+            "scales": quant[0],
+            "zero_points": quant[1],
+        }
+        if source is not None:
+            fields["source"], fields["source_scales"], fields["source_zero_points"] = source
+        return fields
+
+    def builder_mode_configured(self, mode: Token, seconds: float) -> Fields:
+        return {"kind": "builder_mode_configured", "mode": str(mode), "seconds": seconds}
+
+    def unused_input(self, tensor: Token) -> Fields:
+        return {"kind": "unused_input", "tensor": str(tensor), "kept": False}
+
+    def unused_input_kept(self, tensor: Token) -> Fields:
+        return {"kind": "unused_input", "tensor": str(tensor), "kept": True}
+
+    def graph_dump_header(self, title: Token) -> Fields:
+        return {"kind": "graph_dump_header", "title": str(title)}
+
+    def graph_dump_layer(self, layer_type: Token, name: Token) -> Fields:
+        return {"kind": "graph_dump_layer", "layer_type": str(layer_type), "layer": str(name)}
+
+    def graph_dump_io(self, side: Token, index: int) -> Fields:
+        return {"kind": "graph_dump_io", "side": str(side).lower(), "index": index}
+
+    def graph_dump_dims(self, values: Token) -> Fields:
+        return {"kind": "graph_dump_dims", "values": tuple(str(values).split("\t"))}
+
+    def multi_stream_count(self, counted: Token, count: int) -> Fields:
+        return {"kind": "multi_stream_count", "counted": _MS_COUNTED[str(counted)], "count": count}
+
+    def multi_stream_done(self, seconds: float) -> Fields:
+        return {"kind": "multi_stream_done", "seconds": seconds}
+
+    def multi_stream_disabled(self, reason: Token) -> Fields:
+        return {"kind": "multi_stream_disabled", "reason": str(reason)}
+
+    def multi_stream_engine(self) -> Fields:
+        return {"kind": "multi_stream_note", "text": "Running engine with multi stream info"}
+
+    def multi_stream_main(self) -> Fields:
+        return {
+            "kind": "multi_stream_note",
+            "text": "The main stream provided by execute/enqueue calls is the first worker stream",
+        }
+
     def optimizer_note(self, text: Token) -> Fields:
         return {"kind": "optimizer_note", "text": str(text)}
 
@@ -153,7 +257,9 @@ class OptimizerTransformer(BaseTransformer):
         return {"kind": "placement_header", "device": str(device)}
 
     def placement_list(self, device: Token, rest: Token | None) -> Fields:
-        names = [n.strip() for n in split_top(str(rest or ""), ",")]
+        # the 7.1 list may come on the next line (joined with "\n" by the continuation)
+        text = str(rest or "").replace("\n", ", ")
+        names = [n.strip() for n in split_top(text, ",")]
         return {
             "kind": "placement_list",
             "device": str(device),
@@ -171,6 +277,20 @@ class OptimizerTransformer(BaseTransformer):
 
     def dla_offload_summary(self, offloaded: int, candidates: int) -> Fields:
         return {"kind": "dla_offload_summary", "offloaded": offloaded, "candidates": candidates}
+
+    def placement_none(self, device: Token) -> Fields:
+        return {"kind": "placement_none", "device": str(device)}
+
+    def dla_memory_header(self) -> Fields:
+        return {"kind": "dla_memory_header"}
+
+    def dla_memory_summary(self, sram: int, local: int, global_: int) -> Fields:
+        return {
+            "kind": "dla_memory_summary",
+            "managed_sram_mib": sram,
+            "local_dram_mib": local,
+            "global_dram_mib": global_,
+        }
 
     def dla_offloaded(self, layer: Token) -> Fields:
         return {"kind": "dla_offloaded", "layer": str(layer)}
@@ -204,6 +324,28 @@ def _numbers(text: str) -> tuple[float, ...]:
     return tuple(float(p) for p in text.split(",") if p.strip())
 
 
+def _ints(text: Token | None) -> tuple[int, ...]:
+    return tuple(int(p) for p in str(text).split(",")) if text else ()
+
+
+_MS_COUNTED = {
+    "streams used": "streams",
+    "events used": "events",
+    "aux streams": "aux_streams",
+    "total worker streams": "worker_streams",
+}
+
+
+def _is_scale_source(message: str) -> bool:
+    return message.startswith("using ")
+
+
+def _is_placement_names(message: str) -> bool:
+    # The line after a 7.1 "Layers running on <device>: " header: a comma-joined list of
+    # names, empty when no layer runs there. Headers and sentences are not lists.
+    return not message.startswith("-") and not message.endswith(".")
+
+
 FAMILY = Family(
     name="optimizer",
     transformer=OptimizerTransformer,
@@ -214,6 +356,13 @@ FAMILY = Family(
         Rule("graph_build_done", prefix="Graph construction "),
         Rule("graph_opt_time", prefix="Graph optimization time: "),
         Rule("pass_run", prefix="Running: "),
+        Rule("graph_dump_header", prefix="SYMBOLIC CHECKS", enters=_GRAPH_DUMP),
+        Rule("graph_dump_header", prefix="GRAPH NODES", enters=_GRAPH_DUMP),
+        Rule("graph_dump_io", prefix="    Input ", section=_GRAPH_DUMP),
+        Rule("graph_dump_io", prefix="    Output ", section=_GRAPH_DUMP),
+        Rule("graph_dump_dims", prefix="        ", section=_GRAPH_DUMP),
+        Rule("graph_dump_layer", section=_GRAPH_DUMP),
+        Rule("graph_build_done", prefix="Graph construction ", section=_GRAPH_DUMP, leaves=True),
         Rule("conv_scale_fusion", prefix="Fusing convolution weights from "),
         Rule("fusion_unnamed_pass", prefix="Fusing "),
         Rule("fusion", contains=": Fusing "),
@@ -226,7 +375,18 @@ FAMILY = Family(
         Rule("qdq_phase", prefix="QDQ "),
         Rule("horizontal_merge", prefix="Merging layers: "),
         Rule("copy_generated", prefix="Generating copy for "),
+        Rule("copy_inserted", prefix="Generating copy after "),
+        Rule("copy_inserted", prefix="Generating copy before "),
         Rule("retarget", prefix="Retargeting "),
+        Rule("input_replaced", prefix="Replacing input "),
+        Rule("input_broadcast", contains=": broadcasting input"),
+        Rule("dynamic_range_set", prefix="Setting dynamic range for "),
+        Rule("scale_assigned", prefix="Assigning ", then="scale_source"),
+        Rule("scale_overridden", prefix="Overriding ", then="scale_source"),
+        Rule("builder_mode_configured", prefix="Configuring builder for "),
+        Rule("unused_input", prefix="Unused Input: "),
+        Rule("unused_input_kept", prefix="[RemoveDeadLayers] Input Tensor "),
+        Rule("multi_stream", prefix="[MS] "),
         Rule("optimizer_note", prefix="Applying ScaleNodes fusions."),
         Rule("optimizer_note", prefix="Trying to split Reshape and strided tensor"),
         Rule("optimizer_note", prefix="[GraphReduction] "),
@@ -235,10 +395,14 @@ FAMILY = Family(
         Rule("default_quantization", prefix="Setting a default quantization params because "),
         Rule("scale_override", prefix="User overriding scale with "),
         Rule("placement_header", prefix="---------- Layers Running on "),
-        Rule("placement_list", prefix="--------------- Layers running on "),
+        Rule("placement_list", prefix="--------------- Layers running on ", then="placement_names"),
+        Rule("placement_none", prefix="No layer is running on "),
         Rule("placement_dla", prefix="[DlaLayer] "),
         Rule("placement_gpu", prefix="[GpuLayer] "),
         Rule("dla_offload_summary", prefix="Number of DLA node candidates offloaded"),
+        Rule("dla_offload_summary", prefix="\tNumber of DLA node candidates offloaded"),
+        Rule("dla_memory_header", prefix="DLA Memory Consumption Summary:"),
+        Rule("dla_memory_summary", prefix="\tTotal memory required by accepted candidates"),
         Rule("dla_offloaded", contains=" successfully offloaded to DLA."),
         Rule("dla_fallback", prefix="Default DLA is enabled but layer "),
         Rule("dla_fallback", prefix="Layer '", contains=": Unsupported on DLA."),
@@ -246,5 +410,23 @@ FAMILY = Family(
         Rule("dla_fallback", prefix="DLA Layer "),
         Rule("dla_fallback", prefix="setDefaultDeviceType was called but no layer"),
         Rule("dla_fallback", contains=": DLA cores do not support "),
+    ),
+    continuations=(
+        # "using <tensor> scale and zero-point Quantization(...)" completes the line before it
+        Continuation(
+            "scale_source",
+            bare=lambda _text: False,
+            enveloped=_is_scale_source,
+            blank=False,
+            max_lines=2,
+        ),
+        # 7.1: the names of "--------------- Layers running on GPU: " come on the next line
+        Continuation(
+            "placement_names",
+            bare=lambda _text: False,
+            enveloped=_is_placement_names,
+            blank=False,
+            max_lines=2,
+        ),
     ),
 )
