@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from trtlog.diff.align import is_qdq_node, is_weights_name, normalize_name
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
@@ -74,6 +74,7 @@ _TAIL_OP = re.compile(r"([A-Za-z][A-Za-z0-9]*?)(?:[._]\d+)*$")
 _QSCALE = re.compile(r"_(?:de)?quantize_scale_node$", re.IGNORECASE)
 _SKIP_KINDS = ("inspector_record", "engine_layer_info", "inspector_layer_name")
 _PLACEMENT_KINDS = ("placement_gpu", "placement_dla")
+T = TypeVar("T")
 
 
 def short(text: str, width: int = 90) -> str:
@@ -132,6 +133,13 @@ class LintContext:
         self.engine = engine
         self.reference = reference
         self.reference_engine = reference_engine
+        self._memo: dict[str, Any] = {}
+
+    def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
+        """``compute(self)``, computed once per context (an index several rules share)."""
+        if key not in self._memo:
+            self._memo[key] = compute(self)
+        return self._memo[key]  # type: ignore[no-any-return]
 
     # -- sources -----------------------------------------------------------------------------
 
@@ -324,6 +332,13 @@ class LintContext:
                 return True
         return any(self.op(n) in _WEIGHTED_OPS for n in self.compute_nodes(layer))
 
+    @cached_property
+    def quantized(self) -> bool:
+        """Whether the build uses INT8 at all: Q/DQ nodes, ``--int8``, or an INT8 layer."""
+        if self.has_qdq or "INT8" in self.precisions:
+            return True
+        return any(self.is_int8(x) for x in self.layers)
+
     def is_int8(self, layer: EngineLayer) -> bool:
         """Whether a layer reads or computes INT8 (its kernel, weights or an input)."""
         if layer.precision.compute == "INT8":
@@ -332,23 +347,45 @@ class LintContext:
 
     # -- tensor graph ----------------------------------------------------------------------
 
+    @staticmethod
+    def key(layer: EngineLayer, tensor: str) -> str:
+        """The graph key of a tensor a layer reads or writes.
+
+        Myelin's internal tensors (``__myln_k_arg__bb1_56``) are named per Myelin graph, and
+        two regions of one engine reuse the names: they are keyed with their graph.
+        """
+        if tensor.startswith("__myl"):
+            kernel = layer.myelin
+            if kernel is not None:
+                return f"{tensor}\x00{kernel.graph}"
+        return tensor
+
     @cached_property
     def producers(self) -> dict[str, int]:
-        """Tensor name → the index of the layer that writes it."""
+        """Tensor key (see :meth:`key`) → the index of the layer that writes it."""
         out: dict[str, int] = {}
         for layer in self.layers:
             for t in layer.outputs:
-                out.setdefault(t.name, layer.index)
+                out.setdefault(self.key(layer, t.name), layer.index)
         return out
 
     @cached_property
     def consumers(self) -> dict[str, list[int]]:
-        """Tensor name → the indices of the layers that read it."""
+        """Tensor key (see :meth:`key`) → the indices of the layers that read it."""
         out: dict[str, list[int]] = defaultdict(list)
         for layer in self.layers:
             for t in layer.inputs:
-                out[t.name].append(layer.index)
+                out[self.key(layer, t.name)].append(layer.index)
         return out
+
+    def producer_of(self, layer: EngineLayer, tensor: str) -> EngineLayer | None:
+        """The layer that writes a tensor ``layer`` reads, if the engine has it."""
+        i = self.producers.get(self.key(layer, tensor))
+        return self.layers[i] if i is not None else None
+
+    def readers_of(self, layer: EngineLayer, tensor: str) -> list[EngineLayer]:
+        """The layers that read a tensor ``layer`` writes (or reads), in engine order."""
+        return [self.layers[i] for i in self.consumers.get(self.key(layer, tensor), ())]
 
     @cached_property
     def bindings(self) -> frozenset[str]:
@@ -358,15 +395,23 @@ class LintContext:
             names.add(e.name)
         return frozenset(names)
 
-    def is_network_input(self, tensor: str) -> bool:
-        """Whether a tensor comes from outside the engine (a binding no layer writes)."""
-        return tensor not in self.producers
+    def is_network_input(self, layer: EngineLayer, tensor: str) -> bool:
+        """Whether a tensor ``layer`` reads comes from outside the engine.
 
-    def is_network_output(self, tensor: str) -> bool:
-        """Whether a tensor leaves the engine (a binding, or written and never read)."""
+        Without known bindings, any tensor no layer writes counts; with them, only a binding
+        does (a partial layer dump leaves other tensors without a producer).
+        """
+        key = self.key(layer, tensor)
+        if key in self.producers:
+            return False
+        return key in self.bindings if self.bindings else True
+
+    def is_network_output(self, layer: EngineLayer, tensor: str) -> bool:
+        """Whether a tensor ``layer`` writes leaves the engine (a binding, or never read)."""
+        key = self.key(layer, tensor)
         if self.bindings:
-            return tensor in self.bindings
-        return tensor in self.producers and tensor not in self.consumers
+            return key in self.bindings
+        return key in self.producers and key not in self.consumers
 
     def layer(self, index: int) -> EngineLayer:
         """The engine layer at ``index``."""
@@ -376,7 +421,7 @@ class LintContext:
         """The layers that write this layer's inputs."""
         out = []
         for t in layer.inputs:
-            i = self.producers.get(t.name)
+            i = self.producers.get(self.key(layer, t.name))
             if i is not None:
                 out.append(self.layers[i])
         return out
@@ -385,7 +430,7 @@ class LintContext:
         """The layers that read this layer's outputs, in engine order."""
         seen: dict[int, None] = {}
         for t in layer.outputs:
-            for i in self.consumers.get(t.name, ()):
+            for i in self.consumers.get(self.key(layer, t.name), ()):
                 seen[i] = None
         return [self.layers[i] for i in sorted(seen)]
 

@@ -9,6 +9,7 @@ multi-head-attention kernel.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from trtlog.diff.align import is_qdq_node
@@ -24,6 +25,30 @@ _MATMUL_OPS = frozenset({"MatMul", "Gemm", "Fc", "Einsum"})
 _SOFTMAX_OPS = frozenset({"Softmax", "Soft", "SoftMax"})
 
 
+_SYNC_KERNELS = frozenset({"signal", "wait", "shape_call"})
+
+
+def _is_gemm(kernel: EngineLayer) -> bool:
+    """A Myelin kernel that multiplies matrices (a GEMM, convolution, or fused FC)."""
+    t = kernel.type or ""
+    if t == "fusion":  # a fused FC kernel (`__myl_Fc...`) or a GEMM tactic
+        ops = kernel.myelin.ops if kernel.myelin else ()
+        return "Gemm" in ops or "gemm" in (kernel.tactic_name or "").lower()
+    return t in _GEMM_KERNELS
+
+
+_ATTENTION_KERNEL = re.compile(r"mha|flash|attention", re.IGNORECASE)
+
+
+def _is_attention(kernel: EngineLayer) -> bool:
+    """A fused attention kernel (``_gemm_mha_v2_myl0_3``, an ``fmha`` tactic)."""
+    parsed = kernel.myelin
+    body = parsed.body if parsed is not None else kernel.name
+    if "/" not in body and _ATTENTION_KERNEL.search(body):
+        return True  # the kernel's own name, not an ONNX path with an "mha" module in it
+    return bool(kernel.tactic_name and _ATTENTION_KERNEL.search(kernel.tactic_name))
+
+
 @rule(
     "myelin-subkernels",
     "info",
@@ -33,7 +58,7 @@ _SOFTMAX_OPS = frozenset({"Softmax", "Soft", "SoftMax"})
     "`--profilingVerbosity=detailed` build (or a profile) lists its kernels: `kgen` "
     "generated kernels (`__myl_AddCastMean..._myl0_5`), `gemm` kernels named after their "
     "MatMuls, `_gemm_mha_v2` attention kernels. An engine that 'split into many layers' this "
-    "way is not missing fusions. For quantized models the finding also says whether the "
+    "way is not missing fusions. For quantized builds the finding also says whether the "
     "region's GEMM/convolution kernels really read INT8 (their inputs' Format/Datatype).",
     needs=("engine",),
 )
@@ -49,9 +74,7 @@ def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
         label = group.region or (
             f"Myelin graph {group.graph}" if group.graph is not None else "Myelin kernels"
         )
-        types = ", ".join(
-            f"{n} {t}" for t, n in sorted(group.kernel_types.items(), key=lambda kv: -kv[1])
-        )
+        time = None if group.time_ms != group.time_ms else group.time_ms
         if not kernels:  # a region whose profile lists the kernels
             yield make(
                 ctx,
@@ -62,15 +85,30 @@ def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
                 "the records are the parts of one engine layer, not separate layers",
                 "nothing to fix; compare regions, not kernel records",
                 layers=[x for x in ctx.layers if x.name == group.region],
-                time_ms=None if group.time_ms != group.time_ms else group.time_ms,
+                names=group.kernels[:20],
+                time_ms=time,
             )
             continue
-        gemms = [k for k in kernels if (k.type or "") in _GEMM_KERNELS]
-        gemm_text = ""
-        if gemms:
+        compute = [k for k in kernels if (k.type or "") not in _SYNC_KERNELS]
+        if len(compute) < 2:
+            continue  # one kernel and its synchronisation: nothing that looks like a split
+        types = ", ".join(
+            f"{n} {t}"
+            for t, n in sorted(group.kernel_types.items(), key=lambda kv: -kv[1])
+            if t != "?"
+        )
+        details = []
+        attention = [k for k in kernels if _is_attention(k)]
+        if attention:
+            details.append(
+                f"{len(attention)} of them are fused attention kernels "
+                f"({short(attention[0].name, 40)})"
+            )
+        gemms = [k for k in kernels if _is_gemm(k)]
+        if gemms and ctx.quantized:
             int8 = [k for k in gemms if any(t.dtype in LOW_TYPES for t in k.inputs)]
-            gemm_text = (
-                f"; {len(int8)} of its {len(gemms)} GEMM/convolution kernels read INT8 "
+            text = (
+                f"{len(int8)} of its {len(gemms)} GEMM/convolution kernels read INT8 "
                 "(inputs' Format/Datatype)"
             )
             quantized_float = [
@@ -78,18 +116,19 @@ def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
             ]
             if quantized_float:
                 read = sorted({t.dtype or "?" for k in quantized_float for t in k.inputs})
-                gemm_text += (
+                text += (
                     f", and {len(quantized_float)} hold Q/DQ nodes but read "
-                    f"{'+'.join(read)}"
-                    f" (e.g. {short(quantized_float[0].name, 70)}): those run in float"
+                    f"{'+'.join(read)} (e.g. {short(quantized_float[0].name, 70)}): those run "
+                    "in float"
                 )
-        time = group.time_ms if group.time_ms == group.time_ms else None
+            details.append(text)
         yield make(
             ctx,
             check_myelin_subkernels,
             short(label, 120),
-            f"{len(kernels)} engine rows ({types}) are the kernels of one Myelin region "
-            f"({short(label, 100)}){gemm_text}",
+            f"{len(kernels)} engine rows{f' ({types})' if types else ''} are the kernels of "
+            "one Myelin region "
+            f"({short(label, 100)})" + "".join(f"; {d}" for d in details),
             "a detailed build lists a Myelin region kernel by kernel where a default build "
             "shows one {ForeignNode[...]} layer: these rows are not separate layers and their "
             "number is not a missing fusion",
@@ -113,10 +152,10 @@ def _activations(ctx: LintContext, layer: EngineLayer) -> int:
     """How many of a layer's inputs are activations (not constants)."""
     n = 0
     for t in layer.inputs:
-        i = ctx.producers.get(t.name)
-        if i is None:
+        producer = ctx.producer_of(layer, t.name)
+        if producer is None:
             n += t.name in ctx.bindings
-        elif ctx.layer(i).type != "Constant":
+        elif producer.type != "Constant":
             n += 1
     return n
 

@@ -76,23 +76,35 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
                 layers=fp32,
                 time_ms=stake,
             )
-    layer_precisions = ctx.option("LayerPrecisions")
+    layer_precisions = (ctx.option("LayerPrecisions") or "").strip()
     if (
         layer_precisions
         and ctx.build is not None
         and ctx.build.options.precision_constraints is None
     ):
         key = ctx.option_lines.get("LayerPrecisions")
+        # "a non-conforming implementation was chosen" (8.0+): the layers that ignored them
+        ignored = ctx.events("nonconforming_implementation")
+        layers = list(dict.fromkeys(e.layer for e in ignored))
+        shown = ", ".join(short(x, 60) for x in layers[:3]) + (
+            f" and {len(layers) - 3} more" if len(layers) > 3 else ""
+        )
         yield make(
             ctx,
             check,
             "--layerPrecisions",
             f"per-layer precisions are set ({short(layer_precisions, 80)}) without precision "
-            "constraints",
+            "constraints"
+            + (
+                f"; TensorRT chose other precisions for {_n(len(layers), 'layer')} ({shown})"
+                if layers
+                else ""
+            ),
             "without --precisionConstraints=obey|prefer TensorRT treats the requested precisions "
-            "as ignorable and picks the fastest kernels, which may be FP32",
+            "as hints and picks the fastest kernels, which may run in FP32",
             "add --precisionConstraints=prefer (or obey) so the per-layer precisions are applied",
-            lines=[n for n in (key, line) if n],
+            lines=[n for n in (key, line) if n] + [e.span[0] for e in ignored[:20]],
+            names=layers,
         )
     for e in ctx.events("fp16_no_native_support"):
         yield make(

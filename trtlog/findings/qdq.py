@@ -78,6 +78,10 @@ _FIXES = {
 _NOT_AT_IO = "every inference pays an extra pass over the tensor, usually small next to the network"
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def _dtypes(tensors: tuple[object, ...]) -> str:
     types = [t.dtype for t in tensors if getattr(t, "dtype", None)]  # type: ignore[attr-defined]
     return "+".join(dict.fromkeys(types)) or "?"
@@ -196,7 +200,7 @@ def _standalone(
     kind = layer.type or "layer"
     tensors = layer.inputs if role == "Q" else layer.outputs
     at_io = bool(tensors) and all(
-        ctx.is_network_input(x.name) if role == "Q" else ctx.is_network_output(x.name)
+        ctx.is_network_input(layer, x.name) if role == "Q" else ctx.is_network_output(layer, x.name)
         for x in tensors
     )
     convert = _convert(layer)
@@ -227,9 +231,9 @@ def _standalone(
         if role == "Q":
             tensor = layer.inputs[0].name if layer.inputs else ""
             others = [
-                ctx.layer(i)
-                for i in ctx.consumers.get(tensor, ())
-                if i != layer.index and ctx.qdq_role(ctx.layer(i)) is None
+                x
+                for x in ctx.readers_of(layer, tensor)
+                if x.index != layer.index and ctx.qdq_role(x) is None
             ]
             reason = f"; its producer {short(n.name, 70)} ({nkind}) writes {_dtypes(n.outputs)}"
             if others:
@@ -259,13 +263,23 @@ def _standalone(
 # -- qdq-int8-float-output ---------------------------------------------------------------------
 
 
+def _holds_quantizer(ctx: LintContext, layer: EngineLayer) -> bool:
+    """A layer that quantizes: it reads float, writes INT8 and holds a QuantizeLinear node."""
+    ins = {t.dtype for t in layer.inputs}
+    outs = {t.dtype for t in layer.outputs}
+    if not outs or not outs <= LOW_TYPES or not ins & FLOAT_TYPES or ctx.is_weighted(layer):
+        return False
+    return any(is_qdq_node(n) and "equantize" not in n for n in layer.onnx_nodes)
+
+
 def _requantized(
     ctx: LintContext, layer: EngineLayer, depth: int = 3
 ) -> tuple[list[EngineLayer], list[EngineLayer]]:
     """Float layers after ``layer`` up to where the data is converted back to INT8.
 
-    Returns the float layers in between and the layers that convert back (standalone Qs,
-    float→INT8 reformats, INT8 weighted layers reading float through a reformat).
+    Returns the float layers in between and the layers that convert back: standalone Qs,
+    float→INT8 reformats, and layers that apply an op and a Q together (a Myelin kernel
+    ``__myl_ReluMulMinMaxRounCast``: the activation and the Q the convolution did not fuse).
     """
     between: list[EngineLayer] = []
     back: list[EngineLayer] = []
@@ -278,7 +292,8 @@ def _requantized(
                 continue
             seen.add(c.index)
             outs = {t.dtype for t in c.outputs}
-            if ctx.qdq_role(c) == "Q" or (c.is_reformat and outs & LOW_TYPES):
+            requantizes = ctx.qdq_role(c) == "Q" or (c.is_reformat and outs & LOW_TYPES)
+            if requantizes or _holds_quantizer(ctx, c):
                 back.append(c)
             elif outs and outs <= FLOAT_TYPES and not ctx.is_weighted(c):
                 between.append(c)
@@ -350,8 +365,14 @@ def _cause(
     ctx: LintContext, layer: EngineLayer, between: list[EngineLayer], back: list[EngineLayer]
 ) -> str:
     out_names = [t.name for t in layer.outputs]
-    if any(ctx.is_network_output(n) for n in out_names):
+    if any(ctx.is_network_output(layer, n) for n in out_names):
         return "the tensor is also a network output: it must stay float"
+    if ctx.layer_ops(layer) & ADDS and any(t.dtype in FLOAT_TYPES for t in layer.inputs[1:]):
+        skip = next(t for t in layer.inputs[1:] if t.dtype in FLOAT_TYPES)
+        return (
+            f"an Add reads it as its residual input without Q/DQ: the layer fuses an Add whose "
+            f"skip input {short(skip.name, 60)} is {skip.dtype}, so the sum stays float"
+        )
     direct = ctx.downstream(layer)
     for c in direct:
         if ctx.layer_ops(c) & ADDS and len(c.inputs) >= 2 and not ctx.is_weighted(c):
@@ -363,9 +384,9 @@ def _cause(
         ops = ctx.layer_ops(c)
         if ops & {"BatchNormalization", "Identity", "Scale"} or c.type == "Scale":
             return f"a normalization sits in between: {short(c.name, 80)} ({c.type or '?'})"
-    for c in between:
+    for c in [*between, *back]:
         ops = ctx.layer_ops(c)
-        if ops & ACTIVATIONS or c.type in POINTWISE_TYPES:
+        if ops & ACTIVATIONS or (c in between and c.type in POINTWISE_TYPES):
             return (
                 f"the activation was not fused: {short(c.name, 80)} ({c.type or '?'}) runs "
                 "separately"
@@ -416,8 +437,8 @@ def _fused_residual(ctx: LintContext, check: object, layer: EngineLayer) -> Iter
     between, back = _requantized(ctx, layer)
     if not back:
         return
-    producer = ctx.producers.get(skip[0].name)
-    source = f" (from {short(ctx.layer(producer).name, 70)})" if producer is not None else ""
+    producer = ctx.producer_of(layer, skip[0].name)
+    source = f" (from {short(producer.name, 70)})" if producer is not None else ""
     stake = ctx.times([*between, *back])
     share = ctx.share(stake)
     yield make(
@@ -443,8 +464,7 @@ def _separate_residual(ctx: LintContext, check: object, add: EngineLayer) -> Ite
     conv: EngineLayer | None = None
     skip = None
     for t in add.inputs:
-        p = ctx.producers.get(t.name)
-        producer = ctx.layer(p) if p is not None else None
+        producer = ctx.producer_of(add, t.name)
         if producer is not None and ctx.qdq_role(producer) == "DQ":
             up = [u for u in ctx.upstream(producer) if ctx.is_weighted(u)]
             if up and dq is None:
@@ -454,6 +474,8 @@ def _separate_residual(ctx: LintContext, check: object, add: EngineLayer) -> Ite
             skip = (t, producer)
     if dq is None or conv is None or skip is None:
         return
+    if not dq.inputs or len(ctx.readers_of(dq, dq.inputs[0].name)) > 1:
+        return  # the convolution's output has other readers: the add could not fuse anyway
     tensor, producer = skip
     source = f" (from {short(producer.name, 70)})" if producer is not None else ""
     stake = ctx.times([add, dq])
@@ -573,6 +595,9 @@ def _add_after_quantized_conv(
     if not convs:
         return
     conv = convs[-1]
+    fed = [readers for t in conv.outputs if add in (readers := ctx.readers_of(conv, t.name))]
+    if not fed or any(len(readers) > 1 for readers in fed):
+        return  # the convolution's output has other readers: the add could not fuse anyway
     dqs = [n for n in ctx.nodes(add) if is_qdq_node(n) and "equantize" in n]
     t = ctx.time(add)
     yield make(
@@ -648,39 +673,53 @@ def check_qdq_split_fusion(ctx: LintContext) -> Iterator[Finding]:
     cmp = ctx.comparison
     if cmp is None:
         return
-    ref = ctx.reference_engine
     for g in cmp.groups:
         if len(g.layers_b) <= len(g.layers_a) or not g.qdq_nodes:
             continue
-        layers_b = [ctx.layer(i) for i in g.layers_b if i < len(ctx.layers)]
+        pieces = [ctx.layer(i) for i in g.layers_b if i < len(ctx.layers)]
+        cut = {normalize_name(q) for q in g.qdq_nodes}
+        inside = {x.index for x in pieces}
+        quantizers = [
+            x
+            for x in ctx.layers
+            if x.index not in inside
+            and ctx.qdq_role(x) is not None
+            and cut & {normalize_name(x.name), *ctx.nodes(x)}
+        ]
         ta = _sum(cmp.layers_a[i].time_ms for i in g.layers_a)
-        tb = _sum(cmp.layers_b[i].time_ms for i in g.layers_b)
+        tb = ctx.times([*pieces, *quantizers])
         delta = tb - ta if ta is not None and tb is not None else None
         when = (
-            f"; the pieces take {fmt_ms(tb)} against {fmt_ms(ta)} in the reference "
-            f"({delta:+.4g} ms)"
+            f"; here the pieces{' and the Q/DQ layers between them' if quantizers else ''} take "
+            f"{fmt_ms(tb)} against {fmt_ms(ta)} for the fused layer ({delta:+.4g} ms)"
             if delta is not None
             else ""
         )
-        subject = g.names_a[0] if len(g.names_a) == 1 else f"{len(g.nodes)} nodes"
+        fused = g.names_a[0] if g.names_a else "?"
+        nodes = ", ".join(short(n, 50) for n in g.nodes[:4]) + (
+            f" and {len(g.nodes) - 4} more" if len(g.nodes) > 4 else ""
+        )
+        cuts = ", ".join(short(q, 70) for q in g.qdq_nodes[:3]) + (
+            f" and {len(g.qdq_nodes) - 3} more" if len(g.qdq_nodes) > 3 else ""
+        )
+        n = len(pieces) + len(quantizers)
+        plus = f" plus {_n(len(quantizers), 'Q/DQ layer')}" if quantizers else ""
         yield make(
             ctx,
             check_qdq_split_fusion,
-            short(subject, 120),
-            f"{g.describe()}: the reference fused them into "
-            f"{short(g.names_a[0], 90) if g.names_a else '?'}",
-            "quantization cut the fusion: every piece writes its tensor to memory and the Q/DQ "
-            f"nodes between the pieces run as reformats{when}",
-            "move or remove the Q/DQ nodes that cut the group ("
-            + ", ".join(short(q, 70) for q in g.qdq_nodes[:3])
-            + "): quantize the inputs of convolutions/GEMMs and the residual input of an Add, "
-            "not the outputs of the layers inside the fused group",
-            layers=layers_b,
+            short(fused, 120),
+            f"the reference runs {nodes} as one layer ({short(fused, 90)}); this build runs "
+            f"them as {len(pieces)} layers{plus}, cut at {cuts}",
+            "quantization cut the fusion: every piece writes its tensor to memory, and the Q/DQ "
+            f"nodes between the pieces run as reformats ({n} kernels instead of 1){when}",
+            f"move or remove the Q/DQ nodes that cut the group ({cuts}): quantize the inputs "
+            "of convolutions/GEMMs and the residual (skip) input of an Add, not the outputs of "
+            "the layers inside the fused group",
+            layers=[*pieces, *quantizers],
             names=g.qdq_nodes,
             reference_layers=g.layers_a,
             time_ms=delta,
         )
-    del ref
 
 
 def _sum(values: object) -> float | None:
