@@ -650,6 +650,7 @@ def _setup_lint(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "file",
         metavar="LOG",
+        nargs="?",
         help="a trtexec log (- reads standard input), or a layer-info JSON to lint alone",
     )
     p.add_argument("--layers", metavar="JSON", help="the --exportLayerInfo of the same build")
@@ -692,6 +693,8 @@ def run_lint(args: argparse.Namespace) -> int:
         rows = [[r.info.id, r.info.severity, r.info.title] for r in RULES]
         _table(rows, ["rule", "severity", "title"], out)
         return 0
+    if args.file is None:
+        raise _UsageError("lint needs a LOG (or a layer-info JSON); --list-rules lists the rules")
     engine: Any = None
     if args.file != "-" and _looks_json_path(args.file):
         build, engine = None, load_engine(args.file)

@@ -8,6 +8,7 @@ cache messages and the INT8 calibration warnings.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -98,8 +99,14 @@ def check_tactic_memory_skip(ctx: LintContext) -> Iterator[Finding]:
         fix = "the largest requests exceed the device's memory: nothing to gain from a larger pool"
     else:
         size = f"{-(-largest // _MIB)}" if largest else "<MiB>"
+        version = ctx.build.trt_version if ctx.build is not None else None
+        old = (version is not None and version < (8, 4)) or (
+            ctx.option("Workspace") is not None and ctx.option("Memory Pools") is None
+        )
+        # --memPoolSize came with 8.4; before it, trtexec printed "Workspace: 16 MB"
+        flag = f"--workspace={size}" if old else f"--memPoolSize=workspace:{size}"
         fix = (
-            f"allow a larger workspace (trtexec --memPoolSize=workspace:{size}M, or "
+            f"allow a larger workspace (trtexec {flag}, in MiB, or "
             "IBuilderConfig.set_memory_pool_limit) if the device has the memory to spare"
         )
     yield make(
@@ -124,6 +131,7 @@ _DLA_REASONS = {
     "operation": "operation unsupported on DLA",
 }
 _SUBGRAPH = re.compile(r"subgraphs? per DLA|DLA.*subgraph|too many.*DLA", re.IGNORECASE)
+_NVM = re.compile(r" (?:to|from) nvm$| copy finish$")
 _SWITCHED = re.compile(r"Switching to GPU for layer (?P<layer>.+?)\.?$")
 
 
@@ -174,7 +182,11 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
         constants = [e for e in fallbacks if (e.layer_type or "").upper() == "CONSTANT"]
         real = [e for e in fallbacks if e not in constants]
         reasons = Counter(e.reason for e in real)
-        named = [e for e in real if e.layer]
+        first: dict[str, Any] = {}
+        for e in real:
+            if e.layer:
+                first.setdefault(e.layer, e)  # the first warning names the reason best
+        named = list(first.values())
         shown = ", ".join(
             f"{short(e.layer, 50)} ({_DLA_REASONS.get(e.reason, e.reason)}"
             + (f": {e.layer_type or e.detail}" if e.layer_type or e.detail else "")
@@ -248,24 +260,41 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
         for x in ctx.layers
         if not x.is_reformat and "reformatter" not in x.name
     ]
-    if any(d == "DLA" for d, _ in devices):
+    # the profiler's DLA boundary rows: "<tensor> to nvm", "<tensor> from nvm" (8.x)
+    profile = ctx.engine.profile if ctx.engine is not None else None
+    transfers = [r for r in (profile.records if profile is not None else ()) if _NVM.search(r.name)]
+    if any(d == "DLA" for d, _ in devices) or transfers:
         switches = sum(1 for (a, _), (b, _) in itertools.pairwise(devices) if a != b)
-        if switches > 1:
+        moves = [r for r in transfers if not r.name.endswith(" copy finish")]
+        if switches > 1 or len(moves) > 2:
             reformats = [x for x in ctx.layers if x.is_reformat or "reformatter" in x.name]
-            t = ctx.times(reformats)
+            known = [t for t in (ctx.times(reformats), math.fsum(r.average_ms for r in transfers))]
+            t = math.fsum(v for v in known if v) or None
             share = ctx.share(t)
+            counted = (
+                f"the engine switches between DLA and GPU {switches} times "
+                f"({sum(d == 'DLA' for d, _ in devices)} DLA layers, "
+                f"{sum(d == 'GPU' for d, _ in devices)} GPU layers)"
+                if switches > 1
+                else f"the engine moves tensors between DLA and GPU {len(moves)} times"
+            )
+            if moves:
+                counted += (
+                    f"; the profile shows {len(moves)} DLA transfers "
+                    f"({', '.join(short(r.name, 50) for r in moves[:3])}"
+                    f"{', ...' if len(moves) > 3 else ''})"
+                )
             yield make(
                 ctx,
                 check,
-                f"{switches} transitions",
-                f"the engine switches between DLA and GPU {switches} times "
-                f"({sum(d == 'DLA' for d, _ in devices)} DLA layers, "
-                f"{sum(d == 'GPU' for d, _ in devices)} GPU layers)",
+                "DLA↔GPU transitions",
+                counted,
                 "each transition copies the tensor into the other device's format and "
-                "synchronizes" + (f"; the reformats take {share}" if share else ""),
+                "synchronizes" + (f"; the reformats and transfers take {share}" if share else ""),
                 "keep the DLA part contiguous: move unsupported layers to the start or end of "
                 "the network, or run the whole network on one device",
                 layers=[x for d, x in devices if d == "DLA"][:50] + reformats[:50],
+                names=[r.name for r in moves[:20]],
                 time_ms=t,
             )
 

@@ -199,7 +199,14 @@ class LintContext:
 
     @cached_property
     def total_ms(self) -> float | None:
-        """The engine's total layer time per inference (ms), when a profile is known."""
+        """The engine's time per inference (ms), when a profile is known.
+
+        The profile's own total when the engine carries one (it also counts records no layer
+        matches: DLA transfers, host copies), else the sum of the layer times.
+        """
+        profile = self.engine.profile if self.engine is not None else None
+        if profile is not None and profile.total_ms > 0:
+            return profile.total_ms
         return self.times(self.layers)
 
     @property

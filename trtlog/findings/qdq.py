@@ -16,7 +16,7 @@ from trtlog.diff.align import is_qdq_node, normalize_name
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import FLOAT_TYPES, LOW_TYPES, LintContext, fmt_ms, short
 from trtlog.findings.models import Finding
-from trtlog.layers import EngineLayer
+from trtlog.layers import Engine, EngineLayer
 
 __all__ = [
     "check_int8_slower_than_reference",
@@ -236,7 +236,12 @@ def _standalone(
                 if x.index != layer.index and ctx.qdq_role(x) is None
             ]
             reason = f"; its producer {short(n.name, 70)} ({nkind}) writes {_dtypes(n.outputs)}"
-            if others:
+            if ctx.is_network_output(n, tensor):
+                reason += (
+                    " because the tensor is also a network output, so the Q cannot be folded "
+                    "into the producer"
+                )
+            elif others:
                 reason += (
                     f" and the tensor also feeds {short(others[0].name, 70)} in float, so "
                     "the Q cannot be folded into the producer"
@@ -555,15 +560,22 @@ def _blocked(ctx: LintContext, check: object, layer: EngineLayer, op: str) -> It
             None,
         )
     if dq is not None and conv_after is not None:
+        what = _weighted_word(ctx, conv_after)
+        after = (
+            f"quantized again for the {what}"
+            if ctx.is_int8(conv_after)
+            else f"the {what} runs in {_dtypes(conv_after.outputs)} instead of INT8"
+        )
+        share = ctx.share(t)
         yield make(
             ctx,
             check,  # type: ignore[arg-type]
             layer.name,
             f"{BLOCKERS[op]} ({short(layer.name, 80)}) sits between the DQ {short(dq.name, 70)} "
-            f"and {short(conv_after.name, 80)}: TensorRT cannot move the DQ past it into the "
-            f"convolution, so the {op} runs in {_dtypes(layer.outputs)} as its own layer",
-            "the data is dequantized, processed in float and quantized again for the "
-            "convolution" + (f" ({ctx.share(t)})" if t is not None else ""),
+            f"and {short(conv_after.name, 80)}: TensorRT did not move the DQ past it into the "
+            f"{what}, so the {op} runs in {_dtypes(layer.outputs)} as its own layer",
+            f"the data is dequantized, processed in float and {after}"
+            + (f" ({share})" if share else ""),
             _FIXES[op],
             layers=[layer, dq, conv_after],
             time_ms=t,
@@ -572,18 +584,28 @@ def _blocked(ctx: LintContext, check: object, layer: EngineLayer, op: str) -> It
     conv_before = next((u for u in up if ctx.is_weighted(u) and ctx.is_int8(u)), None)
     act = next((d for d in down if ctx.layer_ops(d) & ACTIVATIONS and not ctx.is_weighted(d)), None)
     if conv_before is not None and act is not None:
+        stake = ctx.times([layer, act])
+        share = ctx.share(stake)
+        what = _weighted_word(ctx, conv_before)
         yield make(
             ctx,
             check,  # type: ignore[arg-type]
             layer.name,
             f"{BLOCKERS[op]} ({short(layer.name, 80)}) separates {short(conv_before.name, 80)} "
             f"from its activation {short(act.name, 80)}: they run as three layers",
-            "the convolution cannot fuse its activation (and the Q after it), so it writes "
-            "float and two more layers run" + (f" ({ctx.share(t)})" if t is not None else ""),
+            f"the {what} cannot fuse its activation (and the Q after it), so it writes "
+            f"{_dtypes(conv_before.outputs)} and two more layers run"
+            + (f" ({share})" if share else ""),
             _FIXES[op],
             layers=[layer, conv_before, act],
-            time_ms=ctx.times([layer, act]),
+            time_ms=stake,
         )
+
+
+def _weighted_word(ctx: LintContext, layer: EngineLayer) -> str:
+    """``GEMM`` for a matrix multiplication, else ``convolution``."""
+    text = f"{layer.type or ''} {' '.join(ctx.layer_ops(layer))}".lower()
+    return "GEMM" if "gemm" in text or "matmul" in text or "matrix" in text else "convolution"
 
 
 def _add_after_quantized_conv(
@@ -722,6 +744,13 @@ def check_qdq_split_fusion(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
+def _engine_total(engine: Engine) -> float:
+    """An engine's time per inference: its profile's total, else the sum of layer times."""
+    if engine.profile is not None and engine.profile.total_ms > 0:
+        return engine.profile.total_ms
+    return engine.total_ms
+
+
 def _sum(values: object) -> float | None:
     known = [v for v in values if v is not None]  # type: ignore[attr-defined]
     return sum(known) if known else None
@@ -745,7 +774,7 @@ def check_int8_slower_than_reference(ctx: LintContext) -> Iterator[Finding]:
     quantized = ctx.has_qdq or "INT8" in ctx.precisions or any(ctx.is_int8(x) for x in ctx.layers)
     if not quantized:
         return
-    ta = ctx.reference_engine.total_ms
+    ta = _engine_total(ctx.reference_engine)
     tb = ctx.total_ms
     if tb is None or ta != ta or ta <= 0 or tb <= ta:
         return
@@ -761,7 +790,7 @@ def check_int8_slower_than_reference(ctx: LintContext) -> Iterator[Finding]:
     yield make(
         ctx,
         check_int8_slower_than_reference,
-        ctx.layer_source or "engine",
+        "engine time",
         f"the layers take {tb:.4g} ms per inference against {ta:.4g} ms in the reference "
         f"({tb - ta:+.4g} ms, {100 * (tb - ta) / ta:+.1f}%)",
         "quantization made this engine slower: reformats, split fusions and float round "

@@ -16,6 +16,7 @@ formats; ``NoOp`` reformats that take no time move no data.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -132,6 +133,24 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
             kind = "layout"
         out.append(Reformat(layer, src, dst, kind, direction, added.get(dst.name)))
     return out
+
+
+_COPY_TARGET = re.compile(
+    r"^Reformatting CopyNode for (?P<side>Input|Output) Tensor \d+ to (?P<layer>.+)$"
+)
+
+
+def _where(name: str, width: int = 60) -> str:
+    """``before <layer>``/``after <layer>`` for a copy node's name, else the name.
+
+    Example:
+        >>> _where("Reformatting CopyNode for Input Tensor 0 to /a/Conv")
+        'before /a/Conv'
+    """
+    m = _COPY_TARGET.match(name)
+    if m is None:
+        return short(name, width)
+    return f"{'before' if m['side'] == 'Input' else 'after'} {short(m['layer'], width)}"
 
 
 def _lines(items: list[Reformat]) -> list[int]:
@@ -300,34 +319,56 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     needs=("engine",),
 )
 def check_reformat_layout(ctx: LintContext) -> Iterator[Finding]:
-    """Reformats that change only the layout between two layers."""
+    """Reformats that change only the layout, one finding per conversion (``A → B``)."""
+    groups: dict[tuple[str, str], list[Reformat]] = defaultdict(list)
     for r in reformats(ctx):
-        if r.kind != "layout":
-            continue
-        layer = r.layer
-        t = ctx.time(layer)
-        share = ctx.share(t)
-        between, neighbours = _between(ctx, layer)
-        src_fmt, dst_fmt = r.formats()
-        if r.src.layout is None and r.dst.layout is None and r.added is None:
-            what = (
-                f"re-lays out a {r.src.dtype or '?'} tensor{between} (the layer information "
-                "does not print layouts)"
-            )
+        if r.kind == "layout":
+            groups[r.formats()].append(r)
+    for (src_fmt, dst_fmt), items in groups.items():
+        layers = [r.layer for r in items]
+        ms = ctx.times(layers)
+        share = ctx.share(ms)
+        unknown = all(r.src.layout is None and r.dst.layout is None for r in items)
+        if len(items) == 1:
+            r = items[0]
+            between, neighbours = _between(ctx, r.layer)
+            if unknown and r.added is None:
+                what = (
+                    f"re-lays out a {r.src.dtype or '?'} tensor{between} (the layer information "
+                    "does not print layouts)"
+                )
+            else:
+                what = f"converts {src_fmt} to {dst_fmt}{between}"
+            subject = r.layer.name
+            message = f"{short(r.layer.name, 100)} {what}"
         else:
-            what = f"converts {src_fmt} to {dst_fmt}{between}"
+            costly = sorted(items, key=lambda r: -(ctx.time(r.layer) or 0.0))
+            shown = ", ".join(_where(r.layer.name) for r in costly[:3])
+            neighbours = []
+            conversion = (
+                f"re-lay out {items[0].src.dtype or '?'} tensors (the layer information does not "
+                "print layouts)"
+                if unknown and all(r.added is None for r in items)
+                else f"convert {src_fmt} to {dst_fmt}"
+            )
+            subject = f"{len(items)} reformats {src_fmt}→{dst_fmt}"
+            message = (
+                f"{len(items)} reformats {conversion} between neighbouring layers"
+                f" ({'the costliest: ' if ctx.timed else 'e.g. '}{shown})"
+            )
         yield make(
             ctx,
             check_reformat_layout,
-            layer.name,
-            f"{short(layer.name, 100)} {what}",
+            subject,
+            message,
             "the kernels on the two sides chose different layouts (a tactic-format mismatch); "
-            "the copy runs on every inference" + (f" ({share})" if share else ""),
-            "usually fine; when it is costly, look at the layer before it: a Shuffle/Transpose, "
-            "a channel count that is not a multiple of the vector width, or a layer without a "
-            "kernel in the vectorized layout forces the copy",
-            severity=_severity(ctx, t, "info"),
-            lines=_lines([r]),
-            layers=[layer, *neighbours],
-            time_ms=t,
+            f"{'the copy runs' if len(items) == 1 else 'the copies run'} on every inference"
+            + (f" ({share})" if share else ""),
+            "usually fine; when it is costly, look at the layers around the copy: a "
+            "Shuffle/Transpose, a channel count that is not a multiple of the vector width, or a "
+            "layer without a kernel in the vectorized layout forces it",
+            severity=_severity(ctx, ms, "info"),
+            lines=_lines(items),
+            layers=[*layers, *neighbours],
+            time_ms=ms,
         )

@@ -13,6 +13,7 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
+from urllib.parse import quote
 
 from trtlog.findings.models import Finding
 
@@ -25,7 +26,23 @@ _MAX_LOCATIONS = 5
 
 
 def _uri(path: str) -> str:
-    return PurePath(path).as_posix()
+    """A URI reference for a file name.
+
+    Relative paths stay relative (code-scanning tools resolve them against the checkout),
+    absolute ones become ``file://`` URIs, and a name that is no path (``<stdin>``) becomes
+    ``stdin``.
+
+    Example:
+        >>> _uri("logs/build 1.log"), _uri("/tmp/b.log"), _uri("<stdin>")
+        ('logs/build%201.log', 'file:///tmp/b.log', 'stdin')
+    """
+    if path.startswith("<") and path.endswith(">"):
+        return path[1:-1] or "stdin"
+    pure = PurePath(path)
+    if pure.is_absolute():
+        posix = pure.as_posix()
+        return "file://" + ("" if posix.startswith("/") else "/") + quote(posix, safe="/:")
+    return quote(pure.as_posix(), safe="/")
 
 
 def _locations(f: Finding) -> list[dict[str, Any]]:
