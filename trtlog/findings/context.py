@@ -10,6 +10,7 @@ without an import.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import defaultdict
@@ -77,6 +78,10 @@ _PLACEMENT_KINDS = ("placement_gpu", "placement_dla")
 T = TypeVar("T")
 
 
+def _first_line(event: Any) -> int:
+    return int(event.span[0])
+
+
 def short(text: str, width: int = 90) -> str:
     """``text`` cut to ``width`` characters with an ellipsis in the middle."""
     if len(text) <= width:
@@ -134,6 +139,11 @@ class LintContext:
         self.reference = reference
         self.reference_engine = reference_engine
         self._memo: dict[str, Any] = {}
+        self._nodes: dict[int, tuple[str, ...]] = {}
+        self._ops: dict[int, frozenset[str]] = {}
+        self._roles: dict[int, Literal["Q", "DQ"] | None] = {}
+        self._weighted: dict[int, bool] = {}
+        self._node_ops: dict[str, str | None] = {}
 
     def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
         """``compute(self)``, computed once per context (an index several rules share)."""
@@ -159,12 +169,18 @@ class LintContext:
         return self.engine.layers if self.engine is not None else ()
 
     def events(self, *kinds: str) -> list[Any]:
-        """The build's events of these kinds (empty without a log), typed loosely.
+        """The build's events of these kinds in file order (empty without a log), typed loosely.
 
         Rules read events by ``kind`` string, so kinds a parser family adds later are read
-        without an import (their fields through ``getattr`` when they may be absent).
+        without an import (their fields through ``getattr`` when they may be absent). Several
+        kinds are merged from the build's per-kind index, not by scanning every event.
         """
-        return list(self.build.events_of(*kinds)) if self.build is not None else []
+        if self.build is None:
+            return []
+        lists = [found for kind in kinds if (found := self.build.events_of(kind))]
+        if len(lists) <= 1:
+            return lists[0] if lists else []
+        return list(heapq.merge(*lists, key=_first_line))
 
     # -- options ---------------------------------------------------------------------------
 
@@ -247,24 +263,45 @@ class LintContext:
 
     def op(self, node: str) -> str | None:
         """The op type of an ONNX node (printed, or guessed from its name)."""
-        return op_of(node, self.ops)
+        cache = self._node_ops
+        if node not in cache:
+            cache[node] = op_of(node, self.ops)
+        return cache[node]
 
     def nodes(self, layer: EngineLayer) -> tuple[str, ...]:
         """The layer's ONNX nodes without clone suffixes (none for reformats)."""
-        return tuple(dict.fromkeys(normalize_name(n) for n in layer.onnx_nodes))
+        cache = self._nodes
+        found = cache.get(layer.index)
+        if found is None:
+            found = cache[layer.index] = tuple(
+                dict.fromkeys(normalize_name(n) for n in layer.onnx_nodes)
+            )
+        return found
 
     def compute_nodes(self, layer: EngineLayer) -> tuple[str, ...]:
         """The layer's ONNX nodes that are neither Q/DQ nodes nor weights."""
-        return tuple(n for n in self.nodes(layer) if not is_qdq_node(n) and not is_weights_name(n))
+        key = ~layer.index  # the node cache holds both lists: negative keys for these
+        cache = self._nodes
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = tuple(
+                n for n in self.nodes(layer) if not is_qdq_node(n) and not is_weights_name(n)
+            )
+        return found
 
-    def layer_ops(self, layer: EngineLayer) -> set[str]:
+    def layer_ops(self, layer: EngineLayer) -> frozenset[str]:
         """The op types inside a layer: its ONNX nodes' ops (else a Myelin kernel's ops)."""
-        found = {op for n in self.compute_nodes(layer) if (op := self.op(n))}
+        cache = self._ops
+        found = cache.get(layer.index)
+        if found is not None:
+            return found
+        ops = {op for n in self.compute_nodes(layer) if (op := self.op(n))}
         kernel = layer.myelin
         if kernel is not None and kernel.generated and layer.onnx_source != "metadata":
             # a generated kernel's name lists implementation ops (a DQ shows as Cast+Mul), so
             # it is read only when the layer has no ONNX metadata
-            found.update(kernel.ops)
+            ops.update(kernel.ops)
+        found = cache[layer.index] = frozenset(ops)
         return found
 
     # -- Q/DQ ------------------------------------------------------------------------------
@@ -299,7 +336,10 @@ class LintContext:
         if any(e.to_type == "kQDQ" for e in self.events("qdq_swap")):
             return True
         for layer in self.layers:
-            if layer.origin == "QDQ" or any(is_qdq_node(n) for n in layer.onnx_nodes):
+            if layer.origin == "QDQ":
+                return True
+            # the substring test first: the regex runs only on the few names that may match
+            if any("uantize" in n and is_qdq_node(n) for n in layer.onnx_nodes):
                 return True
         return False
 
@@ -310,10 +350,18 @@ class LintContext:
         aside), or a ``*_quantize_scale_node``; a ``Reformatting CopyNode`` only with the QDQ
         origin.
         """
+        cache = self._roles
+        if layer.index not in cache:
+            cache[layer.index] = self._qdq_role(layer)
+        return cache[layer.index]
+
+    def _qdq_role(self, layer: EngineLayer) -> Literal["Q", "DQ"] | None:
         if layer.origin == "QDQ":
             pass
         elif layer.name.startswith(("Reformatting CopyNode", "Reformatted ")):
             return None
+        elif not any("uantize" in n for n in layer.onnx_nodes):
+            return None  # no Q/DQ node (nor *_quantize_scale_node) at all: the common case
         else:
             nodes = [n for n in self.nodes(layer) if not is_weights_name(n)]
             if not nodes or not all(is_qdq_node(n) or _QSCALE.search(n) for n in nodes):
@@ -329,14 +377,24 @@ class LintContext:
 
     def is_weighted(self, layer: EngineLayer) -> bool:
         """Whether a layer is a convolution or GEMM (a quantizable weighted op)."""
+        cache = self._weighted
+        found = cache.get(layer.index)
+        if found is None:
+            found = cache[layer.index] = self._is_weighted(layer)
+        return found
+
+    def _is_weighted(self, layer: EngineLayer) -> bool:
         if layer.type is not None:
             if layer.type in CONV_TYPES:
-                return layer.type != "fusion" or "Fc" in (layer.myelin.ops if layer.myelin else ())
+                if layer.type != "fusion":
+                    return True
+                ops = layer.myelin.ops if layer.myelin else ()  # a fused FC kernel: __myl_Fc
+                return "Gemm" in ops or "Fc" in ops
             if layer.type in MYELIN_LAYER_TYPES or layer.is_reformat:
                 return False
             lowered = layer.type.lower()
-            if "conv" in lowered or "gemm" in lowered or "matrixmultiply" in lowered:
-                return True
+            return "conv" in lowered or "gemm" in lowered or "matrixmultiply" in lowered
+        # a names-only engine: the ops of the nodes the name lists
         return any(self.op(n) in _WEIGHTED_OPS for n in self.compute_nodes(layer))
 
     @cached_property

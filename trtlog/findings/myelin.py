@@ -139,13 +139,29 @@ def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-def _ops(ctx: LintContext, layer: EngineLayer) -> set[str]:
+_SOFTMAX_TYPES = frozenset({"SoftMax", "CudaSoftMax", "Softmax"})
+_MATMUL_TYPES = frozenset({"gemm", "MatrixMultiply", "CublasMatrixMultiply", "CaskGemm"})
+
+
+def _ops(ctx: LintContext, layer: EngineLayer) -> frozenset[str]:
     ops = ctx.layer_ops(layer)
-    if layer.type in ("SoftMax", "CudaSoftMax", "Softmax"):
-        ops.add("Softmax")
-    if layer.type in ("gemm", "MatrixMultiply", "CublasMatrixMultiply", "CaskGemm"):
-        ops.add("MatMul")
+    if layer.type in _SOFTMAX_TYPES:
+        ops |= {"Softmax"}
+    if layer.type in _MATMUL_TYPES:
+        ops |= {"MatMul"}
     return ops
+
+
+def _may_be_softmax(ctx: LintContext, layer: EngineLayer, named: frozenset[str]) -> bool:
+    """A cheap test before the op lookup: a Softmax type, "Soft" in a name, a parsed Softmax.
+
+    A ``{ForeignNode[...]}`` region is one layer whatever it holds: never a separate Softmax.
+    """
+    if layer.type == "Myelin" or layer.name.startswith("{ForeignNode["):
+        return False
+    if layer.type in _SOFTMAX_TYPES or "oft" in layer.name:
+        return True
+    return any("oft" in n or n in named for n in layer.onnx_nodes)
 
 
 def _activations(ctx: LintContext, layer: EngineLayer) -> int:
@@ -191,7 +207,10 @@ def _near(ctx: LintContext, layer: EngineLayer, up: bool, hops: int = 2) -> Engi
 )
 def check_attention_not_fused(ctx: LintContext) -> Iterator[Finding]:
     """Softmax layers with a MatMul layer before and after them (not one fused kernel)."""
+    named = frozenset(n for n, op in ctx.ops.items() if op in _SOFTMAX_OPS)
     for layer in ctx.layers:
+        if not _may_be_softmax(ctx, layer, named):
+            continue
         ops = _ops(ctx, layer)
         if not ops & _SOFTMAX_OPS or ops & _MATMUL_OPS or "mha" in layer.name.lower():
             continue

@@ -61,6 +61,9 @@ BLOCKERS = {
     "Reshape": "a Reshape",
 }
 _BLOCKER_TYPES = {"Padding": "Pad", "Identity": "Identity", "Cast": "Cast"}
+# layer types that can be a blocking op on its own: a Scale is an unfolded BatchNormalization,
+# a Shuffle a Transpose or Reshape, a NoOp an Identity
+_BLOCKER_LAYER_TYPES = frozenset({*_BLOCKER_TYPES, "Scale", "Shuffle", "NoOp"})
 _FIXES = {
     "Pad": "fold the padding into the convolution's pads attribute, or put the Q/DQ pair "
     "after the Pad, directly in front of the convolution",
@@ -505,6 +508,8 @@ def _separate_residual(ctx: LintContext, check: object, add: EngineLayer) -> Ite
 
 
 def _blocker(ctx: LintContext, layer: EngineLayer) -> str | None:
+    if layer.type is not None and layer.type not in _BLOCKER_LAYER_TYPES:
+        return None  # only a layer that is the blocking op itself (not a fused kernel)
     if ctx.is_weighted(layer) or ctx.qdq_role(layer) is not None or layer.is_reformat:
         return None
     found = _BLOCKER_TYPES.get(layer.type or "")
@@ -538,7 +543,12 @@ def check_qdq_blocked_fusion(ctx: LintContext) -> Iterator[Finding]:
         op = _blocker(ctx, layer)
         if op is not None:
             yield from _blocked(ctx, check, layer, op)
-        elif ctx.layer_ops(layer) & ADDS and not ctx.is_weighted(layer):
+        elif (
+            len(layer.inputs) >= 2
+            and all(t.dtype in LOW_TYPES for t in layer.inputs)
+            and ctx.layer_ops(layer) & ADDS
+            and not ctx.is_weighted(layer)
+        ):
             yield from _add_after_quantized_conv(ctx, check, layer)
 
 
