@@ -732,7 +732,9 @@ def run_lint(args: argparse.Namespace) -> int:
         }
         out.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     elif args.format == "sarif":
-        out.write(json.dumps(to_sarif(findings), indent=1, ensure_ascii=False) + "\n")
+        artifact = "<stdin>" if args.file == "-" else args.file
+        sarif = to_sarif(findings, artifact=artifact)
+        out.write(json.dumps(sarif, indent=1, ensure_ascii=False) + "\n")
     else:
         _lint_table(findings, build, out)
     if args.fail_on == "never":

@@ -22,7 +22,7 @@ from tests.findings.inputs import (
     lint,
 )
 from trtlog.cli import main
-from trtlog.findings import RULES, to_sarif
+from trtlog.findings import RULES, Finding, to_sarif
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -245,6 +245,15 @@ def test_sarif_of_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
     _validate(data)
     uri = data["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert uri == {"uri": "stdin"}
+
+
+def test_sarif_result_without_evidence_points_at_the_file() -> None:
+    bare = Finding(rule="build-failed", severity="error", subject="build", message="failed")
+    data = to_sarif([bare], artifact="logs/build 1.log")
+    _validate(data)
+    (location,) = data["runs"][0]["results"][0]["locations"]
+    assert location == {"physicalLocation": {"artifactLocation": {"uri": "logs/build%201.log"}}}
+    assert to_sarif([bare])["runs"][0]["results"][0]["locations"] == []
 
 
 def test_sarif_without_findings_is_valid() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -295,3 +296,21 @@ def test_bert_seed_is_explained_not_flagged() -> None:
     found = lint(BERT_DETAILED)
     assert [f.rule for f in found if f.rule in MISSING_FUSION] == []
     assert of(found, "myelin-subkernels")
+
+
+def test_quantizers_of_a_names_only_engine(tmp_path: Path) -> None:
+    """Names alone: 8.0-8.2 scale nodes and clones count; the first layer is the input's Q."""
+    names = [
+        "QuantizeLinear_2_quantize_scale_node",
+        "conv1.weight + QuantizeLinear_7 + Conv_9 + Relu_11",
+        "/layer1/QuantizeLinear_clone_1",
+        "layer1.weight + QuantizeLinear_20 + Conv_22",
+    ]
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps({"Layers": names, "Bindings": ["input", "output"]}))
+    found = trtlog.lint(path)
+    assert [(f.rule, f.subject, f.severity) for f in found] == [
+        ("qdq-unfused-quantizer", "QuantizeLinear_2_quantize_scale_node", "info"),
+        ("qdq-unfused-quantizer", "/layer1/QuantizeLinear_clone_1", "warning"),
+    ]
+    assert found[1].message == "the Q /layer1/QuantizeLinear_clone_1 runs as its own engine layer"

@@ -32,6 +32,7 @@ __all__ = [
     "LOW_TYPES",
     "LintContext",
     "fmt_ms",
+    "is_quantizer_name",
     "op_of",
     "short",
 ]
@@ -80,6 +81,18 @@ T = TypeVar("T")
 
 def _first_line(event: Any) -> int:
     return int(event.span[0])
+
+
+def is_quantizer_name(name: str) -> bool:
+    """A Q/DQ node name, clone suffixes aside, or a 8.0-8.2 ``*_quantize_scale_node``.
+
+    Example:
+        >>> is_quantizer_name("/a/QuantizeLinear_clone_1")
+        True
+        >>> is_quantizer_name("QuantizeLinear_7_quantize_scale_node")
+        True
+    """
+    return is_qdq_node(normalize_name(name)) or _QSCALE.search(name) is not None
 
 
 def short(text: str, width: int = 90) -> str:
@@ -338,8 +351,8 @@ class LintContext:
         for layer in self.layers:
             if layer.origin == "QDQ":
                 return True
-            # the substring test first: the regex runs only on the few names that may match
-            if any("uantize" in n and is_qdq_node(n) for n in layer.onnx_nodes):
+            # the substring test first: the regexes run only on the few names that may match
+            if any("uantize" in n and is_quantizer_name(n) for n in layer.onnx_nodes):
                 return True
         return False
 

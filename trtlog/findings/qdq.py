@@ -200,13 +200,19 @@ def _standalone(
 ) -> Finding:
     t = ctx.time(layer)
     share = ctx.share(t)
-    kind = layer.type or "layer"
+    kind = f"{layer.type} layer" if layer.type else "engine layer"
     tensors = layer.inputs if role == "Q" else layer.outputs
-    at_io = bool(tensors) and all(
-        ctx.is_network_input(layer, x.name) if role == "Q" else ctx.is_network_output(layer, x.name)
-        for x in tensors
-    )
-    convert = _convert(layer)
+    if tensors:
+        at_io = all(
+            ctx.is_network_input(layer, x.name)
+            if role == "Q"
+            else ctx.is_network_output(layer, x.name)
+            for x in tensors
+        )
+    else:  # a names-only engine: the first layer reads the input, the last writes the output
+        edge = 0 if role == "Q" else len(ctx.layers) - 1
+        at_io = layer.index == edge
+    convert = f" ({_convert(layer)})" if layer.inputs or layer.outputs else ""
     if at_io:
         where = "input" if role == "Q" else "output"
         names = ", ".join(x.name for x in tensors)
@@ -215,8 +221,8 @@ def _standalone(
             ctx,
             check,  # type: ignore[arg-type]
             layer.name,
-            f"the {role} {layer.name} converts the network {where} {names} ({convert}) in a "
-            f"separate {kind} layer",
+            f"the {role} {layer.name} converts the network {where}"
+            f"{' ' + names if names else ''}{convert} in a separate {kind}",
             f"{_NOT_AT_IO}{' (' + share + ')' if share else ''}; expected at the edge of a "
             "quantized network",
             f"nothing to fix unless the application can exchange INT8 data ({flag}, with the "
@@ -258,7 +264,7 @@ def _standalone(
         ctx,
         check,  # type: ignore[arg-type]
         layer.name,
-        f"the {role} {layer.name} runs as its own {kind} layer ({convert}){reason}",
+        f"the {role} {layer.name} runs as its own {kind}{convert}{reason}",
         "a Q/DQ that TensorRT cannot fuse costs an extra pass over the tensor and marks the "
         "place where the INT8 chain is broken" + (f" ({share})" if share else ""),
         _mitigation(role),

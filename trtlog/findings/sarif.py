@@ -70,8 +70,22 @@ def _locations(f: Finding) -> list[dict[str, Any]]:
     return out
 
 
-def to_sarif(findings: Sequence[Finding], *, version: str | None = None) -> dict[str, Any]:
+def _fallback(artifact: str | None) -> list[dict[str, Any]]:
+    if artifact is None:
+        return []
+    return [{"physicalLocation": {"artifactLocation": {"uri": _uri(artifact)}}}]
+
+
+def to_sarif(
+    findings: Sequence[Finding], *, version: str | None = None, artifact: str | None = None
+) -> dict[str, Any]:
     """The findings as a SARIF 2.1.0 log (a JSON-ready dict).
+
+    Args:
+        findings: what :func:`~trtlog.findings.lint` returned.
+        version: the tool version to report (default: trtlog's).
+        artifact: the file that was linted; a finding without log lines or layers points at
+            it, so that every result has a location (code-scanning services require one).
 
     Example:
         >>> from trtlog.findings import Evidence, Finding
@@ -109,7 +123,7 @@ def to_sarif(findings: Sequence[Finding], *, version: str | None = None) -> dict
             "ruleId": f.rule,
             "level": _LEVEL[f.severity],
             "message": {"text": text},
-            "locations": _locations(f),
+            "locations": _locations(f) or _fallback(artifact),
             "partialFingerprints": {
                 "trtlogSubject/v1": hashlib.sha256(f"{f.rule}\0{f.subject}".encode()).hexdigest()[
                     :32
