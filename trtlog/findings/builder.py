@@ -75,7 +75,9 @@ def check_tactic_memory_skip(ctx: LintContext) -> Iterator[Finding]:
         if e.kind == "tactic_skipped_memory" or e.requested_bytes is not None
     ]
     hints = ctx.events("workspace_hint")
-    if not skipped and not hints:
+    # 10.x Myelin: "(foreignNode) [pass.cpp:2131: run_passes] Exceeded mem budget of <b>. Need <n>"
+    budgets = ctx.events("myelin_mem_budget")
+    if not skipped and not hints and not budgets:
         return
     requests = [e.requested_bytes for e in skipped if e.requested_bytes is not None]
     available = [e.available_bytes for e in skipped if e.available_bytes is not None]
@@ -86,19 +88,30 @@ def check_tactic_memory_skip(ctx: LintContext) -> Iterator[Finding]:
     parts = []
     if skipped:
         parts.append(f"{len(skipped)} tactic{'s were' if len(skipped) != 1 else ' was'} skipped")
-    else:
+    elif hints:
         parts.append("TensorRT reports that some tactics lacked workspace memory")
+    if budgets:
+        need = max(e.needed_bytes for e in budgets)
+        parts.append(
+            f"Myelin exceeded its memory budget {len(budgets)} time"
+            f"{'s' if len(budgets) != 1 else ''} (budget {_mib(budgets[0].budget_bytes)}, "
+            f"largest need {_mib(need)})"
+        )
+        largest_need: int | None = need
+    else:
+        largest_need = None
     if largest is not None:
         avail = f", {_mib(max(available))} available" if available else ""
         parts.append(f"the largest asked for {_mib(largest)}{avail}")
     config = f"workspace: {workspace}" if workspace else "workspace not printed"
     if device_mib:
         config += f"; device memory {device_mib:,} MiB"
-    lines = [e.span[0] for e in skipped[:50]] + [e.span[0] for e in hints[:3]]
-    if largest is not None and device_mib and largest > device_mib * _MIB:
+    lines = [e.span[0] for e in [*skipped[:50], *hints[:3], *budgets[:10]]]
+    wanted = max((n for n in (largest, largest_need) if n is not None), default=None)
+    if wanted is not None and device_mib and wanted > device_mib * _MIB:
         fix = "the largest requests exceed the device's memory: nothing to gain from a larger pool"
     else:
-        size = f"{-(-largest // _MIB)}" if largest else "<MiB>"
+        size = f"{-(-wanted // _MIB)}" if wanted else "<MiB>"
         version = ctx.build.trt_version if ctx.build is not None else None
         old = (version is not None and version < (8, 4)) or (
             ctx.option("Workspace") is not None and ctx.option("Memory Pools") is None
