@@ -21,6 +21,7 @@ from trtlog.events import (
     FusionInto,
     HorizontalMerge,
     LayerCount,
+    QdqSwap,
     RunnerProfiled,
     TimingRunner,
     Unrecognized,
@@ -99,8 +100,17 @@ class Summary(BaseModel):
         if self.layer_counts:
             first, last = self.layer_counts[0], self.layer_counts[-1]
             row("layers", f"{first.layers} ({first.stage}) -> {last.layers} ({last.stage})")
+            # only the stages that changed the count (the JSON output keeps every stage)
+            previous = None
+            hidden = 0
             for stage in self.layer_counts:
+                if stage.layers == previous:
+                    hidden += 1
+                    continue
+                previous = stage.layers
                 out.append(f"{'':<24}{stage.layers:>7}  {stage.stage}")
+            if hidden:
+                out.append(f"{'':<24}{'':>7}  ({hidden} stage(s) that changed nothing not shown)")
         if self.fusions_by_pass:
             total = sum(self.fusions_by_pass.values())
             row("fusions", f"{total} in {len(self.fusions_by_pass)} pass(es)")
@@ -211,7 +221,7 @@ def summarize(build: Build) -> Summary:
         ],
         fusions_by_pass=dict(fusions),
         removals=len(build.events_of("layer_removed")),
-        qdq_events=len(build.events_of("qdq_swap", "qdq_dedup", "layer_swap", "qdq_phase")),
+        qdq_events=_qdq_events(build),
         layers_timed=len(layers_timed),
         tactics_timed=len(build.events_of("tactic_timing")),
         runners_chosen=len(build.events_of("runner_choice")),
@@ -233,3 +243,18 @@ def summarize(build: Build) -> Summary:
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
         events=len(build.events),
     )
+
+
+_QDQ_TYPES = ("QUANTIZE", "DEQUANTIZE", "kQDQ")
+
+
+def _qdq_events(build: Build) -> int:
+    """Q/DQ optimizer events: swaps to and from Q/DQ types, de-duplications, moves, phases.
+
+    ``Swap the layer type of ... from ELEMENTWISE to POINTWISE`` shares the ``qdq_swap`` kind
+    but has nothing to do with quantization, so it is not counted.
+    """
+    swaps = sum(
+        1 for e in build.of(QdqSwap) if e.from_type in _QDQ_TYPES or e.to_type in _QDQ_TYPES
+    )
+    return swaps + len(build.events_of("qdq_dedup", "layer_swap", "qdq_phase"))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import trtlog
 from tests.conftest import FIXTURES
 from trtlog.cli import main
 
@@ -215,3 +216,33 @@ def test_plot_time_by_precision_svg(tmp_path: Path) -> None:
     assert main([*args, "-o", str(out)]) == 0
     text = out.read_text()
     assert text.lstrip().startswith("<?xml") and "Time by layer precision" in text
+
+
+def test_summary_lists_only_the_stages_that_changed_the_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stages = [("Original", 9), ("After dead-layer removal", 9), ("After vertical fusions", 5)]
+    stages += [("After tensor merging", 5), ("After reformat layers", 6)]
+    log = tmp_path / "stages.log"
+    log.write_text(
+        "".join(f"[01/10/2024-21:52:52] [V] [TRT] {s}: {n} layers\n" for s, n in stages),
+        encoding="utf-8",
+    )
+    assert main(["summary", str(log)]) == 0
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert "9  Original" in out and "5  vertical fusions" in out and "6  reformat layers" in out
+    assert not any(line.endswith("dead-layer removal") for line in out)
+    assert "(2 stage(s) that changed nothing not shown)" in out
+    assert main(["summary", str(log), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["stage"] for c in data["layer_counts"]][1] == "dead-layer removal"
+
+
+def test_summary_counts_only_quantization_type_swaps() -> None:
+    from trtlog.summary import summarize
+
+    head = "[01/10/2024-21:52:53] [V] [TRT] Swap the layer type of "
+    plain = trtlog.parse_text(head + "fc1 + relu from ELEMENTWISE to POINTWISE\n")
+    assert summarize(plain).qdq_events == 0
+    quant = trtlog.parse_text(plain.to_text() + head + "/q/QuantizeLinear from QUANTIZE to kQDQ\n")
+    assert summarize(quant).qdq_events == 1
