@@ -139,3 +139,24 @@ def test_graph_functions_are_top_level_but_lazy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "trtlog.graph"
+
+
+@pytest.mark.parametrize(
+    "doc", ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in ROOT.glob("docs/*.md"))]
+)
+def test_doc_links_resolve(doc: str) -> None:
+    """Every relative link and ``#anchor`` of the README and docs points at something real."""
+    page = ROOT / doc
+    text = page.read_text(encoding="utf-8")
+    anchors = {
+        "#" + re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for heading in re.findall(r"^#+ (.+)$", text, re.MULTILINE)
+    }
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        path, _, anchor = target.partition("#")
+        if path:
+            assert (page.parent / path).exists(), target
+        else:
+            assert "#" + anchor in anchors, target

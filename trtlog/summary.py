@@ -21,6 +21,7 @@ from trtlog.events import (
     FusionInto,
     HorizontalMerge,
     LayerCount,
+    QdqSwap,
     RunnerProfiled,
     TimingRunner,
     Unrecognized,
@@ -73,6 +74,8 @@ class Summary(BaseModel):
     errors: int = 0
     first_errors: list[str] = Field(default_factory=list)
     status: str | None = None
+    stopped_after: str | None = None
+    last_line: str | None = None
     unrecognized: int = 0
     unrecognized_enveloped: int = 0
     events: int = 0
@@ -88,6 +91,8 @@ class Summary(BaseModel):
         row("log", f"{self.source} ({self.lines} lines, {self.runs or 1} run(s))")
         row("TensorRT", self.trt_version)
         row("status", self.status)
+        row("stopped after", self.stopped_after)
+        row("last line", self.last_line)
         dev = self.device
         if dev and self.compute_capability:
             dev = f"{dev} (compute {self.compute_capability})"
@@ -99,8 +104,17 @@ class Summary(BaseModel):
         if self.layer_counts:
             first, last = self.layer_counts[0], self.layer_counts[-1]
             row("layers", f"{first.layers} ({first.stage}) -> {last.layers} ({last.stage})")
+            # only the stages that changed the count (the JSON output keeps every stage)
+            previous = None
+            hidden = 0
             for stage in self.layer_counts:
+                if stage.layers == previous:
+                    hidden += 1
+                    continue
+                previous = stage.layers
                 out.append(f"{'':<24}{stage.layers:>7}  {stage.stage}")
+            if hidden:
+                out.append(f"{'':<24}{'':>7}  ({hidden} stage(s) that changed nothing not shown)")
         if self.fusions_by_pass:
             total = sum(self.fusions_by_pass.values())
             row("fusions", f"{total} in {len(self.fusions_by_pass)} pass(es)")
@@ -181,7 +195,11 @@ def summarize(build: Build) -> Summary:
     warnings = sum(1 for e in build.events if e.severity == "warning")
     errors = [e for e in build.events if e.severity in ("error", "fatal")]
     unrec = build.of(Unrecognized)
-    status = build.runs[-1].status if build.runs else None
+    status: str | None = build.runs[-1].status if build.runs else None
+    # a run that printed its &&&& RUNNING banner but no result line crashed or was cut off
+    cut_off = bool(build.runs) and status is None and build.runs[-1].test is not None
+    if cut_off:
+        status = "no &&&& result line (crashed or cut off)"
     first_errors = [build.text_of(e).splitlines()[0].strip() for e in errors[:3]]
     device = build.device
     stats: list[Any] = build.events_of("memory_stats")
@@ -211,7 +229,7 @@ def summarize(build: Build) -> Summary:
         ],
         fusions_by_pass=dict(fusions),
         removals=len(build.events_of("layer_removed")),
-        qdq_events=len(build.events_of("qdq_swap", "qdq_dedup", "layer_swap", "qdq_phase")),
+        qdq_events=_qdq_events(build),
         layers_timed=len(layers_timed),
         tactics_timed=len(build.events_of("tactic_timing")),
         runners_chosen=len(build.events_of("runner_choice")),
@@ -229,7 +247,50 @@ def summarize(build: Build) -> Summary:
         errors=len(errors),
         first_errors=first_errors,
         status=status,
+        stopped_after=_stopped_after(build) if status != "passed" else None,
+        last_line=_last_line(build) if cut_off else None,
         unrecognized=len(unrec),
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
         events=len(build.events),
     )
+
+
+_QDQ_TYPES = ("QUANTIZE", "DEQUANTIZE", "kQDQ")
+
+
+def _qdq_events(build: Build) -> int:
+    """Q/DQ optimizer events: swaps to and from Q/DQ types, de-duplications, moves, phases.
+
+    ``Swap the layer type of ... from ELEMENTWISE to POINTWISE`` shares the ``qdq_swap`` kind
+    but has nothing to do with quantization, so it is not counted.
+    """
+    swaps = sum(
+        1 for e in build.of(QdqSwap) if e.from_type in _QDQ_TYPES or e.to_type in _QDQ_TYPES
+    )
+    return swaps + len(build.events_of("qdq_dedup", "layer_swap", "qdq_phase"))
+
+
+def _stopped_after(build: Build) -> str | None:
+    """The last step a failed or cut-off run reached: its last non-verbose message.
+
+    A build that fails without an error line (8.2 ends with ``&&&& FAILED`` right after
+    ``Finish parsing network model``) or a log that stops mid-build still tells how far it got.
+    """
+    for event in reversed(build.events):
+        if event.kind in ("run_end", "unrecognized") or event.severity in (None, "verbose"):
+            continue
+        text = build.text_of(event).splitlines()[0].strip()
+        return f"line {event.span[0]}: {_clip(text, 100)}"
+    return None
+
+
+def _last_line(build: Build) -> str | None:
+    """The log's last non-blank line, when it is not a TensorRT message (a crash's text)."""
+    for event in reversed(build.events):
+        text = build.text_of(event).strip()
+        if not text:
+            continue
+        if event.kind != "unrecognized":
+            return None
+        return f"line {event.span[1]}: {_clip(text.splitlines()[-1], 100)}"
+    return None

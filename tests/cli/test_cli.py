@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import trtlog
 from tests.conftest import FIXTURES
 from trtlog.cli import main
 
@@ -215,3 +216,84 @@ def test_plot_time_by_precision_svg(tmp_path: Path) -> None:
     assert main([*args, "-o", str(out)]) == 0
     text = out.read_text()
     assert text.lstrip().startswith("<?xml") and "Time by layer precision" in text
+
+
+def test_summary_lists_only_the_stages_that_changed_the_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stages = [("Original", 9), ("After dead-layer removal", 9), ("After vertical fusions", 5)]
+    stages += [("After tensor merging", 5), ("After reformat layers", 6)]
+    log = tmp_path / "stages.log"
+    log.write_text(
+        "".join(f"[01/10/2024-21:52:52] [V] [TRT] {s}: {n} layers\n" for s, n in stages),
+        encoding="utf-8",
+    )
+    assert main(["summary", str(log)]) == 0
+    out = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert "9  Original" in out and "5  vertical fusions" in out and "6  reformat layers" in out
+    assert not any(line.endswith("dead-layer removal") for line in out)
+    assert "(2 stage(s) that changed nothing not shown)" in out
+    assert main(["summary", str(log), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [c["stage"] for c in data["layer_counts"]][1] == "dead-layer removal"
+
+
+def test_summary_counts_only_quantization_type_swaps() -> None:
+    from trtlog.summary import summarize
+
+    head = "[01/10/2024-21:52:53] [V] [TRT] Swap the layer type of "
+    plain = trtlog.parse_text(head + "fc1 + relu from ELEMENTWISE to POINTWISE\n")
+    assert summarize(plain).qdq_events == 0
+    quant = trtlog.parse_text(plain.to_text() + head + "/q/QuantizeLinear from QUANTIZE to kQDQ\n")
+    assert summarize(quant).qdq_events == 1
+
+
+RUNNING = "&&&& RUNNING TensorRT.trtexec [TensorRT v8203] # trtexec --onnx=model.onnx\n"
+
+
+def test_summary_of_a_silent_failure_says_how_far_it_got() -> None:
+    from trtlog.summary import summarize
+
+    text = RUNNING + (
+        "[05/07/2022-06:13:10] [I] Start parsing network model\n"
+        "[05/07/2022-06:13:10] [I] Finish parsing network model\n"
+        "[05/07/2022-06:13:10] [V] [TRT] Registered plugin creator - ::NMS_TRT version 1\n"
+        "&&&& FAILED TensorRT.trtexec [TensorRT v8203] # trtexec --onnx=model.onnx\n"
+    )
+    summary = summarize(trtlog.parse_text(text))
+    assert summary.status == "failed" and summary.errors == 0
+    assert summary.stopped_after is not None
+    assert summary.stopped_after.startswith("line 3: ")
+    assert summary.stopped_after.endswith("Finish parsing network model")
+    assert summary.last_line is None
+    assert "stopped after" in summary.to_text()
+
+
+def test_summary_of_a_crash_shows_the_last_line() -> None:
+    from trtlog.summary import summarize
+
+    text = RUNNING + (
+        "[01/10/2022-05:13:50] [I] [TRT] Local timing cache in use. Profiling results in this "
+        "builder pass will not be stored.\n"
+        "[01/10/2022-05:13:52] [V] [TRT] --------------- Timing Runner: conv1 (CaskConvolution)\n"
+        'trtexec: graph.cpp:1059: host_tensor_const: Assertion `0 && "Unsupported type"\' failed.\n'
+    )
+    summary = summarize(trtlog.parse_text(text))
+    assert summary.status == "no &&&& result line (crashed or cut off)"
+    assert summary.stopped_after is not None
+    assert summary.stopped_after.startswith("line 2: [01/10/2022-05:13:50] [I] [TRT] Local timing")
+    assert summary.last_line is not None and "Assertion" in summary.last_line
+    assert summary.last_line.startswith("line 4: ")
+
+
+def test_summary_of_a_passed_run_has_no_failure_rows() -> None:
+    from trtlog.summary import summarize
+
+    passed = FIXTURES / "logs" / "trt8.6.1_tinynet-fp16_build-verbose-dumpLayerInfo.log"
+    summary = summarize(trtlog.parse(passed))
+    assert summary.status == "passed"
+    assert summary.stopped_after is None and summary.last_line is None
+    # the seed is an excerpt: its banner has no result line, and the summary says so
+    excerpt = summarize(trtlog.parse(YOLO))
+    assert excerpt.status == "no &&&& result line (crashed or cut off)"
+    assert excerpt.stopped_after is not None and excerpt.stopped_after.startswith("line 286: ")

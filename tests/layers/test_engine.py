@@ -412,8 +412,48 @@ def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
 
 @needs_corpus
 def test_log_engine_expands_foreign_node_ranges_in_parse_order() -> None:
-    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    """Without the ForeignNode metadata lines, ranges expand with the ONNX parse order."""
+    path = CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if "] ForeignNode {ForeignNode[" not in line)
+    build = trtlog.parse_text(text)
+    assert not build.events_of("foreign_node_metadata")
     assert build.engine is not None
     first = build.engine.layers[0]
     assert first.name == "{ForeignNode[node_conv2d...node_relu]}"
     assert first.onnx_nodes == ("node_conv2d", "node_relu") and first.onnx_source == "range"
+
+
+FOREIGN_LOG = """\
+[07/07/2026-02:11:19] [I] TensorRT version: 10.16.1
+[07/07/2026-02:11:19] [V] [TRT] ForeignNode {ForeignNode[gemm2.bias...cast_9]} metadata: \
+[ONNX Layer: node_view][ONNX Layer: node_linear][ONNX Layer: node_relu]
+[07/07/2026-02:11:24] [V] [TRT] Engine Layer Information:
+Layer(CaskPooling): node_pool, Tactic: 0xdd39499496c9cc38, x (Float[1,32,28,28]) -> p \
+(Float[1,32,14,14])
+Layer(Myelin): {ForeignNode[gemm2.bias...cast_9]}, Tactic: 0x0000000000000000, p \
+(Float[1,32,14,14]) -> y (Float[1,10])
+"""
+
+
+def test_log_foreign_node_takes_its_onnx_nodes_from_the_metadata_line() -> None:
+    """A ``{ForeignNode[a...b]}`` listing row gets the metadata line's nodes, not its name's."""
+    engine = trtlog.parse_text(FOREIGN_LOG).engine
+    assert engine is not None
+    pool, region = engine.layers
+    assert (pool.onnx_nodes, pool.onnx_source) == (("node_pool",), "name")
+    assert region.onnx_nodes == ("node_view", "node_linear", "node_relu")
+    assert region.onnx_source == "metadata"
+
+
+@needs_corpus
+def test_corpus_foreign_node_metadata_names_the_real_onnx_nodes() -> None:
+    """10.16.1 MNIST fp16: the last region's name shows TRT helpers; the metadata shows nodes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    assert build.engine is not None
+    regions = [lay for lay in build.engine.layers if lay.name.startswith("{ForeignNode[")]
+    assert [lay.onnx_source for lay in regions] == ["metadata"] * 3
+    assert regions[-1].onnx_nodes[0] == "node_view"
+    assert "ONNXTRT_Broadcast_4" not in regions[-1].onnx_nodes

@@ -6,7 +6,6 @@ Python tracebacks and ``terminate called after throwing ...`` have no envelope a
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -14,10 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trtlog
-from tests.conftest import FIXTURES
+from tests.parse.family_checks import (
+    check_blank_lines_inside,
+    check_partitions_and_agrees,
+    multi_line_cases,
+)
 from trtlog.events.errors import ErrorRecorded, InternalError
-from trtlog.parse.source import split_lines
-from trtlog.parse.stream import LogParser
 
 # Pieces of the family's messages, so that generated text reaches the grammar's corners.
 PIECES = st.sampled_from(
@@ -142,46 +143,11 @@ def test_severity_is_data_not_dispatch() -> None:
     ]
 
 
-def _events(text: str, *, compiled: bool) -> list[Any]:
-    parser = LogParser(compiled=compiled)
-    out: list[Any] = []
-    for n, line in enumerate(split_lines(text), 1):
-        found = parser.feed(n, line)
-        if found is not None:
-            out.extend(found if isinstance(found, list) else [found])
-    out.extend(parser.close())
-    return out
-
-
 @given(TEXT)
 def test_family_text_parses_partitions_and_agrees(text: str) -> None:
-    fast = _events(text, compiled=True)
-    expected = 1
-    for event in fast:
-        assert event.span[0] == expected
-        expected = event.span[1] + 1
-        assert type(event).model_validate(event.model_dump()) == event
-    assert expected == len(list(split_lines(text))) + 1
-    assert _events(text, compiled=False) == fast
+    check_partitions_and_agrees(text)
 
 
-def _multi_line_cases(family: str) -> list[Any]:
-    """The fixture cases of a family that span several lines."""
-    out = []
-    path = FIXTURES / "lines" / f"{family}.txt"
-    for block in path.read_text(encoding="utf-8").split("\n\n"):
-        rows = [r for r in block.split("\n") if r and not r.startswith("#")]
-        if len(rows) > 2:
-            out.append(pytest.param(rows[:-1], json.loads(rows[-1]), id=rows[0][:50]))
-    return out
-
-
-@pytest.mark.parametrize(("lines", "expected"), _multi_line_cases("errors"))
+@pytest.mark.parametrize(("lines", "expected"), multi_line_cases("errors"))
 def test_blank_lines_inside_a_construct(lines: list[str], expected: dict[str, Any]) -> None:
-    # formats.md T5: pastes put an empty line between log lines; it never ends a construct
-    spaced = [line for pair in zip(lines, [""] * len(lines), strict=True) for line in pair][:-1]
-    build = trtlog.parse_text("".join(line + "\n" for line in spaced))
-    assert len(build.events) == 1
-    got = build.events[0].model_dump(mode="json")
-    assert got["span"] == [1, len(spaced)]
-    assert {**got, "span": expected["span"]} == expected
+    check_blank_lines_inside(lines, expected)

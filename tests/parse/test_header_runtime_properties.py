@@ -11,9 +11,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trtlog.events import EVENT_CLASSES
-from trtlog.parse.source import split_lines
-from trtlog.parse.stream import LogParser
+from tests.parse.family_checks import check_partitions_and_agrees
 
 PIECES = st.sampled_from(
     [
@@ -82,28 +80,6 @@ PIECES = st.sampled_from(
 TEXT = st.lists(st.one_of(PIECES, st.text(max_size=6)), max_size=80).map("".join)
 
 
-def _events(text: str, *, compiled: bool) -> list[object]:
-    parser = LogParser(compiled=compiled)
-    out: list[object] = []
-    for n, line in enumerate(split_lines(text), 1):
-        found = parser.feed(n, line)
-        if found is not None:
-            out.extend(found if isinstance(found, list) else [found])
-    out.extend(parser.close())
-    return out
-
-
 @given(TEXT)
 def test_section_lines_parse_the_same_both_ways(text: str) -> None:
-    lines = list(split_lines(text))
-    fast = _events(text, compiled=True)
-    expected = 1
-    for event in fast:
-        first, last = event.span  # type: ignore[attr-defined]
-        assert first == expected
-        expected = last + 1
-    assert expected == len(lines) + 1
-    assert fast == _events(text, compiled=False)
-    for event in fast:
-        cls = EVENT_CLASSES[event.kind]  # type: ignore[attr-defined]
-        assert cls.model_validate(event.model_dump()) == event  # type: ignore[attr-defined]
+    check_partitions_and_agrees(text)

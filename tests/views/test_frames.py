@@ -124,12 +124,21 @@ def test_tactics_8_4_names_and_choices() -> None:
 def test_tactics_10_x_profiling_lines() -> None:
     build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
     frame = build.tactics_frame()
-    assert frame["runner_id"].notna().all()
+    assert frame.loc[~frame["cached"], "runner_id"].notna().all()
     text = build.to_text()
     # 0xd15ea5edd15ea5ed is the "no valid tactic" sentinel (every tactic was skipped)
-    assert frame["fastest"].sum() == text.count("profiling completed in") - text.count(
+    timed = frame[~frame["cached"]]
+    assert timed["fastest"].sum() == text.count("profiling completed in") - text.count(
         "Fastest Tactic: 0xd15ea5edd15ea5ed"
     )
+    # timing-cache hits: one row each, the cached winner of its format combination
+    cached = frame[frame["cached"]]
+    assert len(cached) == text.count(" got cached result: ") == 103
+    assert cached["fastest"].all() and cached["chosen"].all() and cached["time_ms"].gt(0).all()
+    pool = cached[cached["layer"] == "node_max_pool2d"].iloc[0]
+    assert (pool["runner"], pool["tactic_hex"]) == ("CaskPooling", "0xdd39499496c9cc38")
+    assert pool["format_combination"] == "Float(25088,784,28,1) -> Float(6272,196,14,1)"
+    assert cached["reformat"].sum() == cached["layer"].str.startswith("Optimizer Reformat(").sum()
     skipped = frame[frame["skipped"]]
     assert set(skipped["skip_reason"]) <= {"scratch memory", "insufficient memory"}
 

@@ -16,6 +16,7 @@ import pandas as pd
 from trtlog.events import (
     AutotuneCombination,
     AutotuneReformat,
+    CachedTactic,
     ConcatElimination,
     ConvScaleFusion,
     CopyGenerated,
@@ -119,6 +120,7 @@ SCHEMAS.update(
             "fastest": "bool",
             "chosen": "bool",
             "skipped": "bool",
+            "cached": "bool",
             "skip_reason": "string",
             "requested_bytes": "Int64",
             "engine_layer": "string",
@@ -419,7 +421,10 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
     ``tactic_hex``; ``tactic_name`` (kernel, when printed: 8.5+ on the line, 8.4 by a
     ``Set Tactic Name`` line before it); ``time_ms``; ``fastest`` (the runner's fastest tactic for
     that combination); ``chosen`` (the runner and tactic TensorRT chose for the layer and
-    combination); ``skipped`` with ``skip_reason`` and ``requested_bytes``; ``engine_layer``
+    combination); ``skipped`` with ``skip_reason`` and ``requested_bytes``; ``cached`` (a
+    timing-cache hit, ``... got cached result: <runner>, tactic <id>, <t> ms``: the cache holds
+    only the winner of that combination, so the row is also ``fastest`` and ``chosen``, and its
+    time is the one measured when the entry was made); ``engine_layer``
     (on a chosen row: the engine layer of that name, when the log's layer dump or
     ``engine_layers`` has it); ``in_engine`` (the chosen tactic is the one the engine layer runs:
     TensorRT chooses a tactic per format combination and keeps one combination).
@@ -436,6 +441,7 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
         ReformatCostsHeader,
         AutotuneCombination,
         AutotuneReformat,
+        CachedTactic,
         TimingRunner,
         TacticNameSet,
         TacticTiming,
@@ -464,6 +470,7 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
             "fastest": False,
             "chosen": False,
             "skipped": False,
+            "cached": False,
             "skip_reason": None,
             "requested_bytes": None,
             "engine_layer": None,
@@ -495,6 +502,14 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
             if event.layer:
                 state.layer = event.layer
             state.runner_rows = []
+        elif isinstance(event, CachedTactic):
+            state.layer = event.layer
+            state.runner, state.runner_id = event.runner, None
+            state.combination = f"{_formats_text(event.inputs)} -> {_formats_text(event.outputs)}"
+            state.combination_rows, state.runner_rows = [], []
+            new_row(event.span[0], event.tactic, time_ms=event.time_ms, fastest=True, chosen=True)
+            rows[-1]["cached"] = True
+            rows[-1]["reformat"] = event.layer.startswith("Optimizer Reformat(")
         elif isinstance(event, TacticNameSet):
             if event.tactic is not None:
                 state.names[event.tactic] = event.tactic_name

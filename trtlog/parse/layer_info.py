@@ -640,15 +640,30 @@ def _node_order(events: Sequence[Any]) -> list[str] | None:
     return list(dict.fromkeys(found)) or None
 
 
+def _onnx_of(
+    name: str,
+    foreign: dict[str, tuple[str, ...]],
+    order: dict[str, int] | None,
+    nodes: list[str] | None,
+) -> tuple[tuple[str, ...], OnnxSource]:
+    """A log layer's ONNX nodes: the ForeignNode metadata line first, else its name."""
+    if name in foreign:
+        return foreign[name], "metadata"
+    return onnx_nodes_of_name(name, order, nodes)
+
+
 def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
     """The engine a log's layer dumps describe, or ``None`` when the log has none.
 
     Prefers the last inspector dump with detailed records (``--dumpLayerInfo``, or the 10.x
     builder ``Layers:`` dump), then the last ``Engine Layer Information:`` listing, then a
-    names-only inspector dump. ``{ForeignNode[a...b]}`` ranges are expanded with the parse
-    order of the ONNX nodes when the log has the parser's verbose lines.
+    names-only inspector dump. A ``{ForeignNode[a...b]}`` layer takes its ONNX nodes from the
+    autotuner's ``ForeignNode ... Metadata`` line when the log has one (source ``metadata``);
+    otherwise the range is expanded with the parse order of the ONNX nodes when the log has
+    the parser's verbose lines.
     """
     dumps: list[tuple[str, list[Any]]] = []
+    foreign: dict[str, tuple[str, ...]] = {}
     current: tuple[str, list[Any]] | None = None
     bindings: dict[int, list[str]] = {}
     for event in events:
@@ -669,6 +684,8 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
             current[1].append(event)
         elif kind == "inspector_binding" and dumps:
             bindings.setdefault(len(dumps) - 1, []).append(event.name)
+        elif kind == "foreign_node_metadata" and event.onnx_layers:
+            foreign[event.layer] = tuple(event.onnx_layers)
     detailed = [
         (i, d) for i, d in enumerate(dumps) if any(e.kind == "inspector_record" for e in d[1])
     ]
@@ -688,7 +705,7 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
             if record.onnx_layers:
                 onnx, how = tuple(record.onnx_layers), "metadata"
             else:
-                onnx, how = onnx_nodes_of_name(record.layer, order, nodes)
+                onnx, how = _onnx_of(record.layer, foreign, order, nodes)
             layers.append(
                 EngineLayer(
                     index=i,
@@ -707,7 +724,7 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
                 )
             )
         elif record.kind == "engine_layer_info":
-            onnx, how = onnx_nodes_of_name(record.layer, order, nodes)
+            onnx, how = _onnx_of(record.layer, foreign, order, nodes)
             layers.append(
                 EngineLayer(
                     index=i,
@@ -721,7 +738,7 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
                 )
             )
         else:
-            onnx, how = onnx_nodes_of_name(record.layer, order, nodes)
+            onnx, how = _onnx_of(record.layer, foreign, order, nodes)
             layers.append(EngineLayer(index=i, name=record.layer, onnx_nodes=onnx, onnx_source=how))
     is_detailed = dump_kind == "listing" or any(r.kind == "inspector_record" for r in records)
     regions: list[str] = []
