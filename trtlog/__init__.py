@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING
 from trtlog.build import Build, iter_events, parse, parse_text
 from trtlog.diff import Comparison, compare
 from trtlog.errors import InputError, TrtlogError
+from trtlog.findings import Finding, lint
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
 from trtlog.parse.jsonio import JsonRepairWarning
 from trtlog.parse.layer_info import load_engine, load_profile, load_times
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
+    from trtlog.findings.frame import findings_frame
     from trtlog.graph import fate, members, merge_graph, provenance, write_graph
     from trtlog.plots import (
         plot_diff,
@@ -54,6 +56,10 @@ _GRAPH = ("fate", "members", "merge_graph", "provenance", "write_graph")
 
 
 def __getattr__(name: str) -> object:
+    if name == "findings_frame":  # pandas, on first use
+        from trtlog.findings.frame import findings_frame
+
+        return findings_frame
     if name in _PLOTS:
         from trtlog import plots
 
@@ -71,6 +77,7 @@ __all__ = [
     "ComposedName",
     "Engine",
     "EngineLayer",
+    "Finding",
     "InputError",
     "JsonRepairWarning",
     "Profile",
@@ -81,7 +88,9 @@ __all__ = [
     "__version__",
     "compare",
     "fate",
+    "findings_frame",
     "iter_events",
+    "lint",
     "load_engine",
     "load_profile",
     "load_times",

@@ -643,6 +643,128 @@ def run_plot(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- lint: findings (issue 6) --------------------------------------------------------------
+
+
+def _setup_lint(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "file",
+        metavar="LOG",
+        nargs="?",
+        help="a trtexec log (- reads standard input), or a layer-info JSON to lint alone",
+    )
+    p.add_argument("--layers", metavar="JSON", help="the --exportLayerInfo of the same build")
+    p.add_argument("--profile", metavar="JSON", help="the --exportProfile of the same build")
+    p.add_argument(
+        "--reference",
+        metavar="REF",
+        help="a reference build of the same model (an FP16 log or layer JSON): adds "
+        "qdq-split-fusion and int8-slower-than-reference",
+    )
+    p.add_argument("--reference-profile", metavar="JSON", help="the reference's --exportProfile")
+    p.add_argument(
+        "--format", choices=("table", "json", "sarif"), default="table", help="output format"
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=("info", "warning", "error", "never"),
+        default="error",
+        help="exit with status 1 when a finding reaches this severity (default: error)",
+    )
+    p.add_argument("--rules", metavar="IDS", help="comma-separated rule ids to run (default all)")
+    p.add_argument("--exclude", metavar="IDS", help="comma-separated rule ids to skip")
+    p.add_argument("--list-rules", action="store_true", help="list the rules and exit")
+
+
+def _ids(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+@command("lint")
+def run_lint(args: argparse.Namespace) -> int:
+    """Findings: missing fusions after Q/DQ insertion and other build problems (for CI too)."""
+    from trtlog.findings import RULES, lint, severity_rank, to_sarif
+    from trtlog.parse.layer_info import load_engine
+
+    out = sys.stdout
+    if args.list_rules:
+        rows = [[r.info.id, r.info.severity, r.info.title] for r in RULES]
+        _table(rows, ["rule", "severity", "title"], out)
+        return 0
+    if args.file is None:
+        raise _UsageError("lint needs a LOG (or a layer-info JSON); --list-rules lists the rules")
+    engine: Any = None
+    if args.file != "-" and _looks_json_path(args.file):
+        build, engine = None, load_engine(args.file)
+        if args.layers:
+            raise _UsageError("--layers is for a log; the file given is already a layer JSON")
+    else:
+        build = _parse_log(args.file)
+        engine = load_engine(args.layers) if args.layers else None
+    reference: Any = None
+    if args.reference:
+        reference = (
+            args.reference if _looks_json_path(args.reference) else _parse_log(args.reference)
+        )
+    elif args.reference_profile:
+        raise _UsageError("--reference-profile needs --reference")
+    try:
+        findings = lint(
+            build if build is not None else engine,
+            engine if build is not None else None,
+            reference,
+            profile=args.profile,
+            reference_profile=args.reference_profile,
+            rules=_ids(args.rules),
+            exclude=_ids(args.exclude),
+        )
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from None
+    if args.format == "json":
+        data = {
+            "source": args.file,
+            "findings": [f.model_dump(mode="json") for f in findings],
+            "counts": {
+                s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")
+            },
+        }
+        out.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    elif args.format == "sarif":
+        artifact = "<stdin>" if args.file == "-" else args.file
+        sarif = to_sarif(findings, artifact=artifact)
+        out.write(json.dumps(sarif, indent=1, ensure_ascii=False) + "\n")
+    else:
+        _lint_table(findings, build, out)
+    if args.fail_on == "never":
+        return 0
+    limit = severity_rank(args.fail_on)
+    return 1 if any(severity_rank(f.severity) >= limit for f in findings) else 0
+
+
+def _lint_table(findings: Sequence[Any], build: Any, out: TextIO) -> None:
+    if not findings:
+        out.write("no findings\n")
+        return
+    rows = [
+        [
+            f.severity,
+            f.rule,
+            _short(f.subject, 60),
+            "" if f.time_ms is None or f.time_ms != f.time_ms else f"{f.time_ms:.4g}",
+            ",".join(str(n) for n in (f.evidence.lines or f.evidence.layers)[:4]),
+        ]
+        for f in findings
+    ]
+    _table(rows, ["severity", "rule", "subject", "ms", "lines/layers"], out)
+    out.write("\n")
+    for f in findings:
+        out.write(f.to_text(build, max_lines=2) + "\n\n")
+    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+    out.write(", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items()) + "\n")
+
+
 # -- main ----------------------------------------------------------------------------------
 
 

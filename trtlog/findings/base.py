@@ -1,0 +1,102 @@
+"""The rule decorator and the helpers every rule module uses to make findings.
+
+Part of the view package :mod:`trtlog.findings`. A rule is a function ``check_*(ctx)`` that
+yields :class:`~trtlog.findings.models.Finding` objects; :func:`rule` attaches its
+:class:`~trtlog.findings.models.RuleInfo` (id, default severity, title, explanation), which
+the registry, the SARIF output and ``docs/rules.md`` share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol
+
+from trtlog.findings.context import LintContext
+from trtlog.findings.models import Evidence, Finding, RuleInfo, Severity
+from trtlog.layers import EngineLayer
+
+__all__ = ["Check", "Rule", "make", "rule"]
+
+_MAX_NAMES = 20  # layer names copied into the evidence (the indices list them all)
+
+
+class Check(Protocol):
+    """A rule function: findings from a lint context (``info`` is set by :func:`rule`)."""
+
+    info: RuleInfo
+
+    def __call__(self, ctx: LintContext) -> Iterable[Finding]:
+        """The findings of the rule."""
+        ...
+
+
+Rule = Check
+
+
+def rule(
+    id: str,
+    severity: Severity,
+    title: str,
+    explanation: str,
+    needs: tuple[str, ...] = (),
+    qdq: bool = False,
+) -> Callable[[Callable[[LintContext], Iterator[Finding]]], Check]:
+    """Declare a rule: the decorated ``check_*`` function gets its :class:`RuleInfo`.
+
+    Example:
+        >>> @rule("demo-rule", "info", "A demo.", "Explains nothing.")
+        ... def check_demo(ctx):
+        ...     yield from ()
+        >>> check_demo.info.id
+        'demo-rule'
+    """
+    info = RuleInfo(
+        id=id, severity=severity, title=title, explanation=explanation, needs=needs, qdq=qdq
+    )
+
+    def wrap(fn: Callable[[LintContext], Iterator[Finding]]) -> Check:
+        fn.info = info  # type: ignore[attr-defined]
+        return fn  # type: ignore[return-value]
+
+    return wrap
+
+
+def make(
+    ctx: LintContext,
+    check: Check,
+    subject: str,
+    message: str,
+    why: str = "",
+    mitigation: str = "",
+    *,
+    severity: Severity | None = None,
+    lines: Iterable[int] = (),
+    layers: Iterable[EngineLayer] = (),
+    names: Iterable[str] = (),
+    reference_layers: Iterable[int] = (),
+    time_ms: float | None = None,
+) -> Finding:
+    """A finding of ``check`` with its evidence (layers also add the log lines that show them)."""
+    layer_list = list(layers)
+    all_lines = set(lines)
+    if layer_list:
+        all_lines.update(ctx.lines_of(*(x.name for x in layer_list)))
+    layer_names = [x.name for x in layer_list[:_MAX_NAMES]]
+    evidence = Evidence(
+        source=ctx.log_source if all_lines else None,
+        lines=tuple(sorted(all_lines)),
+        layer_source=ctx.layer_source if layer_list else None,
+        layers=tuple(sorted({x.index for x in layer_list})),
+        names=tuple(dict.fromkeys([*layer_names, *names])),
+        reference_layers=tuple(reference_layers),
+    )
+    return Finding(
+        rule=check.info.id,
+        severity=severity or check.info.severity,
+        subject=subject,
+        message=message,
+        why=why,
+        mitigation=mitigation,
+        evidence=evidence,
+        time_ms=time_ms,
+    )

@@ -1,0 +1,553 @@
+"""What the rules read: the build, its engine, layer times, the tensor graph, Q/DQ facts.
+
+Part of the view package :mod:`trtlog.findings` (pydantic models in, no pandas). A
+:class:`LintContext` is made once per :func:`~trtlog.findings.lint` call; its indexes are
+built lazily and cached, so that a rule pays only for what it reads and every index is built
+once (the rules run over 50 MB logs and 20,000-layer engines). Rules read events by ``kind``
+string (``build.events_of("...")``), so kinds another parser family adds later are picked up
+without an import.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from trtlog.diff.align import is_qdq_node, is_weights_name, normalize_name
+from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
+from trtlog.myelin import MYELIN_LAYER_TYPES
+
+if TYPE_CHECKING:
+    from trtlog.build import Build
+    from trtlog.diff import Comparison
+
+__all__ = [
+    "CONV_TYPES",
+    "FLOAT_TYPES",
+    "LOW_TYPES",
+    "LintContext",
+    "fmt_ms",
+    "is_quantizer_name",
+    "op_of",
+    "short",
+]
+
+#: Element types of a float tensor, and of a quantized one.
+FLOAT_TYPES = frozenset({"FP32", "FP16", "BF16"})
+LOW_TYPES = frozenset({"INT8", "FP8", "INT4", "FP4", "UINT8"})
+
+#: Layer types of weighted (quantizable) operations: convolutions and GEMMs.
+CONV_TYPES = frozenset(
+    {
+        "CaskConvolution",
+        "CaskGemmConvolution",
+        "CaskFlattenConvolution",
+        "CaskDeconvolution",
+        "CaskConvActPool",
+        "ConvActPool",
+        "CudnnConvolution",
+        "CudnnDeconvolution",
+        "Convolution",
+        "Deconvolution",
+        "CaskGemm",
+        "CaskGemmMatrixMultiply",
+        "MatrixMultiply",
+        "CublasMatrixMultiply",
+        "FullyConnected",
+        "CaskFullyConnected",
+        "gemm",
+        "correlation",
+        "conv",
+        "conv_act_pool",
+        "deconv",
+        "fusion",
+    }
+)
+_WEIGHTED_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Convolution", "Linear"})
+
+# "Conv_9" -> Conv, "/a/b/Relu_1" -> Relu, "(Unnamed Layer* 356) [ElementWise]" -> ElementWise
+_BRACKET_OP = re.compile(r"\[([A-Za-z]+)\]$")
+_TAIL_OP = re.compile(r"([A-Za-z][A-Za-z0-9]*?)(?:[._]\d+)*$")
+_QSCALE = re.compile(r"_(?:de)?quantize_scale_node$", re.IGNORECASE)
+_SKIP_KINDS = ("inspector_record", "engine_layer_info", "inspector_layer_name")
+_PLACEMENT_KINDS = ("placement_gpu", "placement_dla")
+T = TypeVar("T")
+
+
+def _first_line(event: Any) -> int:
+    return int(event.span[0])
+
+
+def is_quantizer_name(name: str) -> bool:
+    """A Q/DQ node name, clone suffixes aside, or a 8.0-8.2 ``*_quantize_scale_node``.
+
+    Example:
+        >>> is_quantizer_name("/a/QuantizeLinear_clone_1")
+        True
+        >>> is_quantizer_name("QuantizeLinear_7_quantize_scale_node")
+        True
+    """
+    return is_qdq_node(normalize_name(name)) or _QSCALE.search(name) is not None
+
+
+def short(text: str, width: int = 90) -> str:
+    """``text`` cut to ``width`` characters with an ellipsis in the middle."""
+    if len(text) <= width:
+        return text
+    half = (width - 1) // 2
+    return text[:half] + "…" + text[-(width - 1 - half) :]
+
+
+def fmt_ms(value: float | None) -> str:
+    """``0.0152 ms`` (4 significant digits), or ``?`` when unknown."""
+    if value is None or math.isnan(value):
+        return "?"
+    return f"{value:.4g} ms"
+
+
+def op_of(node: str, ops: dict[str, str] | None = None) -> str | None:
+    """The ONNX op type of a node: printed by the parser (``ops``), else guessed from its name.
+
+    Example:
+        >>> op_of("/model/stage1/Add"), op_of("Conv_9"), op_of("(Unnamed Layer* 3) [Shuffle]")
+        ('Add', 'Conv', 'Shuffle')
+    """
+    if ops:
+        found = ops.get(node)
+        if found:
+            return found
+    tail = node.rsplit("/", 1)[-1]
+    m = _BRACKET_OP.search(tail)
+    if m:
+        return m.group(1)
+    m = _TAIL_OP.search(tail)
+    return m.group(1) if m else None
+
+
+class LintContext:
+    """The inputs of one lint run and the indexes the rules share (built on first use).
+
+    Args:
+        build: the parsed log, if any.
+        engine: the engine (layer JSON, or the log's layer dump), with layer times merged
+            when a profile is known.
+        reference: the reference build (an FP16 build of the same model), if any.
+        reference_engine: its engine, with times when its profile is known.
+    """
+
+    def __init__(
+        self,
+        build: Build | None,
+        engine: Engine | None,
+        reference: Build | None = None,
+        reference_engine: Engine | None = None,
+    ) -> None:
+        self.build = build
+        self.engine = engine
+        self.reference = reference
+        self.reference_engine = reference_engine
+        self._memo: dict[str, Any] = {}
+        self._nodes: dict[int, tuple[str, ...]] = {}
+        self._ops: dict[int, frozenset[str]] = {}
+        self._roles: dict[int, Literal["Q", "DQ"] | None] = {}
+        self._weighted: dict[int, bool] = {}
+        self._node_ops: dict[str, str | None] = {}
+
+    def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
+        """``compute(self)``, computed once per context (an index several rules share)."""
+        if key not in self._memo:
+            self._memo[key] = compute(self)
+        return self._memo[key]  # type: ignore[no-any-return]
+
+    # -- sources -----------------------------------------------------------------------------
+
+    @property
+    def log_source(self) -> str | None:
+        """The log's name (the file line numbers refer to)."""
+        return self.build.source.name if self.build is not None else None
+
+    @property
+    def layer_source(self) -> str | None:
+        """The file the engine layers came from."""
+        return self.engine.source if self.engine is not None else None
+
+    @property
+    def layers(self) -> tuple[EngineLayer, ...]:
+        """The engine's layers (empty without an engine)."""
+        return self.engine.layers if self.engine is not None else ()
+
+    def events(self, *kinds: str) -> list[Any]:
+        """The build's events of these kinds in file order (empty without a log), typed loosely.
+
+        Rules read events by ``kind`` string, so kinds a parser family adds later are read
+        without an import (their fields through ``getattr`` when they may be absent). Several
+        kinds are merged from the build's per-kind index, not by scanning every event.
+        """
+        if self.build is None:
+            return []
+        lists = [found for kind in kinds if (found := self.build.events_of(kind))]
+        if len(lists) <= 1:
+            return lists[0] if lists else []
+        return list(heapq.merge(*lists, key=_first_line))
+
+    # -- options ---------------------------------------------------------------------------
+
+    @cached_property
+    def option_lines(self) -> dict[str, int]:
+        """Option label → the line that printed it (first run)."""
+        found: dict[str, int] = {}
+        for e in self.events("option_kv"):
+            found.setdefault(e.key, e.span[0])
+        return found
+
+    def option(self, key: str) -> str | None:
+        """The value of a trtexec option label, or ``None``."""
+        return self.build.options.get(key) if self.build is not None else None
+
+    @cached_property
+    def precisions(self) -> tuple[str, ...]:
+        """The precisions the build enabled (``("FP32", "INT8")``); empty when unknown."""
+        return self.build.options.precisions if self.build is not None else ()
+
+    # -- layer times -----------------------------------------------------------------------
+
+    def time(self, layer: EngineLayer) -> float | None:
+        """The layer's time per inference (ms), or ``None`` without a profile record."""
+        t = layer.time
+        return t.average_ms if t is not None and t.known else None
+
+    def times(self, layers: Iterable[EngineLayer]) -> float | None:
+        """The summed time of layers (ms); ``None`` when none of them has a time."""
+        known = [t for t in (self.time(x) for x in layers) if t is not None]
+        return math.fsum(known) if known else None
+
+    @cached_property
+    def total_ms(self) -> float | None:
+        """The engine's time per inference (ms), when a profile is known.
+
+        The profile's own total when the engine carries one (it also counts records no layer
+        matches: DLA transfers, host copies), else the sum of the layer times.
+        """
+        profile = self.engine.profile if self.engine is not None else None
+        if profile is not None and profile.total_ms > 0:
+            return profile.total_ms
+        return self.times(self.layers)
+
+    @property
+    def timed(self) -> bool:
+        """Whether layer times are known."""
+        return self.total_ms is not None
+
+    def share(self, ms: float | None) -> str:
+        """``0.0152 ms, 7.4% of the engine time`` (or ``""`` without times)."""
+        total = self.total_ms
+        if ms is None or total is None or total <= 0:
+            return ""
+        return f"{fmt_ms(ms)}, {100 * ms / total:.1f}% of the engine's layer time"
+
+    # -- log lines of layers ---------------------------------------------------------------
+
+    @cached_property
+    def _layer_lines(self) -> dict[str, list[int]]:
+        found: dict[str, list[int]] = defaultdict(list)
+        for e in self.events(*_SKIP_KINDS, *_PLACEMENT_KINDS):
+            found[e.layer].append(e.span[0])
+        return found
+
+    def lines_of(self, *names: str) -> tuple[int, ...]:
+        """The log lines that show these layers (layer dumps and GPU/DLA placement lines)."""
+        if self.build is None:
+            return ()
+        index = self._layer_lines
+        out = {n for name in names for n in index.get(name, ())}
+        return tuple(sorted(out))
+
+    # -- ONNX ops --------------------------------------------------------------------------
+
+    @cached_property
+    def ops(self) -> dict[str, str]:
+        """ONNX node → op type, from the parser's ``Parsing node: x [Op]`` lines."""
+        return {e.node: e.op for e in self.events("onnx_parse_node")}
+
+    def op(self, node: str) -> str | None:
+        """The op type of an ONNX node (printed, or guessed from its name)."""
+        cache = self._node_ops
+        if node not in cache:
+            cache[node] = op_of(node, self.ops)
+        return cache[node]
+
+    def nodes(self, layer: EngineLayer) -> tuple[str, ...]:
+        """The layer's ONNX nodes without clone suffixes (none for reformats)."""
+        cache = self._nodes
+        found = cache.get(layer.index)
+        if found is None:
+            found = cache[layer.index] = tuple(
+                dict.fromkeys(normalize_name(n) for n in layer.onnx_nodes)
+            )
+        return found
+
+    def compute_nodes(self, layer: EngineLayer) -> tuple[str, ...]:
+        """The layer's ONNX nodes that are neither Q/DQ nodes nor weights."""
+        key = ~layer.index  # the node cache holds both lists: negative keys for these
+        cache = self._nodes
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = tuple(
+                n for n in self.nodes(layer) if not is_qdq_node(n) and not is_weights_name(n)
+            )
+        return found
+
+    def layer_ops(self, layer: EngineLayer) -> frozenset[str]:
+        """The op types inside a layer: its ONNX nodes' ops (else a Myelin kernel's ops)."""
+        cache = self._ops
+        found = cache.get(layer.index)
+        if found is not None:
+            return found
+        ops = {op for n in self.compute_nodes(layer) if (op := self.op(n))}
+        kernel = layer.myelin
+        if kernel is not None and kernel.generated and layer.onnx_source != "metadata":
+            # a generated kernel's name lists implementation ops (a DQ shows as Cast+Mul), so
+            # it is read only when the layer has no ONNX metadata
+            ops.update(kernel.ops)
+        found = cache[layer.index] = frozenset(ops)
+        return found
+
+    # -- Q/DQ ------------------------------------------------------------------------------
+
+    @cached_property
+    def qdq_lines(self) -> tuple[int, ...]:
+        """Log lines showing Q/DQ nodes (parser nodes, Q/DQ passes), at most a few."""
+        lines: list[int] = []
+        for e in self.events("onnx_parse_node"):
+            if e.op in ("QuantizeLinear", "DequantizeLinear"):
+                lines.append(e.span[0])
+                break
+        for e in self.events(
+            "qdq_swap", "qdq_dedup", "fusion_into", "calibrator_explicit_precision"
+        ):
+            if e.kind != "qdq_swap" or e.to_type == "kQDQ":
+                lines.append(e.span[0])
+                break
+        return tuple(sorted(lines))
+
+    @cached_property
+    def has_qdq(self) -> bool:
+        """Whether the network has Q/DQ nodes (explicit quantization).
+
+        From the parser's nodes, the Q/DQ optimizer's messages, or the engine: layers of Q/DQ
+        origin or holding ``QuantizeLinear``/``DequantizeLinear`` nodes.
+        """
+        if self.qdq_lines:
+            return True
+        if self.events("qdq_phase", "qdq_dedup"):
+            return True
+        if any(e.to_type == "kQDQ" for e in self.events("qdq_swap")):
+            return True
+        for layer in self.layers:
+            if layer.origin == "QDQ":
+                return True
+            # the substring test first: the regexes run only on the few names that may match
+            if any("uantize" in n and is_quantizer_name(n) for n in layer.onnx_nodes):
+                return True
+        return False
+
+    def qdq_role(self, layer: EngineLayer) -> Literal["Q", "DQ"] | None:
+        """``Q`` or ``DQ`` for a layer that is only a quantizer or dequantizer, else ``None``.
+
+        A Reformat of ``Origin: QDQ``, a layer whose ONNX nodes are all Q/DQ nodes (weights
+        aside), or a ``*_quantize_scale_node``; a ``Reformatting CopyNode`` only with the QDQ
+        origin.
+        """
+        cache = self._roles
+        if layer.index not in cache:
+            cache[layer.index] = self._qdq_role(layer)
+        return cache[layer.index]
+
+    def _qdq_role(self, layer: EngineLayer) -> Literal["Q", "DQ"] | None:
+        if layer.origin == "QDQ":
+            pass
+        elif layer.name.startswith(("Reformatting CopyNode", "Reformatted ")):
+            return None
+        elif not any("uantize" in n for n in layer.onnx_nodes):
+            return None  # no Q/DQ node (nor *_quantize_scale_node) at all: the common case
+        else:
+            nodes = [n for n in self.nodes(layer) if not is_weights_name(n)]
+            if not nodes or not all(is_qdq_node(n) or _QSCALE.search(n) for n in nodes):
+                return None
+        ins = {t.dtype for t in layer.inputs}
+        outs = {t.dtype for t in layer.outputs}
+        if outs & LOW_TYPES and not ins & LOW_TYPES:
+            return "Q"
+        if ins & LOW_TYPES and not outs & LOW_TYPES:
+            return "DQ"
+        text = " ".join(self.nodes(layer)) or layer.name
+        return "DQ" if "equantize" in text else "Q"
+
+    def is_weighted(self, layer: EngineLayer) -> bool:
+        """Whether a layer is a convolution or GEMM (a quantizable weighted op)."""
+        cache = self._weighted
+        found = cache.get(layer.index)
+        if found is None:
+            found = cache[layer.index] = self._is_weighted(layer)
+        return found
+
+    def _is_weighted(self, layer: EngineLayer) -> bool:
+        if layer.type is not None:
+            if layer.type in CONV_TYPES:
+                if layer.type != "fusion":
+                    return True
+                ops = layer.myelin.ops if layer.myelin else ()  # a fused FC kernel: __myl_Fc
+                return "Gemm" in ops or "Fc" in ops
+            if layer.type in MYELIN_LAYER_TYPES or layer.is_reformat:
+                return False
+            lowered = layer.type.lower()
+            return "conv" in lowered or "gemm" in lowered or "matrixmultiply" in lowered
+        # a names-only engine: the ops of the nodes the name lists
+        return any(self.op(n) in _WEIGHTED_OPS for n in self.compute_nodes(layer))
+
+    @cached_property
+    def quantized(self) -> bool:
+        """Whether the build uses INT8 at all: Q/DQ nodes, ``--int8``, or an INT8 layer."""
+        if self.has_qdq or "INT8" in self.precisions:
+            return True
+        return any(self.is_int8(x) for x in self.layers)
+
+    def is_int8(self, layer: EngineLayer) -> bool:
+        """Whether a layer reads or computes INT8 (its kernel, weights or an input)."""
+        if layer.precision.compute == "INT8":
+            return True
+        return any(t.dtype == "INT8" for t in layer.inputs)
+
+    # -- tensor graph ----------------------------------------------------------------------
+
+    @staticmethod
+    def key(layer: EngineLayer, tensor: str) -> str:
+        """The graph key of a tensor a layer reads or writes.
+
+        Myelin's internal tensors (``__myln_k_arg__bb1_56``) are named per Myelin graph, and
+        two regions of one engine reuse the names: they are keyed with their graph.
+        """
+        if tensor.startswith("__myl"):
+            kernel = layer.myelin
+            if kernel is not None:
+                return f"{tensor}\x00{kernel.graph}"
+        return tensor
+
+    @cached_property
+    def producers(self) -> dict[str, int]:
+        """Tensor key (see :meth:`key`) → the index of the layer that writes it."""
+        out: dict[str, int] = {}
+        for layer in self.layers:
+            for t in layer.outputs:
+                out.setdefault(self.key(layer, t.name), layer.index)
+        return out
+
+    @cached_property
+    def consumers(self) -> dict[str, list[int]]:
+        """Tensor key (see :meth:`key`) → the indices of the layers that read it."""
+        out: dict[str, list[int]] = defaultdict(list)
+        for layer in self.layers:
+            for t in layer.inputs:
+                out[self.key(layer, t.name)].append(layer.index)
+        return out
+
+    def producer_of(self, layer: EngineLayer, tensor: str) -> EngineLayer | None:
+        """The layer that writes a tensor ``layer`` reads, if the engine has it."""
+        i = self.producers.get(self.key(layer, tensor))
+        return self.layers[i] if i is not None else None
+
+    def readers_of(self, layer: EngineLayer, tensor: str) -> list[EngineLayer]:
+        """The layers that read a tensor ``layer`` writes (or reads), in engine order."""
+        return [self.layers[i] for i in self.consumers.get(self.key(layer, tensor), ())]
+
+    @cached_property
+    def bindings(self) -> frozenset[str]:
+        """The engine's input and output tensors (from the engine, or the log's bindings)."""
+        names: set[str] = set(self.engine.bindings) if self.engine is not None else set()
+        for e in self.events("binding_created", "inspector_binding"):
+            names.add(e.name)
+        return frozenset(names)
+
+    def is_network_input(self, layer: EngineLayer, tensor: str) -> bool:
+        """Whether a tensor ``layer`` reads comes from outside the engine.
+
+        Without known bindings, any tensor no layer writes counts; with them, only a binding
+        does (a partial layer dump leaves other tensors without a producer).
+        """
+        key = self.key(layer, tensor)
+        if key in self.producers:
+            return False
+        return key in self.bindings if self.bindings else True
+
+    def is_network_output(self, layer: EngineLayer, tensor: str) -> bool:
+        """Whether a tensor ``layer`` writes leaves the engine (a binding, or never read)."""
+        key = self.key(layer, tensor)
+        if self.bindings:
+            return key in self.bindings
+        return key in self.producers and key not in self.consumers
+
+    def layer(self, index: int) -> EngineLayer:
+        """The engine layer at ``index``."""
+        return self.layers[index]
+
+    def upstream(self, layer: EngineLayer) -> list[EngineLayer]:
+        """The layers that write this layer's inputs."""
+        out = []
+        for t in layer.inputs:
+            i = self.producers.get(self.key(layer, t.name))
+            if i is not None:
+                out.append(self.layers[i])
+        return out
+
+    def downstream(self, layer: EngineLayer) -> list[EngineLayer]:
+        """The layers that read this layer's outputs, in engine order."""
+        seen: dict[int, None] = {}
+        for t in layer.outputs:
+            for i in self.consumers.get(self.key(layer, t.name), ()):
+                seen[i] = None
+        return [self.layers[i] for i in sorted(seen)]
+
+    # -- the reference -----------------------------------------------------------------------
+
+    @cached_property
+    def comparison(self) -> Comparison | None:
+        """The reference aligned with this build (``None`` without both engines)."""
+        if self.engine is None or self.reference_engine is None:
+            return None
+        from trtlog.diff import compare
+
+        return compare(self.reference_engine, self.engine)
+
+    # -- profiles --------------------------------------------------------------------------
+
+    @staticmethod
+    def profile_of_log(build: Build) -> Profile | None:
+        """The log's ``--dumpProfile`` table as a :class:`~trtlog.layers.Profile`, if printed."""
+        from trtlog.events import ProfileRow
+
+        rows = [e for e in build.of(ProfileRow) if not e.is_total]
+        if not rows:
+            return None
+        records = tuple(
+            ProfileRecord(
+                name=e.layer,
+                time_ms=e.total_ms,
+                average_ms=e.avg_ms,
+                median_ms=e.median_ms,
+                percentage=e.percent,
+            )
+            for e in rows
+        )
+        return Profile(
+            source=f"{build.source.name} (--dumpProfile)", runs=(ProfileRun(records=records),)
+        )
+
+
+def first_lines(events: Sequence[Any], limit: int = 20) -> tuple[int, ...]:
+    """The first lines of up to ``limit`` events, in order."""
+    return tuple(sorted({e.span[0] for e in events[:limit]}))
