@@ -14,6 +14,7 @@ import gzip
 import os
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -356,6 +357,12 @@ def _get(obj: dict[str, Any], key: str, alternate: str) -> Any:
     return obj.get(alternate) if value is None else value
 
 
+@lru_cache(maxsize=4096)
+def _clean_format(text: str) -> str:
+    """A ``Format/Datatype`` text without its trailing period and blanks."""
+    return text.rstrip(".").strip()
+
+
 class _TensorReader:
     """Reads the tensor objects of one layer JSON.
 
@@ -385,6 +392,28 @@ class _TensorReader:
     def tensor(self, obj: Any) -> Tensor:
         if type(obj) is not dict:
             raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
+        if len(obj) == 4:  # fast path: exactly Name, Dimensions, Format/Datatype, Location
+            get = obj.get
+            name, dims_raw = get("Name"), get("Dimensions")
+            fmt, location = get("Format/Datatype"), get("Location")
+            if (
+                type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(location) is str
+            ):
+                try:
+                    int_dims = tuple(map(int, dims_raw))
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"has dimensions that are not integers: {dims_raw!r:.60}"
+                    ) from None
+                key: tuple[Any, ...] = (name, int_dims, fmt, location)
+                tensor = self.seen.get(key)
+                if tensor is None:
+                    tensor = inspector_tensor(name, int_dims, _clean_format(fmt), location, {})
+                    self.seen[key] = tensor
+                return tensor
         dims_raw = _get(obj, "Dimensions", "dimensions")
         try:
             dims = tuple(map(int, dims_raw)) if type(dims_raw) is list else None
@@ -405,7 +434,7 @@ class _TensorReader:
         tensor = inspector_tensor(
             str(name or ""),
             dims,
-            str(fmt).rstrip(".").strip() if fmt is not None else None,
+            _clean_format(str(fmt)) if fmt is not None else None,
             None if location is None else str(location),
             {k: obj[k] for k in obj if k in unknown} if unknown else {},
         )
