@@ -366,12 +366,23 @@ _REFORMATS = (
 )
 
 
+# kernel name -> the precision its name tells (None: it tells none); engines repeat kernels
+_PRECISION_OF_KERNEL: dict[str, str | None] = {}
+
+
 def compute_precision(layer: EngineLayer) -> str | None:
     """The precision a layer computes in, when its kernel name or weights tell it."""
-    name = (layer.tactic_name or "").lower()
-    for fragment, dtype in _KERNEL_PRECISION:
-        if fragment in name:
-            return dtype
+    kernel = layer.tactic_name
+    if kernel:
+        if kernel in _PRECISION_OF_KERNEL:
+            found = _PRECISION_OF_KERNEL[kernel]
+        else:
+            lower = kernel.lower()
+            found = next((d for fragment, d in _KERNEL_PRECISION if fragment in lower), None)
+            if len(_PRECISION_OF_KERNEL) < 65536:
+                _PRECISION_OF_KERNEL[kernel] = found
+        if found is not None:
+            return found
     for key in ("Weights", "ConvWeights"):
         weights = layer.parameters.get(key)
         if isinstance(weights, dict) and isinstance(weights.get("Type"), str):

@@ -139,10 +139,29 @@ def _dims(dims: tuple[int, ...] | None) -> str | None:
     return text
 
 
+# frozenset of the nodes' folders ("/a/b/" of "/a/b/Conv") -> their deepest common module
+_MODULES: dict[frozenset[str], str] = {}
+
+
 def _module(nodes: tuple[str, ...]) -> str:
-    """The deepest module holding every node (``/`` when they share none)."""
+    """The deepest module holding every node (``/`` when they share none).
+
+    It depends only on the set of the nodes' folders (the name up to its last ``/``), so it
+    is computed once per set: layers of one block share them.
+    """
     if not nodes:
         return "/"
+    folders = frozenset([n[: n.rfind("/") + 1] for n in nodes])
+    module = _MODULES.get(folders)
+    if module is None:
+        module = _module_of(nodes)
+        # "a//b" and "a/b/" split into parts that the folder alone does not tell
+        if len(_MODULES) < 65536 and not any(n.endswith("/") or "//" in n for n in nodes):
+            _MODULES[folders] = module
+    return module
+
+
+def _module_of(nodes: tuple[str, ...]) -> str:
     first = nodes[0]
     folder = first[: first.rfind("/") + 1]
     if all(n.startswith(folder) and "/" not in n[len(folder) :] for n in nodes):
