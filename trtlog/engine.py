@@ -104,9 +104,18 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
 
     times: list[LayerTime | None] = [None] * len(engine.layers)
     for li, layer in enumerate(engine.layers):
-        hit = take(exact, layer.name)
+        found = exact.get(layer.name)
+        if found is None:
+            continue
+        if len(found) == 1:  # fast path: a name the profile has once
+            hit: int | None = found[0]
+            if used[found[0]]:
+                continue
+            used[found[0]] = True
+        else:
+            hit = take(exact, layer.name)
         if hit is not None:
-            times[li] = _time([records[hit]])
+            times[li] = _time((records[hit],))
     if None in times and not all(used):
         stripped: dict[str, list[int]] = defaultdict(list)
         for i, record in enumerate(records):

@@ -214,7 +214,10 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
                     source=name,
                     hint="expected name, timeMs, averageMs, percentage (and medianMs 8.4+)",
                 ) from None
-            unknown = item.keys() - _PROFILE_KEYS
+            # name, timeMs and averageMs are there (read above); a record with only the
+            # known keys (the usual case) needs no set difference
+            known_keys = 3 + ("medianMs" in item) + ("percentage" in item)
+            unknown = item.keys() - _PROFILE_KEYS if len(item) != known_keys else ()
             extra = {k: item[k] for k in item if k in unknown} if unknown else {}
             records.append(assemble(ProfileRecord, known, extra, _PROFILE_FIELDS_SET))
         runs.append(ProfileRun(iterations=iterations, records=tuple(records)))
