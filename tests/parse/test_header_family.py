@@ -13,6 +13,7 @@ from trtlog.events import (
     PreOptionNotice,
     RunEnd,
     RunStart,
+    Unrecognized,
 )
 
 LOGS = FIXTURES / "logs"
@@ -44,6 +45,33 @@ def test_options_block_ends_at_its_blank_line() -> None:
         "[01/10/2024-21:52:50] [I] Foo: bar\n"
     )
     assert _kinds(text) == ["options_section", "option_kv", "options_end", "unrecognized"]
+
+
+def test_a_paste_cut_inside_the_options_block_still_reads_its_options() -> None:
+    # the seed excerpt starts at "Max batch:", its "=== Build Options ===" line cut off
+    text = (
+        "[01/10/2024-21:52:50] [I] Max batch: explicit batch\n"
+        "[01/10/2024-21:52:50] [I] Calibration: Dynamic\n"  # generic: known inside the block
+        "[01/10/2024-21:52:50] [I] Precision: FP32+INT8\n"
+        "[01/10/2024-21:52:50] [I] \n"
+        "[01/10/2024-21:52:50] [I] Calibration: Dynamic\n"  # after the block: not an option
+    )
+    build = trtlog.parse_text(text)
+    assert [e.kind for e in build.events] == [
+        "option_kv",
+        "option_kv",
+        "option_kv",
+        "options_end",
+        "unrecognized",
+    ]
+    assert build.options.precision == "FP32+INT8"
+    assert build.options.get("Calibration") == "Dynamic"
+
+
+def test_the_seed_excerpt_has_no_unrecognized_trt_line() -> None:
+    build = trtlog.parse(FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log")
+    assert [e.span for e in build.of(Unrecognized) if e.envelope is not None] == []
+    assert build.options.get("Max batch") == "explicit batch"
 
 
 def test_option_labels_win_over_other_families_inside_the_block() -> None:

@@ -422,6 +422,32 @@ _DEVICE_LABELS = (
     "Application Compute Clock Rate",
     "Application Memory Clock Rate",
 )
+# option labels distinctive enough to be recognized outside the block (formats.md §A.7)
+_BLOCK_LABELS = (
+    "Max batch",
+    "Workspace",
+    "Memory Pools",
+    "minTiming",
+    "avgTiming",
+    "Precision",
+    "LayerPrecisions",
+    "Layer Device Types",
+    "Safe mode",
+    "DirectIO mode",
+    "Restricted mode",
+    "Build only",
+    "Skip inference",
+    "Save engine",
+    "Load engine",
+    "Profiling verbosity",
+    "Tactic sources",
+    "timingCacheMode",
+    "timingCacheFile",
+    "Preview Features",
+    "BuilderOptimizationLevel",
+)
+assert set(_BLOCK_LABELS) <= set(_OPTION_LABELS)
+
 # "Debug Tensor Save Destinations:" is followed by "<tensor>: <file>" lines, which look like
 # options: they get a section of their own, left at the next option label or header.
 _DEBUG_TENSORS = "debug_tensors"
@@ -462,6 +488,9 @@ FAMILY = Family(
             enters=_DEBUG_TENSORS,
         ),
         *(Rule("option_line", prefix=f"{label}:", section=_OPTIONS) for label in _OPTION_LABELS),
+        # a paste that starts inside the options block (its "=== ... Options ===" line cut
+        # off) still shows these labels, which no other message uses: they open the block
+        *(Rule("option_line", prefix=f"{label}:", enters=_OPTIONS) for label in _BLOCK_LABELS),
         Rule("option_line", section=_OPTIONS),
         Rule("options_end", section=_OPTIONS, empty=True, leaves=True),
         Rule(
