@@ -377,19 +377,25 @@ class _TensorReader:
         self.source = source
         self.seen: dict[tuple[Any, ...], Tensor] = {}
 
-    def read(self, items: Any, where: str) -> tuple[Tensor, ...]:
+    def read(self, items: Any, index: int, key: str) -> tuple[Tensor, ...]:
+        """The tensors of ``Layers[index].<key>`` (``Inputs`` or ``Outputs``)."""
         if not items:
             return ()
-        if not isinstance(items, list):
-            raise InputError(f"{where} is not a list of tensors", source=self.source)
+        if type(items) is not list:
+            raise InputError(f"Layers[{index}].{key} is not a list of tensors", source=self.source)
+        tensor = self.tensor
         try:
-            return tuple([self.tensor(obj) for obj in items])
+            if len(items) == 1:
+                return (tensor(items[0]),)
+            return tuple([tensor(obj) for obj in items])
         except (TypeError, ValueError):
             for i, obj in enumerate(items):  # the slow path names the culprit
                 try:
-                    self.tensor(obj)
+                    tensor(obj)
                 except (TypeError, ValueError) as exc:
-                    raise InputError(f"{where}[{i}] {exc}", source=self.source) from None
+                    raise InputError(
+                        f"Layers[{index}].{key}[{i}] {exc}", source=self.source
+                    ) from None
             raise  # pragma: no cover - the loop above raises
 
     def tensor(self, obj: Any) -> Tensor:
@@ -527,11 +533,18 @@ def _layer_from_json(
         raise InputError(
             f"Layers[{index}] is neither a name nor a layer object", source=reader.source
         )
-    parameters = dict(obj)  # every key without a field of its own, in the JSON's order
-    fields = {_LAYER_KEYS[k]: parameters.pop(k) for k in obj.keys() & _LAYER_KEYS.keys()}
+    fields: dict[str, Any] = {}
+    parameters: dict[str, Any] = {}  # every key without a field of its own, in the JSON's order
+    field_of = _LAYER_KEYS.get
+    for key, value in obj.items():
+        field = field_of(key)
+        if field is None:
+            parameters[key] = value
+        else:
+            fields[field] = value
     layer_name = str(fields.get("name", ""))
-    inputs = reader.read(fields.get("inputs"), f"Layers[{index}].Inputs")
-    outputs = reader.read(fields.get("outputs"), f"Layers[{index}].Outputs")
+    inputs = reader.read(fields.get("inputs"), index, "Inputs")
+    outputs = reader.read(fields.get("outputs"), index, "Outputs")
     tactic_raw = fields.get("tactic")
     try:
         tactic = parse_tactic(str(tactic_raw)) if tactic_raw not in (None, "") else None
