@@ -186,3 +186,25 @@ def test_tactics_in_engine_marks_one_row_per_engine_layer() -> None:
 def engine_tactics(build: trtlog.Build) -> set[tuple[str, int]]:
     assert build.engine is not None
     return {(x.name, x.tactic) for x in build.engine.layers if x.tactic is not None}
+
+
+def test_layers_frame_keeps_64_bit_tactic_ids_exact_next_to_missing_ones() -> None:
+    # a column of ints with a None used to go through float64 and lose the low bits
+    from trtlog.layers import Engine, EngineLayer
+
+    big = 18089810910365349608  # > 2**63, from a real 10.4 ResNet18 export
+    engine = Engine(
+        source="x",
+        origin="layer_json",
+        detailed=True,
+        layers=(
+            EngineLayer(index=0, name="a", tactic=big),
+            EngineLayer(index=1, name="b", tactic=None),
+            EngineLayer(index=2, name="c", tactic=(1 << 53) + 1),
+        ),
+    )
+    frame = engine.layers_frame()
+    assert str(frame["tactic"].dtype) == "UInt64"
+    assert int(frame["tactic"][0]) == big and int(frame["tactic"][2]) == (1 << 53) + 1
+    assert frame["tactic"].isna().tolist() == [False, True, False]
+    assert frame["tactic_hex"][0] == "0xfb0beb2dd64ff6e8"

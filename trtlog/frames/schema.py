@@ -32,5 +32,6 @@ def frame_from_records(name: str, records: Sequence[Mapping[str, Any]]) -> pd.Da
 def frame_from_columns(name: str, columns: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
     """Build frame ``name`` from one value list per column of its schema (equal lengths)."""
     schema = SCHEMAS[name]
-    frame = pd.DataFrame({col: columns[col] for col in schema}, columns=list(schema))
-    return frame.astype(schema)
+    # one typed Series per column: no inferred intermediate frame to convert afterwards
+    data = {col: pd.Series(columns[col], dtype=dtype) for col, dtype in schema.items()}
+    return pd.DataFrame(data, columns=list(schema), copy=False)
