@@ -107,13 +107,26 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
         found = exact.get(layer.name)
         if found is None:
             continue
-        if len(found) == 1:  # fast path: a name the profile has once
-            hit: int | None = found[0]
+        if len(found) == 1:  # fast path: a name the profile has once (_time, inlined)
             if used[found[0]]:
                 continue
             used[found[0]] = True
-        else:
-            hit = take(exact, layer.name)
+            r = records[found[0]]
+            times[li] = assemble(
+                LayerTime,
+                {
+                    "average_ms": r.average_ms,
+                    "total_ms": r.time_ms,
+                    "median_ms": r.median_ms,
+                    "percentage": r.percentage,
+                    "profile_names": (r.name,),
+                    "reason": None,
+                },
+                {},
+                _TIME_FIELDS_SET,
+            )
+            continue
+        hit = take(exact, layer.name)
         if hit is not None:
             times[li] = _time((records[hit],))
     if None in times and not all(used):

@@ -187,6 +187,7 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
         InputError: the file is missing, not JSON, or another kind of export.
     """
     name, values = read_json_file(path)
+    nan = float("nan")
     runs = []
     for value in values:
         kind = detect_kind(value)
@@ -201,12 +202,19 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
                 if len(item) == 1 and "count" in item:
                     iterations = int(item["count"])
                     continue
+                label, total, average = item["name"], item["timeMs"], item["averageMs"]
+                median, percentage = item.get("medianMs"), item.get("percentage", nan)
+                # floats, as trtexec writes them, need no conversion (_float checks the rest)
                 known: dict[str, Any] = {
-                    "name": str(item["name"]),
-                    "time_ms": _float(item["timeMs"]),
-                    "average_ms": _float(item["averageMs"]),
-                    "median_ms": _float(item["medianMs"]) if "medianMs" in item else None,
-                    "percentage": _float(item.get("percentage", float("nan"))),
+                    "name": label if type(label) is str else str(label),
+                    "time_ms": total if type(total) is float else _float(total),
+                    "average_ms": average if type(average) is float else _float(average),
+                    "median_ms": (
+                        median
+                        if type(median) is float or "medianMs" not in item
+                        else _float(median)
+                    ),
+                    "percentage": percentage if type(percentage) is float else _float(percentage),
                 }
             except (KeyError, TypeError, ValueError) as exc:
                 raise InputError(
