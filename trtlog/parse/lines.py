@@ -111,7 +111,8 @@ timestamp='01/10/2024-21:52:52', message='Original: 755 layers')
         stamp, letter, tag, message = m.groups()
         return Split("trtexec", LETTER_SEVERITY[letter], tag is not None, None, stamp, message)
     g = _GENERAL.match(text)
-    if g is None:  # pragma: no cover - every group is optional, so the regex always matches
+    if g is None or g.lastgroup in (None, "wrap", "deco"):
+        # at most a wrapper or indentation, no timestamp and no envelope: a foreign line
         return Split(None, None, False, None, None, text)
     ts_group = g.group("ts")
     timestamp = ts_group.strip().split("] ")[-1].strip("[]") if ts_group else None
