@@ -37,23 +37,28 @@ _TIME_FIELDS_SET = frozenset(LayerTime.model_fields)
 _LAYER_FIELDS_SET = frozenset(EngineLayer.model_fields)
 
 
+def _record_time(r: ProfileRecord, reason: str | None = None) -> LayerTime:
+    """The time of a layer that one profile record times."""
+    data = {
+        "average_ms": r.average_ms,
+        "total_ms": r.time_ms,
+        "median_ms": r.median_ms,
+        "percentage": r.percentage,
+        "profile_names": (r.name,),
+        "reason": reason,
+    }
+    return assemble(LayerTime, data, {}, _TIME_FIELDS_SET)
+
+
 def _time(records: Sequence[ProfileRecord], reason: str | None = None) -> LayerTime:
     if len(records) == 1:
-        (r,) = records
-        average, total, median, percentage = r.average_ms, r.time_ms, r.median_ms, r.percentage
-        names: tuple[str, ...] = (r.name,)
-    else:
-        names = tuple(r.name for r in records)
-        average = math.fsum(r.average_ms for r in records)
-        total = math.fsum(r.time_ms for r in records)
-        median = None
-        percentage = math.fsum(r.percentage for r in records)
+        return _record_time(records[0], reason)
     data = {
-        "average_ms": average,
-        "total_ms": total,
-        "median_ms": median,
-        "percentage": percentage,
-        "profile_names": names,
+        "average_ms": math.fsum(r.average_ms for r in records),
+        "total_ms": math.fsum(r.time_ms for r in records),
+        "median_ms": None,
+        "percentage": math.fsum(r.percentage for r in records),
+        "profile_names": tuple(r.name for r in records),
         "reason": reason,
     }
     return assemble(LayerTime, data, {}, _TIME_FIELDS_SET)
@@ -104,31 +109,9 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
 
     times: list[LayerTime | None] = [None] * len(engine.layers)
     for li, layer in enumerate(engine.layers):
-        found = exact.get(layer.name)
-        if found is None:
-            continue
-        if len(found) == 1:  # fast path: a name the profile has once (_time, inlined)
-            if used[found[0]]:
-                continue
-            used[found[0]] = True
-            r = records[found[0]]
-            times[li] = assemble(
-                LayerTime,
-                {
-                    "average_ms": r.average_ms,
-                    "total_ms": r.time_ms,
-                    "median_ms": r.median_ms,
-                    "percentage": r.percentage,
-                    "profile_names": (r.name,),
-                    "reason": None,
-                },
-                {},
-                _TIME_FIELDS_SET,
-            )
-            continue
         hit = take(exact, layer.name)
         if hit is not None:
-            times[li] = _time((records[hit],))
+            times[li] = _record_time(records[hit])
     if None in times and not all(used):
         stripped: dict[str, list[int]] = defaultdict(list)
         for i, record in enumerate(records):
@@ -138,7 +121,7 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
             if times[li] is None:
                 hit = take(stripped, _strip_profile(layer.name))
                 if hit is not None:
-                    times[li] = _time([records[hit]], "matched without its [profile N] suffix")
+                    times[li] = _record_time(records[hit], "matched without its [profile N] suffix")
     regions = [
         li
         for li, layer in enumerate(engine.layers)

@@ -202,7 +202,6 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     rows: list[tuple[Any, ...]] = []
     nan = math.nan
     no_time = (nan, nan, nan, nan, "no profile merged")
-    dims_text = _DIMS.get
     for layer in engine.layers:
         d = layer.__dict__
         name = d["name"]
@@ -212,25 +211,10 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
         time = d["time"]
         parameters = d["parameters"]
         layer_type = d["type"]
-        kernel = parse_kernel_name(name) if "_myl" in name else None
-        if len(inputs) == 1:  # most layers have one input and one output
-            input_dtypes, input_layouts = inputs[0].dtype, inputs[0].layout
-        else:
-            input_dtypes, input_layouts = _dtypes_layouts(inputs)
-        if len(outputs) == 1:
-            output_dtypes, output_layouts = outputs[0].dtype, outputs[0].layout
-        else:
-            output_dtypes, output_layouts = _dtypes_layouts(outputs)
-        if outputs:
-            dims = outputs[0].dims
-            output_dims = None if dims is None else dims_text(dims) or _dims(dims)
-        else:
-            output_dims = None
+        kernel = parse_kernel_name(name)
+        input_dtypes, input_layouts = _dtypes_layouts(inputs)
+        output_dtypes, output_layouts = _dtypes_layouts(outputs)
         origin = parameters.get("Origin")
-        if "HasSparseWeights" in parameters or "ConvHasSparseWeights" in parameters:
-            sparse = _sparse(parameters)
-        else:
-            sparse = None
         rows.append(
             (
                 d["index"],
@@ -242,7 +226,7 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 output_dtypes,
                 input_layouts,
                 output_layouts,
-                output_dims,
+                _dims(outputs[0].dims) if outputs else None,
                 len(inputs),
                 len(outputs),
                 tactic,
@@ -251,7 +235,7 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 d["stream_id"],
                 None if origin is None else str(origin),
                 layer_type in REFORMAT_TYPES or name.startswith(REFORMAT_PREFIXES),
-                sparse,
+                _sparse(parameters),
                 kernel.graph if kernel else None,
                 nodes,
                 len(nodes),

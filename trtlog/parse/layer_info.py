@@ -202,19 +202,12 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
                 if len(item) == 1 and "count" in item:
                     iterations = int(item["count"])
                     continue
-                label, total, average = item["name"], item["timeMs"], item["averageMs"]
-                median, percentage = item.get("medianMs"), item.get("percentage", nan)
-                # floats, as trtexec writes them, need no conversion (_float checks the rest)
                 known: dict[str, Any] = {
-                    "name": label if type(label) is str else str(label),
-                    "time_ms": total if type(total) is float else _float(total),
-                    "average_ms": average if type(average) is float else _float(average),
-                    "median_ms": (
-                        median
-                        if type(median) is float or "medianMs" not in item
-                        else _float(median)
-                    ),
-                    "percentage": percentage if type(percentage) is float else _float(percentage),
+                    "name": str(item["name"]),
+                    "time_ms": _float(item["timeMs"]),
+                    "average_ms": _float(item["averageMs"]),
+                    "median_ms": _float(item["medianMs"]) if "medianMs" in item else None,
+                    "percentage": _float(item.get("percentage", nan)),
                 }
             except (KeyError, TypeError, ValueError) as exc:
                 raise InputError(
@@ -409,51 +402,42 @@ class _TensorReader:
     def tensor(self, obj: Any) -> Tensor:
         if type(obj) is not dict:
             raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
-        if len(obj) == 4:  # fast path: exactly Name, Dimensions, Format/Datatype, Location
-            get = obj.get
-            name, dims_raw = get("Name"), get("Dimensions")
-            fmt, location = get("Format/Datatype"), get("Location")
-            if (
-                type(name) is str
-                and type(dims_raw) is list
-                and type(fmt) is str
-                and type(location) is str
-            ):
-                try:
-                    int_dims = tuple(map(int, dims_raw))
-                except (TypeError, ValueError):
-                    raise ValueError(
-                        f"has dimensions that are not integers: {dims_raw!r:.60}"
-                    ) from None
-                key: tuple[Any, ...] = (name, int_dims, fmt, location)
-                tensor = self.seen.get(key)
-                if tensor is None:
-                    tensor = inspector_tensor(name, int_dims, _clean_format(fmt), location, {})
-                    self.seen[key] = tensor
-                return tensor
-        dims_raw = _get(obj, "Dimensions", "dimensions")
+        get = obj.get
+        name, dims_raw = get("Name"), get("Dimensions")
+        fmt, location = get("Format/Datatype"), get("Location")
+        # plain: exactly these four keys, as trtexec writes them; such objects repeat (one
+        # layer's output is the next one's input) and become one Tensor
+        plain = (
+            len(obj) == 4
+            and type(name) is str
+            and type(dims_raw) is list
+            and type(fmt) is str
+            and type(location) is str
+        )
+        if not plain:
+            name = _get(obj, "Name", "name")
+            dims_raw = _get(obj, "Dimensions", "dimensions")
+            fmt = _get(obj, "Format/Datatype", "format/datatype")
+            location = _get(obj, "Location", "location")
         try:
             dims = tuple(map(int, dims_raw)) if type(dims_raw) is list else None
         except (TypeError, ValueError):
             raise ValueError(f"has dimensions that are not integers: {dims_raw!r:.60}") from None
-        name, fmt, location = obj.get("Name"), obj.get("Format/Datatype"), obj.get("Location")
-        plain = len(obj) == 4 and name is not None and fmt is not None and location is not None
+        key = (name, dims, fmt, location)
         if plain:
-            key = (name, dims, fmt, location)
             tensor = self.seen.get(key)
             if tensor is not None:
                 return tensor
+            extra: dict[str, Any] = {}
         else:
-            name = _get(obj, "Name", "name")
-            fmt = _get(obj, "Format/Datatype", "format/datatype")
-            location = _get(obj, "Location", "location")
-        unknown = obj.keys() - _TENSOR_KEYS
+            unknown = obj.keys() - _TENSOR_KEYS
+            extra = {k: obj[k] for k in obj if k in unknown} if unknown else {}
         tensor = inspector_tensor(
             str(name or ""),
             dims,
             _clean_format(str(fmt)) if fmt is not None else None,
             None if location is None else str(location),
-            {k: obj[k] for k in obj if k in unknown} if unknown else {},
+            extra,
         )
         if plain:
             self.seen[key] = tensor
