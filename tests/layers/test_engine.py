@@ -457,3 +457,14 @@ def test_corpus_foreign_node_metadata_names_the_real_onnx_nodes() -> None:
     assert [lay.onnx_source for lay in regions] == ["metadata"] * 3
     assert regions[-1].onnx_nodes[0] == "node_view"
     assert "ONNXTRT_Broadcast_4" not in regions[-1].onnx_nodes
+
+
+def test_layer_module_cache_does_not_answer_for_odd_names() -> None:
+    """The per-folder cache must not serve "a/b/" (module /a) from "a/b/x" (module /a/b)."""
+    from trtlog.frames.engine import _module
+
+    assert _module(("a/b/x",)) == "/a/b"
+    assert _module(("a/b/",)) == "/a"
+    assert _module(("a/b/x", "a//b/y")) == "/a/b"
+    assert _module(("/m/x/Conv", "/m/y/Relu")) == "/m"
+    assert _module(("/m/x/Add", "/m/y/Mul")) == "/m"  # same folders, from the cache

@@ -151,12 +151,14 @@ def _module(nodes: tuple[str, ...]) -> str:
     """
     if not nodes:
         return "/"
+    if any(n.endswith("/") or "//" in n for n in nodes):
+        # "a//b" and "a/b/" split into parts that the folder alone does not tell
+        return _module_of(nodes)
     folders = frozenset([n[: n.rfind("/") + 1] for n in nodes])
     module = _MODULES.get(folders)
     if module is None:
         module = _module_of(nodes)
-        # "a//b" and "a/b/" split into parts that the folder alone does not tell
-        if len(_MODULES) < 65536 and not any(n.endswith("/") or "//" in n for n in nodes):
+        if len(_MODULES) < 65536:
             _MODULES[folders] = module
     return module
 
