@@ -509,6 +509,24 @@ def _typed(fields: dict[str, Any]) -> bool:
 
 
 _LAYER_FIELDS_SET = frozenset(EngineLayer.model_fields)
+# every field of a layer read from JSON, in field order, with what a missing key means
+_LAYER_TEMPLATE: dict[str, Any] = {
+    "index": 0,
+    "name": "",
+    "type": None,
+    "inputs": None,
+    "outputs": None,
+    "parameter_type": None,
+    "parameters": None,
+    "tactic": None,
+    "tactic_name": None,
+    "stream_id": None,
+    "metadata": None,
+    "onnx_nodes": (),
+    "onnx_source": "none",
+    "time": None,
+}
+assert list(_LAYER_TEMPLATE) == list(EngineLayer.model_fields)
 
 
 def _layer_from_json(
@@ -525,46 +543,34 @@ def _layer_from_json(
         raise InputError(
             f"Layers[{index}] is neither a name nor a layer object", source=reader.source
         )
-    fields: dict[str, Any] = {}
-    parameters: dict[str, Any] = {}  # every key without a field of its own, in the JSON's order
+    # the JSON's values go straight into the field dict (in field order, from the template);
+    # every key without a field of its own goes to parameters, in the JSON's order
+    data = _LAYER_TEMPLATE.copy()
+    parameters: dict[str, Any] = {}
     field_of = _LAYER_KEYS.get
     for key, value in obj.items():
         field = field_of(key)
         if field is None:
             parameters[key] = value
         else:
-            fields[field] = value
-    layer_name = str(fields.get("name", ""))
-    inputs = reader.read(fields.get("inputs"), index, "Inputs")
-    outputs = reader.read(fields.get("outputs"), index, "Outputs")
-    tactic_raw = fields.get("tactic")
+            data[field] = value
+    data["index"] = index
+    data["parameters"] = parameters
+    data["name"] = layer_name = str(data["name"])
+    data["inputs"] = reader.read(data["inputs"], index, "Inputs")
+    data["outputs"] = reader.read(data["outputs"], index, "Outputs")
+    tactic_raw = data["tactic"]
     try:
-        tactic = parse_tactic(str(tactic_raw)) if tactic_raw not in (None, "") else None
+        data["tactic"] = parse_tactic(str(tactic_raw)) if tactic_raw not in (None, "") else None
     except ValueError as exc:
         raise InputError(f"Layers[{index}].TacticValue: {exc}", source=reader.source) from None
-    metadata = fields.get("metadata")
+    metadata = data["metadata"]
     names = parse_metadata(metadata)[0] if metadata and type(metadata) is str else ()
     if names:
-        onnx, source = names, "metadata"
+        data["onnx_nodes"], data["onnx_source"] = names, "metadata"
     else:
-        onnx, source = onnx_nodes_of_name(layer_name, node_order, nodes)
-    data: dict[str, Any] = {
-        "index": index,
-        "name": layer_name,
-        "type": fields.get("type"),
-        "inputs": inputs,
-        "outputs": outputs,
-        "parameter_type": fields.get("parameter_type"),
-        "parameters": parameters,
-        "tactic": tactic,
-        "tactic_name": fields.get("tactic_name"),
-        "stream_id": fields.get("stream_id"),
-        "metadata": metadata,
-        "onnx_nodes": onnx,
-        "onnx_source": source,
-        "time": None,
-    }
-    if _typed(fields):
+        data["onnx_nodes"], data["onnx_source"] = onnx_nodes_of_name(layer_name, node_order, nodes)
+    if _typed(data):
         return assemble(EngineLayer, data, {}, _LAYER_FIELDS_SET)
     try:  # validation converts what it can (a numeric StreamId string) and names the rest
         return EngineLayer(**data)
