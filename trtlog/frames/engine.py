@@ -14,7 +14,7 @@ import pandas as pd
 
 from trtlog.engine import module_path
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
-from trtlog.layers import REFORMAT_PREFIXES, REFORMAT_TYPES, Profile, Times, compute_precision
+from trtlog.layers import Profile, Times, compute_precision
 from trtlog.models import gc_paused
 from trtlog.myelin import parse_kernel_name
 from trtlog.numbers import U64
@@ -199,8 +199,7 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     ``time_reason`` (why a time is missing, or how it was matched).
     """
     # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
-    # layer cost twice as much; the fields are read from each layer's __dict__ and the small
-    # helpers inlined, which took the loop from 10 to 6 µs per layer (bench/engine_load.py)
+    # layer cost twice as much; fields are read from each layer's __dict__ (bench/engine_load.py)
     rows: list[tuple[Any, ...]] = []
     nan = math.nan
     no_time = (nan, nan, nan, nan, "no profile merged")
@@ -216,7 +215,6 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
         kernel = parse_kernel_name(name)
         input_dtypes, input_layouts = _dtypes_layouts(inputs)
         output_dtypes, output_layouts = _dtypes_layouts(outputs)
-        origin = parameters.get("Origin")
         rows.append(
             (
                 d["index"],
@@ -235,8 +233,8 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 None if tactic is None else f"0x{tactic % U64:016x}",
                 d["tactic_name"] or None,
                 d["stream_id"],
-                None if origin is None else str(origin),
-                layer_type in REFORMAT_TYPES or name.startswith(REFORMAT_PREFIXES),
+                layer.origin,
+                layer.is_reformat,
                 _sparse(parameters),
                 kernel.graph if kernel else None,
                 nodes,
