@@ -247,7 +247,7 @@ def summarize(build: Build) -> Summary:
         errors=len(errors),
         first_errors=first_errors,
         status=status,
-        stopped_after=_stopped_after(build) if status != "passed" else None,
+        stopped_after=_stopped_after(build) if status == "failed" or cut_off else None,
         last_line=_last_line(build) if cut_off else None,
         unrecognized=len(unrec),
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),

@@ -297,3 +297,12 @@ def test_summary_of_a_passed_run_has_no_failure_rows() -> None:
     excerpt = summarize(trtlog.parse(YOLO))
     assert excerpt.status == "no &&&& result line (crashed or cut off)"
     assert excerpt.stopped_after is not None and excerpt.stopped_after.startswith("line 286: ")
+
+
+def test_summary_of_a_log_without_run_banners_claims_no_failure() -> None:
+    from trtlog.summary import summarize
+
+    text = "[TRT] [I] [MemUsageChange] Init CUDA: CPU +2, GPU +0, now: CPU 16, GPU 1234 (MiB)\n"
+    summary = summarize(trtlog.parse_text(text))
+    assert summary.status is None
+    assert summary.stopped_after is None and summary.last_line is None
