@@ -314,7 +314,7 @@ class EngineLayer(BaseModel):
     @property
     def is_reformat(self) -> bool:
         """A layer that only converts formats (reformat copy nodes, ``Reformat`` types)."""
-        return self.type in REFORMAT_TYPES or self.name.startswith(REFORMAT_PREFIXES)
+        return self.type in ("Reformat", "MyelinReformat") or self.name.startswith(_REFORMATS)
 
     @property
     def myelin(self) -> MyelinKernel | None:
@@ -359,9 +359,7 @@ _KERNEL_PRECISION = (
 )
 
 
-#: layer types and name prefixes of layers that only convert formats
-REFORMAT_TYPES = ("Reformat", "MyelinReformat")
-REFORMAT_PREFIXES = (
+_REFORMATS = (
     "Reformatting CopyNode for ",
     "Reformatted Input Tensor ",
     "Reformatted Output Tensor ",

@@ -468,3 +468,9 @@ def test_layer_module_cache_does_not_answer_for_odd_names() -> None:
     assert _module(("a/b/x", "a//b/y")) == "/a/b"
     assert _module(("/m/x/Conv", "/m/y/Relu")) == "/m"
     assert _module(("/m/x/Add", "/m/y/Mul")) == "/m"  # same folders, from the cache
+
+
+def test_layer_json_template_lists_every_field_in_order() -> None:
+    from trtlog.parse.layer_info import _LAYER_TEMPLATE
+
+    assert list(_LAYER_TEMPLATE) == list(EngineLayer.model_fields)

@@ -164,10 +164,6 @@ def _module(nodes: tuple[str, ...]) -> str:
 
 
 def _module_of(nodes: tuple[str, ...]) -> str:
-    first = nodes[0]
-    folder = first[: first.rfind("/") + 1]
-    if all(n.startswith(folder) and "/" not in n[len(folder) :] for n in nodes):
-        return "/" + "/".join(module_path(first))  # fast path: all in one module
     paths = [module_path(n) for n in nodes]
     # the common prefix of all paths is that of the lexicographically first and last
     low, high = min(paths), max(paths)

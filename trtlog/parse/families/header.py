@@ -446,7 +446,6 @@ _BLOCK_LABELS = (
     "Preview Features",
     "BuilderOptimizationLevel",
 )
-assert set(_BLOCK_LABELS) <= set(_OPTION_LABELS)
 
 # "Debug Tensor Save Destinations:" is followed by "<tensor>: <file>" lines, which look like
 # options: they get a section of their own, left at the next option label or header.
