@@ -80,6 +80,53 @@ def test_metadata_fast_split_matches_the_regex(names: list[str]) -> None:
     assert parse_metadata(text)[0] == expected
 
 
+METADATA_PIECES = st.sampled_from(
+    [
+        "[ONNX Layer: ",
+        "]",
+        "\x1e",
+        "\x1f",
+        "\ufffd",
+        "/a/Conv",
+        "x",
+        " | ",
+        "Local Function: f",
+        "][",
+    ]
+)
+
+
+@given(st.lists(METADATA_PIECES, max_size=12).map("".join))
+def test_metadata_whole_text_fast_path_changes_nothing(text: str) -> None:
+    assert parse_metadata(text) == names._parse_groups(text)
+
+
+COMPOSED = st.one_of(
+    NAMES,
+    st.tuples(NAMES, NAMES).map(lambda ends: f"{{ForeignNode[{ends[0]}...{ends[1]}]}}"),
+    NAMES.map(lambda n: f"{{ForeignNode[{n}]}}"),
+    NAMES.map(lambda n: f"Reformatting CopyNode for Network Input {n}"),
+    NAMES.map(lambda n: f"Reformatting CopyNode for Input Tensor 0 to {n}"),
+)
+
+
+@given(COMPOSED, st.booleans())
+def test_onnx_nodes_fast_paths_change_nothing(text: str, ordered: bool) -> None:
+    """Reformats and plain ForeignNode ranges skip the name tree; the answer is the same."""
+    from trtlog.parse import layer_info
+
+    nodes = ["/a/Conv", "x", "conv1", "/a/Conv_clone_1"] if ordered else None
+    order = {n: i for i, n in enumerate(nodes)} if nodes else None
+    fast = layer_info.onnx_nodes_of_name(text, order, nodes)
+    with (
+        patch.object(layer_info, "reformat_name", lambda _: False),
+        patch.object(layer_info, "foreign_range_ends", lambda _: None),
+    ):
+        slow = layer_info.onnx_nodes_of_name(text, order, nodes)
+    assert fast == slow
+    assert names.reformat_name(text) == (split_name(text).base.op == "reformat")
+
+
 def test_split_examples() -> None:
     assert split_name("a + b").members() == ["a", "b"]
     assert split_name("plain/name.with-dots").op == "leaf"

@@ -23,6 +23,7 @@ from trtlog.names import split_name
 __all__ = [
     "ModuleNode",
     "MyelinGroup",
+    "common_module",
     "merge_profile",
     "module_path",
     "module_tree",
@@ -108,11 +109,20 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
         return None
 
     times: list[LayerTime | None] = [None] * len(engine.layers)
-    for li, layer in enumerate(engine.layers):
-        hit = take(exact, layer.name)
-        if hit is not None:
-            times[li] = _record_time(records[hit])
-    if None in times and not all(used):
+    if len(exact) == len(records):  # fast path: no duplicated record name (the usual case)
+        first = {name: hits[0] for name, hits in exact.items()}
+        for li, layer in enumerate(engine.layers):
+            hit = first.get(layer.name)
+            if hit is not None and not used[hit]:
+                used[hit] = True
+                times[li] = _record_time(records[hit])
+    else:
+        for li, layer in enumerate(engine.layers):
+            hit = take(exact, layer.name)
+            if hit is not None:
+                times[li] = _record_time(records[hit])
+    # "None in times" would compare None with every LayerTime through pydantic's __eq__
+    if any(t is None for t in times) and not all(used):
         stripped: dict[str, list[int]] = defaultdict(list)
         for i, record in enumerate(records):
             if not used[i]:
@@ -285,6 +295,37 @@ def module_path(node: str) -> tuple[str, ...]:
     if "" in parts:
         parts = [p for p in parts if p]
     return tuple(parts[:-1])
+
+
+def common_module(nodes: Sequence[str]) -> str:
+    """The deepest module holding every node, as ``/a/b`` (``/`` when they share none).
+
+    Example:
+        >>> common_module(["/enc/l0/attn/MatMul", "/enc/l0/attn/Softmax", "/enc/l0/Add"])
+        '/enc/l0'
+        >>> common_module(["conv1", "/enc/Add"]), common_module([])
+        ('/', '/')
+    """
+    if not nodes:
+        return "/"
+    joined = "\n".join(nodes)
+    if "//" in joined or "/\n" in joined or joined.endswith("/"):
+        # empty parts ("a//b", "a/b/") are dropped by module_path: the general path
+        paths = [module_path(n) for n in nodes]
+        first, last = min(paths), max(paths)
+        n = 0
+        while n < len(first) and first[n] == last[n]:
+            n += 1
+        return "/" + "/".join(first[:n])
+    # each node's folder as "/a/b/" ("/" for none); the folders' common string prefix, cut
+    # back to a "/", is their common module (it is that of the first and last in order)
+    folders = [n[: n.rfind("/") + 1] for n in nodes]
+    if not joined.startswith("/") or joined.count("\n/") != len(nodes) - 1:
+        folders = [f if f.startswith("/") else "/" + f for f in folders]
+    low, high = min(folders), max(folders)
+    while not high.startswith(low):
+        low = low[: low.rfind("/", 0, -1) + 1]
+    return low[:-1] or "/"
 
 
 def _common(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:

@@ -106,7 +106,6 @@ def decode_ops(body: str) -> tuple[str, ...]:
     return tuple(_OPS.get(w, w) for w in _WORD.findall(words))
 
 
-@lru_cache(maxsize=16384)
 def parse_kernel_name(name: str) -> MyelinKernel | None:
     """A Myelin kernel name taken apart, or ``None`` if the name has no ``_myl<g>_<i>`` suffix.
 
@@ -119,8 +118,13 @@ def parse_kernel_name(name: str) -> MyelinKernel | None:
         >>> parse_kernel_name("/conv1/Conv") is None
         True
     """
-    if "_myl" not in name:  # fast path: most layer names are not kernels
+    if "_myl" not in name:  # fast path, before the cache: most layer names are not kernels
         return None
+    return _parse_kernel_name(name)
+
+
+@lru_cache(maxsize=16384)
+def _parse_kernel_name(name: str) -> MyelinKernel | None:
     m = _KERNEL.match(name)
     if m is None or name.startswith("{ForeignNode["):
         return None

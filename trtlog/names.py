@@ -22,7 +22,15 @@ from pydantic import BaseModel, ConfigDict
 
 from trtlog.models import assemble
 
-__all__ = ["ComposedName", "NameOp", "parse_metadata", "split_name", "split_top"]
+__all__ = [
+    "ComposedName",
+    "NameOp",
+    "foreign_range_ends",
+    "parse_metadata",
+    "reformat_name",
+    "split_name",
+    "split_top",
+]
 
 NameOp = Literal[
     "leaf",  # a plain name
@@ -267,9 +275,49 @@ def _split(text: str) -> ComposedName:
     return _name(text=text)
 
 
+def reformat_name(text: str) -> bool:
+    """Whether :func:`split_name` makes ``text`` a reformat (or the profile copy of one).
+
+    The same answer without building (and caching) the name's tree.
+
+    Example:
+        >>> reformat_name("Reformatting CopyNode for Input Tensor 0 to /a/Conv")
+        True
+    """
+    if not text.startswith("Reformat"):
+        return False
+    while text.endswith("]"):  # split_name takes a [profile N] suffix off first
+        m = _PROFILE.match(text)
+        if m is None:
+            break
+        text = m["base"]
+    return _REFORMAT.match(text) is not None or _REFORMAT_NETWORK.match(text) is not None
+
+
+def foreign_range_ends(text: str) -> tuple[str, str] | None:
+    """``(first, last)`` of ``{ForeignNode[first...last]}`` when both ends are plain names.
+
+    The same ends :func:`split_name` gives such a name, without building (and caching) its
+    tree; ``None`` for any other name, which then needs :func:`split_name`.
+
+    Example:
+        >>> foreign_range_ends("{ForeignNode[/a/MatMul.../a/Softmax]}")
+        ('/a/MatMul', '/a/Softmax')
+    """
+    if not (text.startswith("{ForeignNode[") and text.endswith("]}")):
+        return None
+    inner = text[13:-2]
+    first, sep, last = inner.partition("...")
+    if not sep or _BRACKET.search(inner) or _DECORATED.search(first) or _DECORATED.search(last):
+        return None
+    return first, last
+
+
 # what any rule of _split looks for; a name without any of these is a leaf
 _DECORATED = re.compile(r"[(\[{]| \+ | \|\| |_clone_|_myl|^Reformat")
 
+_GROUP = "[ONNX Layer: "
+_GROUP_SEPARATOR = "]\x1e[ONNX Layer: "
 _METADATA_SEPARATORS = re.compile(r"[\x1e\x1f\ufffd]|(?<=\])(?=\[ONNX Layer: )")
 
 
@@ -289,6 +337,24 @@ def parse_metadata(
         >>> parse_metadata("[ONNX Layer: /a/Conv]\\x1e[ONNX Layer: /a/Relu | Local Function: f]")
         (('/a/Conv', '/a/Relu'), ((1, (), 'f'),))
     """
+    if text.startswith(_GROUP) and text.endswith("]") and " | " not in text:
+        # fast path: well-formed groups joined by one U+001E, no extras; as many groups as
+        # "[ONNX Layer: " and one U+001E between each two prove that no other text hides
+        found = text[len(_GROUP) : -1].split(_GROUP_SEPARATOR)
+        n = len(found)
+        if (
+            n == text.count(_GROUP)
+            and n == text.count("\x1e") + 1
+            and "\x1f" not in text
+            and "\ufffd" not in text
+        ):
+            return tuple(found), ()
+    return _parse_groups(text)
+
+
+def _parse_groups(
+    text: str,
+) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...], str | None], ...]]:
     names: list[str] = []
     extras: list[tuple[int, tuple[str, ...], str | None]] = []
     if not text:

@@ -397,8 +397,7 @@ NODE_NAMES = st.lists(st.sampled_from(["/", "a", "b", "Conv", "//", "x.0"]), max
 
 @given(st.lists(NODE_NAMES, min_size=1, max_size=4))
 def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
-    from trtlog.engine import module_path
-    from trtlog.frames.engine import _module
+    from trtlog.engine import common_module, module_path
 
     paths = [module_path(n) for n in nodes]
     common: tuple[str, ...] = paths[0]
@@ -407,7 +406,7 @@ def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
         while n < min(len(common), len(path)) and common[n] == path[n]:
             n += 1
         common = common[:n]
-    assert _module(tuple(nodes)) == "/" + "/".join(common)
+    assert common_module(nodes) == "/" + "/".join(common)
 
 
 @needs_corpus
@@ -459,15 +458,16 @@ def test_corpus_foreign_node_metadata_names_the_real_onnx_nodes() -> None:
     assert "ONNXTRT_Broadcast_4" not in regions[-1].onnx_nodes
 
 
-def test_layer_module_cache_does_not_answer_for_odd_names() -> None:
-    """The per-folder cache must not serve "a/b/" (module /a) from "a/b/x" (module /a/b)."""
-    from trtlog.frames.engine import _module
+def test_layer_module_of_odd_names() -> None:
+    """Empty parts are dropped ("a/b/" is in /a), names without a leading "/" are rooted."""
+    from trtlog.engine import common_module
 
-    assert _module(("a/b/x",)) == "/a/b"
-    assert _module(("a/b/",)) == "/a"
-    assert _module(("a/b/x", "a//b/y")) == "/a/b"
-    assert _module(("/m/x/Conv", "/m/y/Relu")) == "/m"
-    assert _module(("/m/x/Add", "/m/y/Mul")) == "/m"  # same folders, from the cache
+    assert common_module(("a/b/x",)) == "/a/b"
+    assert common_module(("a/b/",)) == "/a"
+    assert common_module(("a/b/x", "a//b/y")) == "/a/b"
+    assert common_module(("/m/x/Conv", "/m/y/Relu")) == "/m"
+    assert common_module(("/a/b/x", "a/b/y", "/z/w")) == "/"  # rooted before comparing
+    assert common_module(("/a/b-c/x", "/a/b/y")) == "/a"
 
 
 def test_layer_json_template_lists_every_field_in_order() -> None:

@@ -30,7 +30,7 @@ from trtlog.diff.models import (
     SideInfo,
     Step,
 )
-from trtlog.engine import module_path
+from trtlog.engine import common_module
 from trtlog.layers import Engine, EngineLayer, compute_precision
 from trtlog.models import assemble, gc_paused
 from trtlog.myelin import MYELIN_LAYER_TYPES
@@ -122,26 +122,6 @@ class _Sig:
     time: float | None
 
 
-def _module_of(nodes: Sequence[str]) -> str:
-    """The deepest module holding all the nodes (``/`` when they share none)."""
-    if not nodes:
-        return "/"
-    first = nodes[0]
-    folder = first[: first.rfind("/") + 1]
-    if (
-        folder.startswith("/")
-        and "//" not in folder
-        and all(n.startswith(folder) and "/" not in n[len(folder) :] for n in nodes)
-    ):
-        return folder[:-1] or "/"  # fast path: all in one module
-    paths = [module_path(n) for n in nodes]
-    low, high = min(paths), max(paths)
-    n = 0
-    while n < len(low) and n < len(high) and low[n] == high[n]:
-        n += 1
-    return "/" + "/".join(low[:n])
-
-
 def _quantized(node: str) -> str:
     """A Q/DQ node stands for the module it quantizes (its ``*_quantizer`` part dropped).
 
@@ -228,7 +208,7 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
         myelin="region" if region else "kernel" if kernel_like else None,
         graph=kernel.graph if kernel is not None else None,
         body=kernel.body if kernel is not None else None,
-        module=_module_of(sorted(main) or [_quantized(n) for n in aux] or sorted(target)),
+        module=common_module(sorted(main) or [_quantized(n) for n in aux] or sorted(target)),
         time=time,
     )
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from trtlog.engine import module_path
+from trtlog.engine import common_module
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.layers import Profile, Times, compute_precision
 from trtlog.models import gc_paused
@@ -139,40 +139,6 @@ def _dims(dims: tuple[int, ...] | None) -> str | None:
     return text
 
 
-# frozenset of the nodes' folders ("/a/b/" of "/a/b/Conv") -> their deepest common module
-_MODULES: dict[frozenset[str], str] = {}
-
-
-def _module(nodes: tuple[str, ...]) -> str:
-    """The deepest module holding every node (``/`` when they share none).
-
-    It depends only on the set of the nodes' folders (the name up to its last ``/``), so it
-    is computed once per set: layers of one block share them.
-    """
-    if not nodes:
-        return "/"
-    if any(n.endswith("/") or "//" in n for n in nodes):
-        # "a//b" and "a/b/" split into parts that the folder alone does not tell
-        return _module_of(nodes)
-    folders = frozenset([n[: n.rfind("/") + 1] for n in nodes])
-    module = _MODULES.get(folders)
-    if module is None:
-        module = _module_of(nodes)
-        if len(_MODULES) < 65536:
-            _MODULES[folders] = module
-    return module
-
-
-def _module_of(nodes: tuple[str, ...]) -> str:
-    paths = [module_path(n) for n in nodes]
-    # the common prefix of all paths is that of the lexicographically first and last
-    low, high = min(paths), max(paths)
-    n = 0
-    while n < len(low) and low[n] == high[n]:
-        n += 1
-    return "/" + "/".join(low[:n])
-
-
 def _sparse(parameters: dict[str, Any]) -> bool | None:
     for key in ("HasSparseWeights", "ConvHasSparseWeights"):
         if key in parameters:
@@ -236,7 +202,7 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 nodes,
                 len(nodes),
                 d["onnx_source"],
-                _module(nodes),
+                common_module(nodes),
             )
             + (
                 no_time

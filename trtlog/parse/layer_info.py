@@ -34,7 +34,7 @@ from trtlog.layers import (
     TimingRun,
 )
 from trtlog.models import assemble, gc_paused
-from trtlog.names import parse_metadata, split_name
+from trtlog.names import foreign_range_ends, parse_metadata, reformat_name, split_name
 from trtlog.numbers import parse_tactic
 from trtlog.parse.jsonio import read_json_values
 from trtlog.tensors import Tensor, inspector_tensor
@@ -414,7 +414,17 @@ class _TensorReader:
             and type(fmt) is str
             and type(location) is str
         )
-        if not plain:
+        if plain:
+            # the cache key holds the dimensions as written: equal numbers convert alike
+            # (1.0 and 1 both to 1), and a miss converts and checks them below
+            key = (name, tuple(dims_raw or ()), fmt, location)
+            try:
+                tensor = self.seen.get(key)
+            except TypeError:  # an unhashable dimension: the conversion below names it
+                tensor = None
+            if tensor is not None:
+                return tensor
+        else:
             name = _get(obj, "Name", "name")
             dims_raw = _get(obj, "Dimensions", "dimensions")
             fmt = _get(obj, "Format/Datatype", "format/datatype")
@@ -423,11 +433,7 @@ class _TensorReader:
             dims = tuple(map(int, dims_raw)) if type(dims_raw) is list else None
         except (TypeError, ValueError):
             raise ValueError(f"has dimensions that are not integers: {dims_raw!r:.60}") from None
-        key = (name, dims, fmt, location)
         if plain:
-            tensor = self.seen.get(key)
-            if tensor is not None:
-                return tensor
             extra: dict[str, Any] = {}
         else:
             unknown = obj.keys() - _TENSOR_KEYS
@@ -442,6 +448,21 @@ class _TensorReader:
         if plain:
             self.seen[key] = tensor
         return tensor
+
+
+def _foreign_range(
+    first: list[str], last: list[str], node_order: dict[str, int] | None, nodes: list[str] | None
+) -> tuple[list[str], bool]:
+    """The nodes of a ``{ForeignNode[first...last]}`` range, and whether it was expanded.
+
+    Expanded to every node between its ends in parse order when the order is known; else
+    just the ends' members.
+    """
+    if node_order is not None and nodes is not None and first and last:
+        lo, hi = node_order.get(first[0]), node_order.get(last[-1])
+        if lo is not None and hi is not None and lo <= hi:
+            return nodes[lo : hi + 1], True
+    return first + last, False
 
 
 def onnx_nodes_of_name(
@@ -464,26 +485,29 @@ def onnx_nodes_of_name(
         >>> onnx_nodes_of_name("Reformatting CopyNode for Input Tensor 0 to conv1")
         ((), 'none')
     """
+    # the two commonest composed names need no name tree (a cold load meets thousands)
+    if reformat_name(name):
+        return (), "none"
+    ends = foreign_range_ends(name)
+    if ends is not None:
+        found, ranged = _foreign_range([ends[0]], [ends[1]], node_order, nodes)
+        return tuple(dict.fromkeys(found)), "range" if ranged else "name"
     parts = split_name(name)
     if parts.op == "reformat":
         return (), "none"
     if parts.op == "profile":
         parts = parts.base
-    found: list[str] = []
+    found = []
     ranged = False
     stack = [parts]
     while stack:
         node = stack.pop()
         if node.op == "foreign" and node.detail == "range" and len(node.parts) == 2:
-            first = node.parts[0].members()
-            last = node.parts[1].members()
-            if node_order is not None and nodes is not None and first and last:
-                lo, hi = node_order.get(first[0]), node_order.get(last[-1])
-                if lo is not None and hi is not None and lo <= hi:
-                    found.extend(nodes[lo : hi + 1])
-                    ranged = True
-                    continue
-            found.extend(first + last)
+            members, expanded = _foreign_range(
+                node.parts[0].members(), node.parts[1].members(), node_order, nodes
+            )
+            found.extend(members)
+            ranged = ranged or expanded
             continue
         if node.op == "leaf":
             m = _TORCH_TRT_NAME.match(node.text)
