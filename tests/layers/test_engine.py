@@ -290,8 +290,9 @@ def test_unknown_keys_are_kept(tmp_path: Path) -> None:
     assert Engine.model_validate_json(engine.model_dump_json()) == engine
 
 
+# NaN and infinities included: the reader repairs the nan/inf that trtexec writes
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
     lambda children: (
         st.lists(children, max_size=4)
         | st.dictionaries(
@@ -332,6 +333,23 @@ def test_any_json_value_gives_an_engine_or_an_input_error(value: Any) -> None:
     for layer in engine.layers:
         assert EngineLayer.model_validate(layer.model_dump()) == layer
     assert len(engine.layers_frame()) == len(engine.layers)
+
+
+@pytest.mark.parametrize(
+    ("dims", "expected"),
+    [([2.0, 3], (2, 3)), (["12", 4], (12, 4)), ([1.5], None), ([math.inf], None), ([[1]], None)],
+)
+def test_tensor_dimensions_must_be_whole_numbers(dims: list[Any], expected: Any) -> None:
+    """Whole floats and numeric strings are read; 1.5 is not truncated, inf is an InputError."""
+    tensor = {"Name": "t", "Location": "Device", "Dimensions": dims, "Format/Datatype": "Half"}
+    value = {"Layers": [{"Name": "a", "LayerType": "X", "Inputs": [tensor]}]}
+    if expected is None:
+        with pytest.raises(
+            InputError, match=r"Layers\[0\]\.Inputs\[0\] has dimensions that are not"
+        ):
+            engine_from_json(value, "x")
+    else:
+        assert engine_from_json(value, "x").layers[0].inputs[0].dims == expected
 
 
 PROFILE_ITEMS = st.dictionaries(

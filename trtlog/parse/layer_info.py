@@ -429,9 +429,16 @@ class _TensorReader:
             dims_raw = _get(obj, "Dimensions", "dimensions")
             fmt = _get(obj, "Format/Datatype", "format/datatype")
             location = _get(obj, "Location", "location")
+        dims: tuple[int, ...] | None = None
         try:
-            dims = tuple(map(int, dims_raw)) if type(dims_raw) is list else None
-        except (TypeError, ValueError):
+            if type(dims_raw) is list:
+                raw: list[Any] = dims_raw
+                dims = tuple(map(int, raw))
+                if dims != tuple(raw):  # 1.5 -> 1 would be a lie; "12" -> 12 is not
+                    for value, whole in zip(raw, dims, strict=True):
+                        if not isinstance(value, str) and value != whole:
+                            raise ValueError
+        except (TypeError, ValueError, OverflowError):  # OverflowError: inf (a repaired file)
             raise ValueError(f"has dimensions that are not integers: {dims_raw!r:.60}") from None
         if plain:
             extra: dict[str, Any] = {}
