@@ -15,6 +15,7 @@ import json
 import logging
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
@@ -789,6 +790,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A library warning as one ``trtlog: warning:`` line (not Python's file:line display)."""
+    sys.stderr.write(f"trtlog: warning: {message}\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = _parser()
@@ -799,7 +812,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        code: int = args.run(args)
+        with warnings.catch_warnings():  # restores Python's own display on return
+            warnings.showwarning = _show_warning
+            if not sys.warnoptions:  # -W options given to Python win
+                warnings.simplefilter("ignore" if args.quiet else "default")
+            code: int = args.run(args)
         return code
     except InputError as exc:
         sys.stderr.write(f"trtlog: error: {exc.one_line()}\n")

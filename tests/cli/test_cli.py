@@ -306,3 +306,25 @@ def test_summary_of_a_log_without_run_banners_claims_no_failure() -> None:
     summary = summarize(trtlog.parse_text(text))
     assert summary.status is None
     assert summary.stopped_after is None and summary.last_line is None
+
+
+REPAIRED_LAYERS = """{"Layers": [{"Name": "conv1", "LayerType": "CaskConvolution", "OutMaps": inf,
+ "Inputs": [], "Outputs": [], "TacticValue": "0x1"}]}"""
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_library_warnings_show_as_one_trtlog_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], quiet: bool
+) -> None:
+    """A repaired JSON warns as one ``trtlog: warning:`` line, not Python's file:line; -q hides."""
+    path = tmp_path / "layers.json"
+    path.write_text(REPAIRED_LAYERS, encoding="utf-8")
+    assert main([*(["-q"] if quiet else []), "layers", str(path)]) == 0
+    err = capsys.readouterr().err
+    if quiet:
+        assert err == ""
+    else:
+        assert err.splitlines() == [
+            f"trtlog: warning: {path}: read as JSON after repairing what trtexec writes: "
+            "1 nan/inf number(s)"
+        ]

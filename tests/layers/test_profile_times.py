@@ -62,6 +62,17 @@ def test_profile_with_unescaped_quote_and_nan_is_read_with_a_warning(tmp_path: P
     assert math.isnan(record.time_ms)
 
 
+@pytest.mark.parametrize("count", ["Infinity", "inf", "1e400"])
+def test_profile_count_that_is_not_a_whole_number_is_an_input_error(
+    tmp_path: Path, count: str
+) -> None:
+    """``{"count": inf}`` (after repair) names the entry; no OverflowError escapes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", JsonRepairWarning)
+        with pytest.raises(InputError, match="profile entry 0"):
+            load_profile(write(tmp_path, f'[{{"count": {count}}}]'))
+
+
 def test_profile_runs_appended_by_a_loop(tmp_path: Path) -> None:
     with pytest.warns(JsonRepairWarning, match="2 top-level values"):
         profile = load_profile(write(tmp_path, PROFILE_84 + PROFILE_72))

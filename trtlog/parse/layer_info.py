@@ -209,7 +209,7 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
                     "median_ms": _float(item["medianMs"]) if "medianMs" in item else None,
                     "percentage": _float(item.get("percentage", nan)),
                 }
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, OverflowError) as exc:
                 raise InputError(
                     f"profile entry {i} ({str(item)[:80]}) lacks or garbles {exc}",
                     source=name,
