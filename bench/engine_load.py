@@ -35,8 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pandas as pd
 
 import trtlog
+from trtlog.engine import _record_time
 from trtlog.frames.schema import SCHEMAS, frame_from_columns
-from trtlog.layers import EngineLayer, LayerTime, ProfileRecord
+from trtlog.layers import EngineLayer, ProfileRecord
 from trtlog.models import assemble
 from trtlog.tensors import Tensor
 
@@ -204,16 +205,7 @@ def floor(layers_path: Path, profile_path: Path) -> None:
                 data = {"name": key[0], "dims": key[1], "format": key[2], "location": key[3]}
                 tensor = seen[key] = assemble(Tensor, data, {}, _FIELDS[Tensor])
             tensors.append(tensor)
-        r = records[obj["Name"]]
-        data = {
-            "average_ms": r.average_ms,
-            "total_ms": r.time_ms,
-            "median_ms": r.median_ms,
-            "percentage": r.percentage,
-            "profile_names": (r.name,),
-            "reason": None,
-        }
-        time_ = assemble(LayerTime, data, {}, _FIELDS[LayerTime])
+        time_ = _record_time(records[obj["Name"]])  # as the merge builds it
         data = {
             "index": i,
             "name": obj["Name"],
@@ -234,9 +226,7 @@ def floor(layers_path: Path, profile_path: Path) -> None:
     frame_from_columns("layers", dict(zip(schema, zip(*rows, strict=True), strict=True)))
 
 
-_FIELDS = {
-    cls: frozenset(cls.model_fields) for cls in (EngineLayer, LayerTime, ProfileRecord, Tensor)
-}
+_FIELDS = {cls: frozenset(cls.model_fields) for cls in (EngineLayer, ProfileRecord, Tensor)}
 
 
 def write_model(folder: Path, count: int, model: str) -> tuple[Path, Path]:

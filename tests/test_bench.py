@@ -1,0 +1,42 @@
+"""The benchmark scripts run end to end on small inputs (a smoke test: no time is asserted).
+
+The figures they print are quoted in the README; a script that no longer runs would leave
+those figures unreproducible.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+SMALL = {
+    "engine_load.py": (["--layers", "400", "--repeat", "2"], ["ratio:", "floor:"]),
+    "parse_throughput.py": (["--mb", "0.3", "--repeat", "1", "--no-memory"], ["ratio"]),
+    "graph.py": (["--events", "2000", "--repeat", "1"], ["ratio (b)/(a)"]),
+    "lint.py": (["--mb", "0.3", "--layers", "400", "--repeat", "1"], ["ratio (b)/(a)"]),
+    "compare.py": (["--layers", "200", "--repeat", "1"], ["every edit recovered: True"]),
+}
+
+
+def test_every_bench_script_is_smoke_tested() -> None:
+    assert sorted(SMALL) == sorted(p.name for p in BENCH.glob("*.py"))
+
+
+@pytest.mark.parametrize("script", sorted(SMALL))
+def test_bench_script_runs(script: str) -> None:
+    args, expected = SMALL[script]
+    result = subprocess.run(
+        [sys.executable, str(BENCH / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    for text in expected:
+        assert text in result.stdout, result.stdout
