@@ -311,12 +311,7 @@ def common_module(nodes: Sequence[str]) -> str:
     joined = "\n".join(nodes)
     if "//" in joined or "/\n" in joined or joined.endswith("/"):
         # empty parts ("a//b", "a/b/") are dropped by module_path: the general path
-        paths = [module_path(n) for n in nodes]
-        first, last = min(paths), max(paths)
-        n = 0
-        while n < len(first) and first[n] == last[n]:
-            n += 1
-        return "/" + "/".join(first[:n])
+        return "/" + "/".join(_common(module_path(n) for n in nodes))
     # each node's folder as "/a/b/" ("/" for none); the folders' common string prefix, cut
     # back to a "/", is their common module (it is that of the first and last in order)
     folders = [n[: n.rfind("/") + 1] for n in nodes]

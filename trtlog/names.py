@@ -304,9 +304,10 @@ def foreign_range_ends(text: str) -> tuple[str, str] | None:
         >>> foreign_range_ends("{ForeignNode[/a/MatMul.../a/Softmax]}")
         ('/a/MatMul', '/a/Softmax')
     """
-    if not (text.startswith("{ForeignNode[") and text.endswith("]}")):
+    head, tail = "{ForeignNode[", "]}"
+    if not (text.startswith(head) and text.endswith(tail)):
         return None
-    inner = text[13:-2]
+    inner = text[len(head) : -len(tail)]
     first, sep, last = inner.partition("...")
     if not sep or _BRACKET.search(inner) or _DECORATED.search(first) or _DECORATED.search(last):
         return None
