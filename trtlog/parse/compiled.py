@@ -32,7 +32,7 @@ from typing import Any
 from lark import Lark, Transformer, Tree
 from lark.grammar import NonTerminal, Rule, Terminal
 
-__all__ = ["CompiledStart", "compile_starts"]
+__all__ = ["CompiledStart", "CompiledStarts"]
 
 _MAX_DEPTH = 4
 
@@ -256,22 +256,35 @@ def _unreachable() -> Any:
     raise AssertionError("one alternative of a matched sub-rule must have matched")
 
 
-def compile_starts(
-    lark: Lark, transformer: Transformer[Any, Any], starts: tuple[str, ...]
-) -> dict[str, CompiledStart]:
-    """Matchers for the start rules of ``lark`` that are flat (the others are left out).
+class CompiledStarts:
+    """The matchers of a grammar's flat start rules, each compiled when first asked for.
 
-    Args:
-        lark: the built grammar.
-        transformer: the transformer instance whose methods build the fields (the one
-            embedded in ``lark``).
-        starts: the start rules to compile.
+    Compiling a start rule builds and compiles a few regexes (about 0.5 ms each); a family
+    has dozens of rules and a short log uses a handful, so a process reading one small log
+    compiles only what it meets. A rule that is not flat has no matcher (``None``).
     """
-    compiler = _Compiler(lark, transformer)
-    out: dict[str, CompiledStart] = {}
-    for start in starts:
-        try:
-            out[start] = compiler.start(start)
-        except (_NotFlat, re.error):
-            continue
-    return out
+
+    def __init__(
+        self, lark: Lark, transformer: Transformer[Any, Any], starts: tuple[str, ...]
+    ) -> None:
+        self._compiler = _Compiler(lark, transformer)
+        self.starts = starts
+        self._done: dict[str, CompiledStart | None] = {}
+
+    def get(self, start: str) -> CompiledStart | None:
+        """The matcher of ``start``, or ``None`` if it is not a flat start rule."""
+        if start in self._done:
+            return self._done[start]
+        found = None
+        if start in self.starts:
+            try:
+                found = self._compiler.start(start)
+            except (_NotFlat, re.error):
+                found = None
+        self._done[start] = found
+        return found
+
+    def compiled(self) -> dict[str, CompiledStart]:
+        """Every start rule that compiles, compiled now (for tests and inspection)."""
+        found = {start: self.get(start) for start in self.starts}
+        return {start: m for start, m in found.items() if m is not None}

@@ -19,7 +19,7 @@ from typing import Any, cast
 from lark import Lark
 from lark.exceptions import LarkError
 
-from trtlog.parse.compiled import CompiledStart, compile_starts
+from trtlog.parse.compiled import CompiledStarts
 from trtlog.parse.family import Family
 
 __all__ = ["build_parser", "grammar_dir", "grammar_path", "matchers", "parse_message"]
@@ -105,7 +105,7 @@ def build_parser(family: Family, *, strict: bool = False, cache: str | None = No
 
 
 _PARSERS: dict[str, Lark] = {}
-_MATCHERS: dict[str, dict[str, CompiledStart]] = {}
+_MATCHERS: dict[str, CompiledStarts] = {}
 
 
 def _cached_parser(family: Family) -> Lark:
@@ -125,14 +125,17 @@ def _new_parser(family: Family) -> Lark:
         raise RuntimeError(f"grammar {family.name}.lark does not build: {exc}") from exc
 
 
-def matchers(family: Family) -> dict[str, CompiledStart]:
-    """The grammar-compiled matchers of a family's flat start rules (see ``compiled.py``)."""
+def matchers(family: Family) -> CompiledStarts:
+    """The grammar-compiled matchers of a family's flat start rules (see ``compiled.py``).
+
+    Each rule's matcher is compiled the first time a message asks for it.
+    """
     found = _MATCHERS.get(family.name)
     if found is None:
         lark = _cached_parser(family)
         transformer = lark.options.transformer
         assert transformer is not None, "grammars are built with their transformer embedded"
-        found = _MATCHERS[family.name] = compile_starts(lark, transformer, family.starts)
+        found = _MATCHERS[family.name] = CompiledStarts(lark, transformer, family.starts)
     return found
 
 
