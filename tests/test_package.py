@@ -98,7 +98,12 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         "b = trtlog.parse_text('[V] [TRT] Original: 3 layers\\n')\n"
         "print(b.events[0].kind, trtlog.__file__, g.grammar_dir())\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(target)}
+    # its own grammar cache: a wheel in a temporary folder must not leave files in the user's
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(target),
+        "TRTLOG_GRAMMAR_CACHE": str(tmp_path / "grammar-cache"),
+    }
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,9 @@ def test_cache_path_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", "0")
     assert cache_path(_optimizer()) is None
     monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", str(tmp_path / "c"))
-    assert cache_path(_optimizer()) == str(tmp_path / "c" / "optimizer.lark-cache")
+    path = cache_path(_optimizer())
+    assert path is not None and Path(path).parent == tmp_path / "c"
+    assert re.fullmatch(r"optimizer-[0-9a-f]{10}\.lark-cache", Path(path).name)
     monkeypatch.delenv("TRTLOG_GRAMMAR_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     path = cache_path(_optimizer())
@@ -70,3 +73,17 @@ def test_cache_path_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     blocked.write_text("x")
     monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", str(blocked / "sub"))  # cannot be created
     assert cache_path(_optimizer()) is None
+
+
+def test_cache_file_differs_per_grammar_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed wheel and a checkout must not overwrite each other's cache file."""
+    from trtlog.parse import grammar
+
+    monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", str(tmp_path))
+    monkeypatch.setattr(grammar, "grammar_dir", lambda: Path("/site-packages/trtlog/grammars"))
+    wheel = cache_path(_optimizer())
+    monkeypatch.setattr(grammar, "grammar_dir", lambda: Path("/home/me/trtlog/grammars"))
+    checkout = cache_path(_optimizer())
+    assert wheel is not None and checkout is not None and wheel != checkout

@@ -9,6 +9,7 @@ only when a message first needs it.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from functools import cache
@@ -57,8 +58,9 @@ def cache_path(family: Family) -> str | None:
     Building the LALR tables of every family costs seconds (more when ``interegular`` is
     installed: Lark then checks every pair of terminals), so the analysed grammar is pickled
     once per grammar version into the user's cache folder (``$XDG_CACHE_HOME/trtlog`` or
-    ``~/.cache/trtlog``, created private). Lark checks the grammar text, the imported files,
-    its options and its own version against the file and rebuilds a stale one. Set
+    ``~/.cache/trtlog``, created private), one file per family and grammar folder. Lark
+    checks the grammar text, the imported files, its options and its own version against the
+    file and rebuilds a stale one. Set
     ``TRTLOG_GRAMMAR_CACHE=0`` to disable, or to a folder to use that folder.
     """
     setting = os.environ.get("TRTLOG_GRAMMAR_CACHE", "")
@@ -75,7 +77,10 @@ def cache_path(family: Family) -> str | None:
         return None
     if not os.access(folder, os.W_OK):
         return None
-    return os.path.join(folder, f"{family.name}.lark-cache")
+    # one file per grammar folder: Lark's check covers the folder's path too, so an installed
+    # wheel and a checkout sharing one name would rebuild and overwrite each other's file
+    where = hashlib.sha1(str(grammar_dir()).encode(), usedforsecurity=False).hexdigest()[:10]
+    return os.path.join(folder, f"{family.name}-{where}.lark-cache")
 
 
 def build_parser(family: Family, *, strict: bool = False, cache: str | None = None) -> Lark:
