@@ -60,8 +60,8 @@ def cache_path(family: Family) -> str | None:
     once per grammar version into the user's cache folder (``$XDG_CACHE_HOME/trtlog`` or
     ``~/.cache/trtlog``, created private), one file per family and grammar folder. Lark
     checks the grammar text, the imported files, its options and its own version against the
-    file and rebuilds a stale one. Set
-    ``TRTLOG_GRAMMAR_CACHE=0`` to disable, or to a folder to use that folder.
+    file and rebuilds a stale one. Set ``TRTLOG_GRAMMAR_CACHE=0`` to disable, or to a folder
+    to use that folder.
     """
     setting = os.environ.get("TRTLOG_GRAMMAR_CACHE", "")
     if setting == "0":
