@@ -26,6 +26,7 @@ from trtlog.events import (
     TimingRunner,
     Unrecognized,
 )
+from trtlog.passes import REMOVAL_KINDS, removal_events
 
 __all__ = ["StageCount", "Summary", "summarize"]
 
@@ -228,7 +229,7 @@ def summarize(build: Build) -> Summary:
             StageCount(stage=e.stage, layers=e.layers, line=e.span[0]) for e in build.of(LayerCount)
         ],
         fusions_by_pass=dict(fusions),
-        removals=len(build.events_of("layer_removed")),
+        removals=len(removal_events(build.events_of(*REMOVAL_KINDS, "pass_run"))),
         qdq_events=_qdq_events(build),
         layers_timed=len(layers_timed),
         tactics_timed=len(build.events_of("tactic_timing")),

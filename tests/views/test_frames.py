@@ -91,7 +91,9 @@ def test_qdq_and_removals(yolo: trtlog.Build) -> None:
     }
     assert qdq[qdq["kind"] == "qdq_phase"]["pass_name"].isna().all()
     removals = yolo.removals_frame()
-    assert (removals["kind"] == "layer_removed").sum() == 15
+    # 15 "Removing" lines, 2 of which confirm a Q/DQ duplicate's elimination
+    assert (removals["kind"] == "layer_removed").sum() == 13
+    assert (removals["kind"] == "qdq_dedup").sum() == 2
     assert (removals["kind"] == "slice_elimination").sum() == 3
 
 
@@ -208,3 +210,42 @@ def test_layers_frame_keeps_64_bit_tactic_ids_exact_next_to_missing_ones() -> No
     assert int(frame["tactic"][0]) == big and int(frame["tactic"][2]) == (1 << 53) + 1
     assert frame["tactic"].isna().tolist() == [False, True, False]
     assert frame["tactic_hex"][0] == "0xfb0beb2dd64ff6e8"
+
+
+# -- issue 12: each removal counted once ------------------------------------------------------
+
+
+def test_a_qdq_duplicate_eliminated_and_removed_is_one_removal(yolo: trtlog.Build) -> None:
+    """HorizontalMergeQNodes prints ``Eliminating x which duplicates (Q) y`` then ``Removing x``
+    for one removal (seed lines 177-181: two duplicates)."""
+    lines = YOLO.read_text(encoding="utf-8").splitlines()
+    assert sum("which duplicates (Q)" in line for line in lines[176:181]) == 2
+    passes = yolo.passes_frame().set_index("pass_name")
+    assert passes.loc["HorizontalMergeQNodes", "removals"] == 2
+    removals = yolo.removals_frame()
+    dedups = removals[removals["kind"] == "qdq_dedup"]
+    assert dedups["line"].tolist() == [177, 180]
+    assert removals["layer"].isin(dedups["layer"]).sum() == len(dedups)  # not twice
+    # every removed layer once: one row per "Removing" line, the two confirmations folded in
+    text = yolo.to_text()
+    removed = removals[removals["kind"].isin(["layer_removed", "qdq_dedup"])]
+    assert len(removed) == text.count("] Removing ") == 15
+
+
+@needs_corpus
+def test_resnet18_qat_horizontal_merge_removes_eight_layers() -> None:
+    path = CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log"
+    build = trtlog.parse(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    window = lines[2541:2564]  # lines 2542-2564
+    assert sum(" which duplicates (Q) " in line for line in window) == 8
+    assert sum("] Removing QuantizeLinear_" in line for line in window) == 8
+    passes = build.passes_frame().set_index("pass_name")
+    assert passes.loc["HorizontalMergeQNodes", "removals"] == 8
+    removals = build.removals_frame()
+    text = build.to_text()
+    assert text.count("] Removing ") == 264
+    removed = removals[removals["kind"].isin(["layer_removed", "qdq_dedup"])]
+    assert len(removed) == 264
+    assert (removals["kind"] == "qdq_dedup").sum() == 8
+    assert not removals.duplicated(["layer", "pass_name"]).any()

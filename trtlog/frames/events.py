@@ -46,6 +46,7 @@ from trtlog.events import (
 )
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
+from trtlog.passes import REMOVAL_KINDS, removal_events
 from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
@@ -188,6 +189,9 @@ class _PassAt:
         return self.names[i] if i >= 0 else None
 
 
+# the events removal_events() reads: the removals and the pass boundaries
+_REMOVAL_SCOPE = (*REMOVAL_KINDS, "pass_run")
+
 # eliminations TensorRT does in its own stages ("After slice removal"), never inside a pass
 _STAGE_PASS = {"slice_elimination": "SliceElimination", "concat_elimination": "ConcatElimination"}
 
@@ -245,7 +249,9 @@ def removals_frame(build: Build) -> pd.DataFrame:
     """One row per removal.
 
     ``Removing x``, slice and concatenation eliminations, Q/DQ duplicates eliminated, copies
-    generated and tensors retargeted.
+    generated and tensors retargeted. A Q/DQ duplicate is one row (``qdq_dedup``, its
+    ``Eliminating`` line) although the log also prints ``Removing`` for it (see
+    :func:`trtlog.passes.removal_events`).
 
     Columns: ``line``, ``kind``, ``pass_name`` (the pass running at that line, if known),
     ``layer`` (what was removed or changed), ``detail`` (the other name involved).
@@ -264,14 +270,16 @@ def removals_frame(build: Build) -> pd.DataFrame:
             }
         )
 
-    for removed in build.of(LayerRemoved):
-        add(removed.span[0], "layer_removed", removed.layer)
-    for sl in build.of(SliceElimination):
-        add(sl.span[0], "slice_elimination", sl.slice, f"{sl.from_tensor} -> {sl.to_tensor}")
-    for concat in build.of(ConcatElimination):
-        add(concat.span[0], "concat_elimination", concat.concat)
-    for dedup in build.of(QdqDedup):
-        add(dedup.span[0], "qdq_dedup", dedup.layer, dedup.duplicate_of)
+    for event in removal_events(build.events_of(*_REMOVAL_SCOPE)):
+        if isinstance(event, LayerRemoved):
+            add(event.span[0], "layer_removed", event.layer)
+        elif isinstance(event, SliceElimination):
+            detail = f"{event.from_tensor} -> {event.to_tensor}"
+            add(event.span[0], "slice_elimination", event.slice, detail)
+        elif isinstance(event, ConcatElimination):
+            add(event.span[0], "concat_elimination", event.concat)
+        elif isinstance(event, QdqDedup):
+            add(event.span[0], "qdq_dedup", event.layer, event.duplicate_of)
     for copy in build.of(CopyGenerated):
         add(copy.span[0], "copy_generated", copy.tensor, f"{copy.target} ({copy.reason})")
     for ret in build.of(Retarget):
@@ -369,15 +377,10 @@ def passes_frame(build: Build) -> pd.DataFrame:
             touch(name, fusion.span[0])["fusions"] += 1
     for into in build.of(FusionInto):
         touch(into.pass_name, into.span[0])["fusions"] += 1
-    for kind, count_as in (
-        (LayerRemoved, "removals"),
-        (SliceElimination, "removals"),
-        (ConcatElimination, "removals"),
-        (QdqDedup, "removals"),
-        (QdqSwap, "swaps"),
-        (LayerSwap, "swaps"),
-    ):
-        for event in build.of(kind):
+    removals = removal_events(build.events_of(*_REMOVAL_SCOPE))
+    swaps = build.events_of("qdq_swap", "layer_swap")
+    for events, count_as in ((removals, "removals"), (swaps, "swaps")):
+        for event in events:
             name = _STAGE_PASS.get(event.kind) or passes.get(event.span[0])
             if name:
                 touch(name, event.span[0])[count_as] += 1
