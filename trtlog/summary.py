@@ -16,17 +16,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog.build import Build
 from trtlog.events import (
-    ConvScaleFusion,
-    Fusion,
-    FusionInto,
-    HorizontalMerge,
     LayerCount,
     QdqSwap,
     RunnerProfiled,
     TimingRunner,
     Unrecognized,
 )
-from trtlog.passes import REMOVAL_KINDS, removal_events
+from trtlog.passes import FUSION_KINDS, REMOVAL_KINDS, PassIndex, fusion_pass, removal_events
 
 __all__ = ["StageCount", "Summary", "summarize"]
 
@@ -119,8 +115,16 @@ class Summary(BaseModel):
         if self.fusions_by_pass:
             total = sum(self.fusions_by_pass.values())
             row("fusions", f"{total} in {len(self.fusions_by_pass)} pass(es)")
-            for name, count in sorted(self.fusions_by_pass.items(), key=lambda kv: -kv[1])[:8]:
+            ranked = sorted(self.fusions_by_pass.items(), key=lambda kv: -kv[1])
+            shown = ranked if len(ranked) <= _PASSES_SHOWN else ranked[: _PASSES_SHOWN - 1]
+            for name, count in shown:
                 out.append(f"{'':<24}{count:>7}  {name}")
+            rest = ranked[len(shown) :]
+            if rest:
+                more = sum(count for _, count in rest)
+                out.append(
+                    f"{'':<24}{more:>7}  in {len(rest)} more pass(es) (--format json lists all)"
+                )
         row("layers removed", self.removals or None)
         row("Q/DQ events", self.qdq_events or None)
         if self.tactics_timed:
@@ -148,6 +152,13 @@ class Summary(BaseModel):
             f"{self.unrecognized} line(s), {self.unrecognized_enveloped} with a TensorRT envelope",
         )
         return "\n".join(out) + "\n"
+
+
+#: The most passes the text lists one by one (the last row then sums the others).
+_PASSES_SHOWN = 12
+
+#: The key of fusions no pass is known for (7.x ``Fusing a with b`` outside any pass).
+NO_PASS = "(no pass)"
 
 
 def _clip(text: str, width: int) -> str:
@@ -182,15 +193,8 @@ def summarize(build: Build) -> Summary:
         >>> [(c.stage, c.layers) for c in s.layer_counts]
         [('Original', 9), ('vertical fusions', 4)]
     """
-    fusions: Counter[str] = Counter()
-    for fusion in build.of(Fusion):
-        fusions[fusion.pass_name or "(unnamed pass)"] += 1
-    for into in build.of(FusionInto):
-        fusions[into.pass_name] += 1
-    if build.of(ConvScaleFusion):
-        fusions["ConvScaleFusion"] += len(build.of(ConvScaleFusion))
-    if build.of(HorizontalMerge):
-        fusions["horizontal merge"] += len(build.of(HorizontalMerge))
+    index = PassIndex(build)
+    fusions = Counter(fusion_pass(e, index) or NO_PASS for e in build.events_of(*FUSION_KINDS))
     layers_timed = {e.layer for e in build.of(TimingRunner) if e.layer}
     layers_timed |= {e.layer for e in build.of(RunnerProfiled) if e.layer}
     warnings = sum(1 for e in build.events if e.severity == "warning")

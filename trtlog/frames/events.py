@@ -5,7 +5,6 @@ Part of the view package :mod:`trtlog.frames` (pandas).
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,6 @@ from trtlog.events import (
     LayerRemoved,
     LayerSwap,
     LayerTypeChange,
-    PassRun,
     QdqDedup,
     QdqPhase,
     QdqSwap,
@@ -46,7 +44,7 @@ from trtlog.events import (
 )
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
-from trtlog.passes import REMOVAL_KINDS, removal_events
+from trtlog.passes import REMOVAL_KINDS, STAGE_PASS, PassIndex, pass_records, removal_events
 from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
@@ -169,31 +167,8 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
 # -- fusions, removals, Q/DQ -----------------------------------------------------------------
 
 
-class _PassAt:
-    """The pass that was running at a line (from ``Running: <pass> on <layer>`` lines).
-
-    A pass's scope ends at the next ``Running:`` line, a layer count (``After ...: N layers``)
-    or a Q/DQ optimizer phase line: what follows those belongs to a stage, not to the pass.
-    """
-
-    def __init__(self, build: Build) -> None:
-        marks: list[tuple[int, str | None]] = [(e.span[0], e.pass_name) for e in build.of(PassRun)]
-        marks += [(e.span[0], None) for e in build.of(LayerCount)]
-        marks += [(e.span[0], None) for e in build.events_of("qdq_phase")]
-        marks.sort(key=lambda m: m[0])
-        self.lines = [line for line, _ in marks]
-        self.names = [name for _, name in marks]
-
-    def get(self, line: int) -> str | None:
-        i = bisect.bisect_right(self.lines, line) - 1
-        return self.names[i] if i >= 0 else None
-
-
 # the events removal_events() reads: the removals and the pass boundaries
 _REMOVAL_SCOPE = (*REMOVAL_KINDS, "pass_run")
-
-# eliminations TensorRT does in its own stages ("After slice removal"), never inside a pass
-_STAGE_PASS = {"slice_elimination": "SliceElimination", "concat_elimination": "ConcatElimination"}
 
 
 def fusions_frame(build: Build) -> pd.DataFrame:
@@ -224,10 +199,10 @@ def fusions_frame(build: Build) -> pd.DataFrame:
                 merge.span[0], "horizontal_merge", None, merge.layers, " || ".join(merge.layers)
             )
         )
-    passes = _PassAt(build)
+    passes = PassIndex(build)
     for row in records:
         if row["pass_name"] is None:
-            row["pass_name"] = passes.get(row["line"])
+            row["pass_name"] = STAGE_PASS.get(row["kind"]) or passes.get(row["line"])
     records.sort(key=lambda r: r["line"])
     return frame_from_records("fusions", records)
 
@@ -256,7 +231,7 @@ def removals_frame(build: Build) -> pd.DataFrame:
     Columns: ``line``, ``kind``, ``pass_name`` (the pass running at that line, if known),
     ``layer`` (what was removed or changed), ``detail`` (the other name involved).
     """
-    passes = _PassAt(build)
+    passes = PassIndex(build)
     records: list[dict[str, Any]] = []
 
     def add(line: int, kind: str, layer: str, detail: str | None = None) -> None:
@@ -264,7 +239,7 @@ def removals_frame(build: Build) -> pd.DataFrame:
             {
                 "line": line,
                 "kind": kind,
-                "pass_name": _STAGE_PASS.get(kind) or passes.get(line),
+                "pass_name": STAGE_PASS.get(kind) or passes.get(line),
                 "layer": layer,
                 "detail": detail,
             }
@@ -297,7 +272,7 @@ def qdq_frame(build: Build) -> pd.DataFrame:
     the original of a duplicate, the target of a fusion), ``from_type``/``to_type`` (type
     swaps), ``qdq`` (``Q``/``DQ`` for duplicates).
     """
-    passes = _PassAt(build)
+    passes = PassIndex(build)
     records: list[dict[str, Any]] = []
 
     def add(line: int, kind: str, layer: str, **extra: str | None) -> None:
@@ -344,54 +319,14 @@ def passes_frame(build: Build) -> pd.DataFrame:
     """One row per optimization pass: how often it ran and what it did.
 
     Columns: ``pass_name``, ``first_line``/``last_line`` (its first and last ``Running:``
-    line or event), ``runs`` (``Running:`` lines), ``fusions``, ``removals`` and ``swaps``
-    attributed to it (events between its ``Running:`` line and the next pass's), and
-    ``layers_before``/``layers_after`` (the layer counts printed just before its first and
-    just after its last activity, when the log has them).
+    line or event), ``runs`` (``Running:`` lines), ``fusions`` (the rows of ``fusions_frame``
+    attributed to it), ``removals`` and ``swaps`` done while it ran (events between its
+    ``Running:`` line and the next pass's; each removal once, see
+    :func:`trtlog.passes.removal_events`), and ``layers_before``/``layers_after`` (the layer
+    counts printed just before its first and just after its last activity, when the log has
+    them). See :func:`trtlog.passes.pass_records`.
     """
-    passes = _PassAt(build)
-    stats: dict[str, dict[str, Any]] = {}
-
-    def touch(name: str, line: int) -> dict[str, Any]:
-        row = stats.setdefault(
-            name,
-            {
-                "pass_name": name,
-                "first_line": line,
-                "last_line": line,
-                "runs": 0,
-                "fusions": 0,
-                "removals": 0,
-                "swaps": 0,
-            },
-        )
-        row["first_line"] = min(row["first_line"], line)
-        row["last_line"] = max(row["last_line"], line)
-        return row
-
-    for run in build.of(PassRun):
-        touch(run.pass_name, run.span[0])["runs"] += 1
-    for fusion in build.of(Fusion):
-        name = fusion.pass_name or passes.get(fusion.span[0])
-        if name:
-            touch(name, fusion.span[0])["fusions"] += 1
-    for into in build.of(FusionInto):
-        touch(into.pass_name, into.span[0])["fusions"] += 1
-    removals = removal_events(build.events_of(*_REMOVAL_SCOPE))
-    swaps = build.events_of("qdq_swap", "layer_swap")
-    for events, count_as in ((removals, "removals"), (swaps, "swaps")):
-        for event in events:
-            name = _STAGE_PASS.get(event.kind) or passes.get(event.span[0])
-            if name:
-                touch(name, event.span[0])[count_as] += 1
-    counts = [(e.span[0], e.layers) for e in build.of(LayerCount)]
-    for row in stats.values():
-        before = [n for line, n in counts if line < row["first_line"]]
-        after = [n for line, n in counts if line > row["last_line"]]
-        row["layers_before"] = before[-1] if before else None
-        row["layers_after"] = after[0] if after else None
-    records = sorted(stats.values(), key=lambda r: r["first_line"])
-    return frame_from_records("passes", records)
+    return frame_from_records("passes", pass_records(build))
 
 
 # -- tactics -------------------------------------------------------------------------------
