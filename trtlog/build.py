@@ -23,6 +23,7 @@ from trtlog.layers import Engine
 from trtlog.models import gc_paused
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
+from trtlog.rounds import Round, RoundIndex, derive_rounds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -161,15 +162,107 @@ class Build(BaseModel):
         return [e for e in self.events if run.first_line <= e.span[0] <= run.last_line]
 
     @cached_property
+    def rounds(self) -> tuple[Round, ...]:
+        """The builder rounds of every run, in file order (see :mod:`trtlog.rounds`).
+
+        TensorRT 8.6+ may build the network once per backend strategy it tries; each round
+        has its own optimizer stages, tactic selection and engine generation, and one of them
+        gives the engine (``Round.kept``). A run without backend strategies is one round.
+
+        Example:
+            >>> b = parse_text("[I] [TRT] Original: 5 layers\\n")
+            >>> [(r.number, r.first_line, r.last_line, r.kept) for r in b.rounds]
+            [(0, 1, 1, True)]
+        """
+        return derive_rounds(
+            self.events_of("backend_strategy"),
+            self.runs,
+            self.events[-1].span[1] if self.events else 0,
+        )
+
+    def round_of(self, event: Any) -> Round | None:
+        """The builder round an event belongs to."""
+        return self._round_index.get(event.span[0])
+
+    @cached_property
+    def _round_index(self) -> RoundIndex:
+        return RoundIndex(self.rounds)
+
+    def for_round(self, index: int) -> Build:
+        """The build as one builder round (0-based ``index`` into :attr:`rounds`) saw it.
+
+        The events of that round's run, less those of the run's other rounds: the run's own
+        lines before its first round (model parsing, the network's first layer counts) and
+        after its last (the engine saved, its layer dump, inference) stay. With one round per
+        run this is :meth:`for_run`.
+
+        Raises:
+            IndexError: there is no such round.
+        """
+        target = self.rounds[index]
+        run = self.for_run(target.run) if target.run is not None else self
+        others = [r for r in self.rounds if r.run == target.run and r.index != target.index]
+        if not others:
+            return run
+        events = [e for e in run.events if not any(r.contains(e.span[0]) for r in others)]
+        return run.model_copy(update={"events": events})
+
+    def for_run(self, index: int) -> Build:
+        """The build of one trtexec run (0-based ``index``): its events, options and device.
+
+        A file can hold several runs (sweeps over batch sizes, a build then an inference run,
+        two models): every view of the returned build (summary, engine, frames, merge graph,
+        findings) sees that run only. It shares the file's text, so line numbers are the
+        file's; lines before the first run's banner belong to the first run.
+
+        Raises:
+            IndexError: there is no such run.
+
+        Example:
+            >>> b = parse_text(
+            ...     "&&&& RUNNING TensorRT.trtexec # trtexec --batch=1\\n"
+            ...     "[I] [TRT] Original: 5 layers\\n"
+            ...     "&&&& RUNNING TensorRT.trtexec # trtexec --batch=2\\n"
+            ...     "[I] [TRT] Original: 7 layers\\n"
+            ... )
+            >>> [e.layers for e in b.for_run(1).events_of("layer_count")]
+            [7]
+        """
+        if not self.runs and index in (0, -1):
+            return self
+        if not -len(self.runs) <= index < len(self.runs):
+            raise IndexError(f"run {index} out of range: the log has {len(self.runs)} run(s)")
+        run = self.runs[index]
+        first = 1 if run.index == 0 else run.first_line
+        events = [e for e in self.events if first <= e.span[0] <= run.last_line]
+        header = derive_header(events, run.last_line)
+        return Build.model_construct(
+            source=self.source,
+            text=self.text,
+            events=events,
+            runs=(run,),
+            trt_version=run.trt_version or header.trt_version or self.trt_version,
+            command_line=run.command_line or header.command_line,
+            options=header.options,
+            device=header.device or self.device,
+        )
+
+    @cached_property
     def engine(self) -> Engine | None:
         """The engine the log's layer dumps describe, or ``None`` when it has none.
 
         The source is an inspector dump, a builder listing or a names-only dump (see
-        :func:`trtlog.parse.layer_info.engine_from_events`).
+        :func:`trtlog.parse.layer_info.engine_from_events`). When the log also prints a
+        ``--dumpProfile`` table, its layer times are merged (``Engine.profile``, ``time_ms``
+        of ``layers_frame()``), as a ``--exportProfile`` file would be.
         """
-        from trtlog.parse.layer_info import engine_from_events
+        from trtlog.parse.layer_info import engine_from_events, profile_from_events
 
-        return engine_from_events(self.events, self.source.name)
+        engine = engine_from_events(self.events, self.source.name)
+        if engine is None:
+            return None
+        profile = profile_from_events(self.events, self.source.name)
+        return engine if profile is None else engine.with_profile(profile)
 
     # -- frames (pandas is imported on first use) ----------------------------------------
 

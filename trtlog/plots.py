@@ -61,7 +61,10 @@ def plot_layer_counts(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Waterfall of the layer count across optimization stages (``layer_counts_frame``).
 
     The first bar is the original count; each following bar shows the change a stage made
-    (green: layers gone, red: layers added), with the running count printed on it.
+    (green: layers gone, red: layers added), with the running count printed on it. When the
+    log holds several runs or builder rounds (8.6+ builds once per backend strategy), each
+    starts with a full bar of its own under a ``run N`` / ``round N`` label, so that one
+    round's end is never compared with the next round's start.
     """
     ax = _axes(ax, (max(6.0, 0.9 * len(frame) + 2), 4.5))
     ax.set_title("Layer count across optimization stages")
@@ -70,25 +73,28 @@ def plot_layer_counts(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         ax.text(0.5, 0.5, "no layer counts in this log", ha="center", transform=ax.transAxes)
         return ax
     layers = frame["layers"].to_numpy(dtype=float)
+    # the change each stage made, as the frame defines it: a run starts with a full bar, and
+    # a builder round starts from the network as the stages before the rounds left it
+    changes = frame["change"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
     bottoms, heights, colors = [], [], []
-    previous = None
-    for count in layers:
-        if previous is None:
+    for count, change in zip(layers, changes, strict=True):
+        if np.isnan(change):
             bottoms.append(0.0)
             heights.append(count)
             colors.append("#4c72b0")
         else:
+            previous = count - change
             bottoms.append(min(previous, count))
-            heights.append(max(abs(count - previous), 0.5))
+            heights.append(max(abs(change), 0.5))
             colors.append(
                 "#55a868" if count < previous else "#c44e52" if count > previous else "#999999"
             )
-        previous = count
     x = np.arange(len(frame))
     ax.bar(x, heights, bottom=bottoms, color=colors, edgecolor="black", linewidth=0.5)
     for xi, count in zip(x, layers, strict=True):
         ax.annotate(f"{int(count)}", (xi, count), ha="center", va="bottom", fontsize=8)
     ax.set_xticks(x, [shorten(s, 28) for s in frame["stage"]], rotation=35, ha="right")
+    _label_rounds(ax, frame)
     from matplotlib.patches import Patch
 
     ax.legend(
@@ -102,6 +108,32 @@ def plot_layer_counts(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     )
     _tight(ax)
     return ax
+
+
+def _label_rounds(ax: Axes, frame: pd.DataFrame) -> None:
+    """Separate and label the runs and builder rounds of a layer-count waterfall."""
+    runs = [None if pd.isna(v) else int(v) for v in frame["run"]]
+    rounds = [None if pd.isna(v) else int(v) for v in frame["round"]]
+    keys = list(zip(runs, rounds, strict=True))
+    several_runs = len(set(runs)) > 1
+    if not several_runs and len({r for r in rounds if r is not None}) <= 1:
+        return
+    for i, (run, number) in enumerate(keys):
+        if i > 0 and keys[i - 1] == (run, number):
+            continue
+        if i > 0:
+            ax.axvline(i - 0.5, color="black", linestyle=":", linewidth=0.8)
+        parts = [f"run {run + 1}"] if several_runs and run is not None else []
+        if len({r for k, r in keys if k == run}) > 1:  # this run built more than once
+            parts.append("network" if number is None else f"round {number + 1}")
+        ax.annotate(
+            ", ".join(parts),
+            (i - 0.4, 1.0),
+            xycoords=("data", "axes fraction"),
+            va="top",
+            fontsize=8,
+            style="italic",
+        )
 
 
 def plot_fusions_by_pass(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:

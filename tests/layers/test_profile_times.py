@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, corpus_json, needs_corpus
+import trtlog
+from tests.conftest import CORPUS, FIXTURES, corpus_json, needs_corpus
 from trtlog.errors import InputError
 from trtlog.parse.jsonio import JsonRepairWarning, read_json_values
 from trtlog.parse.layer_info import detect_kind, load_profile, load_times
@@ -179,3 +180,43 @@ def test_corpus_times() -> None:
     with pytest.warns(JsonRepairWarning, match="7 top-level values"):
         old = load_times(CORPUS / "trt7.1_googlenet-caffe-int8-jetson_times.json")
     assert len(old.runs) == 7 and old.runs[0].keys == "7.1"
+
+
+# -- issue 12 item 5: the log's own --dumpProfile table --------------------------------------
+
+
+def test_a_log_profile_table_gives_the_engine_its_times() -> None:
+    """The DLA fixture prints a names-only dump and a profile table (lines 76-93)."""
+    build = trtlog.parse(FIXTURES / "logs" / "trt8.6-like_orin-dla-fallback_build-verbose.log")
+    engine = build.engine
+    assert engine is not None and engine.profile is not None
+    assert engine.profile.source.endswith("(--dumpProfile, line 76)")
+    assert engine.profile.iterations == 412
+    frame = engine.layers_frame().set_index("name")
+    assert frame.loc["/neck/Reshape", "time_ms"] == 0.0310
+    assert frame["time_ms"].notna().sum() == 8
+    assert set(frame.loc[frame["time_ms"].isna(), "time_reason"]) == {"not in the profile"}
+
+
+@needs_corpus
+def test_resnet18_qat_dump_profile_is_merged_into_build_engine(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[8810].endswith("=== Profile (7477 iterations ) ===")  # line 8811
+    rows = [line for line in lines[8812:8836] if line.split()[-1] != "Layer"]
+    assert len(rows) == 24  # lines 8813-8836; 8837 is the Total row
+    engine = trtlog.parse(path).engine
+    assert engine is not None and engine.profile is not None
+    frame = engine.layers_frame()
+    assert frame["time_ms"].notna().sum() == 24
+    softmax = frame.set_index("name").loc["Softmax_312"]
+    assert (softmax["time_ms"], softmax["total_ms"], softmax["percentage"]) == (0.0145, 108.58, 4.0)
+    assert round(float(frame["time_ms"].sum()), 4) == 0.36  # the Total row: 0.3597 (rounded rows)
+    from trtlog.cli import main
+
+    assert main(["layers", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "0.0145" in out and "no profile" not in out
+    assert "26 layers, 0.36 ms per inference (profile: 0.36 ms over 24 records)" in out

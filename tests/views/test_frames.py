@@ -219,7 +219,7 @@ def test_layers_frame_keeps_64_bit_tactic_ids_exact_next_to_missing_ones() -> No
 def test_a_qdq_duplicate_eliminated_and_removed_is_one_removal(yolo: trtlog.Build) -> None:
     """HorizontalMergeQNodes prints ``Eliminating x which duplicates (Q) y`` then ``Removing x``
     for one removal (seed lines 177-181: two duplicates)."""
-    lines = YOLO.read_text(encoding="utf-8").splitlines()
+    lines = YOLO.read_text(encoding="utf-8").split("\n")
     assert sum("which duplicates (Q)" in line for line in lines[176:181]) == 2
     passes = yolo.passes_frame().set_index("pass_name")
     assert passes.loc["HorizontalMergeQNodes", "removals"] == 2
@@ -237,7 +237,7 @@ def test_a_qdq_duplicate_eliminated_and_removed_is_one_removal(yolo: trtlog.Buil
 def test_resnet18_qat_horizontal_merge_removes_eight_layers() -> None:
     path = CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log"
     build = trtlog.parse(path)
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = path.read_text(encoding="utf-8").split("\n")
     window = lines[2541:2564]  # lines 2542-2564
     assert sum(" which duplicates (Q) " in line for line in window) == 8
     assert sum("] Removing QuantizeLinear_" in line for line in window) == 8

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.axes import Axes
+from matplotlib.colors import to_rgba
 from matplotlib.patches import Rectangle
 
 import trtlog
@@ -181,3 +182,21 @@ def test_memory_by_stage_empty() -> None:
     frame = trtlog.parse_text("[I] [TRT] nothing\n").memory_frame()
     ax = plot_memory_by_stage(frame)
     assert ax.texts[0].get_text() == "no memory figures in this log"
+
+
+def test_layer_counts_of_several_builder_rounds() -> None:
+    """10.16 builds once per backend strategy: each round starts from the network's 24 layers."""
+    build = trtlog.parse(FIXTURES / "logs" / "trt10.16-like_three-rounds_build-verbose.log")
+    frame = build.layer_counts_frame()
+    ax = plot_layer_counts(frame)
+    rects = _rects(ax)
+    assert len(rects) == len(frame) == 13
+    colors = [tuple(r.get_facecolor()) for r in rects]
+    red = to_rgba("#c44e52")
+    # the only layers "added" are the reformat layers of each round (13->15, 5->6, 5->6)
+    added = [s for s, c in zip(frame["stage"], colors, strict=True) if c == red]
+    assert added == ["reformat layers"] * 3
+    starts = frame.index[frame["stage"] == "adding DebugOutput nodes"]
+    assert [rects[i].get_height() for i in starts] == [0.5, 0.5, 0.5]  # no change: 24 -> 24
+    labels = [t.get_text() for t in ax.texts if t.get_text()[0].isalpha()]
+    assert labels == ["network", "round 1", "round 2", "round 3"]

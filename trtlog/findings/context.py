@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from trtlog.diff.align import is_qdq_node, is_weights_name, normalize_name
-from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
+from trtlog.layers import Engine, EngineLayer, Profile
 from trtlog.myelin import MYELIN_LAYER_TYPES
 
 if TYPE_CHECKING:
@@ -527,25 +527,14 @@ class LintContext:
 
     @staticmethod
     def profile_of_log(build: Build) -> Profile | None:
-        """The log's ``--dumpProfile`` table as a :class:`~trtlog.layers.Profile`, if printed."""
-        from trtlog.events import ProfileRow
+        """The log's ``--dumpProfile`` table as a :class:`~trtlog.layers.Profile`, if printed.
 
-        rows = [e for e in build.of(ProfileRow) if not e.is_total]
-        if not rows:
-            return None
-        records = tuple(
-            ProfileRecord(
-                name=e.layer,
-                time_ms=e.total_ms,
-                average_ms=e.avg_ms,
-                median_ms=e.median_ms,
-                percentage=e.percent,
-            )
-            for e in rows
-        )
-        return Profile(
-            source=f"{build.source.name} (--dumpProfile)", runs=(ProfileRun(records=records),)
-        )
+        See :func:`trtlog.parse.layer_info.profile_from_events` (``Build.engine`` merges the
+        same table).
+        """
+        from trtlog.parse.layer_info import profile_from_events
+
+        return profile_from_events(build.events, build.source.name)
 
 
 def first_lines(events: Sequence[Any], limit: int = 20) -> tuple[int, ...]:

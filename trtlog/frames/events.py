@@ -68,6 +68,7 @@ SCHEMAS.update(
             "layers": "int64",
             "change": "Int64",
             "run": "Int64",
+            "round": "Int64",
         },
         "fusions": {
             "line": "int64",
@@ -136,7 +137,12 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
     """One row per ``Original:`` / ``After <stage>:`` line: the layer count after each stage.
 
     Columns: ``order`` (0-based), ``line``, ``stage``, ``layers``, ``change`` (vs. the previous
-    stage of the same run, ``<NA>`` for the first), ``run`` (index of the trtexec run).
+    stage of the same run and builder round, ``<NA>`` for the first of a run), ``run`` (index
+    of the trtexec run), ``round`` (the builder round within the run, 0-based, see
+    ``Build.rounds``; ``<NA>`` for the stages a run prints before its first round). 8.6+ may
+    build the network once per backend strategy: each round starts again from the network
+    as the stages before the rounds left it, so the first stage of a round changes the
+    count from there, never from the previous round's last stage.
 
     Example:
         >>> from trtlog import parse_text
@@ -145,11 +151,17 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
         {'stage': ['Original', 'scale fusion'], 'layers': [9, 7], 'change': [None, -2]}
     """
     records = []
-    previous: dict[int | None, int] = {}
+    previous: dict[tuple[int | None, int | None], int] = {}
     for order, event in enumerate(build.of(LayerCount)):
-        run = build.run_of(event)
-        key = run.index if run else None
-        before = previous.get(key)
+        where = build.round_of(event)
+        if where is not None:
+            run, number = where.run, where.number
+        else:
+            found = build.run_of(event)
+            run, number = (found.index if found else None), None
+        before = previous.get((run, number))
+        if before is None and number is not None:
+            before = previous.get((run, None))  # a round starts from the network as it was
         records.append(
             {
                 "order": order,
@@ -157,10 +169,11 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
                 "stage": event.stage,
                 "layers": event.layers,
                 "change": None if before is None else event.layers - before,
-                "run": key,
+                "run": run,
+                "round": number,
             }
         )
-        previous[key] = event.layers
+        previous[run, number] = event.layers
     return frame_from_records("layer_counts", records)
 
 

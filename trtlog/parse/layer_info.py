@@ -725,6 +725,45 @@ def _onnx_of(
     return onnx_nodes_of_name(name, order, nodes)
 
 
+def profile_from_events(events: Sequence[Any], source: str) -> Profile | None:
+    """The log's own ``--dumpProfile`` table as a :class:`Profile`, or ``None`` without one.
+
+    The last table printed (a run that prints two keeps the second, as
+    :func:`trtlog.performance.performances` does); its ``Total`` row is not a layer.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text(
+        ...     "[I] === Profile (10 iterations ) ===\\n"
+        ...     "[I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer\\n"
+        ...     "[I]        2.00       0.2000       0.2000     100.0   conv1\\n"
+        ... )
+        >>> p = profile_from_events(b.events, "x.log")
+        >>> p.iterations, [(r.name, r.average_ms) for r in p.records]
+        (10, [('conv1', 0.2)])
+    """
+    from trtlog.performance import performances
+
+    tables = [p.profile for p in performances(events) if p.profile is not None]
+    if not tables:
+        return None
+    table = tables[-1]
+    records = tuple(
+        ProfileRecord(
+            name=row.layer,
+            time_ms=row.total_ms,
+            average_ms=row.avg_ms,
+            median_ms=row.median_ms,
+            percentage=row.percent,
+        )
+        for row in table.layers
+    )
+    return Profile(
+        source=f"{source} (--dumpProfile, line {table.line})",
+        runs=(ProfileRun(iterations=table.iterations, records=records),),
+    )
+
+
 def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
     """The engine a log's layer dumps describe, or ``None`` when the log has none.
 
