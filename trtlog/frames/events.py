@@ -27,7 +27,6 @@ from trtlog.events import (
     LayerCount,
     LayerRemoved,
     LayerSwap,
-    LayerTypeChange,
     QdqDedup,
     QdqPhase,
     QdqSwap,
@@ -44,7 +43,15 @@ from trtlog.events import (
 )
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
-from trtlog.passes import REMOVAL_KINDS, STAGE_PASS, PassIndex, pass_records, removal_events
+from trtlog.passes import (
+    QDQ_KINDS,
+    REMOVAL_KINDS,
+    STAGE_PASS,
+    PassIndex,
+    pass_records,
+    qdq_events,
+    removal_events,
+)
 from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
@@ -105,6 +112,7 @@ SCHEMAS.update(
             "swaps": "int64",
             "layers_before": "Int64",
             "layers_after": "Int64",
+            "description": "string",
         },
         "tactics": {
             "line": "int64",
@@ -277,9 +285,11 @@ def removals_frame(build: Build) -> pd.DataFrame:
 
 
 def qdq_frame(build: Build) -> pd.DataFrame:
-    """One row per Q/DQ optimizer event.
+    """One row per Q/DQ optimizer event (see :func:`trtlog.passes.qdq_events`).
 
-    Type swaps, layer swaps, duplicates, phases, fusions of Q/DQ layers into their consumer.
+    Swaps of Q/DQ layers with their neighbours, type swaps to or from a Q/DQ type,
+    duplicates eliminated, phases, and one row per Q/DQ layer fused into its consumer.
+    Type swaps between other types (``ELEMENTWISE`` to ``POINTWISE``) are not Q/DQ events.
 
     Columns: ``line``, ``kind``, ``pass_name``, ``layer``, ``other`` (the other layer of a swap,
     the original of a duplicate, the target of a fusion), ``from_type``/``to_type`` (type
@@ -302,26 +312,19 @@ def qdq_frame(build: Build) -> pd.DataFrame:
         row.update(extra)
         records.append(row)
 
-    for swap in build.of(QdqSwap):
-        add(swap.span[0], "qdq_swap", swap.layer, from_type=swap.from_type, to_type=swap.to_type)
-    for change in build.of(LayerTypeChange):
-        add(
-            change.span[0],
-            "layer_type_change",
-            change.layer,
-            from_type=change.from_type,
-            to_type=change.to_type,
-        )
-    for lswap in build.of(LayerSwap):
-        add(lswap.span[0], "layer_swap", lswap.first, other=lswap.second)
-    for dedup in build.of(QdqDedup):
-        add(dedup.span[0], "qdq_dedup", dedup.layer, other=dedup.duplicate_of, qdq=dedup.qdq)
-    for phase in build.of(QdqPhase):
-        add(phase.span[0], "qdq_phase", phase.phase, pass_name=None)  # a phase, not in a pass
-    for into in build.of(FusionInto):
-        for source in into.sources:
-            add(into.span[0], "fusion_into", source, other=into.target)
-    records.sort(key=lambda r: r["line"])
+    for event in qdq_events(build.events_of(*QDQ_KINDS)):
+        line = event.span[0]
+        if isinstance(event, QdqSwap):
+            add(line, "qdq_swap", event.layer, from_type=event.from_type, to_type=event.to_type)
+        elif isinstance(event, LayerSwap):
+            add(line, "layer_swap", event.first, other=event.second)
+        elif isinstance(event, QdqDedup):
+            add(line, "qdq_dedup", event.layer, other=event.duplicate_of, qdq=event.qdq)
+        elif isinstance(event, QdqPhase):
+            add(line, "qdq_phase", event.phase, pass_name=None)  # a phase, not in a pass
+        elif isinstance(event, FusionInto):
+            for source in event.sources:
+                add(line, "fusion_into", source, other=event.target)
     return frame_from_records("qdq", records)
 
 
@@ -335,9 +338,11 @@ def passes_frame(build: Build) -> pd.DataFrame:
     line or event), ``runs`` (``Running:`` lines), ``fusions`` (the rows of ``fusions_frame``
     attributed to it), ``removals`` and ``swaps`` done while it ran (events between its
     ``Running:`` line and the next pass's; each removal once, see
-    :func:`trtlog.passes.removal_events`), and ``layers_before``/``layers_after`` (the layer
+    :func:`trtlog.passes.removal_events`), ``layers_before``/``layers_after`` (the layer
     counts printed just before its first and just after its last activity, when the log has
-    them). See :func:`trtlog.passes.pass_records`.
+    them) and ``description`` (what the pass does, one line from
+    :data:`trtlog.passes.PASS_GLOSSARY`, or a sentence saying trtlog does not know it). See
+    :func:`trtlog.passes.pass_records`.
     """
     return frame_from_records("passes", pass_records(build))
 
