@@ -101,6 +101,51 @@ def _parse_log(path: str) -> Any:
         progress.close()
 
 
+# -- runs: one trtexec run of a file that holds several ---------------------------------------
+
+
+def _add_run_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--run",
+        type=int,
+        metavar="N",
+        dest="run_number",
+        help="the trtexec run to use when the file holds several (1 = the first; default: "
+        "the last, with a note on stderr)",
+    )
+
+
+def _select_run(build: Any, args: argparse.Namespace, *, quiet: bool = False) -> Any:
+    """The build of the run ``--run N`` names (1-based), or of the last run, saying so.
+
+    A file with several trtexec runs (sweeps, a build then an inference run, two models) is
+    never mixed: every command works on one run. Without ``--run`` that is the last one, and
+    a note on stderr says which and how to pick another.
+    """
+    runs = build.runs
+    number: int | None = getattr(args, "run_number", None)
+    if number is not None:
+        if not 1 <= number <= max(len(runs), 1):
+            raise _UsageError(
+                f"--run {number}: the log has {len(runs)} trtexec run(s), numbered from 1"
+            )
+        return build.for_run(number - 1) if runs else build
+    if len(runs) <= 1:
+        return build
+    last = runs[-1]
+    if not quiet and not args.quiet:
+        sys.stderr.write(
+            f"trtlog: note: the log holds {len(runs)} trtexec runs; using run {len(runs)} "
+            f"(lines {last.first_line}-{last.last_line}); --run N picks another\n"
+        )
+    return build.for_run(len(runs) - 1)
+
+
+def _log_for(path: str, args: argparse.Namespace) -> Any:
+    """Parse a log and keep the run the command works on (see :func:`_select_run`)."""
+    return _select_run(_parse_log(path), args)
+
+
 # -- output helpers ------------------------------------------------------------------------
 
 
@@ -133,19 +178,41 @@ def _fmt_bytes(value: float | None) -> str:
 def _setup_summary(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", help="a trtexec log (.gz is fine; - reads standard input)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    _add_run_option(p)
+    p.add_argument(
+        "--passes",
+        action="store_true",
+        help="list every optimization pass (runs, fusions, removals, swaps, what it does)",
+    )
+    p.add_argument(
+        "--times", metavar="JSON", help="an --exportTimes file of the run: adds its statistics"
+    )
 
 
 @command("summary")
 def run_summary(args: argparse.Namespace) -> int:
-    """One screen about a build: what was built, how, and what happened."""
+    """One screen about a build: what was built, how, and what happened.
+
+    A file with several trtexec runs gets a table of every run, then the details of the last
+    one (--run N for another).
+    """
     from trtlog.summary import summarize
 
     build = _parse_log(args.log)
-    summary = summarize(build)
+    runs = len(build.runs)
+    number = args.run_number
+    if number is not None and not 1 <= number <= max(runs, 1):
+        raise _UsageError(f"--run {number}: the log has {runs} trtexec run(s), numbered from 1")
+    times = None
+    if args.times:
+        from trtlog.parse.layer_info import load_times
+
+        times = load_times(args.times)
+    summary = summarize(build, None if number is None else number - 1, times=times)
     if args.format == "json":
         sys.stdout.write(summary.model_dump_json(indent=2) + "\n")
     else:
-        sys.stdout.write(summary.to_text())
+        sys.stdout.write(summary.to_text(passes=args.passes))
     return 0
 
 
@@ -163,6 +230,13 @@ def _setup_events(p: argparse.ArgumentParser) -> None:
         default="table",
         help="output format (default: table)",
     )
+    p.add_argument(
+        "--run",
+        type=int,
+        metavar="N",
+        dest="run_number",
+        help="only the events of this trtexec run (1 = the first; default: every line)",
+    )
 
 
 @command("events")
@@ -176,6 +250,8 @@ def run_events(args: argparse.Namespace) -> int:
             f"unknown event kind {unknown[0]!r}; known kinds: {', '.join(sorted(EVENT_CLASSES))}"
         )
     build = _parse_log(args.log)
+    if args.run_number is not None:  # the events of every line unless a run is asked for
+        build = _select_run(build, args)
     events = build.events_of(*args.kind) if args.kind else build.events
     out = sys.stdout
     if args.format in ("json", "jsonl"):
@@ -224,6 +300,7 @@ def _setup_layers(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format", choices=("table", "csv", "json"), default="table", help="output format"
     )
+    _add_run_option(p)
 
 
 def _load_engine_for_cli(args: argparse.Namespace) -> Any:
@@ -239,14 +316,20 @@ def _load_engine_for_cli(args: argparse.Namespace) -> Any:
         except OSError:
             looks_json = False  # the loaders report missing files
     if looks_json:
+        if getattr(args, "run_number", None) is not None:
+            raise _UsageError("--run picks a run of a log; the file given is a layer JSON")
         engine = load_engine(path)
     else:
-        build = _parse_log(path)
+        whole = _parse_log(path)
+        build = _select_run(whole, args)
         engine = build.engine
         if engine is None:
+            others = [i + 1 for i in range(len(whole.runs)) if whole.for_run(i).engine is not None]
+            hint = f" (run(s) {', '.join(map(str, others))} have one: --run N)" if others else ""
             raise _UsageError(
-                f"{path}: the log has no layer dump (build with --profilingVerbosity=detailed "
-                "and --dumpLayerInfo, or pass the --exportLayerInfo JSON)"
+                f"{path}: the log has no layer dump{' in that run' if others else ''}{hint} "
+                "(build with --profilingVerbosity=detailed and --dumpLayerInfo, or pass the "
+                "--exportLayerInfo JSON)"
             )
     if args.profile:
         engine = engine.with_profile(load_profile(args.profile))
@@ -336,6 +419,7 @@ def _cell(value: Any) -> str:
 def _setup_diff(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", help="build A (the reference): a trtexec log or a layer-info JSON")
     p.add_argument("b", help="build B: a trtexec log or a layer-info JSON")
+    _add_run_options(p)
     p.add_argument("--profile-a", help="an --exportProfile JSON for A (times per layer)")
     p.add_argument("--profile-b", help="an --exportProfile JSON for B")
     p.add_argument(
@@ -362,9 +446,29 @@ def _setup_diff(p: argparse.ArgumentParser) -> None:
 def _compare_for_cli(args: argparse.Namespace) -> Any:
     from trtlog.diff import compare
 
-    a = args.a if _looks_json_path(args.a) else _parse_log(args.a)
-    b = args.b if _looks_json_path(args.b) else _parse_log(args.b)
+    a = _side(args.a, args.run_a, args)
+    b = _side(args.b, args.run_b, args)
     return compare(a, b, profile_a=args.profile_a, profile_b=args.profile_b)
+
+
+def _side(path: str, run: int | None, args: argparse.Namespace) -> Any:
+    """One side of a comparison: a layer JSON path as is, a log's run as a build."""
+    if _looks_json_path(path):
+        if run is not None:
+            raise _UsageError(f"--run-a/--run-b pick a run of a log; {path} is a layer JSON")
+        return path
+    return _select_run(_parse_log(path), argparse.Namespace(run_number=run, quiet=args.quiet))
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    for side in ("a", "b"):
+        p.add_argument(
+            f"--run-{side}",
+            type=int,
+            metavar="N",
+            help=f"the trtexec run of {side.upper()} when its log holds several (1 = the first; "
+            "default: the last)",
+        )
 
 
 def _looks_json_path(path: str) -> bool:
@@ -429,10 +533,11 @@ def _setup_explain(p: argparse.ArgumentParser) -> None:
     what.add_argument("--layer", help="what is inside this engine layer, and how it got there")
     p.add_argument("--layers", metavar="JSON", help="the --exportLayerInfo of the same build")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    _add_run_option(p)
 
 
 def _graph_for_cli(args: argparse.Namespace) -> Any:
-    build = _parse_log(args.file)
+    build = _log_for(args.file, args)
     engine = None
     if args.layers:
         from trtlog.parse.layer_info import load_engine
@@ -457,21 +562,27 @@ def run_explain(args: argparse.Namespace) -> int:
         raise _UsageError(str(exc.args[0])) from None
     if found is not None:
         if args.format == "json":
-            out.write(found.model_dump_json(indent=1) + "\n")
+            data = found.model_dump(mode="json")
+            data["pass_descriptions"] = _pass_descriptions(found.passes)
+            out.write(json.dumps(data, indent=1) + "\n")
         else:
             out.write(found.describe() + "\n")
+            _write_pass_legend(found.passes, out)
         return 0
     fates = graph.fates()
     counts: dict[str, int] = {}
     for fate in fates:
         counts[fate.kind] = counts.get(fate.kind, 0) + 1
     finals = graph.final_layers()
+    provenances = [graph.provenance(x) for x in finals]
+    used = [p for found in provenances for p in found.passes]
     if args.format == "json":
         data = {
             "final_layers_from": graph.graph.get("final_layers_from"),
             "fates": counts,
-            "layers": [graph.provenance(x).model_dump(mode="json") for x in finals],
+            "layers": [found.model_dump(mode="json") for found in provenances],
             "unexplained": [f.model_dump(mode="json") for f in fates if f.kind == "unexplained"],
+            "pass_descriptions": _pass_descriptions(used),
         }
         out.write(json.dumps(data, indent=1) + "\n")
         return 0
@@ -480,8 +591,7 @@ def run_explain(args: argparse.Namespace) -> int:
     out.write(", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])))
     out.write("\n\n")
     rows = []
-    for name in finals:
-        found = graph.provenance(name)
+    for name, found in zip(finals, provenances, strict=True):
         passes = ", ".join(found.passes) or "-"
         rows.append(
             [
@@ -497,7 +607,26 @@ def run_explain(args: argparse.Namespace) -> int:
         out.write(f"\nunexplained ({len(unexplained)}):\n")
         for fate in unexplained:
             out.write(f"  {fate.node}: {fate.reason}\n")
+    _write_pass_legend(used, out)
     return 0
+
+
+def _pass_descriptions(names: Iterable[str]) -> dict[str, str]:
+    """Each pass named (once, in order) with what it does (trtlog.passes.describe_pass)."""
+    from trtlog.passes import describe_pass
+
+    return {name: describe_pass(name) for name in dict.fromkeys(names)}
+
+
+def _write_pass_legend(names: Iterable[str], out: TextIO) -> None:
+    """The passes named above, one line each on what they do."""
+    described = _pass_descriptions(names)
+    if not described:
+        return
+    out.write("\npasses:\n")
+    width = max(len(name) for name in described)
+    for name, text in described.items():
+        out.write(f"  {name:<{width}}  {text}\n")
 
 
 def _setup_graph(p: argparse.ArgumentParser) -> None:
@@ -512,6 +641,7 @@ def _setup_graph(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--match", metavar="REGEX", help="only nodes whose name matches, with their chains"
     )
+    _add_run_option(p)
 
 
 @command("graph")
@@ -541,6 +671,7 @@ _PLOTS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], PlotRunner]] 
 def _setup_plot_diff(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", help="build A: a trtexec log or a layer-info JSON")
     p.add_argument("b", help="build B: a trtexec log or a layer-info JSON")
+    _add_run_options(p)
     p.add_argument("--profile-a", help="an --exportProfile JSON for A")
     p.add_argument("--profile-b", help="an --exportProfile JSON for B")
     p.add_argument("--by", choices=("module", "type"), default="module", help="group layers by")
@@ -561,19 +692,21 @@ _PLOTS["diff"] = (_setup_plot_diff, _plot_diff)
 
 def _setup_plot_log(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="LOG", help="a trtexec --verbose log, or - for stdin")
+    _add_run_option(p)
 
 
 def _setup_plot_engine(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a layer-info JSON, or a log with a layer dump")
     p.add_argument("--profile", help="an --exportProfile JSON to merge")
     p.add_argument("--times", help=argparse.SUPPRESS)
+    _add_run_option(p)
 
 
 def _log_plot(frame: str, plot: str, **options: Any) -> PlotRunner:
     def run(args: argparse.Namespace) -> Any:
         from trtlog import plots
 
-        build = _parse_log(args.file)
+        build = _log_for(args.file, args)
         return getattr(plots, plot)(getattr(build, frame)(), **options)
 
     return run
@@ -675,6 +808,7 @@ def _setup_lint(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", metavar="IDS", help="comma-separated rule ids to run (default all)")
     p.add_argument("--exclude", metavar="IDS", help="comma-separated rule ids to skip")
     p.add_argument("--list-rules", action="store_true", help="list the rules and exit")
+    _add_run_option(p)
 
 
 def _ids(text: str | None) -> list[str] | None:
@@ -701,13 +835,19 @@ def run_lint(args: argparse.Namespace) -> int:
         build, engine = None, load_engine(args.file)
         if args.layers:
             raise _UsageError("--layers is for a log; the file given is already a layer JSON")
+        if args.run_number is not None:
+            raise _UsageError("--run picks a run of a log; the file given is a layer JSON")
     else:
-        build = _parse_log(args.file)
+        build = _log_for(args.file, args)
         engine = load_engine(args.layers) if args.layers else None
     reference: Any = None
     if args.reference:
         reference = (
-            args.reference if _looks_json_path(args.reference) else _parse_log(args.reference)
+            args.reference
+            if _looks_json_path(args.reference)
+            else _select_run(
+                _parse_log(args.reference), argparse.Namespace(run=None, quiet=args.quiet)
+            )
         )
     elif args.reference_profile:
         raise _UsageError("--reference-profile needs --reference")

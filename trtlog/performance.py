@@ -22,10 +22,14 @@ Example:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from trtlog.layers import Times
 
 __all__ = [
     "LatencyStats",
@@ -33,8 +37,10 @@ __all__ = [
     "PerformanceWarning",
     "ProfileLayer",
     "ProfileTable",
+    "TimesSummary",
     "performance",
     "performances",
+    "times_statistics",
 ]
 
 # 7.x sub-headers → the 8.0+ metric their stat lines describe.
@@ -385,3 +391,74 @@ def performance(events: Iterable[Any]) -> Performance | None:
     """
     found = performances(events)
     return found[0] if found else None
+
+
+class TimesSummary(BaseModel):
+    """Statistics of an ``--exportTimes`` file (see :func:`times_statistics`).
+
+    Attributes:
+        source: the file.
+        inferences: the records of its first run.
+        metrics: ``Latency``, ``GPU Compute Time``, ``H2D Latency``, ``D2H Latency``,
+            ``Enqueue Time``, ``End-to-End Host Latency``: the statistics of each duration
+            the file holds, in milliseconds (percentiles 90, 95, 99).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str
+    inferences: int
+    metrics: dict[str, LatencyStats] = Field(default_factory=dict)
+
+
+def times_statistics(times: Times) -> TimesSummary:
+    """Statistics of an ``--exportTimes`` file's first run, per duration.
+
+    ``Latency`` (H2D + compute + D2H, ``latencyMs``), ``GPU Compute Time`` (``computeMs``),
+    ``H2D Latency``, ``D2H Latency``, ``Enqueue Time`` (end minus start of the enqueue
+    call) and, up to 8.2, ``End-to-End Host Latency``: minimum, mean, median (the mean of
+    the two middle values for an even count, as trtexec), percentiles 90, 95 and 99 (the
+    nearest-rank value: the ``ceil(p * n / 100)``-th smallest) and maximum.
+
+    Example:
+        >>> from trtlog.layers import Times, TimingRun, TimingRecord
+        >>> records = tuple(TimingRecord(compute_ms=float(v)) for v in range(1, 11))
+        >>> run = TimingRun(keys="8.4", records=records)
+        >>> s = times_statistics(Times(source="t.json", runs=(run,)))
+        >>> stats = s.metrics["GPU Compute Time"]
+        >>> stats.mean_ms, stats.median_ms, stats.percentile(90), stats.max_ms
+        (5.5, 5.5, 9.0, 10.0)
+    """
+    records = times.records
+    columns: dict[str, list[float]] = {}
+
+    def add(metric: str, value: float | None) -> None:
+        if value is not None and not math.isnan(value):
+            columns.setdefault(metric, []).append(value)
+
+    for r in records:
+        add("Latency", r.latency_ms)
+        add("End-to-End Host Latency", r.end_to_end_ms)
+        if r.enqueue_start_ms is not None and r.enqueue_end_ms is not None:
+            add("Enqueue Time", r.enqueue_end_ms - r.enqueue_start_ms)
+        add("H2D Latency", r.h2d_ms)
+        add("GPU Compute Time", r.compute_ms)
+        add("D2H Latency", r.d2h_ms)
+    metrics = {}
+    for metric, values in columns.items():
+        ordered = sorted(values)
+        n = len(ordered)
+        middle = n // 2
+        median = ordered[middle] if n % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        metrics[metric] = LatencyStats(
+            metric=metric,
+            min_ms=ordered[0],
+            max_ms=ordered[-1],
+            mean_ms=math.fsum(ordered) / n,
+            median_ms=median,
+            percentiles=tuple(
+                (float(p), ordered[max(0, math.ceil(p * n / 100) - 1)]) for p in (90, 95, 99)
+            ),
+            line=0,
+        )
+    return TimesSummary(source=times.source, inferences=len(records), metrics=metrics)

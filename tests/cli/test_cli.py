@@ -262,9 +262,10 @@ def test_summary_of_a_silent_failure_says_how_far_it_got() -> None:
     )
     summary = summarize(trtlog.parse_text(text))
     assert summary.status == "failed" and summary.errors == 0
+    # the last line the run reached, whatever its severity (issue 12)
     assert summary.stopped_after is not None
-    assert summary.stopped_after.startswith("line 3: ")
-    assert summary.stopped_after.endswith("Finish parsing network model")
+    assert summary.stopped_after.startswith("line 4: ")
+    assert summary.stopped_after.endswith("Registered plugin creator - ::NMS_TRT version 1")
     assert summary.last_line is None
     assert "stopped after" in summary.to_text()
 
@@ -281,9 +282,10 @@ def test_summary_of_a_crash_shows_the_last_line() -> None:
     summary = summarize(trtlog.parse_text(text))
     assert summary.status == "no &&&& result line (crashed or cut off)"
     assert summary.stopped_after is not None
-    assert summary.stopped_after.startswith("line 2: [01/10/2022-05:13:50] [I] [TRT] Local timing")
+    assert summary.stopped_after.startswith("line 3: [01/10/2022-05:13:52] [V] [TRT] ---")
     assert summary.last_line is not None and "Assertion" in summary.last_line
     assert summary.last_line.startswith("line 4: ")
+    assert summary.errors == 1  # the assert() on stderr is an error without envelope
 
 
 def test_summary_of_a_passed_run_has_no_failure_rows() -> None:

@@ -102,15 +102,18 @@ class InternalError(EventBase):
     """An internal error (formats.md §R.3), usually ``[F]`` / ``INTERNAL ERROR:``.
 
     ``Assertion failed: <condition>`` (with ``<file>:<line>`` and ``Aborting...`` on bare
-    lines after it, 7.x and plugins), ``Validation failed: <condition>``, and trtexec's
-    ``Internal Error: <what>`` when the error recorder itself fails.
+    lines after it, 7.x and plugins), ``Validation failed: <condition>``, trtexec's
+    ``Internal Error: <what>`` when the error recorder itself fails, and a library's C
+    ``assert()`` on stderr, without envelope (``<program>: <file>:<line>: <function>:
+    Assertion `<condition>' failed.``, the last line of the 8.4.10 Myelin crash).
 
     Attributes:
         what: ``assertion``, ``validation`` or ``internal``.
         message: the condition or text.
         source_file: the source file of the failed check, when printed.
         source_line: its line, when printed.
-        aborting: whether ``Aborting...`` follows.
+        aborting: whether the process aborts: ``Aborting...`` follows, or a C ``assert()``
+            failed (it always aborts).
     """
 
     kind: Literal["internal_error"] = "internal_error"

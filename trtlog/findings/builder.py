@@ -401,6 +401,9 @@ _WORKING_ON = ("timing_runner", "layer_costs_header")
 
 
 def _text(e: Any) -> str:
+    if e.kind == "internal_error" and e.what == "assertion":
+        where = f" at {e.source_file}:{e.source_line}" if e.source_file else ""
+        return f"Assertion `{e.message}' failed{where}"
     for attr in ("description", "message", "node_text", "text"):
         value = getattr(e, attr, None)
         if value:

@@ -186,6 +186,18 @@ class ErrorsTransformer(BaseTransformer):
     ) -> Fields:
         return _internal("validation", condition, location, aborting)
 
+    def internal_c_assertion(
+        self, _program: Token, file: Token, line: Token, _function: Token, condition: Token
+    ) -> Fields:
+        return {
+            "kind": "internal_error",
+            "what": "assertion",
+            "message": str(condition),
+            "source_file": str(file),
+            "source_line": int(line),
+            "aborting": True,  # a failed assert() always aborts the process
+        }
+
     def internal_error(self, text: Token) -> Fields:
         return {"kind": "internal_error", "what": "internal", "message": str(text).rstrip()}
 
@@ -287,6 +299,8 @@ FAMILY = Family(
         Rule("internal_error", prefix="Assertion failed: ", then=_TEXT),
         Rule("internal_error", prefix="Validation failed: ", then=_TEXT),
         Rule("internal_error", prefix="Internal Error: ", then=_TEXT),
+        # a library's assert() on stderr: "<program>: <file>:<line>: <function>: Assertion ..."
+        Rule("c_assertion", contains=": Assertion `", bare=True, enveloped=False),
         *(Rule("app_error", prefix=message) for message in _APP_ERRORS),
         Rule("app_error", prefix="Could not load library "),
         Rule("app_error", prefix="Cannot create DLA engine, "),
