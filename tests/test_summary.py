@@ -142,6 +142,11 @@ def _check_three_rounds(summary: Summary) -> None:
 def test_three_rounds_are_summarised_per_round() -> None:
     summary = summarize(trtlog.parse(ROUNDS))
     _check_three_rounds(summary)
+    assert [[s.layers for s in r.stages] for r in summary.rounds] == [
+        [24, 17, 13, 15],
+        [24, 5, 6],
+        [24, 7, 5, 6],
+    ]
     assert [(s.stage, s.layers) for s in summary.layer_counts] == [
         ("Original", 24),
         ("dead-layer removal", 24),
@@ -190,6 +195,25 @@ def test_a_file_with_two_runs_has_a_run_table_and_one_run_below() -> None:
     assert "* below: run 2 of 2 (lines 50-74); --run N shows another" in text
     with pytest.raises(IndexError):
         summarize(build, 2)
+
+
+def test_runs_of_a_concatenated_file_are_never_summed() -> None:
+    """Three copies of one build log in one file: each figure is one run's, not three times."""
+    path = LOGS / "trt8.6.1_tinynet-fp16_build-verbose-dumpLayerInfo.log"
+    text = path.read_text(encoding="utf-8")
+    one = summarize(trtlog.parse_text(text))
+    three = summarize(trtlog.parse_text(text * 3))
+    lines = text.count("\n")
+    assert three.runs == 3 and len(three.runs_table) == 3
+    assert [r.first_line for r in three.runs_table] == [1, lines + 1, 2 * lines + 1]
+    assert three.layer_counts == [
+        s.model_copy(update={"line": s.line + 2 * lines}) for s in one.layer_counts
+    ]
+    assert len(three.layer_counts) == 11
+    assert three.fusions_by_pass == one.fusions_by_pass
+    assert sum(three.fusions_by_pass.values()) == text.count(": Fusing ") == 5
+    assert three.engine_layers == one.engine_layers
+    assert three.to_text().count("fusions               5 in 3 pass(es)") == 1
 
 
 @needs_corpus

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from trtlog.layers import Times
 
 __all__ = [
+    "METRICS",
     "LatencyStats",
     "Performance",
     "PerformanceWarning",
@@ -81,6 +82,28 @@ class LatencyStats(BaseModel):
             if p == percent:
                 return ms
         return None
+
+    def describe(self) -> str:
+        """The statistics on one line, as printed (6 significant digits).
+
+        Example:
+            >>> LatencyStats(metric="Latency", min_ms=0.13, median_ms=0.134,
+            ...              percentiles=((99.0, 0.135),), max_ms=0.69, line=1).describe()
+            'min 0.13, median 0.134, p99 0.135, max 0.69 ms'
+        """
+        parts = [
+            f"{name} {value:g}"
+            for name, value in (
+                ("min", self.min_ms),
+                ("mean", self.mean_ms),
+                ("median", self.median_ms),
+            )
+            if value is not None
+        ]
+        parts += [f"p{p:g} {ms:g}" for p, ms in self.percentiles]
+        if self.max_ms is not None:
+            parts.append(f"max {self.max_ms:g}")
+        return ", ".join(parts) + " ms"
 
 
 class PerformanceWarning(BaseModel):
@@ -201,6 +224,43 @@ class Performance(BaseModel):
     warnings: tuple[PerformanceWarning, ...] = ()
     profile: ProfileTable | None = None
 
+    def text_lines(self) -> list[str]:
+        """The performance as the lines of ``trtlog summary``.
+
+        Throughput, every metric in trtexec's order, the GPU's share of the walltime, the
+        warnings, the profile table.
+        """
+        out: list[str] = []
+
+        def row(label: str, value: str) -> None:
+            out.append(f"{label:<22}{value}")
+
+        if self.throughput_qps is not None:
+            trace = ""
+            if self.queries is not None and self.trace_s is not None:
+                trace = f" ({self.queries} queries in {self.trace_s:g} s)"
+            row("throughput", f"{self.throughput_qps:g} qps{trace}")
+        order = [*METRICS, *(m for m in self.latency if m not in METRICS)]
+        for metric in order:
+            stats = self.latency.get(metric)
+            if stats is not None:
+                out.append(f"{'':<2}{metric:<24}{stats.describe()}")
+        if self.gpu_compute_s is not None and self.host_walltime_s is not None:
+            utilization = self.gpu_utilization
+            share = f" ({100 * utilization:.1f}% busy)" if utilization is not None else ""
+            walltime = f"{self.gpu_compute_s:g} s of {self.host_walltime_s:g} s host walltime"
+            row("  GPU compute total", walltime + share)
+        for warning in self.warnings:
+            text = f"line {warning.line}: {warning.text}"
+            row("  perf warning", text if len(text) <= 100 else text[:99] + "…")
+        if self.profile is not None:
+            row(
+                "  profile table",
+                f"line {self.profile.line}: {len(self.profile.layers)} layers, "
+                f"{self.profile.total_ms:g} ms over {self.profile.iterations} iterations",
+            )
+        return out
+
     @property
     def gpu_utilization(self) -> float | None:
         """``Total GPU Compute Time / Total Host Walltime`` (low means host-bound, §L.6)."""
@@ -208,6 +268,17 @@ class Performance(BaseModel):
             return None
         return self.gpu_compute_s / self.host_walltime_s
 
+
+#: The metrics of the summary, in trtexec's order: ``Latency`` is H2D + GPU compute + D2H per
+#: query (the host latency), ``End-to-End Host Latency`` (8.0-8.2, 7.x) from enqueue to output.
+METRICS = (
+    "Latency",
+    "End-to-End Host Latency",
+    "Enqueue Time",
+    "H2D Latency",
+    "GPU Compute Time",
+    "D2H Latency",
+)
 
 _SCALARS = {
     "Throughput": "throughput_qps",

@@ -40,7 +40,6 @@ from trtlog.passes import (
     removal_events,
 )
 from trtlog.performance import (
-    LatencyStats,
     Performance,
     TimesSummary,
     performances,
@@ -104,6 +103,7 @@ class RoundSummary(BaseModel):
         outcome: ``initial``, ``chosen``, ``skipped`` or ``None``.
         estimated_time: the builder's estimate of the engine's inference time, as printed.
         kept: whether the engine comes from this round.
+        stages: its layer counts, stage by stage.
         first_stage: its first layer count.
         last_stage: its last layer count.
         fusions: the fusions it printed.
@@ -122,6 +122,7 @@ class RoundSummary(BaseModel):
     outcome: str | None = None
     estimated_time: float | None = None
     kept: bool = False
+    stages: list[StageCount] = Field(default_factory=list)
     first_stage: StageCount | None = None
     last_stage: StageCount | None = None
     fusions: int = 0
@@ -340,11 +341,11 @@ class Summary(BaseModel):
         )
         row("TRT allocators peak", f"{self.peak_gpu_mib} MiB GPU" if self.peak_gpu_mib else None)
         if self.performance is not None:
-            _performance_text(self.performance, out)
+            out.extend(self.performance.text_lines())
         if self.times is not None:
             row("--exportTimes", f"{self.times.source}: {self.times.inferences} inferences")
             for stats in self.times.metrics.values():
-                out.append(f"{'':<2}{stats.metric:<20}{_stats(stats)}")
+                out.append(f"{'':<2}{stats.metric:<24}{stats.describe()}")
         row("warnings / errors", f"{self.warnings} / {self.errors}")
         for err in self.first_errors:
             out.append(f"{'':<24}{_clip(err, 100)}")
@@ -470,64 +471,6 @@ _OUTCOMES = {
     "chosen": "chosen (faster)",
     "skipped": "skipped (not faster)",
 }
-
-# the performance metrics, in the order trtexec prints them, with what they measure
-_METRICS = (
-    ("Latency", "H2D + GPU compute + D2H, per query"),
-    ("End-to-End Host Latency", "from enqueue to output on the host (8.0-8.2, 7.x)"),
-    ("Enqueue Time", "host time to enqueue a query"),
-    ("H2D Latency", "input copies"),
-    ("GPU Compute Time", "the engine on the GPU"),
-    ("D2H Latency", "output copies"),
-)
-
-
-def _performance_text(perf: Performance, out: list[str]) -> None:
-    def row(label: str, value: str) -> None:
-        out.append(f"{label:<22}{value}")
-
-    if perf.throughput_qps is not None:
-        trace = ""
-        if perf.queries is not None and perf.trace_s is not None:
-            trace = f" ({perf.queries} queries in {perf.trace_s:g} s)"
-        row("throughput", f"{perf.throughput_qps:g} qps{trace}")
-    known = [name for name, _ in _METRICS]
-    order = known + [m for m in perf.latency if m not in known]
-    for metric in order:
-        stats = perf.latency.get(metric)
-        if stats is not None:
-            out.append(f"{'':<2}{metric:<24}{_stats(stats)}")
-    if perf.gpu_compute_s is not None and perf.host_walltime_s is not None:
-        utilization = perf.gpu_utilization
-        share = f" ({100 * utilization:.1f}% busy)" if utilization is not None else ""
-        row(
-            "  GPU compute total",
-            f"{perf.gpu_compute_s:g} s of {perf.host_walltime_s:g} s host walltime{share}",
-        )
-    for warning in perf.warnings:
-        row("  perf warning", _clip(f"line {warning.line}: {warning.text}", 100))
-    if perf.profile is not None:
-        row(
-            "  profile table",
-            f"line {perf.profile.line}: {len(perf.profile.layers)} layers, "
-            f"{perf.profile.total_ms:g} ms over {perf.profile.iterations} iterations",
-        )
-
-
-def _stats(stats: LatencyStats) -> str:
-    parts = [
-        f"{name} {value:g}"
-        for name, value in (
-            ("min", stats.min_ms),
-            ("mean", stats.mean_ms),
-            ("median", stats.median_ms),
-        )
-        if value is not None
-    ]
-    parts += [f"p{p:g} {ms:g}" for p, ms in stats.percentiles]
-    if stats.max_ms is not None:
-        parts.append(f"max {stats.max_ms:g}")
-    return ", ".join(parts) + " ms"
 
 
 def _table(headers: list[str], rows: Sequence[Sequence[str | None]]) -> list[str]:
@@ -768,6 +711,7 @@ def _round_summary(build: Build, r: Any) -> RoundSummary:
         outcome=r.outcome,
         estimated_time=r.estimated_time,
         kept=r.kept,
+        stages=[_stage(e) for e in stages],
         first_stage=_stage(stages[0]) if stages else None,
         last_stage=_stage(stages[-1]) if stages else None,
         fusions=sum(1 for e in events if e.kind in FUSION_KINDS),
