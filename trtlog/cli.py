@@ -831,42 +831,62 @@ def run_lint(args: argparse.Namespace) -> int:
     if args.file is None:
         raise _UsageError("lint needs a LOG (or a layer-info JSON); --list-rules lists the rules")
     engine: Any = None
+    # (run number or None, build, engine, profile): a log with several runs and no --run is
+    # linted run by run (CI must see a failure in any of them); --layers and --profile
+    # belong to the last run then
+    targets: list[tuple[int | None, Any, Any, Any]]
     if args.file != "-" and _looks_json_path(args.file):
-        build, engine = None, load_engine(args.file)
         if args.layers:
             raise _UsageError("--layers is for a log; the file given is already a layer JSON")
         if args.run_number is not None:
             raise _UsageError("--run picks a run of a log; the file given is a layer JSON")
+        targets = [(None, None, load_engine(args.file), args.profile)]
     else:
-        build = _log_for(args.file, args)
+        whole = _parse_log(args.file)
         engine = load_engine(args.layers) if args.layers else None
+        if args.run_number is None and len(whole.runs) > 1:
+            last = len(whole.runs) - 1
+            targets = [
+                (i + 1, whole.for_run(i), *((engine, args.profile) if i == last else (None, None)))
+                for i in range(len(whole.runs))
+            ]
+        else:
+            targets = [(args.run_number, _select_run(whole, args), engine, args.profile)]
     reference: Any = None
     if args.reference:
         reference = (
             args.reference
             if _looks_json_path(args.reference)
             else _select_run(
-                _parse_log(args.reference), argparse.Namespace(run=None, quiet=args.quiet)
+                _parse_log(args.reference), argparse.Namespace(run_number=None, quiet=args.quiet)
             )
         )
     elif args.reference_profile:
         raise _UsageError("--reference-profile needs --reference")
-    try:
-        findings = lint(
-            build if build is not None else engine,
-            engine if build is not None else None,
-            reference,
-            profile=args.profile,
-            reference_profile=args.reference_profile,
-            rules=_ids(args.rules),
-            exclude=_ids(args.exclude),
-        )
-    except ValueError as exc:
-        raise _UsageError(str(exc)) from None
+    findings: list[Any] = []
+    runs_of: list[int | None] = []
+    for number, build, engine, profile in targets:
+        try:
+            found = lint(
+                build if build is not None else engine,
+                engine if build is not None else None,
+                reference,
+                profile=profile,
+                reference_profile=args.reference_profile,
+                rules=_ids(args.rules),
+                exclude=_ids(args.exclude),
+            )
+        except ValueError as exc:
+            raise _UsageError(str(exc)) from None
+        findings += found
+        runs_of += [number] * len(found)
     if args.format == "json":
+        dumps = [f.model_dump(mode="json") for f in findings]
+        if len(targets) > 1:
+            dumps = [{**d, "run": run} for d, run in zip(dumps, runs_of, strict=True)]
         data = {
             "source": args.file,
-            "findings": [f.model_dump(mode="json") for f in findings],
+            "findings": dumps,
             "counts": {
                 s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")
             },
@@ -877,28 +897,35 @@ def run_lint(args: argparse.Namespace) -> int:
         sarif = to_sarif(findings, artifact=artifact)
         out.write(json.dumps(sarif, indent=1, ensure_ascii=False) + "\n")
     else:
-        _lint_table(findings, build, out)
+        if len(targets) > 1:
+            out.write(f"{len(targets)} trtexec runs, each linted on its own (--run N for one)\n\n")
+        runs = runs_of if len(targets) > 1 else None
+        _lint_table(findings, targets[-1][1], out, runs)  # the runs share the file's lines
     if args.fail_on == "never":
         return 0
     limit = severity_rank(args.fail_on)
     return 1 if any(severity_rank(f.severity) >= limit for f in findings) else 0
 
 
-def _lint_table(findings: Sequence[Any], build: Any, out: TextIO) -> None:
+def _lint_table(
+    findings: Sequence[Any], build: Any, out: TextIO, runs: Sequence[int | None] | None = None
+) -> None:
     if not findings:
         out.write("no findings\n")
         return
     rows = [
         [
+            *([] if runs is None else [runs[i]]),
             f.severity,
             f.rule,
             _short(f.subject, 60),
             "" if f.time_ms is None or f.time_ms != f.time_ms else f"{f.time_ms:.4g}",
             ",".join(str(n) for n in (f.evidence.lines or f.evidence.layers)[:4]),
         ]
-        for f in findings
+        for i, f in enumerate(findings)
     ]
-    _table(rows, ["severity", "rule", "subject", "ms", "lines/layers"], out)
+    headers = ["severity", "rule", "subject", "ms", "lines/layers"]
+    _table(rows, headers if runs is None else ["run", *headers], out)
     out.write("\n")
     for f in findings:
         out.write(f.to_text(build, max_lines=2) + "\n\n")

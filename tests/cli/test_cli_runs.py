@@ -146,3 +146,24 @@ def test_explain_lists_what_each_pass_does(capsys: pytest.CaptureFixture[str]) -
     assert list(data["pass_descriptions"]) == data["passes"]
     assert main(["explain", str(YOLO)]) == 0
     assert "\npasses:\n" in capsys.readouterr().out
+
+
+def test_lint_checks_every_run_of_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failed first run must fail CI even when the last run passed."""
+    failed = (LOGS / "trt8.6-like_patternnet-qdq_build-FAILED.log").read_text(encoding="utf-8")
+    passed = (LOGS / "trt8.6.1_tinynet-fp16_build-verbose-dumpLayerInfo.log").read_text(
+        encoding="utf-8"
+    )
+    path = tmp_path / "two.log"
+    path.write_text(failed + passed, encoding="utf-8")
+    assert main(["lint", str(path), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    failures = [f for f in data["findings"] if f["rule"] == "build-failed"]
+    assert [f["run"] for f in failures] == [1]
+    assert {f["run"] for f in data["findings"]} <= {1, 2}
+    assert main(["lint", str(path), "--run", "2", "--fail-on", "error"]) == 0
+    assert main(["lint", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "2 trtexec runs, each linted on its own (--run N for one)" in out
