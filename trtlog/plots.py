@@ -126,14 +126,15 @@ def _label_rounds(ax: Axes, frame: pd.DataFrame) -> None:
         parts = [f"run {run + 1}"] if several_runs and run is not None else []
         if len({r for k, r in keys if k == run}) > 1:  # this run built more than once
             parts.append("network" if number is None else f"round {number + 1}")
-        ax.annotate(
+        ax.annotate(  # above the plot area, where no bar or count can be
             ", ".join(parts),
-            (i - 0.4, 1.0),
+            (i - 0.4, 1.01),
             xycoords=("data", "axes fraction"),
-            va="top",
+            va="bottom",
             fontsize=8,
             style="italic",
         )
+    ax.set_title(ax.get_title(), pad=16)
 
 
 def plot_fusions_by_pass(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
