@@ -123,3 +123,13 @@ def test_for_round_keeps_the_run_but_not_the_other_rounds() -> None:
     stages = [e.layers for e in view.events_of("layer_count")]  # type: ignore[union-attr]
     assert stages == [24, 24, 24, 5, 6]  # the network's two stages, then round 2's
     assert view.events_of("engine_built")  # the run's tail stays
+
+
+def test_a_round_of_a_log_without_banners_has_only_its_events() -> None:
+    text = ROUNDS.read_text(encoding="utf-8")
+    build = trtlog.parse_text("".join(x for x in text.splitlines(True) if "&&&&" not in x))
+    assert build.runs == () and [r.run for r in build.rounds] == [None, None, None]
+    build.events_of("tactics_done")  # fills the index a copy must not inherit
+    view = build.for_round(1)
+    selection = [e.seconds for e in view.events_of("tactics_done")]  # type: ignore[union-attr]
+    assert selection == [7.70415]

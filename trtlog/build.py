@@ -205,7 +205,24 @@ class Build(BaseModel):
         if not others:
             return run
         events = [e for e in run.events if not any(r.contains(e.span[0]) for r in others)]
-        return run.model_copy(update={"events": events})
+        return run._view(events, run.runs)
+
+    def _view(self, events: list[Event], runs: tuple[Run, ...]) -> Build:
+        """A build of some of these events (sharing the text), without this one's caches."""
+        header = derive_header(events, self.line_count)
+        run = runs[0] if len(runs) == 1 else None
+        return Build.model_construct(
+            source=self.source,
+            text=self.text,
+            events=events,
+            runs=runs,
+            trt_version=(run.trt_version if run else None)
+            or header.trt_version
+            or self.trt_version,
+            command_line=(run.command_line if run else None) or header.command_line,
+            options=header.options,
+            device=header.device or self.device,
+        )
 
     def for_run(self, index: int) -> Build:
         """The build of one trtexec run (0-based ``index``): its events, options and device.
@@ -234,18 +251,7 @@ class Build(BaseModel):
             raise IndexError(f"run {index} out of range: the log has {len(self.runs)} run(s)")
         run = self.runs[index]
         first = 1 if run.index == 0 else run.first_line
-        events = [e for e in self.events if first <= e.span[0] <= run.last_line]
-        header = derive_header(events, run.last_line)
-        return Build.model_construct(
-            source=self.source,
-            text=self.text,
-            events=events,
-            runs=(run,),
-            trt_version=run.trt_version or header.trt_version or self.trt_version,
-            command_line=run.command_line or header.command_line,
-            options=header.options,
-            device=header.device or self.device,
-        )
+        return self._view([e for e in self.events if first <= e.span[0] <= run.last_line], (run,))
 
     @cached_property
     def engine(self) -> Engine | None:
