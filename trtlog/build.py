@@ -60,7 +60,9 @@ class Build(BaseModel):
         source: where the text came from.
         text: the decoded input, exactly (``to_text()``); ``lines`` splits it.
         events: every event in file order; their spans partition ``lines``.
-        runs: the trtexec runs in the file (several when runs were concatenated).
+        runs: the trtexec runs in the file (several when runs were concatenated);
+            ``for_run(i)`` is the build of one, and ``rounds`` cuts each run into the
+            builder's rounds (one per backend strategy tried, 8.6+).
         trt_version: the TensorRT version as a comparable tuple (``(8, 4, 12)``), if printed.
         command_line: the trtexec command line of the first run, if printed.
         options: the options blocks of the first run.
