@@ -167,3 +167,28 @@ def test_lint_checks_every_run_of_a_file(
     assert main(["lint", str(path)]) == 1
     out = capsys.readouterr().out
     assert "2 trtexec runs, each linted on its own (--run N for one)" in out
+
+
+def test_diff_two_runs_of_one_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fp16 = (LOGS / "trt8.6.1_tinynet-fp16_build-verbose-dumpLayerInfo.log").read_text(
+        encoding="utf-8"
+    )
+    int8 = (LOGS / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log").read_text(
+        encoding="utf-8"
+    )
+    path = tmp_path / "both.log"
+    path.write_text(fp16 + int8, encoding="utf-8")
+    argv = ["diff", str(path), str(path), "--view", "summary", "--format", "json"]
+    assert main([*argv, "--run-a", "1", "--run-b", "1"]) == 0
+    same = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--run-a", "1", "--run-b", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert same != data
+    separate = ["diff", str(LOGS / "trt8.6.1_tinynet-fp16_build-verbose-dumpLayerInfo.log")]
+    separate += [str(LOGS / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log")]
+    assert main([*separate, "--view", "summary", "--format", "json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    keys = ("markers", "layers_a", "layers_b", "precision_transitions", "split", "merged")
+    assert {k: data[k] for k in keys} == {k: alone[k] for k in keys}
+    assert same["markers"] == {"=": 9, "~": 0, "-": 0, "+": 0}
+    assert main([*argv, "--run-a", "3"]) == 2
