@@ -5,7 +5,8 @@ log, the timing trace (formats.md §L.1, §L.2), the performance summary (the 8.
 §L.4/§L.5 or the 7.x block of §L.3) and the per-layer profile table (§M) into one typed
 :class:`Performance`. Metric names follow the 8.0+ summary; the 7.x block is mapped onto them
 (``Host Latency`` → ``Latency``, its ``end to end`` values → ``End-to-End Host Latency``,
-``GPU Compute`` → ``GPU Compute Time``).
+``GPU Compute`` → ``GPU Compute Time``). :func:`times_statistics` computes the same statistics
+from an ``--exportTimes`` file. ``trtlog summary`` shows both (``Performance.text_lines``).
 
 Example:
     >>> from trtlog import parse_text
