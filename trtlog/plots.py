@@ -279,6 +279,8 @@ def plot_module_time(
 
     ``depth`` picks the level of the module tree (1 = the top modules); by default the first
     level with at least two modules that hold layers. The ``top`` largest modules are shown.
+    A hatched part is time split evenly from a layer whose nodes span several modules (a
+    Myelin region, a horizontal merge: ``split_ms``).
     """
     held = frame[frame["layers"] > 0] if not frame.empty else frame
     if depth is None:
@@ -299,6 +301,21 @@ def plot_module_time(
     labels = [shorten(m, 44) for m in level["module"]]
     values = level[column].fillna(0).to_numpy(dtype=float)
     _share_bars(ax, labels, values, "ms" if timed else "", "#55a868")
+    split = level["split_ms"].fillna(0).to_numpy(dtype=float) if "split_ms" in level else None
+    if timed and split is not None and (split > 0).any():
+        # the share of layers timed as a whole but spread over several modules (Myelin
+        # regions, horizontal merges): an even split, not a measurement
+        ax.barh(
+            np.arange(len(split)),
+            split,
+            left=values - split,
+            color="none",
+            edgecolor="#2d6a3e",
+            hatch="///",
+            linewidth=0,
+            label="even share of a layer spanning modules (Myelin region, merge)",
+        )
+        ax.legend(fontsize=7, loc="lower right")
     _tight(ax)
     return ax
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from trtlog.engine import common_module
+from trtlog.engine import common_module, name_index, served_layer
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.layers import Profile, Times, compute_precision
 from trtlog.models import gc_paused
@@ -106,6 +106,7 @@ SCHEMAS.update(
             "own_layers": "int64",
             "onnx_nodes": "int64",
             "time_ms": "float64",
+            "split_ms": "float64",
             "percentage": "float64",
             "precisions": "string",
         },
@@ -146,6 +147,21 @@ def _sparse(parameters: dict[str, Any]) -> bool | None:
     return None
 
 
+def _serve_reformats(engine: Engine, rows: list[tuple[Any, ...]]) -> None:
+    """A reformat row's module is that of the layer it serves (its own nodes are none)."""
+    columns = list(SCHEMAS["layers"])
+    module, reformat = columns.index("module"), columns.index("is_reformat")
+    wanted = [i for i, row in enumerate(rows) if row[reformat] and row[module] == "/"]
+    if not wanted:
+        return
+    layers = engine.layers
+    index = name_index(layers)
+    for i in wanted:
+        served, nodes = served_layer(layers, i, index)
+        home = rows[served][module] if served is not None else common_module(nodes)
+        rows[i] = (*rows[i][:module], home, *rows[i][module + 1 :])
+
+
 @gc_paused()
 def layers_frame(engine: Engine) -> pd.DataFrame:
     """One row per engine layer, in execution order.
@@ -156,7 +172,9 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     ``output_dims`` (``1x64x56x56``, first output), ``n_inputs``, ``n_outputs``, ``tactic``
     and ``tactic_hex``, ``tactic_name``, ``stream_id``, ``origin`` (reformats), ``is_reformat``,
     ``sparse_weights``, ``myelin_graph``, ``onnx_nodes`` (tuple), ``n_onnx_nodes``,
-    ``onnx_source``, ``module`` (deepest module holding all its ONNX nodes), and from a merged
+    ``onnx_source``, ``module`` (deepest module holding all its placed ONNX nodes; a
+    reformat's is that of the layer it serves, see :func:`trtlog.engine.layer_modules`), and
+    from a merged
     profile ``time_ms`` (per inference), ``total_ms``, ``median_ms``, ``percentage``,
     ``time_reason`` (why a time is missing, or how it was matched).
     """
@@ -216,6 +234,7 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 )
             )
         )
+    _serve_reformats(engine, rows)
     names = SCHEMAS["layers"]
     values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
     columns = dict(zip(names, values, strict=True))
@@ -320,8 +339,9 @@ def modules_frame(tree: ModuleNode) -> pd.DataFrame:
     """The module tree as rows, depth first.
 
     Columns: ``module`` (``/encoder/layers.0``), ``depth``,
-    ``parent``, ``layers``, ``own_layers``, ``onnx_nodes``, ``time_ms``, ``percentage`` (of the
-    root's time), ``precisions`` (``FP16:10,INT8:4``).
+    ``parent``, ``layers``, ``own_layers``, ``onnx_nodes``, ``time_ms``, ``split_ms`` (the part
+    of ``time_ms`` that is an even share of a Myelin region spread over several modules),
+    ``percentage`` (of the root's time), ``precisions`` (``FP16:10,INT8:4``).
     """
     total = tree.time_ms
     records = []
@@ -337,6 +357,7 @@ def modules_frame(tree: ModuleNode) -> pd.DataFrame:
                 "own_layers": node.own_layers,
                 "onnx_nodes": node.onnx_nodes,
                 "time_ms": node.time_ms,
+                "split_ms": node.split_ms,
                 "percentage": 100.0 * node.time_ms / total
                 if total and not math.isnan(total)
                 else math.nan,
