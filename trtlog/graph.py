@@ -116,7 +116,7 @@ class Step(BaseModel):
     def describe(self) -> str:
         """``merged into <target> by <pass> (line N)``."""
         text = f"{self.relation} {self.target}"
-        if self.pass_name:
+        if self.pass_name and not (self.relation == "removed by" and self.pass_name == self.target):
             text += f" by {self.pass_name}"
         if self.evidence == "pass":
             text += f" (inferred: the pass ran on it at line {self.line} and printed nothing)"
@@ -178,6 +178,9 @@ class Provenance(BaseModel):
         initializers: the ONNX initializers folded into it.
         original_layers: the layers of the network as parsed (before any pass) that it holds:
             the ONNX nodes' own layers, and what a log without parser lines shows of them.
+        unparsed: those of ``original_layers`` that no parser line ties to an ONNX node:
+            TensorRT's own layers (``reshape_before_Gemm_311``), or layers whose parsing the
+            log does not show (an excerpt); TensorRT names a parsed layer after its node.
         steps: every edge that led into the layer, in log order.
         passes: the passes that built it, in log order, without repeats.
     """
@@ -189,18 +192,33 @@ class Provenance(BaseModel):
     ops: tuple[str | None, ...] = ()
     initializers: tuple[str, ...] = ()
     original_layers: tuple[str, ...] = ()
+    unparsed: tuple[str, ...] = ()
     steps: tuple[Step, ...] = ()
     passes: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        """The layer, its ONNX nodes and the passes, as ``trtlog explain --layer`` prints it."""
+        """The layer, its ONNX nodes and the passes, as ``trtlog explain --layer`` prints it.
+
+        Constants folded in are marked as such, and the layers no parser line explains are
+        listed apart, so an excerpt never passes a folded constant off as a layer's only node.
+        """
         lines = [self.layer]
         if self.onnx_nodes:
-            lines.append(f"  ONNX nodes ({len(self.onnx_nodes)}):")
+            computing = sum(op != "Constant" for op in self.ops)
+            label = f"{len(self.onnx_nodes)}" if computing else "only constants"
+            lines.append(f"  ONNX nodes ({label}):")
             lines += [
-                f"    {n}" + (f" [{op}]" if op else "")
+                f"    {n}"
+                + (f" [{op}]" if op else "")
+                + (" (a constant folded in)" if op == "Constant" else "")
                 for n, op in zip(self.onnx_nodes, self.ops, strict=True)
             ]
+            if self.unparsed:
+                lines.append(
+                    f"  layers without a parser line ({len(self.unparsed)}): TensorRT's own, or "
+                    "the log does not show their parsing"
+                )
+                lines += [f"    {n}" for n in self.unparsed]
         else:
             lines.append(f"  original layers ({len(self.original_layers)}; no parser lines):")
             lines += [f"    {n}" for n in self.original_layers]
@@ -416,12 +434,19 @@ class MergeGraph(_DiGraph):
             if self.nodes[n]["kind"] in ("intermediate", "engine_layer")
             and split_name(self.nodes[n]["name"]).op in ("leaf", "clone")
         )
+        original = tuple(dict.fromkeys(name for _, name in originals))
+        registered = {
+            self.nodes[b]["name"]
+            for a, b, edge in self.subgraph(seen).edges(data=True)
+            if edge["relation"] == "registered as"
+        }
         return Provenance(
             layer=self.nodes[start]["name"],
             onnx_nodes=tuple(name for _, name, _ in nodes),
             ops=tuple(op for _, _, op in nodes),
             initializers=tuple(initializers),
-            original_layers=tuple(dict.fromkeys(name for _, name in originals)),
+            original_layers=original,
+            unparsed=tuple(n for n in original if n not in registered),
             steps=tuple(steps),
             passes=tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name)),
         )
@@ -594,7 +619,13 @@ class _Builder:
         # ONNX node: 174", made when a later node first reads 174): the node is its producer
         if "onnx:" + node not in g and node in self.producers:
             node = self.producers[node]
-        self.onnx_node(node, None, line)
+        # ... and when the log has no parser line for that Constant (an excerpt, yolov8 seed
+        # line 104), the tensor a parsed node reads is still a constant's output
+        op = None
+        if "onnx:" + node not in g and node == layer and node in self.consumers:
+            op = "Constant"
+            self.producers.setdefault(node, node)
+        self.onnx_node(node, op, line)
         g.relate("onnx:" + node, g.layer(layer, line), "registered as", None, line)
 
     def _close_pass(self) -> None:
@@ -615,11 +646,33 @@ class _Builder:
             and holder != name
             and _ERASING.search(self.pass_name) is None
         ):
-            g.relate(node, g.layer(holder, line), "merged into", self.pass_name, line)
+            g.relate(
+                node, self._current(g.layer(holder, line)), "merged into", self.pass_name, line
+            )
         elif self.pass_name is not None:
             g.relate(node, self._pass(self.pass_name), "removed by", self.pass_name, line)
         else:
             self.pending.append((node, line))
+
+    def _current(self, node_id: str) -> str:
+        """The layer that holds ``node_id`` now: fusions printed since may have renamed it.
+
+        ``Running: QuantizeConvWithResidualAdd on Conv_34`` can print ``Fusing ... Conv_34
+        with Add_42 + Relu_43`` before ``Removing DequantizeLinear_41`` (8.5.10 resnet18-QAT
+        lines 2619-2628): the DQ goes into the layer Conv_34 has become.
+        """
+        g = self.g
+        seen = {node_id}
+        while True:
+            later = [
+                (d["line"], b)
+                for _, b, d in g.out_edges(node_id, data=True)
+                if d["relation"] == "merged into" and d["line"] and b not in seen
+            ]
+            if not later:
+                return node_id
+            node_id = max(later)[1]
+            seen.add(node_id)
 
     def _pass(self, name: str) -> str:
         node_id = "pass:" + name

@@ -156,10 +156,10 @@ def test_layers_profile_of_another_model_is_reported(
 def test_explain_overview(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", str(YOLO)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(
-        "3 final layers (from the layer dump); 3 ONNX nodes: 2 fused, 1 unexplained"
-    )
-    assert "QConvScaleFusion" in out and "unexplained (1):" in out
+    # the two Constant scales of the input quantizer (lines 103-105) are folded: none is
+    # unexplained any more
+    assert out.startswith("3 final layers (from the layer dump); 3 ONNX nodes: 2 folded, 1 fused")
+    assert "QConvScaleFusion" in out and "unexplained" not in out
 
 
 def test_explain_node_and_layer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -170,7 +170,9 @@ def test_explain_node_and_layer(capsys: pytest.CaptureFixture[str]) -> None:
     layer = "/model/backbone0/conv/_input_quantizer/QuantizeLinear"
     assert main(["explain", str(YOLO), "--layer", layer, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["onnx_nodes"] == [layer] and data["ops"] == ["QuantizeLinear"]
+    zero_point = "/model/backbone0/conv/_input_quantizer/Constant_1_output_0"
+    assert data["onnx_nodes"] == [layer, zero_point]
+    assert data["ops"] == ["QuantizeLinear", "Constant"]
     assert main(["explain", str(YOLO), "--layer", "nope"]) == 2
     assert "no layer named 'nope'" in capsys.readouterr().err
 
