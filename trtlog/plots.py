@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
+    "engine_tactics",
     "plot_diff",
     "plot_fusions_by_pass",
     "plot_layer_counts",
@@ -127,11 +128,38 @@ def plot_fusions_by_pass(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     return ax
 
 
+def engine_tactics(frame: pd.DataFrame) -> pd.DataFrame:
+    """The one tactic each tuned layer ends up with (``tactics_frame`` rows, one per layer).
+
+    TensorRT chooses a tactic per format combination, then keeps one combination: the row
+    marked ``in_engine`` (the engine layer runs that tactic, from the log's layer dump). A
+    layer without one (no layer dump, or a tactic the dump does not show) gets its fastest
+    chosen tactic, and ``engine_known`` is False: the log does not say which combination the
+    engine kept. Reformat timings are left out. Adds the column ``engine_known``.
+
+    Example:
+        >>> import trtlog
+        >>> rows = engine_tactics(trtlog.parse_text("[I] [TRT] nothing\\n").tactics_frame())
+        >>> list(rows.columns)[-2:]
+        ['in_engine', 'engine_known']
+    """
+    chosen = frame[frame["chosen"] & ~frame["reformat"] & frame["layer"].notna()]
+    chosen = chosen[np.isfinite(chosen["time_ms"].to_numpy(dtype=float))]
+    known = chosen[chosen["in_engine"]].drop_duplicates("layer")
+    rest = chosen[~chosen["layer"].isin(set(known["layer"]))]
+    fastest = rest.sort_values(["time_ms", "line"]).drop_duplicates("layer")
+    picked = pd.concat([known.assign(engine_known=True), fastest.assign(engine_known=False)])
+    out: pd.DataFrame = picked.sort_values("line").reset_index(drop=True)
+    return out
+
+
 def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: int = 40) -> Axes:
     """Every timed tactic per layer (``tactics_frame``), time on a log scale.
 
-    All candidates as points, the fastest of each runner and the chosen ones (one per format
-    combination) highlighted; a ring marks the chosen tactic the engine layer runs.
+    All candidates as points, the fastest of each runner, the winner of each format
+    combination, and one star per layer: the tactic the engine runs (see
+    :func:`engine_tactics`; a hollow star when the log does not say which combination the
+    engine kept, and the fastest winner stands in).
 
     Layers are ordered as the log tuned them; reformat timings are left out. At most
     ``max_layers`` layers (the ones with the most candidates) are shown.
@@ -158,33 +186,47 @@ def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: 
     ax.scatter(
         fastest["layer"].map(position),
         fastest["time_ms"],
-        s=28,
+        s=22,
         marker="D",
         color="#4c72b0",
         label="fastest of its runner",
     )
-    chosen = data[data["chosen"]]
-    ax.scatter(
-        chosen["layer"].map(position),
-        chosen["time_ms"],
-        s=80,
-        marker="*",
-        color="#c44e52",
-        label="chosen",
-        zorder=3,
-    )
-    if "in_engine" in data:
-        used = data[data["in_engine"]]
-        if not used.empty:
+    engine = engine_tactics(data)
+    picked = set(zip(engine["layer"], engine["line"], strict=True))
+    winners = data[
+        data["chosen"]
+        & ~pd.Series(
+            [(a, b) in picked for a, b in zip(data["layer"], data["line"], strict=True)],
+            index=data.index,
+            dtype=bool,
+        )
+    ]
+    if not winners.empty:
+        ax.scatter(
+            winners["layer"].map(position),
+            winners["time_ms"],
+            s=36,
+            marker="^",
+            color="#dd8452",
+            label="best of another format combination",
+            zorder=3,
+        )
+    for known, fill, label in (
+        (True, "#c44e52", "chosen: the engine runs it"),
+        (False, "none", "chosen (fastest combination; the log does not show the engine's)"),
+    ):
+        rows = engine[engine["engine_known"] == known]
+        if not rows.empty:
             ax.scatter(
-                used["layer"].map(position),
-                used["time_ms"],
-                s=160,
-                facecolors="none",
-                edgecolors="black",
-                linewidths=1.2,
-                label="chosen and in the engine",
+                rows["layer"].map(position),
+                rows["time_ms"],
+                s=110,
+                marker="*",
+                facecolors=fill,
+                edgecolors="#c44e52",
+                linewidths=1.0,
                 zorder=4,
+                label=label,
             )
     ax.set_yscale("log")
     ax.set_xticks(range(len(layers)), [shorten(n, 32) for n in layers], rotation=60, ha="right")
@@ -194,12 +236,21 @@ def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: 
 
 
 def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int = 15) -> Axes:
-    """The ``top`` slowest chosen tactics (``tactics_frame``), one bar per layer and format."""
-    chosen = frame[frame["chosen"] & ~frame["reformat"]]
+    """The ``top`` layers whose tactic takes the longest (``tactics_frame``), one bar per layer.
+
+    Each layer counts once, with the tactic the engine runs (:func:`engine_tactics`): not
+    the winner of every format combination TensorRT timed. A hatched bar is a layer whose
+    engine tactic the log does not show (its fastest chosen tactic stands in).
+    """
+    chosen = engine_tactics(frame)
     chosen = chosen.sort_values("time_ms", ascending=False).head(top).iloc[::-1]
     ax = _axes(ax, (9.0, max(3.0, 0.35 * len(chosen) + 1.5)))
-    ax.set_title(f"Slowest {top} tactic selections")
-    ax.set_xlabel("time of the chosen tactic (ms)")
+    ax.set_title(
+        f"Slowest {len(chosen)} tactic{'s' if len(chosen) != 1 else ''} the engine runs"
+        if len(chosen)
+        else "Slowest tactics the engine runs"
+    )
+    ax.set_xlabel("time of the layer's chosen tactic (ms)")
     if chosen.empty:
         ax.text(0.5, 0.5, "no chosen tactics in this log", ha="center", transform=ax.transAxes)
         return ax
@@ -208,7 +259,18 @@ def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int =
         for layer, runner in zip(chosen["layer"], chosen["runner"], strict=True)
     ]
     y = np.arange(len(chosen))
-    ax.barh(y, chosen["time_ms"], color="#4c72b0")
+    known = chosen["engine_known"].to_numpy(dtype=bool)
+    ax.barh(y[known], chosen["time_ms"][known], color="#4c72b0", label="tactic in the engine")
+    if (~known).any():
+        ax.barh(
+            y[~known],
+            chosen["time_ms"][~known],
+            color="#a6bddb",
+            hatch="//",
+            edgecolor="#4c72b0",
+            label="engine's tactic not in the log: fastest chosen",
+        )
+        ax.legend(fontsize=7, loc="lower right")
     ax.set_yticks(y, labels)
     for yi, (ms, name) in enumerate(zip(chosen["time_ms"], chosen["tactic_name"], strict=True)):
         text = f"{ms:.3g} ms" + (f"  {shorten(name, 36)}" if isinstance(name, str) else "")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
@@ -73,19 +75,21 @@ def test_tactic_timing_points_and_highlights() -> None:
     frame = build.tactics_frame()
     ax = plot_tactic_timing(frame)
     assert ax.get_yscale() == "log"
-    candidates, _fastest, chosen, used = ax.collections
     timed = frame[~frame["skipped"] & ~frame["reformat"]]
-    assert np.asarray(candidates.get_offsets()).shape[0] == len(timed)
-    assert np.asarray(chosen.get_offsets()).shape[0] == int(timed["chosen"].sum())
-    assert np.asarray(used.get_offsets()).shape[0] == int(timed["in_engine"].sum()) > 0
     legend = ax.get_legend()
     assert legend is not None
-    assert [t.get_text() for t in legend.get_texts()] == [
-        "candidate",
-        "fastest of its runner",
-        "chosen",
-        "chosen and in the engine",
-    ]
+    labels = [t.get_text() for t in legend.get_texts()]
+    points = {
+        label: np.asarray(c.get_offsets()).shape[0]
+        for label, c in zip(labels, ax.collections, strict=True)
+    }
+    assert points["candidate"] == len(timed)
+    # one star per tuned layer: the tactic the engine runs (the layer dump says which)
+    layers = timed[timed["chosen"]]["layer"].nunique()
+    assert points["chosen: the engine runs it"] == int(timed["in_engine"].sum()) == layers > 0
+    assert points.get("best of another format combination", 0) == (
+        int(timed["chosen"].sum()) - layers
+    )
 
 
 @needs_corpus
@@ -96,6 +100,100 @@ def test_slowest_tactics() -> None:
     widths = [p.get_width() for p in _rects(ax)]
     assert widths == sorted(widths)
     assert "ms" in ax.get_xlabel()
+
+
+CENTERPOINT = CORPUS / "trt8.2.3_centerpoint-rpn-centerhead-fp16_build-verbose.log"
+
+
+@needs_corpus
+def test_slowest_tactics_rank_the_tactic_the_engine_runs() -> None:
+    """CenterPoint 8.2.3: Conv_60 + Relu_61's FP32 combination chose a 1.09734 ms tactic
+    (line 10599), but the engine runs tactic 8170606396342855895 (layer dump, line 16113),
+    timed at 0.111872 ms (line 11019): one bar per layer, the engine's tactic."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = trtlog.parse(CENTERPOINT).tactics_frame()
+    lines = CENTERPOINT.read_text(encoding="utf-8").splitlines()
+    assert lines[11018].endswith("Tactic: 8170606396342855895 Time: 0.111872")
+    assert lines[10598].endswith("Tactic: -7989138351613022500 Time: 1.09734")
+    assert "Conv_60 + Relu_61, Tactic: 8170606396342855895" in lines[16112]
+    ax = plot_slowest_tactics(frame, top=15)
+    labels = _bar_labels(ax)
+    assert len(labels) == len(set(labels)) == 14  # the 14 tuned layers, once each
+    assert ax.get_title() == "Slowest 14 tactics the engine runs"
+    bars = dict(zip(labels, (r.get_width() for r in _rects(ax)), strict=True))
+    assert bars["Conv_60 + Relu_61 [CaskConvolution]"] == 0.111872
+    assert max(bars.values()) < 1.0
+    assert ax.get_legend() is None  # every bar is the engine's own tactic
+    ax = plot_slowest_tactics(frame, top=1)
+    assert ax.get_title() == "Slowest 1 tactic the engine runs"
+
+
+@needs_corpus
+def test_tactic_plot_has_one_chosen_star_per_layer() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = trtlog.parse(CENTERPOINT).tactics_frame()
+    ax = plot_tactic_timing(frame)
+    legend = ax.get_legend()
+    assert legend is not None
+    labels = [t.get_text() for t in legend.get_texts()]
+    stars = ax.collections[labels.index("chosen: the engine runs it")]
+    xs = np.asarray(stars.get_offsets())[:, 0]
+    assert len(xs) == len(set(xs)) == 14
+
+
+def _tactic_rows(*rows: tuple[str, str, float, bool, bool]) -> pd.DataFrame:
+    from trtlog.frames import SCHEMAS
+    from trtlog.frames.schema import frame_from_records
+
+    records = []
+    for line, (layer, combination, ms, chosen, in_engine) in enumerate(rows, start=1):
+        records.append(
+            dict.fromkeys(SCHEMAS["tactics"])
+            | {
+                "line": line,
+                "layer": layer,
+                "runner": "CaskConvolution",
+                "reformat": False,
+                "format_combination": combination,
+                "time_ms": ms,
+                "fastest": chosen,
+                "chosen": chosen,
+                "skipped": False,
+                "cached": False,
+                "in_engine": in_engine,
+            }
+        )
+    return frame_from_records("tactics", records)
+
+
+def test_slowest_tactics_without_a_layer_dump_say_the_engine_tactic_is_unknown() -> None:
+    """Two format combinations of conv1 each chose a tactic; no dump says which one stayed."""
+    frame = _tactic_rows(
+        ("conv1", "Float -> Float", 1.5, True, False),
+        ("conv1", "Float -> Float", 2.0, False, False),
+        ("conv1", "Half -> Half", 0.25, True, False),
+        ("conv2", "Half -> Half", 0.5, True, True),
+        ("conv2", "Float -> Float", 0.75, True, False),
+    )
+    ax = plot_slowest_tactics(frame)
+    assert _bar_labels(ax) == ["conv1 [CaskConvolution]", "conv2 [CaskConvolution]"]
+    assert [r.get_width() for r in _rects(ax)] == [0.5, 0.25]  # drawn known bars first
+    assert [r.get_hatch() for r in _rects(ax)] == [None, "//"]
+    legend = ax.get_legend()
+    assert legend is not None
+    assert "not in the log" in legend.get_texts()[1].get_text()
+    ax = plot_tactic_timing(frame)
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == [
+        "candidate",
+        "fastest of its runner",
+        "best of another format combination",
+        "chosen: the engine runs it",
+        "chosen (fastest combination; the log does not show the engine's)",
+    ]
 
 
 def test_shorten() -> None:
