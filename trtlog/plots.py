@@ -255,8 +255,10 @@ def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int =
         ax.text(0.5, 0.5, "no chosen tactics in this log", ha="center", transform=ax.transAxes)
         return ax
     labels = [
-        f"{shorten(layer, 40)} [{runner}]"
-        for layer, runner in zip(chosen["layer"], chosen["runner"], strict=True)
+        f"{shorten(layer, 40)} [{_runner(runner, runner_id)}]"
+        for layer, runner, runner_id in zip(
+            chosen["layer"], chosen["runner"], chosen["runner_id"], strict=True
+        )
     ]
     y = np.arange(len(chosen))
     known = chosen["engine_known"].to_numpy(dtype=bool)
@@ -279,6 +281,13 @@ def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int =
         )
     _tight(ax)
     return ax
+
+
+def _runner(runner: object, runner_id: object) -> str:
+    """The runner's name, or ``runner <id>`` where TensorRT 5/6 print only its number."""
+    if isinstance(runner, str):
+        return runner
+    return "runner ?" if pd.isna(runner_id) else f"runner {runner_id}"
 
 
 def _share_bars(ax: Axes, labels: list[str], values: np.ndarray, unit: str, color: str) -> None:

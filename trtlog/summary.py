@@ -21,6 +21,7 @@ from trtlog.events import (
     FusionInto,
     HorizontalMerge,
     LayerCount,
+    LegacyTimingHeader,
     QdqSwap,
     RunnerProfiled,
     TimingRunner,
@@ -192,6 +193,7 @@ def summarize(build: Build) -> Summary:
         fusions["horizontal merge"] += len(build.of(HorizontalMerge))
     layers_timed = {e.layer for e in build.of(TimingRunner) if e.layer}
     layers_timed |= {e.layer for e in build.of(RunnerProfiled) if e.layer}
+    layers_timed |= {e.layer for e in build.of(LegacyTimingHeader)}  # TensorRT 5/6
     warnings = sum(1 for e in build.events if e.severity == "warning")
     errors = [e for e in build.events if e.severity in ("error", "fatal")]
     unrec = build.of(Unrecognized)
@@ -232,7 +234,7 @@ def summarize(build: Build) -> Summary:
         qdq_events=_qdq_events(build),
         layers_timed=len(layers_timed),
         tactics_timed=len(build.events_of("tactic_timing")),
-        runners_chosen=len(build.events_of("runner_choice")),
+        runners_chosen=len(build.events_of("runner_choice", "legacy_runner_choice")),
         tactic_selection_seconds=_last(build, "tactics_done", "seconds"),
         graph_seconds=_last(build, "graph_build_done", "seconds"),
         engine_build_seconds=_last(build, "engine_built", "seconds"),

@@ -330,3 +330,28 @@ def test_library_warnings_show_as_one_trtlog_line(
             f"trtlog: warning: {path}: read as JSON after repairing what trtexec writes: "
             "1 nan/inf number(s)"
         ]
+
+
+def test_summary_and_tactics_plot_agree_on_a_5_6_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = FIXTURES / "logs" / "trt6-like_legacy-timing_build-verbose.log"
+    assert main(["summary", str(log)]) == 0
+    out = capsys.readouterr().out
+    # 6 "Tactic <id> time <t>" lines, 3 "Timing <layer>(<id>)" layers, 3 "Chose" lines
+    assert "6 timed for 3 layer(s), 3 runner choice(s)" in out
+    import matplotlib.pyplot as plt
+
+    from trtlog.plots import plot_slowest_tactics, plot_tactic_timing
+
+    frame = trtlog.parse(log).tactics_frame()
+    ax = plot_tactic_timing(frame)
+    assert not any("no tactic timings" in t.get_text() for t in ax.texts)
+    assert len(ax.get_xticklabels()) == 2  # pool1 was not timed (only option)
+    ax = plot_slowest_tactics(frame)
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "fc1 [runner 5]",
+        "conv1 + relu1 [runner 14]",
+    ]
+    plt.close("all")
+    assert main(["plot", "tactics", str(log), "-o", str(tmp_path / "t.png")]) == 0
