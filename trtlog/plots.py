@@ -287,7 +287,10 @@ def _runner(runner: object, runner_id: object) -> str:
     """The runner's name, or ``runner <id>`` where TensorRT 5/6 print only its number."""
     if isinstance(runner, str):
         return runner
-    return "runner ?" if pd.isna(runner_id) else f"runner {runner_id}"
+    try:
+        return f"runner {int(runner_id)}"  # type: ignore[call-overload]
+    except (TypeError, ValueError):  # NA
+        return "runner ?"
 
 
 def _share_bars(ax: Axes, labels: list[str], values: np.ndarray, unit: str, color: str) -> None:
