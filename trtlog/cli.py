@@ -168,13 +168,12 @@ def _setup_events(p: argparse.ArgumentParser) -> None:
 @command("events")
 def run_events(args: argparse.Namespace) -> int:
     """The typed events of a log, one per line (filter with --kind)."""
-    from trtlog.events import EVENT_CLASSES
+    from trtlog.events import check_kinds
 
-    unknown = [k for k in args.kind if k not in EVENT_CLASSES]
-    if unknown:
-        raise _UsageError(
-            f"unknown event kind {unknown[0]!r}; known kinds: {', '.join(sorted(EVENT_CLASSES))}"
-        )
+    try:
+        check_kinds(args.kind)
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from None
     build = _parse_log(args.log)
     events = build.events_of(*args.kind) if args.kind else build.events
     out = sys.stdout

@@ -39,7 +39,7 @@ answers "what is inside this engine layer, and how did it get there".
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict
 
+from trtlog._display import html_table, plural, top_counts
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
@@ -242,6 +243,31 @@ else:
 
 class MergeGraph(_DiGraph):
     """The merge graph of a build (see the module docstring), with its queries."""
+
+    def __repr__(self) -> str:
+        """One line: ``<MergeGraph 'b.log': 877 nodes (120 ONNX nodes, ...), 863 edges, ...>``."""
+        kinds = Counter(d.get("kind") for _, d in self.nodes(data=True))
+        source = self.graph.get("source")
+        return (
+            f"<MergeGraph {source!r}: {plural(self.number_of_nodes(), 'node')} "
+            f"({plural(kinds.get('onnx_node', 0), 'ONNX node')}, "
+            f"{plural(kinds.get('engine_layer', 0), 'engine layer')}), "
+            f"{plural(self.number_of_edges(), 'edge')}, final layers from "
+            f"{self.graph.get('final_layers_from', 'none')}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: nodes by kind, edges by relation."""
+        return html_table(
+            "trtlog.MergeGraph",
+            [
+                ("source", self.graph.get("source")),
+                ("nodes", top_counts((d.get("kind") for _, d in self.nodes(data=True)), 8)),
+                ("edges", top_counts((d.get("relation") for *_, d in self.edges(data=True)), 8)),
+                ("final layers from", self.graph.get("final_layers_from")),
+                ("build finished", self.graph.get("build_finished")),
+            ],
+        )
 
     # -- building ------------------------------------------------------------------------
 

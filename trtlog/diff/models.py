@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from trtlog._display import html_table, plural
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -311,6 +313,30 @@ class Comparison(BaseModel):
     def aligned(self) -> bool:
         """Whether layers were aligned (both sides have an engine)."""
         return self.a.engine_origin is not None and self.b.engine_origin is not None
+
+    def __repr__(self) -> str:
+        """One line: ``<Comparison 'a.log' (9 layers) vs 'b.log' (13 layers): = 4 ~ 5 ...>``."""
+        rows = " ".join(f"{m} {n}" for m, n in self.markers().items())
+        return (
+            f"<Comparison {self.a.source!r} ({plural(len(self.layers_a), 'layer')}) vs "
+            f"{self.b.source!r} ({plural(len(self.layers_b), 'layer')}): {rows}, "
+            f"{plural(len(self.groups), 'fusion group')}>"
+        )
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: the two sides, rows per marker, groups, notes."""
+        return html_table(
+            "trtlog.Comparison",
+            [
+                ("A", self.a.describe()),
+                ("B", self.b.describe()),
+                ("rows", " ".join(f"{m} {n}" for m, n in self.markers().items())),
+                ("fusion groups", len(self.groups)),
+                ("notes", "; ".join(self.notes) if self.notes else None),
+            ],
+        )
 
     def markers(self) -> dict[str, int]:
         """How many rows of each marker (``=``, ``~``, ``-``, ``+``)."""
