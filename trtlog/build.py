@@ -298,7 +298,7 @@ def iter_events(
         >>> [e.kind for e in iter_events(["[I] [TRT] Original: 5 layers"])]
         ['layer_count']
     """
-    opened = open_lines(source, name=name)
+    opened = open_lines(source, name=name, call="trtlog.iter_events")
     return LogParser(strict=strict, source=opened.info.name).run(opened.lines)
 
 

@@ -513,11 +513,36 @@ def _setup_graph(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _output_folder(path: str) -> None:
+    """Refuse an output path whose folder does not exist, before any work is done."""
+    from pathlib import Path
+
+    folder = Path(path).expanduser().parent
+    if not folder.is_dir():
+        raise _UsageError(
+            f"cannot write {path}: the folder {folder} does not exist (create it first)"
+        )
+
+
+def _regex(pattern: str, option: str) -> None:
+    import re
+
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise _UsageError(
+            f"{option} {pattern!r} is not a valid regular expression ({exc})"
+        ) from None
+
+
 @command("graph")
 def run_graph(args: argparse.Namespace) -> int:
     """Write the merge graph as GraphML, node-link JSON or Graphviz DOT text."""
     from trtlog.graph import write_graph
 
+    _output_folder(args.output)
+    if args.match:
+        _regex(args.match, "--match")
     graph = _graph_for_cli(args)
     if args.match:
         graph = graph.subgraph_matching(args.match)
@@ -630,12 +655,29 @@ def _setup_plot(p: argparse.ArgumentParser) -> None:
         k.set_defaults(plot=run)
 
 
+def _image_path(path: str) -> None:
+    """Refuse an image name matplotlib cannot write, or a missing folder, before the work."""
+    from pathlib import Path
+
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = sorted(FigureCanvasBase.get_supported_filetypes())
+    suffix = Path(path).suffix.lower()
+    listed = ", ".join("." + k for k in known)
+    if not suffix:
+        raise _UsageError(f"{path} has no extension: name the image file {listed}")
+    if suffix[1:] not in known:
+        raise _UsageError(f"cannot draw a {suffix!r} image ({path}): use {listed}")
+    _output_folder(path)
+
+
 @command("plot")
 def run_plot(args: argparse.Namespace) -> int:
     """Draw a figure into a file (trtlog plot KIND ... -o out.png)."""
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no window
+    _image_path(args.output)
     ax = args.plot(args)
     figure = ax.get_figure()
     figure.savefig(args.output, dpi=120)

@@ -52,7 +52,7 @@ from trtlog.names import split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
-    from trtlog.layers import Engine
+    from trtlog.layers import Engine, EngineLayer
 
 __all__ = [
     "Fate",
@@ -235,6 +235,16 @@ def _layer(name: str) -> str:
     return "layer:" + name
 
 
+def _name_of(value: str | EngineLayer, call: str) -> str:
+    """A node or layer name, from a name or an :class:`~trtlog.layers.EngineLayer`."""
+    if isinstance(value, str):
+        return value
+    name = getattr(value, "name", None)
+    if isinstance(name, str) and hasattr(value, "onnx_nodes"):
+        return name
+    raise TypeError(f"{call} takes a name (str) or an EngineLayer, not {type(value).__name__}")
+
+
 if TYPE_CHECKING:
     _DiGraph = nx.DiGraph[str]
 else:
@@ -334,15 +344,17 @@ class MergeGraph(_DiGraph):
             evidence=data.get("evidence") or "log",
         )
 
-    def fate(self, node: str) -> Fate:
+    def fate(self, node: str | EngineLayer) -> Fate:
         """What became of the ONNX node (or initializer) ``node``.
 
-        A layer name is accepted too (the logs without parser lines know nodes by the layers
-        made of them).
+        A layer name (or an :class:`~trtlog.layers.EngineLayer`) is accepted too (the logs
+        without parser lines know nodes by the layers made of them).
 
         Raises:
             KeyError: no ONNX node, initializer or layer of that name in the build.
+            TypeError: ``node`` is neither a name nor an engine layer.
         """
+        node = _name_of(node, "fate")
         start = self.find(node, ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"))
         if start is None:
             raise KeyError(f"no ONNX node, initializer or layer named {node!r} in this build")
@@ -423,12 +435,16 @@ class MergeGraph(_DiGraph):
         ]
         return [self.fate(name) for _, name in sorted(nodes)]
 
-    def provenance(self, layer: str) -> Provenance:
+    def provenance(self, layer: str | EngineLayer) -> Provenance:
         """The ONNX nodes inside the engine (or intermediate) layer ``layer`` and the chain.
+
+        ``layer`` is a name or an :class:`~trtlog.layers.EngineLayer`.
 
         Raises:
             KeyError: no layer of that name.
+            TypeError: ``layer`` is neither a name nor an engine layer.
         """
+        layer = _name_of(layer, "provenance")
         start = self.find(layer, ("engine_layer", "intermediate"))
         if start is None:
             raise KeyError(f"no layer named {layer!r} in this build")
@@ -477,9 +493,9 @@ class MergeGraph(_DiGraph):
             passes=tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name)),
         )
 
-    def members(self, layer: str) -> list[tuple[str, str | None]]:
-        """``(ONNX node, op type)`` of every node inside ``layer``."""
-        found = self.provenance(layer)
+    def members(self, layer: str | EngineLayer) -> list[tuple[str, str | None]]:
+        """``(ONNX node, op type)`` of every node inside ``layer`` (a name or an engine layer)."""
+        found = self.provenance(_name_of(layer, "members"))
         return list(zip(found.onnx_nodes, found.ops, strict=True))
 
     def subgraph_matching(self, pattern: str) -> MergeGraph:
@@ -970,19 +986,19 @@ def _listed_engine(build: Build, kinds: Sequence[str]) -> Engine | None:
 # -- conveniences and export -------------------------------------------------------------------
 
 
-def fate(build: Build, node: str) -> Fate:
+def fate(build: Build, node: str | EngineLayer) -> Fate:
     """What became of the ONNX node ``node`` in ``build`` (see :meth:`MergeGraph.fate`)."""
-    return build.merge_graph().fate(node)
+    return build.merge_graph().fate(_name_of(node, "trtlog.fate"))
 
 
-def provenance(build: Build, layer: str) -> Provenance:
+def provenance(build: Build, layer: str | EngineLayer) -> Provenance:
     """The ONNX nodes and passes behind ``layer`` (see :meth:`MergeGraph.provenance`)."""
-    return build.merge_graph().provenance(layer)
+    return build.merge_graph().provenance(_name_of(layer, "trtlog.provenance"))
 
 
-def members(build: Build, layer: str) -> list[tuple[str, str | None]]:
-    """``(ONNX node, op type)`` of every node inside ``layer``."""
-    return build.merge_graph().members(layer)
+def members(build: Build, layer: str | EngineLayer) -> list[tuple[str, str | None]]:
+    """``(ONNX node, op type)`` of every node inside ``layer`` (a name or an engine layer)."""
+    return build.merge_graph().members(_name_of(layer, "trtlog.members"))
 
 
 def _plain(graph: nx.DiGraph[str]) -> nx.DiGraph[str]:

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -355,3 +356,83 @@ def test_summary_and_tactics_plot_agree_on_a_5_6_log(
     ]
     plt.close("all")
     assert main(["plot", "tactics", str(log), "-o", str(tmp_path / "t.png")]) == 0
+
+
+# -- issue 12 item 16: crashes become one clear line and exit 2 ----------------------------
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("trtlog: error: "), err
+    return lines[0]
+
+
+def test_plot_to_an_unknown_extension(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "x.xyz"
+    assert main(["plot", "fusions", str(YOLO), "-o", str(out)]) == 2
+    line = _one_error_line(capsys)
+    assert "'.xyz'" in line and ".png" in line and ".svg" in line
+    assert main(["plot", "fusions", str(YOLO), "-o", str(tmp_path / "noext")]) == 2
+    assert "no extension" in _one_error_line(capsys)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["plot", "fusions", str(YOLO), "-o", "{d}/missing/x.png"],
+        ["graph", str(YOLO), "-o", "{d}/missing/g.graphml"],
+    ],
+    ids=["plot", "graph"],
+)
+def test_output_into_a_missing_folder(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.format(d=tmp_path) for a in argv]
+    assert main(argv) == 2
+    line = _one_error_line(capsys)
+    assert f"{tmp_path}/missing" in line and "does not exist" in line
+
+
+def test_graph_with_a_bad_regex(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["graph", str(YOLO), "-o", str(tmp_path / "g.json"), "--match", "(["]) == 2
+    line = _one_error_line(capsys)
+    assert "--match '(['" in line and "not a valid regular expression" in line
+
+
+def test_graph_queries_accept_an_engine_layer() -> None:
+    build = trtlog.parse(YOLO)
+    assert build.engine is not None
+    layer = build.engine.layers[2]
+    assert trtlog.provenance(build, layer) == trtlog.provenance(build, layer.name)
+    assert trtlog.members(build, layer) == trtlog.members(build, layer.name)
+    assert trtlog.fate(build, layer).final_layers == (layer.name,)
+    with pytest.raises(TypeError, match=r"a name \(str\) or an EngineLayer, not int"):
+        trtlog.fate(build, 5)  # type: ignore[arg-type]
+
+
+def _any(value: object) -> Any:
+    """A value of the wrong type, past the type checker (the call must refuse it)."""
+    return value
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: trtlog.parse(_any(123)), r"trtlog\.parse takes a path"),
+        (lambda: list(trtlog.iter_events(_any(5.0))), r"trtlog\.iter_events takes a path"),
+        (lambda: trtlog.load_engine(_any(123)), r"load_times take a path to a JSON export"),
+        (lambda: trtlog.load_profile(_any(None)), r"load_times take a path to a JSON export"),
+        (
+            lambda: trtlog.compare(_any(123), YOLO),
+            r"trtlog\.compare takes a Build, an Engine or a path",
+        ),
+        (lambda: trtlog.lint(_any(123)), r"trtlog\.lint takes a Build, an Engine or a path"),
+    ],
+    ids=["parse", "iter_events", "load_engine", "load_profile", "compare", "lint"],
+)
+def test_wrong_input_types_name_what_is_accepted(call: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()

@@ -56,6 +56,11 @@ def _load(
         kind = "engine"
     elif isinstance(value, Build):
         build, engine, kind = value, value.engine, "log"
+    elif not isinstance(value, str | os.PathLike):
+        raise TypeError(
+            "trtlog.compare takes a Build, an Engine or a path (a trtexec log or a layer-info "
+            f"JSON) for each side; {label} is {type(value).__name__}"
+        )
     else:
         path = os.fspath(value)
         if looks_like_json_file(path):

@@ -74,7 +74,13 @@ def read_json_file(path: str | os.PathLike[str]) -> tuple[str, list[Any]]:
 
     Raises:
         InputError: missing, empty, binary or not JSON.
+        TypeError: ``path`` is not a path.
     """
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(
+            "trtlog.load_engine, load_profile and load_times take a path to a JSON export "
+            f"(str or os.PathLike; .gz too), not {type(path).__name__}"
+        )
     name = os.fspath(path)
     p = Path(name)
     if not p.is_file():

@@ -325,19 +325,28 @@ def _first_nonempty(lines: Iterator[str], name: str) -> Iterator[str]:
     return chain()
 
 
-def open_lines(source: LogInput, *, name: str | None = None) -> Opened:
+#: What the log readers take, as their ``TypeError`` says it.
+LOG_INPUTS = (
+    "a path (str or os.PathLike; .gz too), '-' for standard input, an open text or binary "
+    "file, bytes, or an iterable of lines (str)"
+)
+
+
+def open_lines(source: LogInput, *, name: str | None = None, call: str = "trtlog.parse") -> Opened:
     """Open ``source`` and return its description and decoded lines.
 
     Args:
         source: a path (``str`` or ``PathLike``), ``"-"`` for standard input, an open binary or
             text file, or an iterable of lines.
         name: the name to use in messages instead of the path.
+        call: the public function to name in a ``TypeError``.
 
     Returns:
         the source description and an iterator of lines, each with its line ending.
 
     Raises:
         InputError: the file is missing, empty, binary or a JSON export.
+        TypeError: ``source`` is none of these (``trtlog.parse(123)``).
 
     Example:
         >>> opened = open_lines(["[I] a", "[I] b"])
@@ -380,6 +389,8 @@ def open_lines(source: LogInput, *, name: str | None = None) -> Opened:
         return _decode_stream(source, str(label), None, owned=False)  # type: ignore[arg-type]
     if isinstance(source, bytes | bytearray):
         return _decode_stream(io.BytesIO(bytes(source)), name or "<bytes>", len(source), owned=True)
+    if not isinstance(source, Iterable):
+        raise TypeError(f"{call} takes {LOG_INPUTS}; got {type(source).__name__}")
     label = name or "<lines>"
     return Opened(
         info=SourceInfo(name=label), lines=_first_nonempty(_lines_of_iterable(source), label)
