@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import trtlog
-from tests.conftest import FIXTURES
+from tests.conftest import CORPUS, FIXTURES, needs_corpus
 from trtlog.cli import main
 
 YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
@@ -436,3 +436,130 @@ def _any(value: object) -> Any:
 def test_wrong_input_types_name_what_is_accepted(call: Any, message: str) -> None:
     with pytest.raises(TypeError, match=message):
         call()
+
+
+# -- issue 12 item 17: the JSON load_engine reads, on the command line ----------------------
+
+
+def _names(out: str) -> list[str]:
+    table = out.split("\n\n")[0].splitlines()
+    return [row.split()[1] for row in table[2:]]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-le", "gzip"])
+def test_layers_reads_bom_utf16_and_gzip_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    import gzip
+
+    text = RESNET18.read_text(encoding="utf-8")
+    path = tmp_path / ("l.json.gz" if encoding == "gzip" else "l.json")
+    if encoding == "gzip":
+        path.write_bytes(gzip.compress(text.encode("utf-8")))
+    else:
+        path.write_bytes(text.encode(encoding))
+    assert main(["layers", str(path)]) == 0
+    assert main(["layers", str(RESNET18)]) == 0
+    out, reference = capsys.readouterr().out.split("index", 2)[1:]
+    assert out == reference and "\n" in out  # the same 25 rows
+    assert trtlog.load_engine(path).layers == trtlog.load_engine(RESNET18).layers
+
+
+def test_layers_reads_json_on_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    data = RESNET18.read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["layers", "-", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 25 and rows[0]["name"] == trtlog.load_engine(RESNET18).layers[0].name
+    log = YOLO.read_bytes()  # a log on stdin is still a log
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(log), encoding="utf-8"))
+    assert main(["layers", "-"]) == 0
+    assert "CaskConvolution" in capsys.readouterr().out
+
+
+def test_layers_of_a_profile_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["layers", str(RESNET18_PROFILE)]) == 0
+    out = capsys.readouterr().out
+    assert "per-layer profile (--exportProfile): 25 records, 0.472 ms per inference" in out
+    assert main(["layers", str(RESNET18_PROFILE), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 25
+    assert sum(r["average_ms"] for r in rows) == pytest.approx(0.472, abs=1e-9)
+    assert main(["layers", str(RESNET18_PROFILE), "--group-by", "type"]) == 2
+    assert "a profile alone" in _one_error_line(capsys)
+    assert main(["plot", "time-by", str(RESNET18_PROFILE), "-o", "/tmp/x.png"]) == 2
+    assert "is a per-layer profile, not layers" in _one_error_line(capsys)
+
+
+TIMES_JSON = CORPUS / "trt10.4_mobilenetv2-fp16-rtx3060_times.json"
+
+
+@needs_corpus
+def test_layers_of_a_timing_trace_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """trt10.4 MobileNetV2 times: 12,852 records (grep -c latencyMs), and by hand over the
+    sorted latencyMs values: min 0.221191, median 0.232422, p99 0.241699 (trtexec leaves out
+    the int(0.01 * 12852) = 128 largest), max 0.247559."""
+    assert main(["layers", str(TIMES_JSON), "--format", "json"]) == 0
+    rows = {r["measure"]: r for r in json.loads(capsys.readouterr().out)}
+    assert set(rows) == {"Latency", "H2D Latency", "GPU Compute Time", "D2H Latency"}
+    latency = rows["Latency"]
+    assert latency["count"] == 12852
+    assert (latency["min_ms"], latency["median_ms"], latency["p99_ms"], latency["max_ms"]) == (
+        0.221191,
+        0.232422,
+        0.241699,
+        0.247559,
+    )
+    assert main(["layers", str(TIMES_JSON)]) == 0
+    assert "timing trace (--exportTimes): 12852 inferences" in capsys.readouterr().out
+
+
+PLACEMENT_ONLY = """\
+[01/10/2024-21:52:53] [I] [TRT] ---------- Layers Running on DLA ----------
+[01/10/2024-21:52:53] [I] [TRT] ---------- Layers Running on GPU ----------
+[01/10/2024-21:52:53] [I] [TRT] [GpuLayer] COPY: \
+/model/backbone0/conv/_input_quantizer/QuantizeLinear
+[01/10/2024-21:52:53] [I] [TRT] [GpuLayer] CONVOLUTION: model.model.backbone0.conv.weight + \
+/model/backbone0/conv/_weight_quantizer/QuantizeLinear + /model/backbone0/conv/Conv
+[01/10/2024-21:52:53] [I] [TRT] [GpuLayer] CONVOLUTION: model.model.backbone1.conv.weight + \
+/model/backbone1/conv/_weight_quantizer/QuantizeLinear + /model/backbone1/conv/Conv
+"""
+
+
+def test_layers_of_a_log_with_only_placement_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Lines 244-248 of the yolov8 seed: three [GpuLayer] lines and no layer dump."""
+    log = tmp_path / "placement.log"
+    log.write_text(PLACEMENT_ONLY)
+    assert main(["layers", str(log), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in rows] == [
+        "/model/backbone0/conv/_input_quantizer/QuantizeLinear",
+        "model.model.backbone0.conv.weight + /model/backbone0/conv/_weight_quantizer/"
+        "QuantizeLinear + /model/backbone0/conv/Conv",
+        "model.model.backbone1.conv.weight + /model/backbone1/conv/_weight_quantizer/"
+        "QuantizeLinear + /model/backbone1/conv/Conv",
+    ]
+    assert main(["layers", str(log)]) == 0
+    assert "placement lines" in capsys.readouterr().out
+
+
+def test_quiet_and_verbose_after_the_subcommand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "p.json"
+    broken.write_text(
+        '[{"count": 1}, {"name": "a", "timeMs": nan, "averageMs": 1, "percentage": 1}]'
+    )
+    assert main(["layers", str(broken)]) == 0
+    assert "trtlog: warning:" in capsys.readouterr().err
+    assert main(["layers", str(broken), "-q"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["-q", "layers", str(broken)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["plot", "fusions", str(YOLO), "-o", str(tmp_path / "f.png"), "-q"]) == 0

@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from trtlog.engine import common_module, name_index, served_layer
@@ -24,7 +25,15 @@ if TYPE_CHECKING:
     from trtlog.layers import Engine
     from trtlog.tensors import Tensor
 
-__all__ = ["layers_frame", "modules_frame", "profile_frame", "tensors_frame", "times_frame"]
+__all__ = [
+    "layers_frame",
+    "modules_frame",
+    "profile_frame",
+    "tensors_frame",
+    "times_frame",
+    "times_stats_frame",
+    "trtexec_percentile",
+]
 
 SCHEMAS.update(
     {
@@ -97,6 +106,20 @@ SCHEMAS.update(
             "d2h_ms": "float64",
             "latency_ms": "float64",
             "end_to_end_ms": "float64",
+        },
+        "times_stats": {
+            "run": "int64",
+            "measure": "string",
+            "column": "string",
+            "count": "int64",
+            "mean_ms": "float64",
+            "median_ms": "float64",
+            "p90_ms": "float64",
+            "p95_ms": "float64",
+            "p99_ms": "float64",
+            "min_ms": "float64",
+            "max_ms": "float64",
+            "total_ms": "float64",
         },
         "modules": {
             "module": "string",
@@ -333,6 +356,74 @@ def times_frame(times: Times | None) -> pd.DataFrame:
                 record[field] = math.nan if value is None else value
             records.append(record)
     return frame_from_records("times", records)
+
+
+#: The durations of a timing trace, with trtexec's names for them (its performance summary).
+_MEASURES = (
+    ("latency_ms", "Latency"),
+    ("end_to_end_ms", "End-to-End Host Latency"),
+    ("h2d_ms", "H2D Latency"),
+    ("compute_ms", "GPU Compute Time"),
+    ("d2h_ms", "D2H Latency"),
+)
+
+
+def trtexec_percentile(ordered: Sequence[float], percent: float) -> float:
+    """The ``percent`` percentile of ascending values, as trtexec computes it.
+
+    trtexec (``sampleReporting.cpp``) leaves out the ``int((1 - p/100) * n)`` largest values,
+    computed in single precision, and takes the largest of the rest; with 100 values its
+    ``percentile(99%)`` is the maximum.
+
+    Example:
+        >>> trtexec_percentile([float(i) for i in range(1, 101)], 99)
+        100.0
+        >>> trtexec_percentile([1.0, 2.0, 3.0, 4.0], 90)
+        4.0
+    """
+    n = len(ordered)
+    if not n:
+        return math.nan
+    exclude = int((np.float32(1) - np.float32(percent) / np.float32(100)) * np.float32(n))
+    return ordered[max(n - 1 - exclude, 0)]
+
+
+def times_stats_frame(times: Times | None) -> pd.DataFrame:
+    """Statistics of a timing trace, one row per run and measure (trtexec's summary names).
+
+    Columns: ``run``, ``measure`` (``Latency``, ``End-to-End Host Latency``, ``H2D Latency``,
+    ``GPU Compute Time``, ``D2H Latency``), ``column`` (of :func:`times_frame`), ``count``,
+    ``mean_ms``, ``median_ms``, ``p90_ms``, ``p95_ms``, ``p99_ms`` (trtexec's percentile,
+    :func:`trtexec_percentile`), ``min_ms``, ``max_ms``, ``total_ms``. A measure the file does
+    not hold has no row.
+    """
+    records = []
+    for run_index, run in enumerate(times.runs if times is not None else ()):
+        for column, measure in _MEASURES:
+            values = sorted(
+                v for r in run.records if (v := getattr(r, column)) is not None and v == v
+            )
+            if not values:
+                continue
+            n = len(values)
+            median = values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+            records.append(
+                {
+                    "run": run_index,
+                    "measure": measure,
+                    "column": column,
+                    "count": n,
+                    "mean_ms": math.fsum(values) / n,
+                    "median_ms": median,
+                    "p90_ms": trtexec_percentile(values, 90),
+                    "p95_ms": trtexec_percentile(values, 95),
+                    "p99_ms": trtexec_percentile(values, 99),
+                    "min_ms": values[0],
+                    "max_ms": values[-1],
+                    "total_ms": math.fsum(values),
+                }
+            )
+    return frame_from_records("times_stats", records)
 
 
 def modules_frame(tree: ModuleNode) -> pd.DataFrame:
