@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -286,3 +287,200 @@ def test_memory_by_stage_empty() -> None:
     frame = trtlog.parse_text("[I] [TRT] nothing\n").memory_frame()
     ax = plot_memory_by_stage(frame)
     assert ax.texts[0].get_text() == "no memory figures in this log"
+
+
+# -- issue 12 item 18: what a figure shows stays in it, readable ----------------------------
+
+
+def _draw(ax: Axes) -> tuple[Any, Any]:
+    figure = ax.get_figure()
+    assert figure is not None
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    return figure, renderer
+
+
+def _inside(inner: object, outer: object, slack: float = 1.0) -> bool:
+    return bool(
+        inner.x0 >= outer.x0 - slack  # type: ignore[attr-defined]
+        and inner.x1 <= outer.x1 + slack  # type: ignore[attr-defined]
+        and inner.y0 >= outer.y0 - slack  # type: ignore[attr-defined]
+        and inner.y1 <= outer.y1 + slack  # type: ignore[attr-defined]
+    )
+
+
+def _overlap(a: object, b: object) -> bool:
+    return bool(
+        a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1  # type: ignore[attr-defined]
+    )
+
+
+def _data_boxes(ax: Axes, renderer: Any) -> list[object]:
+    """Bars, scatter points and line vertices, as display boxes (a point: 6 px square)."""
+    from matplotlib.transforms import Bbox
+
+    boxes: list[object] = [p.get_window_extent(renderer) for p in ax.patches]
+    points = [np.asarray(c.get_offsets()) for c in ax.collections]
+    points += [np.asarray(line.get_xydata()) for line in ax.get_lines()]
+    for xy in points:
+        if xy.size:
+            for x, y in ax.transData.transform(xy):
+                boxes.append(Bbox.from_extents(x - 3, y - 3, x + 3, y + 3))
+    return boxes
+
+
+def _check_figure(ax: Axes) -> None:
+    """Every text in the figure; annotations in the axes; the legend off the data."""
+    from matplotlib.text import Annotation
+
+    figure, renderer = _draw(ax)
+    page = figure.bbox
+    texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    texts += [t for t in ax.get_xticklabels() if t.get_text() and x0 <= t.get_position()[0] <= x1]
+    texts += [t for t in ax.get_yticklabels() if t.get_text() and y0 <= t.get_position()[1] <= y1]
+    legend = ax.get_legend()
+    for text in texts:
+        if text.get_text() and text.get_visible():
+            box = text.get_window_extent(renderer)
+            assert _inside(box, page), (text.get_text(), box, page)
+    frame = ax.get_window_extent(renderer)
+    for note in ax.texts:
+        if isinstance(note, Annotation):
+            assert _inside(note.get_window_extent(renderer), frame), note.get_text()
+    if legend is not None:
+        box = legend.get_window_extent(renderer)
+        assert _inside(box, page)
+        assert not any(_overlap(box, b) for b in _data_boxes(ax, renderer))
+
+
+def _integer_ticks(ticks: np.ndarray) -> bool:
+    return bool(np.all(np.isclose(ticks, np.round(ticks))))
+
+
+@needs_corpus
+def test_layer_counts_plot_of_41_stages_fits() -> None:
+    """10.16.1 MNIST fp16 prints 41 layer counts: the figure was 4,668 px wide at 120 dpi."""
+    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    frame = build.layer_counts_frame()
+    assert len(frame) == 41
+    ax = plot_layer_counts(frame)
+    figure, _ = _draw(ax)
+    assert figure.get_size_inches()[0] * 120 <= 1920
+    _check_figure(ax)
+    assert _integer_ticks(ax.get_yticks())
+    labels = [t for t in ax.get_xticklabels() if t.get_text()]
+    assert len(labels) == 41
+    # slanted labels are parallel lines of text: the ticks are at least a line apart, measured
+    # across the slant (upright ones: their boxes side by side)
+    angle = np.radians(labels[0].get_rotation())
+    xs = [ax.transData.transform((t.get_position()[0], 0))[0] for t in labels]
+    line = labels[0].get_fontsize() * figure.dpi / 72
+    assert min(np.diff(xs)) * np.sin(angle) >= line
+
+
+def test_count_axes_have_whole_ticks() -> None:
+    """A 5-layer log: the layer axis was ticked 0.0, 0.5, 1.0..."""
+    text = (
+        "[I] [TRT] Original: 5 layers\n"
+        "[V] [TRT] Running: ConvReluFusion on a\n"
+        "[V] [TRT] ConvReluFusion: Fusing a with b\n"
+        "[I] [TRT] After vertical fusions: 4 layers\n"
+    )
+    build = trtlog.parse_text(text)
+    ax = plot_layer_counts(build.layer_counts_frame())
+    _check_figure(ax)
+    assert _integer_ticks(ax.get_yticks())
+    ax = plot_fusions_by_pass(build.passes_frame())
+    _check_figure(ax)
+    assert _integer_ticks(ax.get_xticks())
+    engine = trtlog.load_engine(RESNET18)
+    ax = plot_time_by(engine.layers_frame(), by="type")
+    _check_figure(ax)
+    assert _integer_ticks(ax.get_xticks())
+
+
+@needs_corpus
+def test_fusion_bars_sit_on_their_labels() -> None:
+    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    frame = build.passes_frame()
+    ax = plot_fusions_by_pass(frame)
+    _check_figure(ax)
+    ticks = list(ax.get_yticks())
+    for rect in _rects(ax):
+        center = rect.get_y() + rect.get_height() / 2
+        assert min(abs(center - t) for t in ticks) < 1e-9
+    assert len(_rects(ax)) == 3 * len(frame)
+    totals = {t.get_text().split()[0] for t in ax.texts}
+    assert str(int((frame["fusions"] + frame["removals"] + frame["swaps"]).max())) in totals
+
+
+@needs_corpus
+def test_slowest_tactics_kernel_names_stay_in_the_figure() -> None:
+    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    ax = plot_slowest_tactics(build.tactics_frame())
+    _check_figure(ax)
+    assert any("sm80_xmma" in t.get_text() for t in ax.texts)
+    ax = plot_tactic_timing(build.tactics_frame())
+    _check_figure(ax)  # its legend moves beside the axes: inside, it covered points
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "plot",
+    ["memory", "modules", "time-by", "diff"],
+)
+def test_other_plots_keep_their_texts_in_the_figure(plot: str) -> None:
+    if plot == "memory":
+        build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+        ax = plot_memory_by_stage(build.memory_frame())
+        _, renderer = _draw(ax)
+        (box,) = [t for t in ax.texts if t.get_text().startswith("engine\n")]
+        assert not any(
+            _overlap(box.get_window_extent(renderer), b) for b in _data_boxes(ax, renderer)
+        )  # the engine's figures were drawn over the CPU line
+    elif plot == "diff":
+        from trtlog.plots import plot_diff
+
+        cmp = trtlog.compare(
+            CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log",
+            CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp32_build-dumpLayerInfo.log",
+        )
+        ax = plot_diff(cmp.frame())
+        assert _integer_ticks(ax.get_xticks())  # no profile: layers
+    else:
+        engine = trtlog.load_engine(
+            CORPUS / "trt8.6_controlnet-fp16_layers-detailed.json",
+            profile=CORPUS / "trt8.6_controlnet-fp16_profile.json",
+        )
+        ax = (
+            plot_module_time(engine.modules_frame())
+            if plot == "modules"
+            else plot_time_by(engine.layers_frame())
+        )
+    _check_figure(ax)
+
+
+@needs_corpus
+def test_short_names_are_cut_between_words() -> None:
+    """Every layer name of resnet18-QAT and ControlNet, cut to 40: no word cut in two."""
+    breaks = " /.+,()[]{}:"  # where a layer name's words end
+
+    qat = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log").engine
+    assert qat is not None
+    names = [lay.name for lay in qat.layers]
+    names += [
+        lay.name
+        for lay in trtlog.load_engine(CORPUS / "trt8.6_controlnet-fp16_layers-detailed.json").layers
+    ]
+    cut = 0
+    for name in names:
+        short = shorten(name, 40)
+        assert len(short) <= 40
+        if short == name:
+            continue
+        cut += 1
+        head, _, tail = short.partition("…")
+        assert not head or name[len(head)] in breaks or head[-1] in breaks, (name, short)
+        assert not tail or name[len(name) - len(tail) - 1] in breaks, (name, short)
+    assert cut > 100
