@@ -124,7 +124,8 @@ def _tight(ax: Axes, counts: str | None = None) -> None:
 
 
 def _renderer(figure: Figure) -> Any:
-    figure.canvas.draw()
+    """Lay the figure out (without rasterizing it) and return a renderer to measure with."""
+    figure.draw_without_rendering()
     get = getattr(figure.canvas, "get_renderer", None)
     return get() if get is not None else None
 
@@ -163,7 +164,7 @@ def _uncrowd_ticks(ax: Axes, renderer: Any) -> None:
             t.set_fontsize(size)
     if isinstance(figure, Figure):
         figure.tight_layout()
-        figure.canvas.draw()
+        _renderer(figure)
 
 
 def _data_boxes(ax: Axes, renderer: Any) -> list[Any]:
@@ -206,7 +207,7 @@ def _legend_off_data(ax: Axes, renderer: Any) -> None:
         if figure in _OWNED and moved is not None:
             _grow(figure, moved.get_window_extent(_renderer(figure)).width)
         figure.tight_layout()
-        figure.canvas.draw()
+        _renderer(figure)
 
 
 def _grow(figure: Figure, pixels: float) -> None:
