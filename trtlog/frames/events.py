@@ -29,8 +29,6 @@ from trtlog.events import (
     LayerRemoved,
     LayerSwap,
     LayerTypeChange,
-    LegacyRunnerChoice,
-    LegacyTimingHeader,
     PassRun,
     QdqDedup,
     QdqPhase,
@@ -46,6 +44,7 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
+from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader  # TensorRT 5/6
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
 from trtlog.tensors import CompactFormat, parse_compact_format
