@@ -468,6 +468,14 @@ def test_layers_reads_bom_utf16_and_gzip_json(
     assert trtlog.load_engine(path).layers == trtlog.load_engine(RESNET18).layers
 
 
+def test_diff_and_lint_read_utf16_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "l.json"
+    path.write_bytes(RESNET18.read_text(encoding="utf-8").encode("utf-16"))
+    assert main(["diff", str(path), str(RESNET18), "--view", "summary"]) == 0
+    assert "rows: = 25  ~ 0  - 0  + 0" in capsys.readouterr().out
+    assert main(["lint", str(path), "--fail-on", "never"]) == 0
+
+
 def test_layers_reads_json_on_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
