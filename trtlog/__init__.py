@@ -71,6 +71,11 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'trtlog' has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    # the lazily imported names (plots, merge-graph functions, findings_frame) are public too
+    return sorted(set(globals()) | set(__all__))
+
+
 __all__ = [
     "Build",
     "Comparison",

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.events import Event, EventBase
+from trtlog._display import clip, html_table, plural, top_counts
+from trtlog.events import Event, EventBase, check_kinds
 from trtlog.header import Device, Options, Run, derive_header
 from trtlog.layers import Engine
 from trtlog.models import gc_paused
@@ -118,11 +119,15 @@ class Build(BaseModel):
     def events_of(self, *kinds: str) -> list[Event]:
         """The events of the given kinds, in file order.
 
+        Raises:
+            ValueError: a kind no event has (``"fusoin"``: did you mean ``"fusion"``?).
+
         Example:
             >>> b = parse_text("[I] [TRT] Original: 5 layers\\n[I] hello\\n")
             >>> [e.layers for e in b.events_of("layer_count")]
             [5]
         """
+        check_kinds(kinds)
         if len(kinds) == 1:
             return list(self._by_kind.get(kinds[0], ()))
         wanted = set(kinds)
@@ -339,6 +344,40 @@ class Build(BaseModel):
         """The ``unrecognized`` events."""
         return self.events_of("unrecognized")
 
+    # -- display (a Build holds every line: the default repr runs to megabytes) ----------
+
+    def __repr__(self) -> str:
+        """One line: ``<Build 'b.log': 8,839 lines, 50,551 events, TensorRT 8.5.10, 1 run>``."""
+        version = ".".join(map(str, self.trt_version)) if self.trt_version else "unknown"
+        return (
+            f"<Build {self.source.name!r}: {plural(self.line_count, 'line')}, "
+            f"{plural(len(self.events), 'event')}, TensorRT {version}, "
+            f"{plural(len(self.runs), 'run')}>"
+        )
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: source, version, device, model, counts, kinds."""
+        version = ".".join(map(str, self.trt_version)) if self.trt_version else None
+        device = self.device
+        return html_table(
+            "trtlog.Build",
+            [
+                ("source", self.source.name),
+                ("TensorRT", version),
+                ("command", clip(self.command_line or "", 160)),
+                ("device", device.name if device else None),
+                ("model", self.options.model),
+                ("precision", self.options.precision),
+                ("lines", f"{self.line_count:,}"),
+                ("runs", len(self.runs)),
+                ("events", f"{len(self.events):,}"),
+                ("most frequent", top_counts(e.kind for e in self.events)),
+                ("unrecognized", f"{len(self.unrecognized):,}"),
+            ],
+        )
+
 
 def iter_events(
     source: LogInput, *, strict: bool = False, name: str | None = None
@@ -360,7 +399,7 @@ def iter_events(
         >>> [e.kind for e in iter_events(["[I] [TRT] Original: 5 layers"])]
         ['layer_count']
     """
-    opened = open_lines(source, name=name)
+    opened = open_lines(source, name=name, call="trtlog.iter_events")
     return LogParser(strict=strict, source=opened.info.name).run(opened.lines)
 
 

@@ -85,12 +85,12 @@ def _counting(lines: Iterable[str], progress: _Progress) -> Iterator[str]:
         yield line
 
 
-def _parse_log(path: str) -> Any:
+def _parse_log(path: str | bytes, name: str | None = None) -> Any:
     """Parse a log for the CLI (``-`` reads standard input), with progress on a terminal."""
     from trtlog.build import _build, _meta
     from trtlog.parse.source import iter_lines, open_lines, read_all
 
-    opened = open_lines(path)
+    opened = open_lines(path, name=name)
     text = read_all(opened)
     progress = _Progress(len(text), sys.stderr)
     try:
@@ -242,13 +242,12 @@ def _setup_events(p: argparse.ArgumentParser) -> None:
 @command("events")
 def run_events(args: argparse.Namespace) -> int:
     """The typed events of a log, one per line (filter with --kind)."""
-    from trtlog.events import EVENT_CLASSES
+    from trtlog.events import check_kinds
 
-    unknown = [k for k in args.kind if k not in EVENT_CLASSES]
-    if unknown:
-        raise _UsageError(
-            f"unknown event kind {unknown[0]!r}; known kinds: {', '.join(sorted(EVENT_CLASSES))}"
-        )
+    try:
+        check_kinds(args.kind)
+    except ValueError as exc:
+        raise _UsageError(str(exc)) from None
     build = _parse_log(args.log)
     if args.run_number is not None:  # the events of every line unless a run is asked for
         build = _select_run(build, args)
@@ -303,34 +302,82 @@ def _setup_layers(p: argparse.ArgumentParser) -> None:
     _add_run_option(p)
 
 
-def _load_engine_for_cli(args: argparse.Namespace) -> Any:
-    from trtlog.parse.layer_info import load_engine, load_profile, load_times
-    from trtlog.parse.source import looks_like_json
+def _export_for_cli(path: str) -> Any:
+    """What a file holds: a layer JSON (an Engine), a profile, a timing trace, or a log.
+
+    JSON is recognised whatever trtexec or a shell made of it: ``.gz``, a UTF-8 BOM, UTF-16
+    (PowerShell), and on standard input (``-``) too.
+    """
+    from trtlog.parse.layer_info import (
+        _wrong_kind,
+        detect_kind,
+        engine_from_json,
+        profile_from_json,
+        read_json_bytes,
+        read_json_file,
+        times_from_json,
+    )
+    from trtlog.parse.source import json_head, looks_like_json
+
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        if not looks_like_json(json_head(data[:1024])):
+            return _parse_log(data, name="<stdin>")
+        name, values = read_json_bytes(data, "<stdin>")
+    elif _looks_json_path(path):
+        name, values = read_json_file(path)
+    else:
+        return _parse_log(path)
+    kind = detect_kind(values[0])
+    if kind == "layers":
+        return engine_from_json(values[0], name)
+    if kind == "profile":
+        return profile_from_json(values, name)
+    if kind == "times":
+        return times_from_json(values, name)
+    raise _wrong_kind(name, kind, "layers")
+
+
+def _engine_of_log(build: Any, path: str) -> Any:
+    """A log's engine: its layer dump, else the layers its placement lines list."""
+    from trtlog.parse.layer_info import engine_from_placement
+
+    engine = build.engine or engine_from_placement(build.events, build.source.name)
+    if engine is None:
+        raise _UsageError(
+            f"{path}: the log has no layer dump and no layer placement lines (build with "
+            "--profilingVerbosity=detailed and --dumpLayerInfo, or pass the --exportLayerInfo "
+            "JSON)"
+        )
+    return engine
+
+
+def _load_engine_for_cli(args: argparse.Namespace, found: Any = None) -> Any:
+    from trtlog.layers import Engine, Profile, Times
+    from trtlog.parse.layer_info import load_profile, load_times
 
     path = args.file
-    looks_json = False
-    if path != "-":
-        try:
-            with open(path, "rb") as f:
-                looks_json = looks_like_json(f.read(256))
-        except OSError:
-            looks_json = False  # the loaders report missing files
-    if looks_json:
+    found = _export_for_cli(path) if found is None else found
+    if isinstance(found, Profile | Times):
+        what = "a per-layer profile" if isinstance(found, Profile) else "a timing trace"
+        raise _UsageError(
+            f"{path} is {what}, not layers: `trtlog layers {path}` shows it; pass it with "
+            "--profile/--times next to the layer JSON or log"
+        )
+    if isinstance(found, Engine):
         if getattr(args, "run_number", None) is not None:
             raise _UsageError("--run picks a run of a log; the file given is a layer JSON")
-        engine = load_engine(path)
+        engine = found
     else:
-        whole = _parse_log(path)
-        build = _select_run(whole, args)
-        engine = build.engine
-        if engine is None:
-            others = [i + 1 for i in range(len(whole.runs)) if whole.for_run(i).engine is not None]
-            hint = f" (run(s) {', '.join(map(str, others))} have one: --run N)" if others else ""
-            raise _UsageError(
-                f"{path}: the log has no layer dump{' in that run' if others else ''}{hint} "
-                "(build with --profilingVerbosity=detailed and --dumpLayerInfo, or pass the "
-                "--exportLayerInfo JSON)"
-            )
+        build = _select_run(found, args)
+        if build.engine is None and len(found.runs) > 1:
+            others = [i + 1 for i in range(len(found.runs)) if found.for_run(i).engine is not None]
+            if others:
+                raise _UsageError(
+                    f"{path}: the log has no layer dump in that run (run(s) "
+                    f"{', '.join(map(str, others))} have one: --run N)"
+                )
+        engine = _engine_of_log(build, path)
     if args.profile:
         engine = engine.with_profile(load_profile(args.profile))
     if args.times:
@@ -340,10 +387,29 @@ def _load_engine_for_cli(args: argparse.Namespace) -> Any:
 
 @command("layers")
 def run_layers(args: argparse.Namespace) -> int:
-    """The engine's layers (from a layer JSON or a log's layer dump), optionally grouped."""
+    """The engine's layers (from a layer JSON or a log's layer dump), optionally grouped.
+
+    A profile (--exportProfile) or a timing trace (--exportTimes) given alone is shown too:
+    its records with their times, or the trace's statistics.
+    """
     import pandas as pd
 
-    engine = _load_engine_for_cli(args)
+    from trtlog.layers import Profile, Times
+
+    found = _export_for_cli(args.file)
+    if isinstance(found, Profile | Times):
+        if args.group_by or args.profile or args.times:
+            raise _UsageError(
+                f"{args.file} is {'a profile' if isinstance(found, Profile) else 'a timing trace'}"
+                " alone: --group-by, --profile and --times need the layers (a layer JSON or a "
+                "log with a layer dump)"
+            )
+        return (
+            _show_profile(found, args.format)
+            if isinstance(found, Profile)
+            else (_show_times(found, args.format))
+        )
+    engine = _load_engine_for_cli(args, found)
     frame = engine.layers_frame()
     if args.group_by == "myelin":
         groups = engine.groups("myelin")
@@ -401,6 +467,49 @@ def run_layers(args: argparse.Namespace) -> int:
                 stdout.write(
                     f"timing trace: {len(compute)} inferences, mean compute {mean:.4g} ms\n"
                 )
+    return 0
+
+
+def _write_frame(frame: Any, fmt: str) -> None:
+    out = sys.stdout
+    if fmt == "json":
+        out.write(frame.to_json(orient="records", indent=1, force_ascii=False) + "\n")
+    elif fmt == "csv":
+        frame.to_csv(out, index=False)
+    else:
+        cells = [[_cell(v) for v in record] for record in frame.itertuples(index=False, name=None)]
+        _table(cells, list(frame.columns), out)
+
+
+def _show_profile(profile: Any, fmt: str) -> int:
+    """A profile without its layers: one row per record, as the file has them."""
+    from trtlog.frames import profile_frame
+
+    frame = profile_frame(profile)
+    _write_frame(frame, fmt)
+    if fmt == "table":
+        runs = f" ({len(profile.runs)} runs; the first shown)" if len(profile.runs) > 1 else ""
+        iterations = f" over {profile.iterations} iterations" if profile.iterations else ""
+        sys.stdout.write(
+            f"\nper-layer profile (--exportProfile): {len(profile.records)} records, "
+            f"{profile.total_ms:.4g} ms per inference{iterations}{runs}\n"
+            "note: a profile alone has layer names and times; pass it with --profile next to "
+            "the layer JSON or log for types, precisions and modules\n"
+        )
+    return 0
+
+
+def _show_times(times: Any, fmt: str) -> int:
+    """A timing trace alone: statistics per run and measure (trtexec's percentiles)."""
+    from trtlog.frames import times_stats_frame
+
+    frame = times_stats_frame(times)
+    _write_frame(frame, fmt)
+    if fmt == "table":
+        sys.stdout.write(
+            f"\ntiming trace (--exportTimes): {len(times.records)} inferences in the first "
+            f"of {len(times.runs)} run(s); percentiles as trtexec computes them\n"
+        )
     return 0
 
 
@@ -644,11 +753,36 @@ def _setup_graph(p: argparse.ArgumentParser) -> None:
     _add_run_option(p)
 
 
+def _output_folder(path: str) -> None:
+    """Refuse an output path whose folder does not exist, before any work is done."""
+    from pathlib import Path
+
+    folder = Path(path).expanduser().parent
+    if not folder.is_dir():
+        raise _UsageError(
+            f"cannot write {path}: the folder {folder} does not exist (create it first)"
+        )
+
+
+def _regex(pattern: str, option: str) -> None:
+    import re
+
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise _UsageError(
+            f"{option} {pattern!r} is not a valid regular expression ({exc})"
+        ) from None
+
+
 @command("graph")
 def run_graph(args: argparse.Namespace) -> int:
     """Write the merge graph as GraphML, node-link JSON or Graphviz DOT text."""
     from trtlog.graph import write_graph
 
+    _output_folder(args.output)
+    if args.match:
+        _regex(args.match, "--match")
     graph = _graph_for_cli(args)
     if args.match:
         graph = graph.subgraph_matching(args.match)
@@ -758,10 +892,28 @@ def _setup_plot(p: argparse.ArgumentParser) -> None:
     kinds = p.add_subparsers(dest="kind", metavar="KIND", required=True)
     for name, (setup, run) in _PLOTS.items():
         doc = (run.__doc__ or "").strip()
-        k = kinds.add_parser(name, help=doc.split("\n")[0], description=doc)
+        k = kinds.add_parser(
+            name, help=doc.split("\n")[0], description=doc, parents=[_LOGGING_OPTIONS]
+        )
         k.add_argument("-o", "--output", required=True, help="the image to write (.png, .svg...)")
         setup(k)
         k.set_defaults(plot=run)
+
+
+def _image_path(path: str) -> None:
+    """Refuse an image name matplotlib cannot write, or a missing folder, before the work."""
+    from pathlib import Path
+
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = sorted(FigureCanvasBase.get_supported_filetypes())
+    suffix = Path(path).suffix.lower()
+    listed = ", ".join("." + k for k in known)
+    if not suffix:
+        raise _UsageError(f"{path} has no extension: name the image file {listed}")
+    if suffix[1:] not in known:
+        raise _UsageError(f"cannot draw a {suffix!r} image ({path}): use {listed}")
+    _output_folder(path)
 
 
 @command("plot")
@@ -770,6 +922,7 @@ def run_plot(args: argparse.Namespace) -> int:
     import matplotlib
 
     matplotlib.use("Agg")  # files only, no window
+    _image_path(args.output)
     ax = args.plot(args)
     figure = ax.get_figure()
     figure.savefig(args.output, dpi=120)
@@ -940,6 +1093,31 @@ class _UsageError(TrtlogError):
     """A command-line usage error (exit code 2)."""
 
 
+def _logging_options() -> argparse.ArgumentParser:
+    """-v/-q again for every subcommand (``trtlog layers x.json -q``); main() adds them up."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "-v",
+        "--verbose",
+        dest="sub_verbose",
+        action="count",
+        default=argparse.SUPPRESS,
+        help="more logging (-vv: debug)",
+    )
+    options.add_argument(
+        "-q",
+        "--quiet",
+        dest="sub_quiet",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="only errors (hides warnings)",
+    )
+    return options
+
+
+_LOGGING_OPTIONS = _logging_options()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trtlog",
@@ -951,7 +1129,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (setup, run) in _COMMANDS.items():
         doc = (run.__doc__ or "").strip()
-        p = sub.add_parser(name, help=doc.split("\n")[0], description=doc)
+        p = sub.add_parser(
+            name, help=doc.split("\n")[0], description=doc, parents=[_LOGGING_OPTIONS]
+        )
         setup(p)
         p.set_defaults(run=run)
     return parser
@@ -973,6 +1153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = _parser()
     args = parser.parse_args(argv)
+    args.verbose += getattr(args, "sub_verbose", 0)
+    args.quiet = args.quiet or getattr(args, "sub_quiet", False)
     level = logging.ERROR if args.quiet else logging.WARNING - 10 * min(args.verbose, 2)
     logging.basicConfig(level=level, format="trtlog: %(levelname)s: %(message)s", stream=sys.stderr)
     if not getattr(args, "run", None):

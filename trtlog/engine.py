@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,13 +21,18 @@ from trtlog.myelin import MYELIN_LAYER_TYPES, parse_kernel_name
 from trtlog.names import split_name
 
 __all__ = [
+    "LayerModules",
     "ModuleNode",
     "MyelinGroup",
     "common_module",
+    "layer_modules",
     "merge_profile",
     "module_path",
     "module_tree",
     "myelin_groups",
+    "name_index",
+    "placed_nodes",
+    "served_layer",
 ]
 
 
@@ -297,18 +302,43 @@ def module_path(node: str) -> tuple[str, ...]:
     return tuple(parts[:-1])
 
 
+def placed_nodes(nodes: Sequence[str]) -> Sequence[str]:
+    """The nodes that sit in the ONNX module hierarchy: names with a ``/`` (all when none do).
+
+    Initializers (``model.conv.weight``), TensorRT's own layers (``(Unnamed Layer* 5)
+    [Shuffle]``) and ``onnx::`` tensors name no module: they belong with the nodes they are
+    fused to, so they must not pull a layer up to the root (the ControlNet Myelin regions
+    ``{ForeignNode[input_blocks.1.1....norm1.weight + (Unnamed Layer* 109) [Shuffle]...]}``).
+
+    Example:
+        >>> placed_nodes(["conv.weight", "/conv/QuantizeLinear", "/conv/Conv"])
+        ['/conv/QuantizeLinear', '/conv/Conv']
+        >>> placed_nodes(["conv1", "relu1"])
+        ['conv1', 'relu1']
+    """
+    placed = [n for n in nodes if "/" in n]
+    return placed if placed else list(nodes)
+
+
 def common_module(nodes: Sequence[str]) -> str:
-    """The deepest module holding every node, as ``/a/b`` (``/`` when they share none).
+    """The deepest module holding every placed node, as ``/a/b`` (``/`` when they share none).
+
+    Nodes without a module (see :func:`placed_nodes`) count only when no node has one.
 
     Example:
         >>> common_module(["/enc/l0/attn/MatMul", "/enc/l0/attn/Softmax", "/enc/l0/Add"])
         '/enc/l0'
-        >>> common_module(["conv1", "/enc/Add"]), common_module([])
-        ('/', '/')
+        >>> common_module(["enc.l0.weight", "/enc/l0/Add"]), common_module(["/a/X", "/b/Y"])
+        ('/enc/l0', '/')
     """
     if not nodes:
         return "/"
     joined = "\n".join(nodes)
+    if "/" not in joined:
+        return "/"
+    if len(nodes) > 1 and not all("/" in n for n in nodes):
+        nodes = placed_nodes(nodes)
+        joined = "\n".join(nodes)
     if "//" in joined or "/\n" in joined or joined.endswith("/"):
         # empty parts ("a//b", "a/b/") are dropped by module_path: the general path
         return "/" + "/".join(_common(module_path(n) for n in nodes))
@@ -338,11 +368,139 @@ def _common(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
     return first[:n]
 
 
+#: How a layer's time reaches the module tree (:class:`LayerModules`).
+Attribution = Literal["nodes", "split", "served", "none"]
+
+
+class LayerModules(BaseModel):
+    """Where one engine layer's time goes in the module tree.
+
+    Attributes:
+        home: the deepest module holding all the layer's placed ONNX nodes (see
+            :func:`placed_nodes`); a reformat's home is that of the layer it serves.
+        shares: ``(module path, fraction)`` pairs that add up to 1: the layer's time splits
+            this way among modules.
+        how: ``nodes`` (the whole time at ``home``), ``split`` (a Myelin region or kernel, or
+            a horizontal merge ``a || b``, whose nodes lie in several modules: its time split
+            evenly over its placed ONNX nodes, as the engine does not say which node took
+            what), ``served`` (a reformat, attributed
+            like the layer it feeds or drains), ``none`` (no ONNX node known: the root).
+        served: for ``served``, the index of the layer served, when the engine has it.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    home: tuple[str, ...] = ()
+    shares: tuple[tuple[tuple[str, ...], float], ...] = (((), 1.0),)
+    how: Attribution = "none"
+    served: int | None = None
+
+
+def _splits(layer: EngineLayer) -> bool:
+    """Whether a layer's time splits over its nodes' modules (:func:`layer_modules`)."""
+    return (
+        layer.type == "Myelin"
+        or layer.name.startswith("{ForeignNode[")
+        or _is_kernel(layer)
+        or (" || " in layer.name and layer.parts.op == "merge")
+    )
+
+
+def _by_nodes(nodes: Sequence[str], region: bool) -> LayerModules:
+    if not nodes:
+        return LayerModules()
+    placed = placed_nodes(nodes)
+    paths = [module_path(n) for n in placed]
+    home = _common(paths)
+    if region and any(p != home for p in paths):
+        weight = 1.0 / len(paths)
+        shares: dict[tuple[str, ...], float] = {}
+        for p in paths:
+            shares[p] = shares.get(p, 0.0) + weight
+        return LayerModules(home=home, shares=tuple(shares.items()), how="split")
+    return LayerModules(home=home, shares=((home, 1.0),), how="nodes")
+
+
+def served_layer(
+    layers: Sequence[EngineLayer], position: int, index: dict[str, int]
+) -> tuple[int | None, tuple[str, ...]]:
+    """The layer a reformat serves: its position in ``layers``, else the target's own nodes.
+
+    ``index`` maps layer names to positions (first wins). Returns ``(None, ())`` for a layer
+    that is not a reformat of a layer (network inputs and outputs included).
+    """
+    layer = layers[position]
+    if layer.onnx_nodes or not layer.is_reformat:
+        return None, ()
+    parts = layer.parts
+    suffix = ""
+    if parts.op == "profile" and parts.parts:
+        suffix = layer.name[len(parts.parts[0].text) :]
+        parts = parts.parts[0]
+    target = parts.target
+    if target is None or (parts.detail or "").startswith("network_"):
+        return None, ()
+    served = index.get(target.text + suffix, index.get(target.text))
+    if served is not None and served != position:
+        return served, ()
+    return None, tuple(target.members())
+
+
+def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
+    """Where each layer's time goes in the module tree, in layer order.
+
+    A layer goes to the deepest module holding its placed ONNX nodes. A Myelin region (a
+    ``{ForeignNode[...]}`` layer, or a kernel of a detailed 10.x engine, which is then
+    attributed by kernel) or a horizontal merge (``a || b``) whose nodes lie in several
+    modules splits its time evenly over those nodes. A reformat goes where the layer it serves goes
+    (``Reformatting CopyNode for Input Tensor 0 to x`` feeds ``x``, ``... Output Tensor 0 to
+    x`` drains it); a reformat of a network input or output, or one whose layer is unknown,
+    stays at the root.
+
+    Example:
+        >>> from trtlog.layers import EngineLayer
+        >>> eng = Engine(source="x", origin="layer_json", detailed=False, layers=(
+        ...     EngineLayer(index=0, name="Reformatting CopyNode for Input Tensor 0 to /a/Conv"),
+        ...     EngineLayer(index=1, name="/a/Conv", onnx_nodes=("a.weight", "/a/Conv"))))
+        >>> [(m.home, m.how) for m in layer_modules(eng)]
+        [(('a',), 'served'), (('a',), 'nodes')]
+    """
+    layers = engine.layers
+    own = [_by_nodes(lay.onnx_nodes, _splits(lay)) for lay in layers]
+    index = name_index(layers)
+    out = []
+    for i, mine in enumerate(own):
+        served, nodes = served_layer(layers, i, index)
+        found = own[served] if served is not None else _by_nodes(nodes, False)
+        if found.how == "none":
+            out.append(mine)
+            continue
+        out.append(
+            LayerModules(
+                home=found.home,
+                shares=found.shares,
+                how="served",
+                served=None if served is None else layers[served].index,
+            )
+        )
+    return tuple(out)
+
+
+def name_index(layers: Sequence[EngineLayer]) -> dict[str, int]:
+    """Layer name → position of its first layer."""
+    index: dict[str, int] = {}
+    for i, lay in enumerate(layers):
+        index.setdefault(lay.name, i)
+    return index
+
+
 class ModuleNode(BaseModel):
     """One module of the ONNX name hierarchy with what the engine spends in it.
 
-    A layer belongs to the deepest module that holds all its ONNX nodes; its time counts
-    there and in every module above.
+    A layer belongs to the deepest module that holds all its placed ONNX nodes; its time
+    counts there and in every module above. A Myelin region whose nodes lie in several modules
+    splits its time evenly over them, and a reformat counts where the layer it serves does
+    (see :func:`layer_modules`).
 
     Attributes:
         path: the module path (``("encoder", "layers.0", "mha")``; ``()`` is the root).
@@ -350,6 +508,10 @@ class ModuleNode(BaseModel):
         own_layers: engine layers whose deepest common module is exactly this one.
         onnx_nodes: ONNX nodes in this module and below.
         time_ms: their time per inference (ms), NaN when no layer below has a time.
+        split_ms: the part of ``time_ms`` that is an even share of a layer whose nodes lie in
+            several modules (a Myelin region or kernel, a horizontal merge): an estimate, as
+            the engine times such a layer as a whole; 0 at and above the layer's own module,
+            where its whole time counts.
         precisions: how many layers below compute in each precision.
         children: the sub-modules, in first-appearance order.
     """
@@ -361,6 +523,7 @@ class ModuleNode(BaseModel):
     own_layers: int = 0
     onnx_nodes: int = 0
     time_ms: float = math.nan
+    split_ms: float = 0.0
     precisions: dict[str, int] = Field(default_factory=dict)
     children: tuple[ModuleNode, ...] = ()
 
@@ -389,7 +552,12 @@ class ModuleNode(BaseModel):
 
 
 def module_tree(engine: Engine) -> ModuleNode:
-    """Roll the engine's layers (count, time, precision mix) up the ONNX module hierarchy."""
+    """Roll the engine's layers (count, time, precision mix) up the ONNX module hierarchy.
+
+    Each layer's time goes where :func:`layer_modules` says: its nodes' deepest common
+    module, an even split of a Myelin region over its nodes' modules (``split_ms`` says how
+    much of a module's time that is), a reformat with the layer it serves.
+    """
     stats: dict[tuple[str, ...], dict[str, Any]] = {}
     order: list[tuple[str, ...]] = []
 
@@ -400,24 +568,34 @@ def module_tree(engine: Engine) -> ModuleNode:
                 "own": 0,
                 "nodes": set(),
                 "times": [],
+                "split": [],
                 "precisions": Counter(),
             }
             order.append(path)
         return stats[path]
 
     node(())
-    for layer in engine.layers:
+    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
         paths = [module_path(n) for n in layer.onnx_nodes]
-        home = _common(paths) if paths else ()
         precision = layer.precision.compute or next((t for t in layer.precision.outputs if t), None)
-        for depth in range(len(home) + 1):
-            entry = node(home[:depth])
+        time = layer.time.average_ms if layer.time and layer.time.known else None
+        touched: dict[tuple[str, ...], None] = {}
+        for path, fraction in where.shares:
+            for depth in range(len(path) + 1):
+                above = path[:depth]
+                touched[above] = None
+                if time is None:
+                    continue
+                entry = node(above)
+                entry["times"].append(time * fraction)
+                if len(above) > len(where.home):
+                    entry["split"].append(time * fraction)
+        for path in touched:
+            entry = node(path)
             entry["layers"] += 1
-            if layer.time and layer.time.known:
-                entry["times"].append(layer.time.average_ms)
             if precision:
                 entry["precisions"][precision] += 1
-        node(home)["own"] += 1
+        node(where.home)["own"] += 1
         for n, path in zip(layer.onnx_nodes, paths, strict=True):
             for depth in range(len(path) + 1):
                 node(path[:depth])["nodes"].add(n)
@@ -436,6 +614,7 @@ def module_tree(engine: Engine) -> ModuleNode:
             own_layers=entry["own"],
             onnx_nodes=len(entry["nodes"]),
             time_ms=math.fsum(entry["times"]) if entry["times"] else math.nan,
+            split_ms=math.fsum(entry["split"]),
             precisions=dict(entry["precisions"]),
             children=tuple(build(c) for c in children),
         )

@@ -39,7 +39,7 @@ answers "what is inside this engine layer, and how did it get there".
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -47,11 +47,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict
 
+from trtlog._display import html_table, plural, top_counts
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
-    from trtlog.layers import Engine
+    from trtlog.layers import Engine, EngineLayer
 
 __all__ = [
     "Fate",
@@ -116,7 +117,7 @@ class Step(BaseModel):
     def describe(self) -> str:
         """``merged into <target> by <pass> (line N)``."""
         text = f"{self.relation} {self.target}"
-        if self.pass_name:
+        if self.pass_name and not (self.relation == "removed by" and self.pass_name == self.target):
             text += f" by {self.pass_name}"
         if self.evidence == "pass":
             text += f" (inferred: the pass ran on it at line {self.line} and printed nothing)"
@@ -178,6 +179,9 @@ class Provenance(BaseModel):
         initializers: the ONNX initializers folded into it.
         original_layers: the layers of the network as parsed (before any pass) that it holds:
             the ONNX nodes' own layers, and what a log without parser lines shows of them.
+        unparsed: those of ``original_layers`` that no parser line ties to an ONNX node:
+            TensorRT's own layers (``reshape_before_Gemm_311``), or layers whose parsing the
+            log does not show (an excerpt); TensorRT names a parsed layer after its node.
         steps: every edge that led into the layer, in log order.
         passes: the passes that built it, in log order, without repeats.
     """
@@ -189,18 +193,33 @@ class Provenance(BaseModel):
     ops: tuple[str | None, ...] = ()
     initializers: tuple[str, ...] = ()
     original_layers: tuple[str, ...] = ()
+    unparsed: tuple[str, ...] = ()
     steps: tuple[Step, ...] = ()
     passes: tuple[str, ...] = ()
 
     def describe(self) -> str:
-        """The layer, its ONNX nodes and the passes, as ``trtlog explain --layer`` prints it."""
+        """The layer, its ONNX nodes and the passes, as ``trtlog explain --layer`` prints it.
+
+        Constants folded in are marked as such, and the layers no parser line explains are
+        listed apart, so an excerpt never passes a folded constant off as a layer's only node.
+        """
         lines = [self.layer]
         if self.onnx_nodes:
-            lines.append(f"  ONNX nodes ({len(self.onnx_nodes)}):")
+            computing = sum(op != "Constant" for op in self.ops)
+            label = f"{len(self.onnx_nodes)}" if computing else "only constants"
+            lines.append(f"  ONNX nodes ({label}):")
             lines += [
-                f"    {n}" + (f" [{op}]" if op else "")
+                f"    {n}"
+                + (f" [{op}]" if op else "")
+                + (" (a constant folded in)" if op == "Constant" else "")
                 for n, op in zip(self.onnx_nodes, self.ops, strict=True)
             ]
+            if self.unparsed:
+                lines.append(
+                    f"  layers without a parser line ({len(self.unparsed)}): TensorRT's own, or "
+                    "the log does not show their parsing"
+                )
+                lines += [f"    {n}" for n in self.unparsed]
         else:
             lines.append(f"  original layers ({len(self.original_layers)}; no parser lines):")
             lines += [f"    {n}" for n in self.original_layers]
@@ -216,6 +235,16 @@ def _layer(name: str) -> str:
     return "layer:" + name
 
 
+def _name_of(value: str | EngineLayer, call: str) -> str:
+    """A node or layer name, from a name or an :class:`~trtlog.layers.EngineLayer`."""
+    if isinstance(value, str):
+        return value
+    name = getattr(value, "name", None)
+    if isinstance(name, str) and hasattr(value, "onnx_nodes"):
+        return name
+    raise TypeError(f"{call} takes a name (str) or an EngineLayer, not {type(value).__name__}")
+
+
 if TYPE_CHECKING:
     _DiGraph = nx.DiGraph[str]
 else:
@@ -224,6 +253,31 @@ else:
 
 class MergeGraph(_DiGraph):
     """The merge graph of a build (see the module docstring), with its queries."""
+
+    def __repr__(self) -> str:
+        """One line: ``<MergeGraph 'b.log': 877 nodes (120 ONNX nodes, ...), 863 edges, ...>``."""
+        kinds = Counter(d.get("kind") for _, d in self.nodes(data=True))
+        source = self.graph.get("source")
+        return (
+            f"<MergeGraph {source!r}: {plural(self.number_of_nodes(), 'node')} "
+            f"({plural(kinds.get('onnx_node', 0), 'ONNX node')}, "
+            f"{plural(kinds.get('engine_layer', 0), 'engine layer')}), "
+            f"{plural(self.number_of_edges(), 'edge')}, final layers from "
+            f"{self.graph.get('final_layers_from', 'none')}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: nodes by kind, edges by relation."""
+        return html_table(
+            "trtlog.MergeGraph",
+            [
+                ("source", self.graph.get("source")),
+                ("nodes", top_counts((d.get("kind") for _, d in self.nodes(data=True)), 8)),
+                ("edges", top_counts((d.get("relation") for *_, d in self.edges(data=True)), 8)),
+                ("final layers from", self.graph.get("final_layers_from")),
+                ("build finished", self.graph.get("build_finished")),
+            ],
+        )
 
     # -- building ------------------------------------------------------------------------
 
@@ -290,15 +344,17 @@ class MergeGraph(_DiGraph):
             evidence=data.get("evidence") or "log",
         )
 
-    def fate(self, node: str) -> Fate:
+    def fate(self, node: str | EngineLayer) -> Fate:
         """What became of the ONNX node (or initializer) ``node``.
 
-        A layer name is accepted too (the logs without parser lines know nodes by the layers
-        made of them).
+        A layer name (or an :class:`~trtlog.layers.EngineLayer`) is accepted too (the logs
+        without parser lines know nodes by the layers made of them).
 
         Raises:
             KeyError: no ONNX node, initializer or layer of that name in the build.
+            TypeError: ``node`` is neither a name nor an engine layer.
         """
+        node = _name_of(node, "fate")
         start = self.find(node, ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"))
         if start is None:
             raise KeyError(f"no ONNX node, initializer or layer named {node!r} in this build")
@@ -379,12 +435,16 @@ class MergeGraph(_DiGraph):
         ]
         return [self.fate(name) for _, name in sorted(nodes)]
 
-    def provenance(self, layer: str) -> Provenance:
+    def provenance(self, layer: str | EngineLayer) -> Provenance:
         """The ONNX nodes inside the engine (or intermediate) layer ``layer`` and the chain.
+
+        ``layer`` is a name or an :class:`~trtlog.layers.EngineLayer`.
 
         Raises:
             KeyError: no layer of that name.
+            TypeError: ``layer`` is neither a name nor an engine layer.
         """
+        layer = _name_of(layer, "provenance")
         start = self.find(layer, ("engine_layer", "intermediate"))
         if start is None:
             raise KeyError(f"no layer named {layer!r} in this build")
@@ -416,19 +476,26 @@ class MergeGraph(_DiGraph):
             if self.nodes[n]["kind"] in ("intermediate", "engine_layer")
             and split_name(self.nodes[n]["name"]).op in ("leaf", "clone")
         )
+        original = tuple(dict.fromkeys(name for _, name in originals))
+        registered = {
+            self.nodes[b]["name"]
+            for a, b, edge in self.subgraph(seen).edges(data=True)
+            if edge["relation"] == "registered as"
+        }
         return Provenance(
             layer=self.nodes[start]["name"],
             onnx_nodes=tuple(name for _, name, _ in nodes),
             ops=tuple(op for _, _, op in nodes),
             initializers=tuple(initializers),
-            original_layers=tuple(dict.fromkeys(name for _, name in originals)),
+            original_layers=original,
+            unparsed=tuple(n for n in original if n not in registered),
             steps=tuple(steps),
             passes=tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name)),
         )
 
-    def members(self, layer: str) -> list[tuple[str, str | None]]:
-        """``(ONNX node, op type)`` of every node inside ``layer``."""
-        found = self.provenance(layer)
+    def members(self, layer: str | EngineLayer) -> list[tuple[str, str | None]]:
+        """``(ONNX node, op type)`` of every node inside ``layer`` (a name or an engine layer)."""
+        found = self.provenance(_name_of(layer, "members"))
         return list(zip(found.onnx_nodes, found.ops, strict=True))
 
     def subgraph_matching(self, pattern: str) -> MergeGraph:
@@ -594,7 +661,13 @@ class _Builder:
         # ONNX node: 174", made when a later node first reads 174): the node is its producer
         if "onnx:" + node not in g and node in self.producers:
             node = self.producers[node]
-        self.onnx_node(node, None, line)
+        # ... and when the log has no parser line for that Constant (an excerpt, yolov8 seed
+        # line 104), the tensor a parsed node reads is still a constant's output
+        op = None
+        if "onnx:" + node not in g and node == layer and node in self.consumers:
+            op = "Constant"
+            self.producers.setdefault(node, node)
+        self.onnx_node(node, op, line)
         g.relate("onnx:" + node, g.layer(layer, line), "registered as", None, line)
 
     def _close_pass(self) -> None:
@@ -615,11 +688,33 @@ class _Builder:
             and holder != name
             and _ERASING.search(self.pass_name) is None
         ):
-            g.relate(node, g.layer(holder, line), "merged into", self.pass_name, line)
+            g.relate(
+                node, self._current(g.layer(holder, line)), "merged into", self.pass_name, line
+            )
         elif self.pass_name is not None:
             g.relate(node, self._pass(self.pass_name), "removed by", self.pass_name, line)
         else:
             self.pending.append((node, line))
+
+    def _current(self, node_id: str) -> str:
+        """The layer that holds ``node_id`` now: fusions printed since may have renamed it.
+
+        ``Running: QuantizeConvWithResidualAdd on Conv_34`` can print ``Fusing ... Conv_34
+        with Add_42 + Relu_43`` before ``Removing DequantizeLinear_41`` (8.5.10 resnet18-QAT
+        lines 2619-2628): the DQ goes into the layer Conv_34 has become.
+        """
+        g = self.g
+        seen = {node_id}
+        while True:
+            later = [
+                (d["line"], b)
+                for _, b, d in g.out_edges(node_id, data=True)
+                if d["relation"] == "merged into" and d["line"] and b not in seen
+            ]
+            if not later:
+                return node_id
+            node_id = max(later)[1]
+            seen.add(node_id)
 
     def _pass(self, name: str) -> str:
         node_id = "pass:" + name
@@ -891,19 +986,19 @@ def _listed_engine(build: Build, kinds: Sequence[str]) -> Engine | None:
 # -- conveniences and export -------------------------------------------------------------------
 
 
-def fate(build: Build, node: str) -> Fate:
+def fate(build: Build, node: str | EngineLayer) -> Fate:
     """What became of the ONNX node ``node`` in ``build`` (see :meth:`MergeGraph.fate`)."""
-    return build.merge_graph().fate(node)
+    return build.merge_graph().fate(_name_of(node, "trtlog.fate"))
 
 
-def provenance(build: Build, layer: str) -> Provenance:
+def provenance(build: Build, layer: str | EngineLayer) -> Provenance:
     """The ONNX nodes and passes behind ``layer`` (see :meth:`MergeGraph.provenance`)."""
-    return build.merge_graph().provenance(layer)
+    return build.merge_graph().provenance(_name_of(layer, "trtlog.provenance"))
 
 
-def members(build: Build, layer: str) -> list[tuple[str, str | None]]:
-    """``(ONNX node, op type)`` of every node inside ``layer``."""
-    return build.merge_graph().members(layer)
+def members(build: Build, layer: str | EngineLayer) -> list[tuple[str, str | None]]:
+    """``(ONNX node, op type)`` of every node inside ``layer`` (a name or an engine layer)."""
+    return build.merge_graph().members(_name_of(layer, "trtlog.members"))
 
 
 def _plain(graph: nx.DiGraph[str]) -> nx.DiGraph[str]:

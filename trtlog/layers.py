@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from trtlog._display import html_table, plural, top_counts
 from trtlog.myelin import MyelinKernel, parse_kernel_name
 from trtlog.names import ComposedName, split_name
 from trtlog.tensors import Tensor, dtype_of
@@ -120,6 +121,15 @@ class Profile(BaseModel):
         """Layer time of one inference in the first run (ms)."""
         return self.runs[0].total_ms if self.runs else 0.0
 
+    def __repr__(self) -> str:
+        """One line: ``<Profile 'p.json': 388 records, 3.592 ms per inference, 1 run>``."""
+        return (
+            f"<Profile {self.source!r}: {plural(len(self.records), 'record')}, "
+            f"{self.total_ms:.4g} ms per inference, {plural(len(self.runs), 'run')}>"
+        )
+
+    __str__ = __repr__
+
 
 TimesKeys = Literal["7.0", "7.1", "8.0", "8.4"]
 
@@ -197,6 +207,15 @@ class Times(BaseModel):
     def records(self) -> tuple[TimingRecord, ...]:
         """The records of the first run (see ``runs`` for the others)."""
         return self.runs[0].records if self.runs else ()
+
+    def __repr__(self) -> str:
+        """One line: ``<Times 't.json': 5,000 inferences, 1 run>``."""
+        return (
+            f"<Times {self.source!r}: {plural(len(self.records), 'inference')}, "
+            f"{plural(len(self.runs), 'run')}>"
+        )
+
+    __str__ = __repr__
 
 
 # -- engines -------------------------------------------------------------------------------
@@ -516,3 +535,35 @@ class Engine(BaseModel):
         from trtlog.frames import modules_frame
 
         return modules_frame(self.module_tree())
+
+    # -- display (every layer with its tensors: the default repr runs to megabytes) -------
+
+    def __repr__(self) -> str:
+        """One line: ``<Engine 'm.json': 388 layers (layer_json, detailed), 3.592 ms>``."""
+        what = "detailed" if self.detailed else "names only"
+        total = self.total_ms
+        timed = f", {total:.4g} ms per inference" if total == total else ""
+        return (
+            f"<Engine {self.source!r}: {plural(len(self.layers), 'layer')} "
+            f"({self.origin}, {what}){timed}>"
+        )
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: source, layers by type, precision, time, notes."""
+        total = self.total_ms
+        return html_table(
+            "trtlog.Engine",
+            [
+                ("source", self.source),
+                ("from", self.origin),
+                ("detailed", "yes" if self.detailed else "no (names only)"),
+                ("layers", f"{len(self.layers):,}"),
+                ("types", top_counts(lay.type for lay in self.layers) if self.detailed else None),
+                ("reformats", sum(lay.is_reformat for lay in self.layers)),
+                ("profile", self.profile.source if self.profile else None),
+                ("time per inference", f"{total:.4g} ms" if total == total else None),
+                ("notes", "; ".join(self.notes) if self.notes else None),
+            ],
+        )

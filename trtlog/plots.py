@@ -7,7 +7,12 @@ labels with units, and a legend where colours carry meaning.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import itertools
+import math
+import re
+import weakref
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -18,6 +23,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 __all__ = [
+    "engine_tactics",
     "plot_diff",
     "plot_fusions_by_pass",
     "plot_layer_counts",
@@ -30,30 +36,240 @@ __all__ = [
 ]
 
 
-def shorten(name: str, width: int = 48) -> str:
-    """A readable label for a long layer name: keep its start and end.
+#: Characters after which a long name may be cut (the words of layer names end there).
+_BREAKS = " /.+,()[]{}:"
+
+
+@lru_cache(maxsize=8)
+def _words(breaks: str) -> re.Pattern[str]:
+    cls = "[" + re.escape(breaks) + "]"
+    return re.compile(f"[^{cls[1:-1]}]*{cls}+|[^{cls[1:-1]}]+")
+
+
+#: The largest figure a plot makes (inches): a 41-stage waterfall was 4,668 px wide.
+_MAX_SIZE = (16.0, 24.0)
+
+
+def shorten(name: str, width: int = 48, breaks: str = _BREAKS) -> str:
+    """A readable label for a long layer name: its first and last words, at most ``width``.
+
+    Names are cut between words (after `` ``, ``/``, ``.``, ``+``, brackets...: ``breaks``),
+    never inside one, unless the words are too long to show enough of the name. Kernel names
+    break at ``_`` too (``breaks=_BREAKS + "_"``).
 
     Example:
         >>> shorten("model.model.backbone0.conv.weight + /model/backbone0/conv/Conv", 30)
-        'model.model.ba…bone0/conv/Conv'
+        'model.model.…conv/Conv'
+        >>> shorten("layer1.0.conv1.weight + QuantizeLinear_18 + Conv_20", 30)
+        'layer1.0.conv1.…Conv_20'
     """
     name = str(name)
     if len(name) <= width:
         return name
-    head = (width - 1) // 2
-    return name[:head] + "…" + name[len(name) - (width - 1 - head) :]
+    room = width - 1
+    words = _words(breaks).findall(name)
+
+    def last(budget: int) -> str:
+        taken: list[str] = []
+        for word in reversed(words):  # the last words first: the op, the layer's own name
+            if sum(map(len, taken)) + len(word) > budget:
+                break
+            taken.insert(0, word)
+        return "".join(taken)
+
+    def first(budget: int) -> str:
+        taken = ""
+        for word in words:
+            if len(taken) + len(word) > budget:
+                break
+            taken += word
+        return taken
+
+    # the last word whole when it is not most of the room (the op, the layer's own name)
+    end = last(max(room // 2, len(words[-1]) if len(words[-1]) <= 0.7 * room else 0))
+    head = first(room - len(end))
+    end = last(room - len(head))  # what the head left unused
+    head, end = head.rstrip(" +,"), end.lstrip(" +,")
+    if not end:  # a last word longer than the room: cut it
+        end = name[len(name) - room // 2 :]
+    if len(head) + len(end) < 0.6 * room:  # long words: better cut one than show little
+        head = name[: room - len(end)]
+    return head + "…" + end
 
 
-def _tight(ax: Axes) -> None:
+def _tight(ax: Axes, counts: str | None = None) -> None:
+    """Finish a plot: integer ticks on a count axis, readable labels, everything in the figure.
+
+    ``counts`` names the axis that counts things (``x`` or ``y``): its ticks are whole
+    numbers. Then, drawing the figure to measure it: crowded tick labels turn upright and
+    shrink, a legend that covers data moves beside the axes, and annotations that run past
+    the axes (kernel names next to bars) get room, by widening a figure the plot made or
+    else by extending the axis.
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    if counts in ("x", "y"):
+        axis = ax.xaxis if counts == "x" else ax.yaxis
+        axis.set_major_locator(MaxNLocator(integer=True))
     figure = ax.get_figure()
+    if not isinstance(figure, Figure):
+        return
+    figure.tight_layout()
+    renderer = _renderer(figure)
+    if renderer is None:
+        return
+    _uncrowd_ticks(ax, renderer)
+    _legend_off_data(ax, renderer)
+    _fit_annotations(ax, figure)
+
+
+def _renderer(figure: Figure) -> Any:
+    """Lay the figure out (without rasterizing it) and return a renderer to measure with."""
+    figure.draw_without_rendering()
+    get = getattr(figure.canvas, "get_renderer", None)
+    return get() if get is not None else None
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    return bool(a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1)
+
+
+def _uncrowd_ticks(ax: Axes, renderer: Any) -> None:
+    """X tick labels that overlap turn upright, then shrink (no smaller than 6 pt)."""
+    labels = [t for t in ax.get_xticklabels() if t.get_text()]
+    figure = ax.get_figure()
+    dpi = float(figure.dpi) if isinstance(figure, Figure) else 100.0
+
+    def crowded() -> bool:
+        # level labels collide when their boxes meet; slanted ones (parallel lines of text)
+        # when the ticks are closer than a line of text measured across the slant
+        angle = math.radians(labels[0].get_rotation() % 180)
+        if angle < 0.01 or abs(angle - math.pi / 2) < 0.01:  # level or upright: the boxes
+            boxes = [t.get_window_extent(renderer) for t in labels]
+            return any(_overlap(a, b) for a, b in itertools.pairwise(boxes))
+        line = 1.3 * float(labels[0].get_fontsize()) * dpi / 72
+        xs = sorted(ax.transData.transform((t.get_position()[0], 0))[0] for t in labels)
+        gap = min(b - a for a, b in itertools.pairwise(xs))
+        return bool(gap * math.sin(angle) < line)
+
+    if len(labels) < 2 or not crowded():
+        return
+    for t in labels:
+        t.set_rotation(90)
+        t.set_horizontalalignment("center")
+    size = float(labels[0].get_fontsize())
+    while crowded() and size > 6:
+        size -= 1
+        for t in labels:
+            t.set_fontsize(size)
     if isinstance(figure, Figure):
         figure.tight_layout()
+        _renderer(figure)
+
+
+def _data_boxes(ax: Axes, renderer: Any) -> list[Any]:
+    """Display boxes of what the axes show: bars, points, line vertices."""
+    from matplotlib.transforms import Bbox
+
+    boxes = [p.get_window_extent(renderer) for p in ax.patches if p.get_visible()]
+    for collection in ax.collections:
+        offsets = np.asarray(collection.get_offsets())
+        if offsets.size:
+            points = ax.transData.transform(offsets)
+            boxes += [Bbox.from_extents(x - 3, y - 3, x + 3, y + 3) for x, y in points]
+    for line in ax.get_lines():
+        points = ax.transData.transform(np.asarray(line.get_xydata()))
+        boxes += [Bbox.from_extents(x - 3, y - 3, x + 3, y + 3) for x, y in points]
+    return [b for b in boxes if b.width >= 0 and b.height >= 0]
+
+
+def _legend_off_data(ax: Axes, renderer: Any) -> None:
+    """A legend that covers a bar, point or line moves beside the axes (upper left)."""
+    legend = ax.get_legend()
+    if legend is None:
+        return
+    box = legend.get_window_extent(renderer)
+    if not any(_overlap(box, b) for b in _data_boxes(ax, renderer)):
+        return
+    handles, labels = ax.get_legend_handles_labels()
+    size = legend.get_texts()[0].get_fontsize() if legend.get_texts() else 8
+    ax.legend(
+        handles,
+        labels,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0.0,
+        fontsize=size,
+    )
+    figure = ax.get_figure()
+    if isinstance(figure, Figure):
+        moved = ax.get_legend()
+        if figure in _OWNED and moved is not None:
+            _grow(figure, moved.get_window_extent(_renderer(figure)).width)
+        figure.tight_layout()
+        _renderer(figure)
+
+
+def _grow(figure: Figure, pixels: float) -> None:
+    """Widen a figure a plot made by ``pixels`` (within :data:`_MAX_SIZE`)."""
+    width, height = figure.get_size_inches()
+    figure.set_size_inches(min(_MAX_SIZE[0], width + pixels / figure.dpi), height)
+
+
+def _fit_annotations(ax: Axes, figure: Figure) -> None:
+    """Room for the annotations of a horizontal bar plot: nothing past the axes' right edge."""
+    from matplotlib.text import Annotation
+
+    notes = [t for t in ax.texts if isinstance(t, Annotation) and t.get_visible()]
+    if not notes:
+        return
+    for _ in range(6):
+        renderer = _renderer(figure)
+        right = ax.get_window_extent(renderer).x1
+        over = max(t.get_window_extent(renderer).x1 for t in notes) - right
+        top = ax.get_window_extent(renderer).y1
+        above = max(t.get_window_extent(renderer).y1 for t in notes) - top
+        if over <= 0.5 and above <= 0.5:
+            return
+        if over > 0.5:
+            # room from the axis while the longest bar keeps over half the width, then from
+            # a wider figure (when the plot made it)
+            width_px = ax.get_window_extent(renderer).width
+            low, high = ax.get_xlim()
+            wanted = high + (high - low) * (over + 4) / max(width_px, 1.0)
+            longest = max(float(np.asarray(t.xy)[0]) for t in notes)
+            roomy = (longest - low) / (wanted - low) >= 0.55
+            if roomy or figure not in _OWNED or figure.get_size_inches()[0] >= _MAX_SIZE[0]:
+                ax.set_xlim(low, wanted)
+            else:
+                _grow(figure, over + 4)
+        if above > 0.5:
+            height_px = ax.get_window_extent(renderer).height
+            low, high = ax.get_ylim()
+            if ax.get_yscale() == "linear":
+                ax.set_ylim(low, high + (high - low) * (above + 4) / max(height_px, 1.0))
+        figure.tight_layout()
+
+
+def _empty(ax: Axes, message: str) -> Axes:
+    """A plot with nothing to draw: its title and axis labels, and why it is empty."""
+    ax.text(0.5, 0.5, message, ha="center", transform=ax.transAxes)
+    ax.set_xticks([])  # an empty frame's 0-1 axes would only show made-up ticks
+    ax.set_yticks([])
+    _tight(ax)
+    return ax
+
+
+#: Figures the plots created themselves (they may resize them; a caller's figure stays put).
+_OWNED: weakref.WeakSet[Figure] = weakref.WeakSet()
 
 
 def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
     if ax is not None:
         return ax
-    _fig, new = plt.subplots(figsize=size)
+    width, height = min(size[0], _MAX_SIZE[0]), min(size[1], _MAX_SIZE[1])
+    figure, new = plt.subplots(figsize=(width, height))
+    _OWNED.add(figure)
     return new
 
 
@@ -70,8 +286,7 @@ def plot_layer_counts(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax.set_title("Layer count across optimization stages")
     ax.set_ylabel("layers")
     if frame.empty:
-        ax.text(0.5, 0.5, "no layer counts in this log", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no layer counts in this log")
     layers = frame["layers"].to_numpy(dtype=float)
     # the change each stage made, as the frame defines it: a run starts with a full bar, and
     # a builder round starts from the network as the stages before the rounds left it
@@ -106,7 +321,7 @@ def plot_layer_counts(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         ],
         fontsize=8,
     )
-    _tight(ax)
+    _tight(ax, counts="y")
     return ax
 
 
@@ -126,10 +341,11 @@ def _label_rounds(ax: Axes, frame: pd.DataFrame) -> None:
         parts = [f"run {run + 1}"] if several_runs and run is not None else []
         if len({r for k, r in keys if k == run}) > 1:  # this run built more than once
             parts.append("network" if number is None else f"round {number + 1}")
-        ax.annotate(  # above the plot area, where no bar or count can be
+        ax.text(  # above the plot area, where no bar or count can be
+            i - 0.4,
+            1.01,
             ", ".join(parts),
-            (i - 0.4, 1.01),
-            xycoords=("data", "axes fraction"),
+            transform=ax.get_xaxis_transform(),
             va="bottom",
             fontsize=8,
             style="italic",
@@ -140,31 +356,70 @@ def _label_rounds(ax: Axes, frame: pd.DataFrame) -> None:
 def plot_fusions_by_pass(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     """Fusions, removals and swaps by optimization pass (``passes_frame``), horizontal bars.
 
-    Passes that ran but printed no effect keep their row (with empty bars).
+    One bar per pass, centred on its label, stacking its fusions, removals and swaps, with
+    the total printed after it. Passes that ran but printed no effect keep their row (an
+    empty bar and a 0).
     """
     ax = _axes(ax, (8.0, max(3.0, 0.35 * len(frame) + 1.5)))
     ax.set_title("Fusions, removals and swaps by pass")
     ax.set_xlabel("events")
     if frame.empty:
-        ax.text(0.5, 0.5, "no optimization passes in this log", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no optimization passes in this log")
     data = frame.assign(total=frame["fusions"] + frame["removals"] + frame["swaps"])
     data = data.sort_values(["total", "fusions", "removals"], ascending=True)
     y = np.arange(len(data))
-    ax.barh(y + 0.27, data["fusions"], height=0.27, label="fusions", color="#4c72b0")
-    ax.barh(y, data["removals"], height=0.27, label="removals", color="#dd8452")
-    ax.barh(y - 0.27, data["swaps"], height=0.27, label="swaps", color="#55a868")
+    # one bar per pass, on its label: fusions, removals and swaps stacked, the total after it
+    left = np.zeros(len(data))
+    for column, color in (("fusions", "#4c72b0"), ("removals", "#dd8452"), ("swaps", "#55a868")):
+        values = data[column].to_numpy(dtype=float)
+        ax.barh(y, values, left=left, height=0.7, label=column, color=color)
+        left += values
+    for yi, (total, f, r, w) in enumerate(
+        zip(data["total"], data["fusions"], data["removals"], data["swaps"], strict=True)
+    ):
+        parts = [f"{n} {k}" for n, k in ((f, "f"), (r, "r"), (w, "s")) if n]
+        text = f"{total}" + (f"  ({', '.join(parts)})" if len(parts) > 1 else "")
+        ax.annotate(
+            text, (total, yi), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7
+        )
     ax.set_yticks(y, [shorten(p, 36) for p in data["pass_name"]])
-    ax.legend(fontsize=8)
-    _tight(ax)
+    ax.legend(fontsize=8, loc="lower right")
+    _tight(ax, counts="x")
     return ax
+
+
+def engine_tactics(frame: pd.DataFrame) -> pd.DataFrame:
+    """The one tactic each tuned layer ends up with (``tactics_frame`` rows, one per layer).
+
+    TensorRT chooses a tactic per format combination, then keeps one combination: the row
+    marked ``in_engine`` (the engine layer runs that tactic, from the log's layer dump). A
+    layer without one (no layer dump, or a tactic the dump does not show) gets its fastest
+    chosen tactic, and ``engine_known`` is False: the log does not say which combination the
+    engine kept. Reformat timings are left out. Adds the column ``engine_known``.
+
+    Example:
+        >>> import trtlog
+        >>> rows = engine_tactics(trtlog.parse_text("[I] [TRT] nothing\\n").tactics_frame())
+        >>> list(rows.columns)[-2:]
+        ['in_engine', 'engine_known']
+    """
+    chosen = frame[frame["chosen"] & ~frame["reformat"] & frame["layer"].notna()]
+    chosen = chosen[np.isfinite(chosen["time_ms"].to_numpy(dtype=float))]
+    known = chosen[chosen["in_engine"]].drop_duplicates("layer")
+    rest = chosen[~chosen["layer"].isin(set(known["layer"]))]
+    fastest = rest.sort_values(["time_ms", "line"]).drop_duplicates("layer")
+    picked = pd.concat([known.assign(engine_known=True), fastest.assign(engine_known=False)])
+    out: pd.DataFrame = picked.sort_values("line").reset_index(drop=True)
+    return out
 
 
 def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: int = 40) -> Axes:
     """Every timed tactic per layer (``tactics_frame``), time on a log scale.
 
-    All candidates as points, the fastest of each runner and the chosen ones (one per format
-    combination) highlighted; a ring marks the chosen tactic the engine layer runs.
+    All candidates as points, the fastest of each runner, the winner of each format
+    combination, and one star per layer: the tactic the engine runs (see
+    :func:`engine_tactics`; a hollow star when the log does not say which combination the
+    engine kept, and the fastest winner stands in).
 
     Layers are ordered as the log tuned them; reformat timings are left out. At most
     ``max_layers`` layers (the ones with the most candidates) are shown.
@@ -180,8 +435,7 @@ def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: 
     ax.set_title("Tactic timing per layer")
     ax.set_ylabel("time per run (ms, log scale)")
     if not layers:
-        ax.text(0.5, 0.5, "no tactic timings in this log", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no tactic timings in this log")
     position = {name: i for i, name in enumerate(layers)}
     data = timed[timed["layer"].isin(position)]
     x = data["layer"].map(position).to_numpy(dtype=float)
@@ -191,33 +445,47 @@ def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: 
     ax.scatter(
         fastest["layer"].map(position),
         fastest["time_ms"],
-        s=28,
+        s=22,
         marker="D",
         color="#4c72b0",
         label="fastest of its runner",
     )
-    chosen = data[data["chosen"]]
-    ax.scatter(
-        chosen["layer"].map(position),
-        chosen["time_ms"],
-        s=80,
-        marker="*",
-        color="#c44e52",
-        label="chosen",
-        zorder=3,
-    )
-    if "in_engine" in data:
-        used = data[data["in_engine"]]
-        if not used.empty:
+    engine = engine_tactics(data)
+    picked = set(zip(engine["layer"], engine["line"], strict=True))
+    winners = data[
+        data["chosen"]
+        & ~pd.Series(
+            [(a, b) in picked for a, b in zip(data["layer"], data["line"], strict=True)],
+            index=data.index,
+            dtype=bool,
+        )
+    ]
+    if not winners.empty:
+        ax.scatter(
+            winners["layer"].map(position),
+            winners["time_ms"],
+            s=36,
+            marker="^",
+            color="#dd8452",
+            label="best of another format combination",
+            zorder=3,
+        )
+    for known, fill, label in (
+        (True, "#c44e52", "chosen: the engine runs it"),
+        (False, "none", "chosen (fastest combination; the log does not show the engine's)"),
+    ):
+        rows = engine[engine["engine_known"] == known]
+        if not rows.empty:
             ax.scatter(
-                used["layer"].map(position),
-                used["time_ms"],
-                s=160,
-                facecolors="none",
-                edgecolors="black",
-                linewidths=1.2,
-                label="chosen and in the engine",
+                rows["layer"].map(position),
+                rows["time_ms"],
+                s=110,
+                marker="*",
+                facecolors=fill,
+                edgecolors="#c44e52",
+                linewidths=1.0,
                 zorder=4,
+                label=label,
             )
     ax.set_yscale("log")
     ax.set_xticks(range(len(layers)), [shorten(n, 32) for n in layers], rotation=60, ha="right")
@@ -227,29 +495,61 @@ def plot_tactic_timing(frame: pd.DataFrame, ax: Axes | None = None, max_layers: 
 
 
 def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int = 15) -> Axes:
-    """The ``top`` slowest chosen tactics (``tactics_frame``), one bar per layer and format."""
-    chosen = frame[frame["chosen"] & ~frame["reformat"]]
+    """The ``top`` layers whose tactic takes the longest (``tactics_frame``), one bar per layer.
+
+    Each layer counts once, with the tactic the engine runs (:func:`engine_tactics`): not
+    the winner of every format combination TensorRT timed. A hatched bar is a layer whose
+    engine tactic the log does not show (its fastest chosen tactic stands in).
+    """
+    chosen = engine_tactics(frame)
     chosen = chosen.sort_values("time_ms", ascending=False).head(top).iloc[::-1]
     ax = _axes(ax, (9.0, max(3.0, 0.35 * len(chosen) + 1.5)))
-    ax.set_title(f"Slowest {top} tactic selections")
-    ax.set_xlabel("time of the chosen tactic (ms)")
+    ax.set_title(
+        f"Slowest {len(chosen)} tactic{'s' if len(chosen) != 1 else ''} the engine runs"
+        if len(chosen)
+        else "Slowest tactics the engine runs"
+    )
+    ax.set_xlabel("time of the layer's chosen tactic (ms)")
     if chosen.empty:
-        ax.text(0.5, 0.5, "no chosen tactics in this log", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no chosen tactics in this log")
     labels = [
-        f"{shorten(layer, 40)} [{runner}]"
-        for layer, runner in zip(chosen["layer"], chosen["runner"], strict=True)
+        f"{shorten(layer, 40)} [{_runner(runner, runner_id)}]"
+        for layer, runner, runner_id in zip(
+            chosen["layer"], chosen["runner"], chosen["runner_id"], strict=True
+        )
     ]
     y = np.arange(len(chosen))
-    ax.barh(y, chosen["time_ms"], color="#4c72b0")
+    known = chosen["engine_known"].to_numpy(dtype=bool)
+    ax.barh(y[known], chosen["time_ms"][known], color="#4c72b0", label="tactic in the engine")
+    if (~known).any():
+        ax.barh(
+            y[~known],
+            chosen["time_ms"][~known],
+            color="#a6bddb",
+            hatch="//",
+            edgecolor="#4c72b0",
+            label="engine's tactic not in the log: fastest chosen",
+        )
+        ax.legend(fontsize=7, loc="lower right")
     ax.set_yticks(y, labels)
     for yi, (ms, name) in enumerate(zip(chosen["time_ms"], chosen["tactic_name"], strict=True)):
-        text = f"{ms:.3g} ms" + (f"  {shorten(name, 36)}" if isinstance(name, str) else "")
+        kernel = f"  {shorten(name, 36, _BREAKS + '_')}" if isinstance(name, str) else ""
+        text = f"{ms:.3g} ms{kernel}"
         ax.annotate(
             text, (ms, yi), xytext=(3, 0), textcoords="offset points", va="center", fontsize=7
         )
     _tight(ax)
     return ax
+
+
+def _runner(runner: object, runner_id: object) -> str:
+    """The runner's name, or ``runner <id>`` where TensorRT 5/6 print only its number."""
+    if isinstance(runner, str):
+        return runner
+    try:
+        return f"runner {int(runner_id)}"  # type: ignore[call-overload]
+    except (TypeError, ValueError):  # NA
+        return "runner ?"
 
 
 def _share_bars(ax: Axes, labels: list[str], values: np.ndarray, unit: str, color: str) -> None:
@@ -297,11 +597,10 @@ def plot_time_by(
         ax.set_title(f"Layers by {noun} (no profile merged: counts, not time)")
         ax.set_xlabel("layers")
     if values.empty:
-        ax.text(0.5, 0.5, "no layers", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no layers")
     labels = [shorten(str(k), 36) for k in values.index]
     _share_bars(ax, labels, values.to_numpy(dtype=float), "ms" if timed else "", "#4c72b0")
-    _tight(ax)
+    _tight(ax, counts=None if timed else "x")
     return ax
 
 
@@ -312,6 +611,8 @@ def plot_module_time(
 
     ``depth`` picks the level of the module tree (1 = the top modules); by default the first
     level with at least two modules that hold layers. The ``top`` largest modules are shown.
+    A hatched part is time split evenly from a layer whose nodes span several modules (a
+    Myelin region, a horizontal merge: ``split_ms``).
     """
     held = frame[frame["layers"] > 0] if not frame.empty else frame
     if depth is None:
@@ -327,12 +628,26 @@ def plot_module_time(
     ax.set_title(f"{what} by module (depth {depth})")
     ax.set_xlabel("time per inference (ms)" if timed else "layers")
     if level.empty:
-        ax.text(0.5, 0.5, "no modules at this depth", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no modules at this depth")
     labels = [shorten(m, 44) for m in level["module"]]
     values = level[column].fillna(0).to_numpy(dtype=float)
     _share_bars(ax, labels, values, "ms" if timed else "", "#55a868")
-    _tight(ax)
+    split = level["split_ms"].fillna(0).to_numpy(dtype=float) if "split_ms" in level else None
+    if timed and split is not None and (split > 0).any():
+        # the share of layers timed as a whole but spread over several modules (Myelin
+        # regions, horizontal merges): an even split, not a measurement
+        ax.barh(
+            np.arange(len(split)),
+            split,
+            left=values - split,
+            color="none",
+            edgecolor="#2d6a3e",
+            hatch="///",
+            linewidth=0,
+            label="even share of a layer spanning modules (Myelin region, merge)",
+        )
+        ax.legend(fontsize=7, loc="lower right")
+    _tight(ax, counts=None if timed else "x")
     return ax
 
 
@@ -352,8 +667,7 @@ def plot_memory_by_stage(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     ax.set_title("Memory by stage")
     ax.set_ylabel("memory (MiB)")
     if not stages:
-        ax.text(0.5, 0.5, "no memory figures in this log", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no memory figures in this log")
 
     def figure(line: int, metric: str) -> float:
         return float(values[(values["line"] == line) & (values["metric"] == metric)]["mib"].sum())
@@ -397,12 +711,13 @@ def plot_memory_by_stage(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
         text = "\n".join(
             f"{m}: {mib:.3g} MiB" for m, mib in zip(last["metric"], last["mib"], strict=True)
         )
-        ax.text(
-            0.01,
-            0.98,
+        ax.text(  # beside the axes: over them it would hide the lines
+            1.01,
+            0.0,
             "engine\n" + text,
             transform=ax.transAxes,
-            va="top",
+            va="bottom",
+            ha="left",
             fontsize=7,
             bbox={"boxstyle": "round", "facecolor": "white", "alpha": 0.8},
         )
@@ -463,8 +778,7 @@ def plot_diff(
     ax.set_title(f"{'Time' if timed else 'Layers'} per {what}: A vs B")
     ax.set_xlabel("time per inference (ms)" if timed else "layers (no profile given)")
     if data.empty:
-        ax.text(0.5, 0.5, "no layers to compare", ha="center", transform=ax.transAxes)
-        return ax
+        return _empty(ax, "no layers to compare")
     y = np.arange(len(data))
     ax.barh(y + 0.2, data["a"], height=0.4, label="A", color="#4c72b0")
     ax.barh(y - 0.2, data["b"], height=0.4, label="B", color="#dd8452")
@@ -483,5 +797,5 @@ def plot_diff(
         )
     ax.legend(fontsize=8, loc="best")
     ax.margins(x=0.15)
-    _tight(ax)
+    _tight(ax, counts=None if timed else "x")
     return ax

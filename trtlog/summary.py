@@ -679,7 +679,7 @@ def _tactic_figures(build: Build) -> dict[str, int]:
     cached; the ``Optimizer Reformat(...)`` layers of reformat timings among them, counted
     in ``reformat_layers_timed``).
     """
-    runners = len(build.events_of("runner_choice"))
+    runners = len(build.events_of("runner_choice", "legacy_runner_choice"))
     if not build.events_of(*_TACTIC_KINDS):
         return {"runners_chosen": runners}
     frame = build.tactics_frame()

@@ -6,11 +6,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import trtlog
-from tests.conftest import FIXTURES
+from tests.conftest import CORPUS, FIXTURES, needs_corpus
 from trtlog.cli import main
 
 YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
@@ -156,10 +157,10 @@ def test_layers_profile_of_another_model_is_reported(
 def test_explain_overview(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", str(YOLO)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(
-        "3 final layers (from the layer dump); 3 ONNX nodes: 2 fused, 1 unexplained"
-    )
-    assert "QConvScaleFusion" in out and "unexplained (1):" in out
+    # the two Constant scales of the input quantizer (lines 103-105) are folded: none is
+    # unexplained any more
+    assert out.startswith("3 final layers (from the layer dump); 3 ONNX nodes: 2 folded, 1 fused")
+    assert "QConvScaleFusion" in out and "unexplained" not in out
 
 
 def test_explain_node_and_layer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -170,7 +171,9 @@ def test_explain_node_and_layer(capsys: pytest.CaptureFixture[str]) -> None:
     layer = "/model/backbone0/conv/_input_quantizer/QuantizeLinear"
     assert main(["explain", str(YOLO), "--layer", layer, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["onnx_nodes"] == [layer] and data["ops"] == ["QuantizeLinear"]
+    zero_point = "/model/backbone0/conv/_input_quantizer/Constant_1_output_0"
+    assert data["onnx_nodes"] == [layer, zero_point]
+    assert data["ops"] == ["QuantizeLinear", "Constant"]
     assert main(["explain", str(YOLO), "--layer", "nope"]) == 2
     assert "no layer named 'nope'" in capsys.readouterr().err
 
@@ -330,3 +333,247 @@ def test_library_warnings_show_as_one_trtlog_line(
             f"trtlog: warning: {path}: read as JSON after repairing what trtexec writes: "
             "1 nan/inf number(s)"
         ]
+
+
+def test_summary_and_tactics_plot_agree_on_a_5_6_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = FIXTURES / "logs" / "trt6-like_legacy-timing_build-verbose.log"
+    from trtlog.summary import summarize
+
+    assert main(["summary", str(log)]) == 0
+    assert "6 timed for 2 layer(s)" in capsys.readouterr().out
+    # 6 "Tactic <id> time <t>" lines over 2 layers (pool1's only tactic was not timed),
+    # 3 "Chose" lines
+    summary = summarize(trtlog.parse(log))
+    assert (summary.tactics_timed, summary.layers_timed, summary.runners_chosen) == (6, 2, 3)
+    import matplotlib.pyplot as plt
+
+    from trtlog.plots import plot_slowest_tactics, plot_tactic_timing
+
+    frame = trtlog.parse(log).tactics_frame()
+    ax = plot_tactic_timing(frame)
+    assert not any("no tactic timings" in t.get_text() for t in ax.texts)
+    assert len(ax.get_xticklabels()) == 2  # pool1 was not timed (only option)
+    ax = plot_slowest_tactics(frame)
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "fc1 [runner 5]",
+        "conv1 + relu1 [runner 14]",
+    ]
+    plt.close("all")
+    assert main(["plot", "tactics", str(log), "-o", str(tmp_path / "t.png")]) == 0
+
+
+# -- issue 12 item 16: crashes become one clear line and exit 2 ----------------------------
+
+
+def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("trtlog: error: "), err
+    return lines[0]
+
+
+def test_plot_to_an_unknown_extension(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "x.xyz"
+    assert main(["plot", "fusions", str(YOLO), "-o", str(out)]) == 2
+    line = _one_error_line(capsys)
+    assert "'.xyz'" in line and ".png" in line and ".svg" in line
+    assert main(["plot", "fusions", str(YOLO), "-o", str(tmp_path / "noext")]) == 2
+    assert "no extension" in _one_error_line(capsys)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["plot", "fusions", str(YOLO), "-o", "{d}/missing/x.png"],
+        ["graph", str(YOLO), "-o", "{d}/missing/g.graphml"],
+    ],
+    ids=["plot", "graph"],
+)
+def test_output_into_a_missing_folder(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.format(d=tmp_path) for a in argv]
+    assert main(argv) == 2
+    line = _one_error_line(capsys)
+    assert f"{tmp_path}/missing" in line and "does not exist" in line
+
+
+def test_graph_with_a_bad_regex(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["graph", str(YOLO), "-o", str(tmp_path / "g.json"), "--match", "(["]) == 2
+    line = _one_error_line(capsys)
+    assert "--match '(['" in line and "not a valid regular expression" in line
+
+
+def test_graph_queries_accept_an_engine_layer() -> None:
+    build = trtlog.parse(YOLO)
+    assert build.engine is not None
+    layer = build.engine.layers[2]
+    assert trtlog.provenance(build, layer) == trtlog.provenance(build, layer.name)
+    assert trtlog.members(build, layer) == trtlog.members(build, layer.name)
+    assert trtlog.fate(build, layer).final_layers == (layer.name,)
+    with pytest.raises(TypeError, match=r"a name \(str\) or an EngineLayer, not int"):
+        trtlog.fate(build, 5)  # type: ignore[arg-type]
+
+
+def _any(value: object) -> Any:
+    """A value of the wrong type, past the type checker (the call must refuse it)."""
+    return value
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: trtlog.parse(_any(123)), r"trtlog\.parse takes a path"),
+        (lambda: list(trtlog.iter_events(_any(5.0))), r"trtlog\.iter_events takes a path"),
+        (lambda: trtlog.load_engine(_any(123)), r"load_times take a path to a JSON export"),
+        (lambda: trtlog.load_profile(_any(None)), r"load_times take a path to a JSON export"),
+        (
+            lambda: trtlog.compare(_any(123), YOLO),
+            r"trtlog\.compare takes a Build, an Engine or a path",
+        ),
+        (lambda: trtlog.lint(_any(123)), r"trtlog\.lint takes a Build, an Engine or a path"),
+    ],
+    ids=["parse", "iter_events", "load_engine", "load_profile", "compare", "lint"],
+)
+def test_wrong_input_types_name_what_is_accepted(call: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+# -- issue 12 item 17: the JSON load_engine reads, on the command line ----------------------
+
+
+def _names(out: str) -> list[str]:
+    table = out.split("\n\n")[0].splitlines()
+    return [row.split()[1] for row in table[2:]]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-le", "gzip"])
+def test_layers_reads_bom_utf16_and_gzip_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    import gzip
+
+    text = RESNET18.read_text(encoding="utf-8")
+    path = tmp_path / ("l.json.gz" if encoding == "gzip" else "l.json")
+    if encoding == "gzip":
+        path.write_bytes(gzip.compress(text.encode("utf-8")))
+    else:
+        path.write_bytes(text.encode(encoding))
+    assert main(["layers", str(path)]) == 0
+    assert main(["layers", str(RESNET18)]) == 0
+    out, reference = capsys.readouterr().out.split("index", 2)[1:]
+    assert out == reference and "\n" in out  # the same 25 rows
+    assert trtlog.load_engine(path).layers == trtlog.load_engine(RESNET18).layers
+
+
+def test_diff_and_lint_read_utf16_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "l.json"
+    path.write_bytes(RESNET18.read_text(encoding="utf-8").encode("utf-16"))
+    assert main(["diff", str(path), str(RESNET18), "--view", "summary"]) == 0
+    assert "rows: = 25  ~ 0  - 0  + 0" in capsys.readouterr().out
+    assert main(["lint", str(path), "--fail-on", "never"]) == 0
+
+
+def test_layers_reads_json_on_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    data = RESNET18.read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["layers", "-", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 25 and rows[0]["name"] == trtlog.load_engine(RESNET18).layers[0].name
+    log = YOLO.read_bytes()  # a log on stdin is still a log
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(log), encoding="utf-8"))
+    assert main(["layers", "-"]) == 0
+    assert "CaskConvolution" in capsys.readouterr().out
+
+
+def test_layers_of_a_profile_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["layers", str(RESNET18_PROFILE)]) == 0
+    out = capsys.readouterr().out
+    assert "per-layer profile (--exportProfile): 25 records, 0.472 ms per inference" in out
+    assert main(["layers", str(RESNET18_PROFILE), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 25
+    assert sum(r["average_ms"] for r in rows) == pytest.approx(0.472, abs=1e-9)
+    assert main(["layers", str(RESNET18_PROFILE), "--group-by", "type"]) == 2
+    assert "a profile alone" in _one_error_line(capsys)
+    assert main(["plot", "time-by", str(RESNET18_PROFILE), "-o", "/tmp/x.png"]) == 2
+    assert "is a per-layer profile, not layers" in _one_error_line(capsys)
+
+
+TIMES_JSON = CORPUS / "trt10.4_mobilenetv2-fp16-rtx3060_times.json"
+
+
+@needs_corpus
+def test_layers_of_a_timing_trace_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    """trt10.4 MobileNetV2 times: 12,852 records (grep -c latencyMs), and by hand over the
+    sorted latencyMs values: min 0.221191, median 0.232422, p99 0.241699 (trtexec leaves out
+    the int(0.01 * 12852) = 128 largest), max 0.247559."""
+    assert main(["layers", str(TIMES_JSON), "--format", "json"]) == 0
+    rows = {r["measure"]: r for r in json.loads(capsys.readouterr().out)}
+    assert set(rows) == {"Latency", "H2D Latency", "GPU Compute Time", "D2H Latency"}
+    latency = rows["Latency"]
+    assert latency["count"] == 12852
+    assert (latency["min_ms"], latency["median_ms"], latency["p99_ms"], latency["max_ms"]) == (
+        0.221191,
+        0.232422,
+        0.241699,
+        0.247559,
+    )
+    assert main(["layers", str(TIMES_JSON)]) == 0
+    assert "timing trace (--exportTimes): 12852 inferences" in capsys.readouterr().out
+
+
+PLACEMENT_ONLY = """\
+[01/10/2024-21:52:53] [I] [TRT] ---------- Layers Running on DLA ----------
+[01/10/2024-21:52:53] [I] [TRT] ---------- Layers Running on GPU ----------
+[01/10/2024-21:52:53] [I] [TRT] [GpuLayer] COPY: \
+/model/backbone0/conv/_input_quantizer/QuantizeLinear
+[01/10/2024-21:52:53] [I] [TRT] [GpuLayer] CONVOLUTION: model.model.backbone0.conv.weight + \
+/model/backbone0/conv/_weight_quantizer/QuantizeLinear + /model/backbone0/conv/Conv
+[01/10/2024-21:52:53] [I] [TRT] [GpuLayer] CONVOLUTION: model.model.backbone1.conv.weight + \
+/model/backbone1/conv/_weight_quantizer/QuantizeLinear + /model/backbone1/conv/Conv
+"""
+
+
+def test_layers_of_a_log_with_only_placement_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Lines 244-248 of the yolov8 seed: three [GpuLayer] lines and no layer dump."""
+    log = tmp_path / "placement.log"
+    log.write_text(PLACEMENT_ONLY)
+    assert main(["layers", str(log), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["name"] for r in rows] == [
+        "/model/backbone0/conv/_input_quantizer/QuantizeLinear",
+        "model.model.backbone0.conv.weight + /model/backbone0/conv/_weight_quantizer/"
+        "QuantizeLinear + /model/backbone0/conv/Conv",
+        "model.model.backbone1.conv.weight + /model/backbone1/conv/_weight_quantizer/"
+        "QuantizeLinear + /model/backbone1/conv/Conv",
+    ]
+    assert main(["layers", str(log)]) == 0
+    assert "placement lines" in capsys.readouterr().out
+
+
+def test_quiet_and_verbose_after_the_subcommand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "p.json"
+    broken.write_text(
+        '[{"count": 1}, {"name": "a", "timeMs": nan, "averageMs": 1, "percentage": 1}]'
+    )
+    assert main(["layers", str(broken)]) == 0
+    assert "trtlog: warning:" in capsys.readouterr().err
+    assert main(["layers", str(broken), "-q"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["-q", "layers", str(broken)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["plot", "fusions", str(YOLO), "-o", str(tmp_path / "f.png"), "-q"]) == 0

@@ -154,7 +154,9 @@ def test_mnist_fp16_myelin_against_fp32_kernels() -> None:
     (group,) = cmp.groups  # the last Myelin region is five kernels in the FP32 build
     assert (group.layers_a, group.layers_b) == ((5,), (4, 5, 6, 7, 8))
     summary = cmp.summary()
-    assert summary.precision_transitions == {"FP16→FP32": 2, "FP32→INT64": 1}
+    # the INT64 output of kernel __myl_CastReshCast_myl4_4 is no precision change of the
+    # region it is aligned to (issue 12)
+    assert summary.precision_transitions == {"FP16→FP32": 2}
     assert [v.name for v in summary.reformats_removed] == [
         "Reformatting CopyNode for Input Tensor 0 to {ForeignNode[node_conv2d_1...node_relu_1]}"
     ]
@@ -184,3 +186,49 @@ def test_corpus_build_compared_with_itself_is_all_equal(name: str) -> None:
     cmp = _compare(_corpus(name), _corpus(name))
     assert cmp.markers()["="] == len(cmp.steps) == len(cmp.layers_a)
     assert cmp.groups == ()
+
+
+# -- issue 12 item 10: what the summary and the rows say ------------------------------------
+
+
+def test_bert_side_labels_and_region_counts() -> None:
+    """BERT seeds: A is a default build's builder listing (one {ForeignNode[...]} + a
+    reformat), not a detailed dump; B lists that one region as 88 kernels of Myelin graph 0."""
+    cmp = _compare(BERT_NAMES, BERT_DETAILED)
+    assert "(detailed)" not in cmp.a.describe()
+    assert cmp.a.describe().endswith("2 layers (builder listing: types and formats)")
+    assert cmp.b.describe().endswith("89 layers (detailed)")
+    text = cmp.summary().to_text()
+    assert "  Myelin regions        1      1" in text
+    assert "  Myelin kernels        0     88" in text
+
+
+@needs_corpus
+def test_a_kernel_aligned_to_its_region_has_no_precision_change() -> None:
+    """10.16.1 MNIST: A (fp16 build) shows the classifier as one region, B (fp32 dump) as 5
+    kernels; the last kernel __myl_CastReshCast_myl4_4 writes INT64 (an index), which is no
+    precision change of the region."""
+    cmp = _compare(
+        CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log",
+        CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp32_build-dumpLayerInfo.log",
+    )
+    for s in cmp.steps:
+        if s.index_a is not None and s.index_b is not None:
+            a, b = cmp.layers_a[s.index_a], cmp.layers_b[s.index_b]
+            if {a.myelin, b.myelin} == {"region", "kernel"}:
+                assert not any(r.startswith("precision") for r in s.reasons), s
+    summary = cmp.summary()
+    assert summary.precision_transitions == {"FP16→FP32": 2}
+    # A: "Profiling verbosity: 0" (line 36) with the builder's listing; B: an inspector dump
+    # of a "Profiling verbosity: 2" build (line 36)
+    assert cmp.a.describe().endswith(
+        "6 layers (builder listing: types and formats; profiling verbosity: layer names only), "
+        "optimizer passes"
+    )
+    assert cmp.b.describe().endswith("9 layers (detailed)")
+    back = _compare(
+        CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp32_build-dumpLayerInfo.log",
+        CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log",
+    )
+    assert back.summary().precision_transitions == {"FP32→FP16": 2}
+    assert "Myelin regions        1      3" in back.summary().to_text()

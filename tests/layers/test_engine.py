@@ -417,7 +417,8 @@ NODE_NAMES = st.lists(st.sampled_from(["/", "a", "b", "Conv", "//", "x.0"]), max
 def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
     from trtlog.engine import common_module, module_path
 
-    paths = [module_path(n) for n in nodes]
+    placed = [n for n in nodes if "/" in n] or nodes  # names without "/" name no module
+    paths = [module_path(n) for n in placed]
     common: tuple[str, ...] = paths[0]
     for path in paths[1:]:
         n = 0
@@ -492,3 +493,107 @@ def test_layer_json_template_lists_every_field_in_order() -> None:
     from trtlog.parse.layer_info import _LAYER_TEMPLATE
 
     assert list(_LAYER_TEMPLATE) == list(EngineLayer.model_fields)
+
+
+# -- issue 12 item 6: Myelin regions and reformats in the module tree ---------------------
+
+REGION = (
+    "{ForeignNode[enc.l0.weight + (Unnamed Layer* 9) [Shuffle].../enc/l1/MatMul + /enc/l1/Add]}"
+)
+
+
+def _region_engine() -> Engine:
+    layers = (
+        EngineLayer(index=0, name="Reformatting CopyNode for Network Input x"),
+        EngineLayer(index=1, name=f"Reformatting CopyNode for Input Tensor 0 to {REGION}"),
+        EngineLayer(
+            index=2,
+            name=REGION,
+            type="Myelin",
+            onnx_nodes=(
+                "enc.l0.weight",
+                "(Unnamed Layer* 9) [Shuffle]",
+                "/enc/l0/MatMul",
+                "/enc/l0/Add",
+                "/enc/l1/MatMul",
+                "/enc/l1/Add",
+            ),
+        ),
+        EngineLayer(index=3, name="dec.w + /dec/Conv", onnx_nodes=("dec.w", "/dec/Conv")),
+        EngineLayer(index=4, name="Reformatting CopyNode for Output Tensor 0 to dec.w + /dec/Conv"),
+    )
+    engine = Engine(source="t", origin="layer_json", detailed=True, layers=layers)
+    return engine.with_profile(
+        _profile(
+            ("Reformatting CopyNode for Network Input x", 0.5),
+            (f"Reformatting CopyNode for Input Tensor 0 to {REGION}", 1.0),
+            (REGION, 4.0),
+            ("dec.w + /dec/Conv", 2.0),
+            ("Reformatting CopyNode for Output Tensor 0 to dec.w + /dec/Conv", 0.25),
+        )
+    )
+
+
+def test_module_tree_splits_a_region_over_its_nodes_modules() -> None:
+    """Initializers and TensorRT's own layers name no module; a region spans /enc/l0 and l1."""
+    from trtlog.engine import layer_modules
+
+    engine = _region_engine()
+    where = layer_modules(engine)
+    assert [m.how for m in where] == ["none", "served", "split", "nodes", "served"]
+    assert where[2].home == ("enc",)
+    assert dict(where[2].shares) == {("enc", "l0"): 0.5, ("enc", "l1"): 0.5}
+    assert where[1].served == 2 and where[4].served == 3
+    tree = engine.module_tree()
+    assert tree.time_ms == pytest.approx(7.75)
+    enc = tree.find("/enc")
+    assert enc.time_ms == pytest.approx(5.0) and enc.split_ms == 0.0  # region + its reformat
+    assert enc.own_layers == 2 and enc.layers == 2
+    l0 = tree.find("/enc/l0")
+    assert l0.time_ms == pytest.approx(2.5) and l0.split_ms == pytest.approx(2.5)
+    assert l0.layers == 2 and l0.own_layers == 0
+    assert tree.find("/dec").time_ms == pytest.approx(2.25)
+    root_own = tree.time_ms - sum(c.time_ms for c in tree.children)
+    assert root_own == pytest.approx(0.5)  # only the network-input reformat stays at the root
+    frame = engine.layers_frame()
+    assert list(frame["module"]) == ["/", "/enc", "/enc", "/dec", "/dec"]
+    modules = engine.modules_frame().set_index("module")
+    assert modules.loc["/enc/l1", "split_ms"] == pytest.approx(2.5)
+
+
+@needs_corpus
+def test_controlnet_regions_and_reformats_leave_the_root_module() -> None:
+    """ControlNet: 7 ForeignNode regions (1.239 ms) and the reformats used to sit in "/"."""
+    engine = load_engine(
+        CORPUS / "trt8.6_controlnet-fp16_layers-detailed.json",
+        profile=CORPUS / "trt8.6_controlnet-fp16_profile.json",
+    )
+    tree = engine.module_tree()
+    assert tree.time_ms == pytest.approx(engine.total_ms)  # nothing lost or counted twice
+    # the first region, profile.json line 72: "averageMs" : 0.224357
+    block = tree.find("/input_blocks.1/input_blocks.1.1")
+    region = engine.layers[69]
+    assert region.name.startswith("{ForeignNode[input_blocks.1.1.transformer_blocks.0.norm1")
+    assert region.time is not None and region.time.average_ms == 0.224357
+    assert block.time_ms > 0.224357 and block.own_layers >= 1
+    frame = engine.layers_frame()
+    regions = frame[frame["type"] == "Myelin"]
+    assert len(regions) == 7
+    assert regions["time_ms"].sum() == pytest.approx(1.239, abs=5e-4)
+    assert (regions["module"] != "/").all()
+    copies = frame["name"].str.startswith("Reformatting CopyNode")
+    reformats = frame[copies & (frame["time_ms"] > 0)]
+    assert len(reformats) == 59
+    at_root = reformats[reformats["module"] == "/"]
+    # the one reformat left at the root feeds "/input_blocks.0/input_blocks.0.0/Conv + /Add",
+    # a layer whose /Add is at the root (profile.json: 0.00410739 ms)
+    assert list(at_root["name"]) == [
+        "Reformatting CopyNode for Input Tensor 0 to /input_blocks.0/input_blocks.0.0/Conv + /Add"
+    ]
+    assert frame.loc[105, "module"] == "/input_blocks.2/input_blocks.2.1"  # feeds a region
+    # what stays at the root: /Cast, /Mul, PWN(/Sin), PWN(/Cos), the conv + /Add and its
+    # reformat (profile.json: 0.00412379 + 0.00542188 + 0.00449843 + 0.00447757 + 0.00827379
+    # + 0.00410739); the Gemm merged over 10 modules (0.0365637) is split among them
+    root_own = tree.time_ms - math.fsum(c.time_ms for c in tree.children if c.time_ms == c.time_ms)
+    assert root_own == pytest.approx(0.03090285, abs=1e-9)
+    assert tree.find("/input_blocks.7").split_ms == pytest.approx(0.0365637 / 10)

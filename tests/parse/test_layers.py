@@ -272,3 +272,84 @@ def test_record_parameter_lookup() -> None:
     assert record.parameter("Missing") is None
     assert record.tactic_name == ""
     assert record.tactic == 1000
+
+
+# -- issue 12 item 12: a dump pasted into markdown -------------------------------------------
+
+RECORD = (
+    "Name: /f/Conv, LayerType: CaskConvolution, Inputs: [ { Name: x, Location: Device, "
+    "Dimensions: [1,3,224,224], Format/Datatype: Half }], Outputs: [ { Name: y, Location: "
+    "Device, Dimensions: [1,64,55,55], Format/Datatype: Half }], TacticValue: "
+    "0x280b0ad3c23d8442, StreamId: 0, Metadata: [ONNX Layer: /f/Conv]"
+)
+
+PASTED = f"""\
+The build finishes, but the engine is slow. Here is the end of the log:
+
+```
+[11/01/2024-10:32:57] [V] [TRT] Layers:
+{RECORD}
+{RECORD.replace("/f/Conv", "/g/Conv")}
+```
+
+Why are the two convolutions not fused?
+Thanks in advance
+"""
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_pasted_dump_ends_at_the_code_fence(compiled: bool) -> None:
+    events = _parse_text(PASTED, compiled=compiled)
+    kinds = [(e.span[0], e.kind) for e in events]
+    assert kinds == [
+        (1, "unrecognized"),
+        (2, "unrecognized"),
+        (3, "unrecognized"),
+        (4, "engine_layers_detailed"),
+        (5, "inspector_record"),
+        (6, "inspector_record"),
+        (7, "unrecognized"),  # the closing fence is not a layer
+        (8, "unrecognized"),
+        (9, "unrecognized"),  # nor is the prose after it
+        (10, "unrecognized"),
+    ]
+
+
+def test_a_pasted_dump_gives_only_its_layers() -> None:
+    import trtlog
+
+    engine = trtlog.parse_text(PASTED).engine
+    assert engine is not None
+    assert [(lay.name, lay.type) for lay in engine.layers] == [
+        ("/f/Conv", "CaskConvolution"),
+        ("/g/Conv", "CaskConvolution"),
+    ]
+
+
+def test_an_indented_dump_ends_where_the_indentation_does() -> None:
+    """A dump of records ends at the first line that is not a record, even without a fence
+    (a 4-space code block, T6); a names-only dump ends at a fence."""
+    indented = f"    [11/01/2024-10:32:57] [V] [TRT] Layers:\n    {RECORD}\nWhy is it slow?\n"
+    assert [e.kind for e in _parse_text(indented)] == [
+        "engine_layers_detailed",
+        "inspector_record",
+        "unrecognized",
+    ]
+    names = (
+        "```\n"
+        "[05/04/2024-11:18:46] [I] Layer Information:\n"
+        "[05/04/2024-11:18:46] [I] Layers:\n"
+        "conv1 + relu1\n"
+        "pool1\n"
+        "```\n"
+        "Bindings are missing from my paste.\n"
+    )
+    assert [e.kind for e in _parse_text(names)] == [
+        "unrecognized",
+        "layer_info_dump",
+        "inspector_layers_header",
+        "inspector_layer_name",
+        "inspector_layer_name",
+        "unrecognized",
+        "unrecognized",
+    ]

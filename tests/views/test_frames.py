@@ -249,3 +249,28 @@ def test_resnet18_qat_horizontal_merge_removes_eight_layers() -> None:
     assert len(removed) == 264
     assert (removals["kind"] == "qdq_dedup").sum() == 8
     assert not removals.duplicated(["layer", "pass_name"]).any()
+
+
+LEGACY = FIXTURES / "logs" / "trt6-like_legacy-timing_build-verbose.log"
+
+
+def test_tactics_of_a_5_6_log_are_tied_to_their_layer() -> None:
+    """5/6 name the layer in "--------------- Timing <layer>(<runner id>)" and pick with
+    "--------------- Chose <runner id> (<tactic>)": every row has its layer, one choice each."""
+    frame = trtlog.parse(LEGACY).tactics_frame()
+    text = LEGACY.read_text(encoding="utf-8").splitlines()
+    assert text[9].endswith("--------------- Timing conv1 + relu1(3)")
+    assert text[16].endswith("--------------- Chose 14 (1363534230700867617)")
+    assert frame["layer"].notna().all()
+    assert list(frame["layer"].unique()) == ["conv1 + relu1", "pool1", "fc1"]
+    assert list(frame["runner_id"]) == [3, 3, 3, 14, 14, 8, 5, 5]
+    chosen = frame[frame["chosen"]]
+    assert list(zip(chosen["layer"], chosen["tactic"], strict=True)) == [
+        ("conv1 + relu1", 1363534230700867617),  # line 15, 0.138272 ms
+        ("pool1", 2**64 - 1),  # tactic -1, "the only option, timing skipped" (line 19)
+        ("fc1", 1),  # line 23, 0.04096 ms
+    ]
+    # no "Fastest Tactic" line in 5/6: the least time of each runner's block
+    fastest = frame[frame["fastest"]]
+    assert list(fastest["line"]) == [12, 15, 23]
+    assert list(fastest["time_ms"]) == [0.301056, 0.138272, 0.04096]

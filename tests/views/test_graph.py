@@ -68,9 +68,17 @@ def test_yolov8_provenance_of_every_final_layer() -> None:
         "ConstWeightsFusion",
     }
     q = graph.provenance("/model/backbone0/conv/_input_quantizer/QuantizeLinear")
-    assert q.onnx_nodes == ("/model/backbone0/conv/_input_quantizer/QuantizeLinear",)
-    assert q.ops == ("QuantizeLinear",)
-    assert [s.relation for s in q.steps] == ["registered as"]  # nothing merged into it
+    # its zero point (line 103 reads it, line 105 registers it) is a constant folded into it
+    assert q.onnx_nodes == (
+        "/model/backbone0/conv/_input_quantizer/QuantizeLinear",
+        "/model/backbone0/conv/_input_quantizer/Constant_1_output_0",
+    )
+    assert q.ops == ("QuantizeLinear", "Constant")
+    assert [(s.relation, s.line, s.evidence) for s in q.steps] == [
+        ("registered as", 105, "log"),
+        ("merged into", 0, "dataflow"),
+        ("registered as", 0, "name"),  # the excerpt has no "Registering layer" line for it
+    ]
     myelin = graph.provenance(graph.final_layers()[0])
     # no parser lines in the excerpt: the range ends are all the log gives
     assert myelin.original_layers == (
@@ -180,3 +188,75 @@ def test_every_parsed_onnx_node_has_one_fate() -> None:
     share = totals["unexplained"] / sum(totals.values())
     assert sum(totals.values()) > 500
     assert share < 0.008, totals  # 3 of 574 ONNX nodes today (0.5%)
+
+
+# -- issue 12 item 7: fate and provenance narratives ----------------------------------------
+
+RESNET18_QAT = CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log"
+
+
+@needs_corpus
+def test_removal_goes_to_the_current_name_of_the_layer_the_pass_runs_on() -> None:
+    """resnet18-QAT lines 2619-2628: QuantizeConvWithResidualAdd runs on Conv_34, which
+    ConstWeightsFusion (2626) and ConvEltwiseSumFusion (2627) rename before the pass removes
+    DequantizeLinear_41 (2628): the DQ goes into the renamed layer, not into "Conv_34"."""
+    graph = _graph(RESNET18_QAT)
+    fate = graph.fate("DequantizeLinear_41")
+    final = "layer1.0.conv2.weight + QuantizeLinear_32 + Conv_34 + Add_42 + Relu_43"
+    assert fate.kind == "fused" and fate.final_layers == (final,)
+    merged = [s for s in fate.steps if s.relation != "registered as"]
+    assert [(s.target, s.pass_name, s.line) for s in merged] == [
+        (final, "QuantizeConvWithResidualAdd", 2628)
+    ]
+    assert "ConstWeightsFusion" not in fate.passes
+    lines = RESNET18_QAT.read_text(encoding="utf-8").splitlines()
+    assert lines[2627].endswith("Removing DequantizeLinear_41")
+    assert lines[2618].endswith("Running: QuantizeConvWithResidualAdd on Conv_34")
+
+
+@needs_corpus
+def test_removal_by_a_pass_names_the_pass_once() -> None:
+    """resnet18-QAT line 2570: ShuffleErasure removes Flatten_301 + reshape_before_Gemm_311."""
+    fate = _graph(RESNET18_QAT).fate("Flatten_301")
+    assert fate.kind == "removed"
+    text = fate.describe()
+    assert "removed by ShuffleErasure (line 2570)" in text
+    assert "by ShuffleErasure by" not in text
+    assert (
+        "merged into Flatten_301 + reshape_before_Gemm_311 by ShuffleShuffleFusion (line 2568)"
+        in (text)
+    )
+
+
+def test_step_describe_names_a_removing_pass_once() -> None:
+    from trtlog.graph import Step
+
+    step = Step(
+        relation="removed by",
+        source="a",
+        target="ShuffleErasure",
+        pass_name="ShuffleErasure",
+        line=7,
+    )
+    assert step.describe() == "removed by ShuffleErasure (line 7)"
+    stage = Step(relation="removed by", source="a", target="dead-layer removal", line=9)
+    assert stage.describe() == "removed by dead-layer removal (line 9)"
+
+
+def test_yolov8_conv_provenance_does_not_pass_a_constant_off_as_its_node() -> None:
+    """The excerpt has parser lines only for the input quantizer (lines 99-107); the scale
+    it reads, /model/backbone0/conv/_input_quantizer/Constant_2_output_0 (line 103, dims ()),
+    is registered as a layer at line 104: a constant, folded into the DQ (line 140)."""
+    graph = _graph(YOLO)
+    constant = "/model/backbone0/conv/_input_quantizer/Constant_2_output_0"
+    fate = graph.fate(constant)
+    assert fate.op == "Constant" and fate.kind == "folded"
+    conv = graph.provenance(CONV0)
+    assert dict(zip(conv.onnx_nodes, conv.ops, strict=True)).get(constant) == "Constant"
+    assert "/model/backbone0/conv/Conv" in conv.unparsed
+    assert "/model/backbone0/bn/BatchNormalization" in conv.unparsed
+    assert constant not in conv.unparsed
+    text = conv.describe()
+    assert "ONNX nodes (1)" not in text
+    assert f"{constant} [Constant] (a constant folded in)" in text
+    assert "layers without a parser line (8)" in text

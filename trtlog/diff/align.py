@@ -547,6 +547,8 @@ def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[
     if a.reformat and b.reformat:
         if a.label and b.label and a.label != b.label:
             out.append(f"reformat {a.label} vs {b.label}")
+    elif {a.myelin, b.myelin} == {"region", "kernel"}:
+        pass  # one kernel of a region says nothing of the region's precision (an INT64 index)
     elif a.compute and b.compute and a.compute != b.compute:
         out.append(f"precision {a.compute}→{b.compute}")
     elif a.out_dtype and b.out_dtype and a.out_dtype != b.out_dtype:
@@ -828,6 +830,17 @@ def _version(build: Build | None) -> str | None:
     return ".".join(map(str, build.trt_version)) if build and build.trt_version else None
 
 
+#: trtexec's ``Profiling verbosity: <n>`` (8.2+; formats.md §B): ProfilingVerbosity values
+_VERBOSITY = {"0": "layer names only", "1": "none", "2": "detailed"}
+
+
+def _verbosity(build: Build | None) -> str | None:
+    if build is None:
+        return None
+    value = build.options.blocks.get("Build", {}).get("Profiling verbosity")
+    return _VERBOSITY.get(str(value).strip(), str(value)) if value is not None else None
+
+
 def side_of_engine(
     label: Literal["A", "B"],
     engine: Engine | None,
@@ -842,6 +855,7 @@ def side_of_engine(
         kind=kind,
         engine_origin=engine.origin if engine is not None else None,
         detailed=engine.detailed if engine is not None else None,
+        verbosity=_verbosity(build),
         layers=len(engine.layers) if engine is not None else 0,
         trt_version=_version(build),
         profile=engine.profile.source if engine is not None and engine.profile else None,

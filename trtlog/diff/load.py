@@ -8,7 +8,6 @@ verbose logs.
 
 from __future__ import annotations
 
-import gzip
 import os
 from typing import TYPE_CHECKING, Literal
 
@@ -27,18 +26,15 @@ __all__ = ["compare", "looks_like_json_file"]
 
 
 def looks_like_json_file(path: str) -> bool:
-    """Whether a file (``.gz`` too) starts like a JSON export rather than a log."""
-    from trtlog.parse.source import looks_like_json
+    """Whether a file (``.gz``, UTF-8 with a BOM, UTF-16 too) starts like a JSON export."""
+    from trtlog.parse.source import json_head, looks_like_json
 
     try:
         with open(path, "rb") as f:
-            head = f.read(512)
-        if head[:2] == b"\x1f\x8b":
-            with gzip.open(path, "rb") as g:
-                head = g.read(512)
+            head = f.read(1024)  # UTF-16 takes twice the bytes
     except OSError:
         return False  # the readers report missing files
-    return looks_like_json(head)
+    return looks_like_json(json_head(head))
 
 
 def _load(
@@ -56,6 +52,11 @@ def _load(
         kind = "engine"
     elif isinstance(value, Build):
         build, engine, kind = value, value.engine, "log"
+    elif not isinstance(value, str | os.PathLike):
+        raise TypeError(
+            "trtlog.compare takes a Build, an Engine or a path (a trtexec log or a layer-info "
+            f"JSON) for each side; {label} is {type(value).__name__}"
+        )
     else:
         path = os.fspath(value)
         if looks_like_json_file(path):

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from trtlog._display import html_table, plural
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -54,6 +56,8 @@ class SideInfo(BaseModel):
         engine_origin: where the layers came from (``layer_json``, ``log_inspector``,
             ``log_listing``, ``log_names``), ``None`` without layers.
         detailed: whether the layers carry types and tensors (``None`` without layers).
+        verbosity: the build's ``Profiling verbosity`` as its log prints it (``layer names
+            only``, ``none``, ``detailed``), ``None`` when the input does not say.
         layers: the number of engine layers (0 without layers).
         trt_version: the TensorRT version the log prints, if any.
         profile: the profile merged onto the layers, if any.
@@ -67,10 +71,29 @@ class SideInfo(BaseModel):
     kind: Literal["log", "layer_json", "engine"]
     engine_origin: str | None = None
     detailed: bool | None = None
+    verbosity: str | None = None
     layers: int = 0
     trt_version: str | None = None
     profile: str | None = None
     passes: bool = False
+
+    @property
+    def content(self) -> str:
+        """What the layers carry: ``detailed``, ``names only`` or ``builder listing: ...``.
+
+        The builder's ``Engine Layer Information:`` listing has types and formats whatever
+        the profiling verbosity (a default build prints it too, with Myelin regions whole), so
+        it is not called detailed; the verbosity is added when the log prints it.
+        """
+        if not self.detailed:
+            text = "names only"
+        elif self.engine_origin == "log_listing":
+            text = "builder listing: types and formats"
+        else:
+            text = "detailed"
+        if self.verbosity and self.engine_origin == "log_listing":
+            text += f"; profiling verbosity: {self.verbosity}"
+        return text
 
     def describe(self) -> str:
         """One line: ``A: path — log (TensorRT 8.6.1), 9 layers (detailed), profile``."""
@@ -81,7 +104,7 @@ class SideInfo(BaseModel):
             body = "no layer dump"
         else:
             plural = "" if self.layers == 1 else "s"
-            body = f"{self.layers} layer{plural} ({'detailed' if self.detailed else 'names only'})"
+            body = f"{self.layers} layer{plural} ({self.content})"
         extra = f", profile {self.profile}" if self.profile else ""
         extra += ", optimizer passes" if self.passes else ""
         return f"{self.label}: {self.source} — {what}, {body}{extra}"
@@ -290,6 +313,30 @@ class Comparison(BaseModel):
     def aligned(self) -> bool:
         """Whether layers were aligned (both sides have an engine)."""
         return self.a.engine_origin is not None and self.b.engine_origin is not None
+
+    def __repr__(self) -> str:
+        """One line: ``<Comparison 'a.log' (9 layers) vs 'b.log' (13 layers): = 4 ~ 5 ...>``."""
+        rows = " ".join(f"{m} {n}" for m, n in self.markers().items())
+        return (
+            f"<Comparison {self.a.source!r} ({plural(len(self.layers_a), 'layer')}) vs "
+            f"{self.b.source!r} ({plural(len(self.layers_b), 'layer')}): {rows}, "
+            f"{plural(len(self.groups), 'fusion group')}>"
+        )
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: the two sides, rows per marker, groups, notes."""
+        return html_table(
+            "trtlog.Comparison",
+            [
+                ("A", self.a.describe()),
+                ("B", self.b.describe()),
+                ("rows", " ".join(f"{m} {n}" for m, n in self.markers().items())),
+                ("fusion groups", len(self.groups)),
+                ("notes", "; ".join(self.notes) if self.notes else None),
+            ],
+        )
 
     def markers(self) -> dict[str, int]:
         """How many rows of each marker (``=``, ``~``, ``-``, ``+``)."""

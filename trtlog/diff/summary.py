@@ -18,6 +18,7 @@ from trtlog.diff.models import (
     PrecisionChange,
     TacticChange,
 )
+from trtlog.myelin import parse_kernel_name
 
 __all__ = ["auto_module_depth", "cut_module", "step_times", "sum_known", "summarize"]
 
@@ -80,9 +81,16 @@ def _layer_counts(views: Sequence[LayerView]) -> dict[str, int]:
         "layers": len(views),
         "reformats": sum(v.reformat for v in views),
         "qdq": sum(v.qdq for v in views),
-        "myelin_regions": sum(v.myelin == "region" for v in views),
+        # a region shown whole, or listed as its kernels (one region per Myelin graph)
+        "myelin_regions": sum(v.myelin == "region" for v in views)
+        + len({_graph(v.name) for v in views if v.myelin == "kernel"}),
         "myelin_kernels": sum(v.myelin == "kernel" for v in views),
     }
+
+
+def _graph(name: str) -> int:
+    kernel = parse_kernel_name(name)
+    return kernel.graph if kernel is not None else -1
 
 
 def sum_known(values: Iterable[float | None]) -> float | None:

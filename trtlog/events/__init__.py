@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any, Union, get_args
 
 from pydantic import Discriminator, Tag, TypeAdapter
@@ -58,6 +59,7 @@ __all__ = [
     "Severity",
     "Span",
     "Unrecognized",
+    "check_kinds",
     "event_class",
     "make_event",
 ]
@@ -111,6 +113,31 @@ def event_class(kind: str) -> type[EventBase]:
         KeyError: no event has this kind.
     """
     return EVENT_CLASSES[kind]
+
+
+def check_kinds(kinds: Iterable[str]) -> None:
+    """Raise for a kind no event has, naming the closest ones.
+
+    Raises:
+        ValueError: ``unknown event kind 'fusoin' (did you mean 'fusion' or ...?)``.
+
+    Example:
+        >>> check_kinds(["fusion", "layer_count"])
+        >>> check_kinds(["fusoin"])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown event kind 'fusoin' (did you mean 'fusion' or 'fusion_into'?); ...
+    """
+    for kind in kinds:
+        if kind not in EVENT_CLASSES:
+            from difflib import get_close_matches
+
+            close = get_close_matches(str(kind), list(EVENT_CLASSES), n=3, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+            raise ValueError(
+                f"unknown event kind {kind!r}{hint}; trtlog.events.EVENT_CLASSES lists the "
+                f"{len(EVENT_CLASSES)} kinds"
+            )
 
 
 def _tag(value: Any) -> str:

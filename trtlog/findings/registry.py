@@ -127,6 +127,11 @@ def _resolve(
     from trtlog.diff.load import looks_like_json_file
     from trtlog.parse.layer_info import load_engine
 
+    if not isinstance(value, str | os.PathLike):
+        raise TypeError(
+            "trtlog.lint takes a Build, an Engine or a path (a trtexec log or a layer-info "
+            f"JSON), not {type(value).__name__}"
+        )
     path = os.fspath(value)
     if looks_like_json_file(path):
         return None, load_engine(path)

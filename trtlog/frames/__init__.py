@@ -14,6 +14,7 @@ from trtlog.frames.engine import (
     profile_frame,
     tensors_frame,
     times_frame,
+    times_stats_frame,
 )
 from trtlog.frames.events import (
     fusions_frame,
@@ -44,4 +45,5 @@ __all__ = [
     "tactics_frame",
     "tensors_frame",
     "times_frame",
+    "times_stats_frame",
 ]

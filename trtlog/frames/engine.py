@@ -10,9 +10,10 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
-from trtlog.engine import common_module
+from trtlog.engine import common_module, name_index, served_layer
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.layers import Profile, Times, compute_precision
 from trtlog.models import gc_paused
@@ -24,7 +25,15 @@ if TYPE_CHECKING:
     from trtlog.layers import Engine
     from trtlog.tensors import Tensor
 
-__all__ = ["layers_frame", "modules_frame", "profile_frame", "tensors_frame", "times_frame"]
+__all__ = [
+    "layers_frame",
+    "modules_frame",
+    "profile_frame",
+    "tensors_frame",
+    "times_frame",
+    "times_stats_frame",
+    "trtexec_percentile",
+]
 
 SCHEMAS.update(
     {
@@ -98,6 +107,20 @@ SCHEMAS.update(
             "latency_ms": "float64",
             "end_to_end_ms": "float64",
         },
+        "times_stats": {
+            "run": "int64",
+            "measure": "string",
+            "column": "string",
+            "count": "int64",
+            "mean_ms": "float64",
+            "median_ms": "float64",
+            "p90_ms": "float64",
+            "p95_ms": "float64",
+            "p99_ms": "float64",
+            "min_ms": "float64",
+            "max_ms": "float64",
+            "total_ms": "float64",
+        },
         "modules": {
             "module": "string",
             "depth": "int64",
@@ -106,6 +129,7 @@ SCHEMAS.update(
             "own_layers": "int64",
             "onnx_nodes": "int64",
             "time_ms": "float64",
+            "split_ms": "float64",
             "percentage": "float64",
             "precisions": "string",
         },
@@ -146,6 +170,21 @@ def _sparse(parameters: dict[str, Any]) -> bool | None:
     return None
 
 
+def _serve_reformats(engine: Engine, rows: list[tuple[Any, ...]]) -> None:
+    """A reformat row's module is that of the layer it serves (its own nodes are none)."""
+    columns = list(SCHEMAS["layers"])
+    module, reformat = columns.index("module"), columns.index("is_reformat")
+    wanted = [i for i, row in enumerate(rows) if row[reformat] and row[module] == "/"]
+    if not wanted:
+        return
+    layers = engine.layers
+    index = name_index(layers)
+    for i in wanted:
+        served, nodes = served_layer(layers, i, index)
+        home = rows[served][module] if served is not None else common_module(nodes)
+        rows[i] = (*rows[i][:module], home, *rows[i][module + 1 :])
+
+
 @gc_paused()
 def layers_frame(engine: Engine) -> pd.DataFrame:
     """One row per engine layer, in execution order.
@@ -156,7 +195,9 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     ``output_dims`` (``1x64x56x56``, first output), ``n_inputs``, ``n_outputs``, ``tactic``
     and ``tactic_hex``, ``tactic_name``, ``stream_id``, ``origin`` (reformats), ``is_reformat``,
     ``sparse_weights``, ``myelin_graph``, ``onnx_nodes`` (tuple), ``n_onnx_nodes``,
-    ``onnx_source``, ``module`` (deepest module holding all its ONNX nodes), and from a merged
+    ``onnx_source``, ``module`` (deepest module holding all its placed ONNX nodes; a
+    reformat's is that of the layer it serves, see :func:`trtlog.engine.layer_modules`), and
+    from a merged
     profile ``time_ms`` (per inference), ``total_ms``, ``median_ms``, ``percentage``,
     ``time_reason`` (why a time is missing, or how it was matched).
     """
@@ -216,6 +257,7 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 )
             )
         )
+    _serve_reformats(engine, rows)
     names = SCHEMAS["layers"]
     values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
     columns = dict(zip(names, values, strict=True))
@@ -316,12 +358,81 @@ def times_frame(times: Times | None) -> pd.DataFrame:
     return frame_from_records("times", records)
 
 
+#: The durations of a timing trace, with trtexec's names for them (its performance summary).
+_MEASURES = (
+    ("latency_ms", "Latency"),
+    ("end_to_end_ms", "End-to-End Host Latency"),
+    ("h2d_ms", "H2D Latency"),
+    ("compute_ms", "GPU Compute Time"),
+    ("d2h_ms", "D2H Latency"),
+)
+
+
+def trtexec_percentile(ordered: Sequence[float], percent: float) -> float:
+    """The ``percent`` percentile of ascending values, as trtexec computes it.
+
+    trtexec (``sampleReporting.cpp``) leaves out the ``int((1 - p/100) * n)`` largest values,
+    computed in single precision, and takes the largest of the rest; with 100 values its
+    ``percentile(99%)`` is the maximum.
+
+    Example:
+        >>> trtexec_percentile([float(i) for i in range(1, 101)], 99)
+        100.0
+        >>> trtexec_percentile([1.0, 2.0, 3.0, 4.0], 90)
+        4.0
+    """
+    n = len(ordered)
+    if not n:
+        return math.nan
+    exclude = int((np.float32(1) - np.float32(percent) / np.float32(100)) * np.float32(n))
+    return ordered[max(n - 1 - exclude, 0)]
+
+
+def times_stats_frame(times: Times | None) -> pd.DataFrame:
+    """Statistics of a timing trace, one row per run and measure (trtexec's summary names).
+
+    Columns: ``run``, ``measure`` (``Latency``, ``End-to-End Host Latency``, ``H2D Latency``,
+    ``GPU Compute Time``, ``D2H Latency``), ``column`` (of :func:`times_frame`), ``count``,
+    ``mean_ms``, ``median_ms``, ``p90_ms``, ``p95_ms``, ``p99_ms`` (trtexec's percentile,
+    :func:`trtexec_percentile`), ``min_ms``, ``max_ms``, ``total_ms``. A measure the file does
+    not hold has no row.
+    """
+    records = []
+    for run_index, run in enumerate(times.runs if times is not None else ()):
+        for column, measure in _MEASURES:
+            values = sorted(
+                v for r in run.records if (v := getattr(r, column)) is not None and v == v
+            )
+            if not values:
+                continue
+            n = len(values)
+            median = values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+            records.append(
+                {
+                    "run": run_index,
+                    "measure": measure,
+                    "column": column,
+                    "count": n,
+                    "mean_ms": math.fsum(values) / n,
+                    "median_ms": median,
+                    "p90_ms": trtexec_percentile(values, 90),
+                    "p95_ms": trtexec_percentile(values, 95),
+                    "p99_ms": trtexec_percentile(values, 99),
+                    "min_ms": values[0],
+                    "max_ms": values[-1],
+                    "total_ms": math.fsum(values),
+                }
+            )
+    return frame_from_records("times_stats", records)
+
+
 def modules_frame(tree: ModuleNode) -> pd.DataFrame:
     """The module tree as rows, depth first.
 
     Columns: ``module`` (``/encoder/layers.0``), ``depth``,
-    ``parent``, ``layers``, ``own_layers``, ``onnx_nodes``, ``time_ms``, ``percentage`` (of the
-    root's time), ``precisions`` (``FP16:10,INT8:4``).
+    ``parent``, ``layers``, ``own_layers``, ``onnx_nodes``, ``time_ms``, ``split_ms`` (the part
+    of ``time_ms`` that is an even share of a Myelin region spread over several modules),
+    ``percentage`` (of the root's time), ``precisions`` (``FP16:10,INT8:4``).
     """
     total = tree.time_ms
     records = []
@@ -337,6 +448,7 @@ def modules_frame(tree: ModuleNode) -> pd.DataFrame:
                 "own_layers": node.own_layers,
                 "onnx_nodes": node.onnx_nodes,
                 "time_ms": node.time_ms,
+                "split_ms": node.split_ms,
                 "percentage": 100.0 * node.time_ms / total
                 if total and not math.isnan(total)
                 else math.nan,

@@ -41,6 +41,7 @@ from trtlog.events import (
     TacticTiming,
     TimingRunner,
 )
+from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader  # TensorRT 5/6
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
 from trtlog.passes import (
@@ -372,13 +373,16 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
     """One row per tactic the autotuner timed (or skipped), in every version's shape.
 
     Columns: ``line``; ``layer`` being tuned (``Optimizer Reformat(...)`` texts for reformat
-    timing); ``runner`` and ``runner_id`` (10.x); ``reformat`` (timing of a reformat);
+    timing); ``runner`` and ``runner_id`` (10.x; TensorRT 5/6 print only the id, in their
+    ``--------------- Timing <layer>(<id>)`` headers); ``reformat`` (timing of a reformat);
     ``format_combination`` (``ins -> outs`` as printed); ``tactic`` (unsigned 64-bit) and
     ``tactic_hex``; ``tactic_name`` (kernel, when printed: 8.5+ on the line, 8.4 by a
     ``Set Tactic Name`` line before it); ``time_ms``; ``fastest`` (the runner's fastest tactic for
-    that combination); ``chosen`` (the runner and tactic TensorRT chose for the layer and
-    combination); ``skipped`` with ``skip_reason`` and ``requested_bytes``; ``cached`` (a
-    timing-cache hit, ``... got cached result: <runner>, tactic <id>, <t> ms``: the cache holds
+    that combination: its ``Fastest Tactic`` line, or in 5/6, which print none, the least time
+    of the runner's block); ``chosen`` (the runner and tactic TensorRT chose for the layer and
+    combination: ``Chose Runner Type: ...``, 5/6 ``--------------- Chose <id> (<tactic>)``);
+    ``skipped`` with ``skip_reason`` and ``requested_bytes``; ``cached`` (a timing-cache hit,
+    ``... got cached result: <runner>, tactic <id>, <t> ms``: the cache holds
     only the winner of that combination, so the row is also ``fastest`` and ``chosen``, and its
     time is the one measured when the entry was made); ``engine_layer``
     (on a chosen row: the engine layer of that name, when the log's layer dump or
@@ -406,10 +410,13 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
         FastestTactic,
         RunnerProfiled,
         RunnerChoice,
+        LegacyTimingHeader,
+        LegacyRunnerChoice,
     )
     wanted = {cls.model_fields["kind"].default for cls in kinds}
     state = _TacticState()
     rows: list[dict[str, Any]] = []
+    legacy = False  # a TensorRT 5/6 log (runner blocks without a "Fastest Tactic" line)
 
     def new_row(line: int, tactic: int | None, **extra: Any) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -502,6 +509,26 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
             for row in state.combination_rows:
                 if row["runner"] == event.runner and row["tactic"] == event.tactic:
                     row["chosen"] = True
+        elif isinstance(event, LegacyTimingHeader):
+            # TensorRT 5/6: "--------------- Timing <layer>(<runner id>)" names the layer and
+            # the runner by its number; a new layer starts a new choice
+            legacy = True
+            _fastest_of(state.runner_rows)
+            if event.layer != state.layer:
+                # a combination line printed just before belongs to this layer
+                fresh = None if state.combination_rows else state.combination
+                state = _TacticState(layer=event.layer, combination=fresh, names=state.names)
+            state.runner, state.runner_id = None, event.runner_id
+            state.runner_rows = []
+        elif isinstance(event, LegacyRunnerChoice):
+            # "--------------- Chose <runner id> (<tactic>)" picks among the layer's runners
+            _fastest_of(state.runner_rows)
+            for row in state.combination_rows:
+                if row["runner_id"] == event.runner_id and row["tactic"] == event.tactic:
+                    row["chosen"] = True
+            state.runner_rows = []
+    if legacy:
+        _fastest_of(state.runner_rows)
     candidates: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         if row["chosen"] and row["layer"] in engine_layers:
@@ -517,6 +544,13 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
         best = [r for r in found if expected and _combination_dtypes(r) == expected] or found
         best[0]["in_engine"] = True
     return frame_from_records("tactics", rows)
+
+
+def _fastest_of(rows: list[dict[str, Any]]) -> None:
+    """Mark the fastest timed row of a 5/6 runner block, which prints no ``Fastest Tactic``."""
+    timed = [r for r in rows if not r["skipped"] and r["time_ms"] == r["time_ms"]]
+    if timed and not any(r["fastest"] for r in rows):
+        min(timed, key=lambda r: r["time_ms"])["fastest"] = True
 
 
 def _combination_dtypes(row: dict[str, Any]) -> tuple[str | None, ...]:

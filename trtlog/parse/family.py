@@ -97,6 +97,9 @@ class Continuation:
         blank: whether a blank line may sit inside the construct (T5: blank lines never end
             a block by themselves; they are kept when a continuing line follows).
         max_lines: a safety bound on the lines of one construct.
+        kind_of: in records mode, the shape of an accepted bare line; the first record fixes
+            it and a line of another shape ends the records (a dump is all records or all
+            names: prose pasted after a dump of records is not a layer).
     """
 
     name: str
@@ -105,6 +108,7 @@ class Continuation:
     enveloped: Callable[[str], bool] | None = None
     blank: bool = True
     max_lines: int = 200_000
+    kind_of: Callable[[str], str] | None = None
 
 
 @dataclass(frozen=True)

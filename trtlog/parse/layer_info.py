@@ -13,6 +13,7 @@ import codecs
 import gzip
 import os
 import re
+import sys
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -37,26 +38,32 @@ from trtlog.models import assemble, gc_paused
 from trtlog.names import foreign_range_ends, parse_metadata, reformat_name, split_name
 from trtlog.numbers import parse_tactic
 from trtlog.parse.jsonio import read_json_values
+from trtlog.parse.source import looks_utf16
 from trtlog.tensors import Tensor, inspector_tensor
 
 __all__ = [
+    "JsonInput",
     "JsonKind",
     "detect_kind",
     "engine_from_events",
     "engine_from_json",
+    "engine_from_placement",
     "load_engine",
     "load_profile",
     "load_times",
     "onnx_nodes_of_name",
+    "profile_from_json",
+    "read_json_bytes",
     "read_json_file",
+    "times_from_json",
 ]
 
 JsonKind = Literal["layers", "profile", "times", "output", "unknown"]
 
 _LOADER = {
     "layers": "trtlog.load_engine (or `trtlog layers FILE`)",
-    "profile": "trtlog.load_profile",
-    "times": "trtlog.load_times",
+    "profile": "trtlog.load_profile (or `trtlog layers FILE`)",
+    "times": "trtlog.load_times (or `trtlog layers FILE`)",
     "output": "nothing in trtlog yet (it holds output tensor values, not timings)",
 }
 _DESCRIPTION = {
@@ -69,21 +76,48 @@ _DESCRIPTION = {
 _TIMES_KEYS = {"computeMs", "latencyMs", "startComputeMs", "endComputeMs"}
 
 
-def read_json_file(path: str | os.PathLike[str]) -> tuple[str, list[Any]]:
+#: What the JSON loaders take.
+JsonInput = str | os.PathLike[str] | bytes
+
+
+def read_json_file(path: JsonInput) -> tuple[str, list[Any]]:
     """The name and top-level JSON values of an export file (``.gz`` allowed).
+
+    ``path`` is a path, ``"-"`` for standard input, or the file's bytes.
 
     Raises:
         InputError: missing, empty, binary or not JSON.
+        TypeError: ``path`` is none of these.
     """
-    name = os.fspath(path)
-    p = Path(name)
-    if not p.is_file():
-        raise InputError(
-            "no such file" if not p.exists() else "this is not a file",
-            source=name,
-            hint="check the path (relative to the working folder)",
+    if isinstance(path, bytes | bytearray):
+        name, raw = "<bytes>", bytes(path)
+    elif not isinstance(path, str | os.PathLike):
+        raise TypeError(
+            "trtlog.load_engine, load_profile and load_times take a path to a JSON export "
+            f"(str or os.PathLike; .gz too), '-' for standard input or its bytes, not "
+            f"{type(path).__name__}"
         )
-    raw = p.read_bytes()
+    elif os.fspath(path) == "-":
+        name, raw = "<stdin>", sys.stdin.buffer.read()
+    else:
+        name = os.fspath(path)
+        p = Path(name)
+        if not p.is_file():
+            raise InputError(
+                "no such file" if not p.exists() else "this is not a file",
+                source=name,
+                hint="check the path (relative to the working folder)",
+            )
+        raw = p.read_bytes()
+    return read_json_bytes(raw, name)
+
+
+def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
+    """The top-level JSON values of an export's bytes (gzip, a BOM and UTF-16 allowed).
+
+    Raises:
+        InputError: empty, binary or not JSON.
+    """
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
@@ -93,6 +127,8 @@ def read_json_file(path: str | os.PathLike[str]) -> tuple[str, list[Any]]:
         text = raw[3:].decode("utf-8", errors="replace")
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = raw.decode("utf-16", errors="replace")
+    elif utf16 := looks_utf16(raw[:4096]):  # UTF-16 without a BOM: its NUL pattern
+        text = raw.decode(utf16, errors="replace")
     else:
         if b"\x00" in raw[:4096]:
             raise InputError(
@@ -178,7 +214,7 @@ _PROFILE_FIELDS_SET = frozenset(ProfileRecord.model_fields)
 
 
 @gc_paused()
-def load_profile(path: str | os.PathLike[str]) -> Profile:
+def load_profile(path: JsonInput) -> Profile:
     """Read an ``--exportProfile`` file (any version; 7.x files with one array per run too).
 
     Use ``profile.records`` (first run), ``profile.iterations`` and ``profile.total_ms``.
@@ -187,6 +223,15 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
         InputError: the file is missing, not JSON, or another kind of export.
     """
     name, values = read_json_file(path)
+    return profile_from_json(values, name)
+
+
+def profile_from_json(values: Sequence[Any], name: str) -> Profile:
+    """A :class:`Profile` from the top-level JSON values of an ``--exportProfile`` file.
+
+    Raises:
+        InputError: a value is another kind of export, or an entry is malformed.
+    """
     nan = float("nan")
     runs = []
     for value in values:
@@ -273,7 +318,7 @@ def _times_keys(item: dict[str, Any]) -> tuple[Literal["7.0", "7.1", "8.0", "8.4
 
 
 @gc_paused()
-def load_times(path: str | os.PathLike[str]) -> Times:
+def load_times(path: JsonInput) -> Times:
     """Read an ``--exportTimes`` file (all four key sets; one array per run too).
 
     Field names are version-independent (:class:`~trtlog.layers.TimingRecord`); the swapped
@@ -283,6 +328,15 @@ def load_times(path: str | os.PathLike[str]) -> Times:
         InputError: the file is missing, not JSON, or another kind of export.
     """
     name, values = read_json_file(path)
+    return times_from_json(values, name)
+
+
+def times_from_json(values: Sequence[Any], name: str) -> Times:
+    """A :class:`Times` from the top-level JSON values of an ``--exportTimes`` file.
+
+    Raises:
+        InputError: a value is another kind of export, or an entry is malformed.
+    """
     runs = []
     for value in values:
         kind = detect_kind(value)
@@ -652,7 +706,7 @@ def engine_from_json(
 
 @gc_paused()
 def load_engine(
-    path: str | os.PathLike[str],
+    path: JsonInput,
     profile: str | os.PathLike[str] | Profile | None = None,
     times: str | os.PathLike[str] | Times | None = None,
 ) -> Engine:
@@ -661,7 +715,8 @@ def load_engine(
     The file may be names-only or detailed (8.2 → 11), or the JSON of ``IEngineInspector``.
 
     Args:
-        path: the layer-info JSON.
+        path: the layer-info JSON: a path (``.gz`` too), ``"-"`` for standard input, or the
+            file's bytes.
         profile: an ``--exportProfile`` file (or a loaded :class:`Profile`) to merge onto the
             layers (see :meth:`Engine.with_profile`).
         times: an ``--exportTimes`` file (or a loaded :class:`Times`).
@@ -873,4 +928,50 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
         bindings=tuple(bindings.get(index, ())),
         notes=() if is_detailed else (_NAMES_ONLY_NOTE,),
         regions=tuple(dict.fromkeys(regions)),
+    )
+
+
+_PLACEMENT_NOTE = (
+    "layers from the log's placement lines (`[GpuLayer] ...`, `[DlaLayer] ...`): the network "
+    "after graph optimization, names only, without the reformats and copies the builder adds "
+    "later. Build with `--dumpLayerInfo --profilingVerbosity=detailed` (or pass the "
+    "--exportLayerInfo JSON) for the engine's own layers."
+)
+
+
+def engine_from_placement(events: Sequence[Any], source: str) -> Engine | None:
+    """The layers a log's GPU/DLA placement lines list, for a log without a layer dump.
+
+    ``[GpuLayer] CONVOLUTION: a + b`` and ``[DlaLayer] {ForeignNode[...]}`` (8.2+), or the 7.x
+    ``Layers running on GPU: a, b`` lists; ``None`` when the log has none. The engine is
+    names-only, and its note says what it lacks.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text("[I] [TRT] [GpuLayer] CONVOLUTION: /a/Conv + /a/Relu\\n")
+        >>> [(lay.name, lay.onnx_nodes) for lay in engine_from_placement(b.events, "x").layers]
+        [('/a/Conv + /a/Relu', ('/a/Conv', '/a/Relu'))]
+    """
+    names: dict[str, None] = {}
+    for event in events:
+        kind = event.kind
+        if kind in ("placement_gpu", "placement_dla"):
+            names[event.layer] = None
+        elif kind == "placement_list":
+            names.update(dict.fromkeys(event.layers))
+    if not names:
+        return None
+    nodes = _node_order(events)
+    order = {n: i for i, n in enumerate(nodes)} if nodes else None
+    layers = []
+    for i, name in enumerate(names):
+        onnx, how = _onnx_of(name, {}, order, nodes)
+        layers.append(EngineLayer(index=i, name=name, onnx_nodes=onnx, onnx_source=how))
+    return Engine(
+        source=source,
+        origin="log_names",
+        detailed=False,
+        layers=tuple(layers),
+        notes=(_PLACEMENT_NOTE,),
+        regions=tuple(n for n in names if n.startswith("{ForeignNode[")),
     )

@@ -14,6 +14,7 @@ import gzip
 import io
 import os
 import sys
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,9 @@ __all__ = [
     "Opened",
     "SourceInfo",
     "iter_lines",
+    "json_head",
     "looks_like_json",
+    "looks_utf16",
     "open_lines",
     "read_all",
     "read_text",
@@ -34,7 +37,7 @@ __all__ = [
 ]
 
 #: What ``trtlog.parse`` and ``trtlog.iter_events`` accept.
-LogInput = str | os.PathLike[str] | IO[str] | IO[bytes] | Iterable[str]
+LogInput = str | os.PathLike[str] | IO[str] | IO[bytes] | bytes | Iterable[str]
 
 _SNIFF = 65536
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -95,8 +98,13 @@ def read_all(opened: Opened) -> str:
     return text
 
 
-def _looks_utf16(head: bytes) -> str | None:
-    """Guess UTF-16 without a BOM from the NUL pattern of mostly-ASCII text."""
+def looks_utf16(head: bytes) -> str | None:
+    """Guess UTF-16 without a BOM from the NUL pattern of mostly-ASCII text.
+
+    Example:
+        >>> looks_utf16("[{ a JSON export }]".encode("utf-16-le")), looks_utf16(b"[I] log")
+        ('utf-16-le', None)
+    """
     sample = head[:4096]
     if len(sample) < 8 or len(sample) % 2:
         sample = sample[: len(sample) - len(sample) % 2]
@@ -112,15 +120,28 @@ def _looks_utf16(head: bytes) -> str | None:
     return None
 
 
+def _json_error(name: str) -> InputError:
+    return InputError(
+        "this looks like a JSON export (layer info, profile or timing), not a log",
+        source=name,
+        line=1,
+        hint="read it with trtlog.load_engine / trtlog.load_profile / trtlog.load_times, "
+        "or `trtlog layers FILE` on the command line",
+    )
+
+
 def _sniff(head: bytes, name: str) -> str:
     """Pick the codec for ``head`` or raise InputError for input that is not text."""
+    marked = head.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    if (marked or looks_utf16(head)) and looks_like_json(head):
+        raise _json_error(name)  # a JSON export written with a BOM or as UTF-16
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     if head.startswith(codecs.BOM_UTF16_LE):
         return "utf-16"
     if head.startswith(codecs.BOM_UTF16_BE):
         return "utf-16"
-    utf16 = _looks_utf16(head)
+    utf16 = looks_utf16(head)
     if utf16:
         return utf16
     if not head.strip():
@@ -149,21 +170,47 @@ def _sniff(head: bytes, name: str) -> str:
             "`trtexec ... --verbose > build.log 2>&1` and pass build.log",
         )
     if looks_like_json(head):
-        raise InputError(
-            "this looks like a JSON export (layer info, profile or timing), not a log",
-            source=name,
-            line=1,
-            hint="read it with trtlog.load_engine / trtlog.load_profile / trtlog.load_times, "
-            "or `trtlog layers FILE` on the command line",
-        )
+        raise _json_error(name)
     return "utf-8"
+
+
+def _text_head(head: bytes) -> bytes:
+    """``head`` as UTF-8 bytes: without a UTF-8 BOM, decoded from UTF-16 when it is that."""
+    if head.startswith(codecs.BOM_UTF8):
+        return head[3:]
+    encoding = (
+        "utf-16" if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else None
+    ) or looks_utf16(head)
+    if encoding is None:
+        return head
+    even = head[: len(head) - len(head) % 2]
+    return even.decode(encoding, errors="ignore").encode("utf-8")
+
+
+def json_head(raw: bytes) -> bytes:
+    """The first bytes of a file's content, decompressed when it is gzip (for sniffing).
+
+    Example:
+        >>> import gzip
+        >>> looks_like_json(json_head(gzip.compress(b'{"Layers": []}')))
+        True
+    """
+    if raw.startswith(_GZIP_MAGIC):
+        # the first bytes of a file are enough: decompress what they hold, without the end
+        try:
+            return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, _SNIFF)
+        except zlib.error:
+            return b""
+    return raw[:_SNIFF]
 
 
 def looks_like_json(head: bytes) -> bool:
     """Whether a file's first bytes are a JSON export rather than a log.
 
     A log never starts with ``{"`` or ``[{``/``["``/``[\\n``; trtexec JSON exports always do
-    (a log's ``[04/18/2025-...] [V]`` has a digit after the bracket).
+    (a log's ``[04/18/2025-...] [V]`` has a digit after the bracket). A UTF-8 BOM, or UTF-16
+    text (with a BOM or recognisable from its NUL pattern, as Windows PowerShell writes), is
+    looked through; a gzip file is not (see :func:`json_head`).
 
     Example:
         >>> looks_like_json(b'[\\n  { "count" : 10 }')
@@ -171,7 +218,7 @@ def looks_like_json(head: bytes) -> bool:
         >>> looks_like_json(b"[04/18/2025-03:51:19] [V]")
         False
     """
-    stripped = head.lstrip()
+    stripped = _text_head(head).lstrip()
     if stripped[:1] not in (b"{", b"["):
         return False
     second = stripped[1:].lstrip()[:1]
@@ -325,19 +372,28 @@ def _first_nonempty(lines: Iterator[str], name: str) -> Iterator[str]:
     return chain()
 
 
-def open_lines(source: LogInput, *, name: str | None = None) -> Opened:
+#: What the log readers take, as their ``TypeError`` says it.
+LOG_INPUTS = (
+    "a path (str or os.PathLike; .gz too), '-' for standard input, an open text or binary "
+    "file, bytes, or an iterable of lines (str)"
+)
+
+
+def open_lines(source: LogInput, *, name: str | None = None, call: str = "trtlog.parse") -> Opened:
     """Open ``source`` and return its description and decoded lines.
 
     Args:
         source: a path (``str`` or ``PathLike``), ``"-"`` for standard input, an open binary or
             text file, or an iterable of lines.
         name: the name to use in messages instead of the path.
+        call: the public function to name in a ``TypeError``.
 
     Returns:
         the source description and an iterator of lines, each with its line ending.
 
     Raises:
         InputError: the file is missing, empty, binary or a JSON export.
+        TypeError: ``source`` is none of these (``trtlog.parse(123)``).
 
     Example:
         >>> opened = open_lines(["[I] a", "[I] b"])
@@ -380,6 +436,8 @@ def open_lines(source: LogInput, *, name: str | None = None) -> Opened:
         return _decode_stream(source, str(label), None, owned=False)  # type: ignore[arg-type]
     if isinstance(source, bytes | bytearray):
         return _decode_stream(io.BytesIO(bytes(source)), name or "<bytes>", len(source), owned=True)
+    if not isinstance(source, Iterable):
+        raise TypeError(f"{call} takes {LOG_INPUTS}; got {type(source).__name__}")
     label = name or "<lines>"
     return Opened(
         info=SourceInfo(name=label), lines=_first_nonempty(_lines_of_iterable(source), label)

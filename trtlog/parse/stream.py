@@ -98,6 +98,7 @@ class LogParser:
         self.compiled = compiled
         self.section: str | None = None
         self.records: tuple[Route, Continuation, Severity | None] | None = None
+        self.records_kind: str | None = None  # the shape of the first record (kind_of)
         self.construct: _Construct | None = None
         self.recognized = 0
         converters: list[Any] = list(_CONVERTERS)
@@ -320,6 +321,7 @@ class LogParser:
                 self.construct = _Construct(route, cont, n, message, severity)
                 return None
             self.records = (self._records_route(cont), cont, severity)
+            self.records_kind = None
         event = self._build(route, message, (n, n), severity)
         if event is None:
             return self._unrecognized(n, message, envelope, severity, trt, prefix)
@@ -332,8 +334,15 @@ class LogParser:
         records = self.records
         if records is not None:
             records_route, cont, severity = records
-            if cont.bare is None or cont.bare(text):
-                event = self._build(records_route, text.rstrip(), (n, n), severity)
+            accepted = cont.bare is None or cont.bare(text)
+            if accepted and cont.kind_of is not None:
+                shape = cont.kind_of(text)
+                if self.records_kind is None:
+                    self.records_kind = shape
+                accepted = shape == self.records_kind
+            if accepted:
+                # a paste may indent the records (a 4-space code block, T6)
+                event = self._build(records_route, text.strip(), (n, n), severity)
                 if event is not None:
                     self.recognized += 1
                     return event
@@ -348,6 +357,7 @@ class LogParser:
                 cont = self.dispatcher.continuations[rule.then]
                 if cont.records is not None:
                     self.records = (self._records_route(cont), cont, None)
+                    self.records_kind = None
                 else:
                     self.construct = _Construct(route, cont, n, stripped, None)
                     self.recognized += 1

@@ -346,13 +346,26 @@ def _layer_line(text: str) -> bool:
     return text.startswith("Layer(")
 
 
+_FENCE = ("```", "~~~")
+
+
 def _inspector_line(text: str) -> bool:
-    # every non-blank line of the inspector text up to "Bindings:" (which opens the bindings)
-    return bool(text.strip()) and text.rstrip() != "Bindings:"
+    # every non-blank line of the inspector text up to "Bindings:" (which opens the bindings),
+    # but a markdown code fence around a pasted log is never a layer name
+    stripped = text.strip()
+    return bool(stripped) and stripped != "Bindings:" and not stripped.startswith(_FENCE)
+
+
+def _inspector_shape(text: str) -> str:
+    # a detailed dump is all "Name: ..., LayerType: ..." records, a names-only dump all names,
+    # each at the indentation of the paste: the first line fixes which
+    record = text.lstrip().startswith("Name: ") and ", LayerType: " in text
+    return f"{'record' if record else 'name'}:{len(text) - len(text.lstrip())}"
 
 
 def _non_blank(text: str) -> bool:
-    return bool(text.strip())
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith(_FENCE)
 
 
 def _never(_message: str) -> bool:
@@ -394,7 +407,11 @@ FAMILY = Family(
             "engine_layers", records="engine_layer_info", bare=_layer_line, enveloped=_layer_line
         ),
         Continuation(
-            "inspector_layers", records="inspector_line", bare=_inspector_line, enveloped=_never
+            "inspector_layers",
+            records="inspector_line",
+            bare=_inspector_line,
+            enveloped=_never,
+            kind_of=_inspector_shape,
         ),
         Continuation(
             "inspector_bindings", records="inspector_binding", bare=_non_blank, enveloped=_never
