@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from trtlog.build import Build
 from trtlog.events import (
     ConvScaleFusion,
+    EngineBuilt,
     Fusion,
     FusionInto,
     HorizontalMerge,
@@ -27,7 +28,7 @@ from trtlog.events import (
     Unrecognized,
 )
 
-__all__ = ["StageCount", "Summary", "summarize"]
+__all__ = ["AccuracyRow", "StageCount", "Summary", "summarize"]
 
 
 class StageCount(BaseModel):
@@ -37,6 +38,31 @@ class StageCount(BaseModel):
 
     stage: str
     layers: int
+    line: int
+
+
+class AccuracyRow(BaseModel):
+    """One accuracy check of a run with reference outputs (11.x ``--refPair``).
+
+    Attributes:
+        tensor: the output tensor compared.
+        pair: the reference pair (0-based: the n-th check of this tensor).
+        metric: the accuracy algorithm (``L0``, ``L1``, ``L2``, ``LInf``, ``Cosine``).
+        value: the accuracy loss.
+        threshold: the threshold: printed on a failure, else the options' ``Accuracy
+            Threshold``.
+        verdict: ``pass`` or ``fail``.
+        line: the log line.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tensor: str
+    pair: int
+    metric: str
+    value: float
+    threshold: float | None = None
+    verdict: str
     line: int
 
 
@@ -54,6 +80,9 @@ class Summary(BaseModel):
     compute_capability: str | None = None
     model: str | None = None
     precision: str | None = None
+    strongly_typed: bool = False
+    accuracy: list[AccuracyRow] = Field(default_factory=list)
+    accuracy_failed: bool = False
     layer_counts: list[StageCount] = Field(default_factory=list)
     fusions_by_pass: dict[str, int] = Field(default_factory=dict)
     removals: int = 0
@@ -99,6 +128,22 @@ class Summary(BaseModel):
         row("device", dev)
         row("model", self.model)
         row("precision", self.precision)
+        if self.strongly_typed:
+            row("typing", "strongly typed: the precision follows the model's own types")
+        if self.accuracy:
+            fails = sum(1 for a in self.accuracy if a.verdict == "fail")
+            verdict = "FAILED" if self.accuracy_failed or fails else "passed"
+            row(
+                "accuracy",
+                f"{verdict}: {len(self.accuracy)} check(s), {len(self.accuracy) - fails} pass, "
+                f"{fails} fail",
+            )
+            for a in self.accuracy:
+                limit = f" (threshold {a.threshold:g})" if a.threshold is not None else ""
+                out.append(
+                    f"{'':<24}{a.verdict.upper():<5} {a.tensor} pair {a.pair}: {a.metric} "
+                    f"{a.value:g}{limit}, line {a.line}"
+                )
         if self.command_line:
             row("command", _clip(self.command_line, 100))
         if self.layer_counts:
@@ -224,6 +269,9 @@ def summarize(build: Build) -> Summary:
         compute_capability=device.compute_capability if device else None,
         model=build.options.model,
         precision=build.options.precision,
+        strongly_typed=_strongly_typed(build),
+        accuracy=_accuracy(build),
+        accuracy_failed=bool(build.events_of("accuracy_failed")),
         layer_counts=[
             StageCount(stage=e.stage, layers=e.layers, line=e.span[0]) for e in build.of(LayerCount)
         ],
@@ -235,7 +283,9 @@ def summarize(build: Build) -> Summary:
         runners_chosen=len(build.events_of("runner_choice")),
         tactic_selection_seconds=_last(build, "tactics_done", "seconds"),
         graph_seconds=_last(build, "graph_build_done", "seconds"),
-        engine_build_seconds=_last(build, "engine_built", "seconds"),
+        engine_build_seconds=next(  # "Engine loaded in" (loaded=True) is no build time
+            (e.seconds for e in reversed(build.of(EngineBuilt)) if not e.loaded), None
+        ),
         engine_size_mib=_last(build, "engine_size", "size_mib")
         or _last(build, "engine_load_size", "size_mib"),
         activation_memory_bytes=_last(build, "activation_memory", "bytes"),
@@ -253,6 +303,37 @@ def summarize(build: Build) -> Summary:
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
         events=len(build.events),
     )
+
+
+def _strongly_typed(build: Build) -> bool:
+    """``Precision: Strongly Typed``, or TensorRT 11 (which builds nothing else)."""
+    return build.options.strongly_typed or (build.trt_version or (0,)) >= (11,)
+
+
+def _accuracy(build: Build) -> list[AccuracyRow]:
+    """The accuracy checks, with their reference pair and the threshold they were held to."""
+    option = build.options.get("Accuracy Threshold", "Inference")
+    try:
+        default = float(option) if option else None
+    except ValueError:
+        default = None
+    seen: Counter[str] = Counter()
+    rows = []
+    for e in build.events_of("accuracy_check"):
+        tensor = str(getattr(e, "tensor", ""))
+        rows.append(
+            AccuracyRow(
+                tensor=tensor,
+                pair=seen[tensor],
+                metric=str(getattr(e, "metric", "")),
+                value=float(getattr(e, "value", 0.0)),
+                threshold=getattr(e, "threshold", None) or default,
+                verdict=str(getattr(e, "verdict", "")),
+                line=e.span[0],
+            )
+        )
+        seen[tensor] += 1
+    return rows
 
 
 _QDQ_TYPES = ("QUANTIZE", "DEQUANTIZE", "kQDQ")

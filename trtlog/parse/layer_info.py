@@ -1138,12 +1138,27 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
     origin: Any = (
         "log_listing" if dump_kind == "listing" else "log_inspector" if is_detailed else "log_names"
     )
+    notes = [] if is_detailed else [_NAMES_ONLY_NOTE]
+    if dump_kind == "inspector" and is_detailed:  # never silently empty (issue 11)
+        untyped = {
+            t.name: t.format
+            for layer in layers
+            for t in (*layer.inputs, *layer.outputs)
+            if t.dtype is None
+        }
+        if untyped:
+            shown = ", ".join(f"{n!r} ({f!r})" for n, f in list(untyped.items())[:3])
+            more = f" and {len(untyped) - 3} more" if len(untyped) > 3 else ""
+            notes.append(
+                f"{len(untyped)} tensors of the layer dump have no data type: their format text "
+                f"names none trtlog knows ({shown}{more}); their layers' precision is empty."
+            )
     return Engine(
         source=source,
         origin=origin,
         detailed=is_detailed,
         layers=tuple(layers),
         bindings=tuple(bindings.get(index, ())),
-        notes=() if is_detailed else (_NAMES_ONLY_NOTE,),
+        notes=tuple(notes),
         regions=tuple(dict.fromkeys(regions)),
     )
