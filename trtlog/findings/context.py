@@ -214,6 +214,26 @@ class LintContext:
         """The precisions the build enabled (``("FP32", "INT8")``); empty when unknown."""
         return self.build.options.precisions if self.build is not None else ()
 
+    @cached_property
+    def strongly_typed(self) -> bool:
+        """Whether the network was built strongly typed: its types decide every precision.
+
+        ``Precision: Strongly Typed`` (``--stronglyTyped``, 10.x; always in 11.x), a TensorRT 11
+        log (11 builds nothing else), or an engine exported by TensorRT 11 (``I/O Tensors``,
+        ``Datatype`` keys). ``--fp16``/``--int8`` and calibration do not exist for such builds.
+        """
+        build = self.build
+        if build is not None and (
+            build.options.strongly_typed or (build.trt_version or (0,)) >= (11,)
+        ):
+            return True
+        engine = self.engine
+        if engine is None:
+            return False
+        if engine.io_tensors:
+            return True
+        return any(t.datatype is not None for x in engine.layers[:8] for t in x.inputs)
+
     # -- layer times -----------------------------------------------------------------------
 
     def time(self, layer: EngineLayer) -> float | None:
