@@ -22,6 +22,7 @@ from trtlog.tensors import DType, Tensor, dtype_of
 if TYPE_CHECKING:
     import pandas as pd
 
+    from trtlog.build import Build
     from trtlog.engine import ModuleNode, MyelinGroup
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "TimingRecord",
     "TimingRun",
     "compute_precision",
+    "strongly_typed",
 ]
 
 _MODEL = ConfigDict(frozen=True, extra="allow", ser_json_inf_nan="constants")
@@ -372,6 +374,18 @@ _REFORMATS = (
 _PRECISION_OF_KERNEL: dict[str, str | None] = {}
 
 
+def strongly_typed(build: Build | None, engine: Engine | None) -> bool:
+    """Whether a build was strongly typed: its model's types decide every precision.
+
+    ``Precision: Strongly Typed`` in the log (``--stronglyTyped`` in 10.x; every 11.x build),
+    a TensorRT 11 log (11 builds nothing else), or an engine in TensorRT 11's shape
+    (:attr:`Engine.trt11_shape`). ``--fp16``/``--int8`` and calibration do not exist there.
+    """
+    if build is not None and (build.options.strongly_typed or (build.trt_version or (0,)) >= (11,)):
+        return True
+    return engine is not None and engine.trt11_shape
+
+
 def compute_precision(layer: EngineLayer) -> str | None:
     """The precision a layer computes in, when its kernel name or weights tell it."""
     kernel = layer.tactic_name
@@ -524,6 +538,17 @@ class Engine(BaseModel):
     def outputs(self) -> tuple[IoTensor, ...]:
         """The engine's outputs (TensorRT 11 ``I/O Tensors``; empty before 11)."""
         return tuple(t for t in self.io_tensors if t.mode == "output")
+
+    @property
+    def trt11_shape(self) -> bool:
+        """Whether the layers came in TensorRT 11's shape: ``I/O Tensors``, split ``Datatype``.
+
+        TensorRT 11 builds only strongly typed engines, so such an engine was built strongly
+        typed. (A 10.x export of a ``--stronglyTyped`` build does not tell.)
+        """
+        if self.io_tensors:
+            return True
+        return any(t.datatype is not None for x in self.layers[:8] for t in x.inputs)
 
     @property
     def total_ms(self) -> float:

@@ -19,7 +19,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from trtlog.diff.align import is_qdq_node, is_weights_name, normalize_name
-from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
+from trtlog.layers import (
+    Engine,
+    EngineLayer,
+    Profile,
+    strongly_typed,
+)
 from trtlog.myelin import MYELIN_LAYER_TYPES
 
 if TYPE_CHECKING:
@@ -216,23 +221,11 @@ class LintContext:
 
     @cached_property
     def strongly_typed(self) -> bool:
-        """Whether the network was built strongly typed: its types decide every precision.
+        """Whether the network was built strongly typed (see :func:`trtlog.layers.strongly_typed`).
 
-        ``Precision: Strongly Typed`` (``--stronglyTyped``, 10.x; always in 11.x), a TensorRT 11
-        log (11 builds nothing else), or an engine exported by TensorRT 11 (``I/O Tensors``,
-        ``Datatype`` keys). ``--fp16``/``--int8`` and calibration do not exist for such builds.
+        ``--fp16``/``--int8`` and calibration do not exist for such builds.
         """
-        build = self.build
-        if build is not None and (
-            build.options.strongly_typed or (build.trt_version or (0,)) >= (11,)
-        ):
-            return True
-        engine = self.engine
-        if engine is None:
-            return False
-        if engine.io_tensors:
-            return True
-        return any(t.datatype is not None for x in engine.layers[:8] for t in x.inputs)
+        return strongly_typed(self.build, self.engine)
 
     # -- layer times -----------------------------------------------------------------------
 
@@ -548,24 +541,9 @@ class LintContext:
     @staticmethod
     def profile_of_log(build: Build) -> Profile | None:
         """The log's ``--dumpProfile`` table as a :class:`~trtlog.layers.Profile`, if printed."""
-        from trtlog.events import ProfileRow
+        from trtlog.parse.layer_info import profile_from_events
 
-        rows = [e for e in build.of(ProfileRow) if not e.is_total]
-        if not rows:
-            return None
-        records = tuple(
-            ProfileRecord(
-                name=e.layer,
-                time_ms=e.total_ms,
-                average_ms=e.avg_ms,
-                median_ms=e.median_ms,
-                percentage=e.percent,
-            )
-            for e in rows
-        )
-        return Profile(
-            source=f"{build.source.name} (--dumpProfile)", runs=(ProfileRun(records=records),)
-        )
+        return profile_from_events(build.events, build.source.name)
 
 
 def first_lines(events: Sequence[Any], limit: int = 20) -> tuple[int, ...]:

@@ -52,6 +52,7 @@ __all__ = [
     "load_profile",
     "load_times",
     "onnx_nodes_of_name",
+    "profile_from_events",
     "read_json_file",
 ]
 
@@ -1162,3 +1163,25 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
         notes=tuple(notes),
         regions=tuple(dict.fromkeys(regions)),
     )
+
+
+def profile_from_events(events: Sequence[Any], source: str) -> Profile | None:
+    """A log's ``--dumpProfile`` table as a :class:`~trtlog.layers.Profile`, if it has one.
+
+    The rows of the table (not its ``Total`` row) become the records, in order; ``source``
+    names the log (the profile's source reads ``<log> (--dumpProfile)``).
+    """
+    rows = [e for e in events if e.kind == "profile_row" and not e.is_total]
+    if not rows:
+        return None
+    records = tuple(
+        ProfileRecord(
+            name=e.layer,
+            time_ms=e.total_ms,
+            average_ms=e.avg_ms,
+            median_ms=e.median_ms,
+            percentage=e.percent,
+        )
+        for e in rows
+    )
+    return Profile(source=f"{source} (--dumpProfile)", runs=(ProfileRun(records=records),))
