@@ -340,7 +340,20 @@ def main(argv: list[str] | None = None) -> int:
 
     # each round reads a model trtlog has not seen (its own layer names), so no run is
     # helped by the name caches an earlier run filled: every load is a first load
-    keys = ("ours", "base", "both", "paused", "floor", "ours11", "base11", "ours11s", "base11s")
+    keys = (
+        "ours",
+        "base",
+        "both",
+        "paused",
+        "floor",
+        "ours11",
+        "base11",
+        "ours11s",
+        "base11s",
+        "json",
+        "json11",
+        "json11s",
+    )
     runs: dict[str, list[float]] = {key: [] for key in keys}
     for round_ in range(args.repeat):
         if round_:
@@ -384,6 +397,22 @@ def main(argv: list[str] | None = None) -> int:
             runs[key].append(best_of(1, run))
         runs["paused"].append(best_of(1, baseline_paused))
         runs["floor"].append(best_of(1, floor_paused))
+        # the JSON decode alone, with the collector paused as trtlog pauses it: the part of a
+        # load that grows with the file, whatever reads it
+        for key, layer_file in (
+            ("json", paths[0]),
+            ("json11", paths11[0]),
+            ("json11s", paths11s[0]),
+        ):
+
+            def decode(path: Path = layer_file) -> None:
+                gc.disable()
+                try:
+                    json.loads(path.read_text(encoding="utf-8"))
+                finally:
+                    gc.enable()
+
+            runs[key].append(best_of(1, decode))
         for suffix, eleven in (("", paths11), ("s", paths11s)):
 
             def ours11(p: tuple[Path, Path] = eleven) -> None:
@@ -411,12 +440,16 @@ def main(argv: list[str] | None = None) -> int:
         f"floor: typed objects and a frame with nothing derived (see floor()): {t_floor:.3f} s "
         f"(ratio to the baseline {t_floor / t_base:.2f})"
     )
+    j10 = min(runs["json"])
     for key, what in (("", "without strides"), ("s", "with Strides/StrideOrder on every tensor")):
         t11, b11 = min(runs[f"ours11{key}"]), min(runs[f"base11{key}"])
+        j11 = min(runs[f"json11{key}"])
         print(
             f"TensorRT 11 shape, {what}: trtlog {t11:.3f} s, baseline {b11:.3f} s "
             f"(ratio {t11 / b11:.2f}); 11.x / 10.x load: trtlog {t11 / t_ours:.2f} "
-            f"(target <= 1.0), baseline {b11 / t_base:.2f}"
+            f"(target <= 1.0), baseline {b11 / t_base:.2f}; JSON decode alone "
+            f"{j11:.3f} s vs {j10:.3f} s ({j11 / j10:.2f}); trtlog beyond the decode "
+            f"{t11 - j11:.3f} s vs {t_ours - j10:.3f} s ({(t11 - j11) / (t_ours - j10):.2f})"
         )
     if not args.keep:
         layers_path.unlink()

@@ -159,6 +159,39 @@ def test_an_unknown_datatype_value_is_named(tmp_path: Path) -> None:
     assert "'Float12'" in engine.notes[0]
 
 
+def test_strided_11x_tensors_convert_numbers_and_name_bad_ones() -> None:
+    def tensor(name: str, strides: list[Any], order: list[Any]) -> dict[str, Any]:
+        return {
+            "Name": name,
+            "Location": "Device",
+            "Dimensions": [1, 4],
+            "Datatype": "Float",
+            "Format": "Row major linear FP32 format (kLINEAR)",
+            "Strides": strides,
+            "StrideOrder": order,
+        }
+
+    layers: dict[str, Any] = {
+        "Layers": [
+            {"Name": "a", "Inputs": [tensor("x", [4.0, 1], ["0", 1])], "Outputs": []},
+            # the same tensor again: one Tensor; with other strides: another one
+            {"Name": "b", "Inputs": [tensor("x", [4.0, 1], ["0", 1])], "Outputs": []},
+            {"Name": "c", "Inputs": [tensor("x", [1, 1], [1, 0])], "Outputs": []},
+        ]
+    }
+    engine = engine_from_json(layers, "x.json")
+    a, b, c = (x.inputs[0] for x in engine.layers)
+    assert a is b
+    assert (a.strides, a.stride_order) == ((4, 1), (0, 1))
+    assert (c.strides, c.stride_order) == ((1, 1), (1, 0))
+    layers["Layers"][2]["Inputs"][0]["Strides"] = [1, "one"]
+    with pytest.raises(InputError, match=r"Layers\[2\]\.Inputs\[0\] .*strides"):
+        engine_from_json(layers, "x.json")
+    layers["Layers"][2]["Inputs"][0]["Strides"] = [1, [1]]  # unhashable: the general path
+    with pytest.raises(InputError, match=r"Layers\[2\]\.Inputs\[0\]"):
+        engine_from_json(layers, "x.json")
+
+
 def test_a_10x_tensor_without_a_type_is_said_too() -> None:
     tensor = {"Name": "x", "Location": "Device", "Dimensions": [4], "Format/Datatype": "Blob"}
     with pytest.warns(LayerInfoWarning, match="'Format/Datatype' value"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import operator
 import os
 import re
 import warnings
@@ -422,6 +423,13 @@ def _int_tuple(raw: Any, what: str) -> tuple[int, ...] | None:
     raise ValueError(f"has {what} that are not integers: {raw!r:.60}")
 
 
+# the keys of a TensorRT 11 tensor object with strides, in the order tensor() unpacks them
+_GET_11_STRIDED = operator.itemgetter(
+    "Name", "Dimensions", "Location", "Format", "Datatype", "Strides", "StrideOrder"
+)
+_GET_11 = operator.itemgetter("Name", "Dimensions", "Location", "Format", "Datatype")
+
+
 def _ints(values: tuple[Any, ...], raw: Any, what: str) -> tuple[int, ...]:
     """``values`` (a tuple of the JSON list ``raw``) as integers; a clear error otherwise."""
     try:
@@ -448,6 +456,10 @@ class _TensorReader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.seen: dict[tuple[Any, ...], Tensor] = {}
+        #: 11.x tensors with strides: (name, format, location, datatype, dims) -> the tensor
+        #: and the Strides/StrideOrder lists it was made from (compared as lists on a hit, which
+        #: is cheaper than making and hashing tuples of them)
+        self.strided: dict[tuple[Any, ...], tuple[Tensor, Any, Any]] = {}
         #: distinct tensors without a data type: (name, the key and text that named none)
         self.untyped: list[tuple[str, str | None, str | None]] = []
         #: unknown tensor keys -> how many tensor objects carry them
@@ -479,6 +491,85 @@ class _TensorReader:
     def tensor(self, obj: Any) -> Tensor:
         if type(obj) is not dict:
             raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
+        # TensorRT 11's objects, as trtexec writes them, take a fast path: one C call reads
+        # all their keys (seven dict.get calls cost more than the rest of a cache hit); the
+        # 8.2 - 10.x object and anything unusual take the general one
+        if len(obj) == 7:  # with Strides and StrideOrder
+            try:
+                name, dims_raw, location, fmt, datatype, strides_raw, order_raw = _GET_11_STRIDED(
+                    obj
+                )
+            except KeyError:
+                return self._general(obj)
+            if (
+                type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(datatype) is str
+                and type(location) is str
+                and type(strides_raw) is list
+                and type(order_raw) is list
+            ):
+                dims_key = tuple(dims_raw)
+                key = (name, fmt, location, datatype, dims_key)
+                try:
+                    found = self.strided.get(key)
+                except TypeError:  # an unhashable number: the general path names it
+                    return self._general(obj)
+                if found is not None and found[1] == strides_raw and found[2] == order_raw:
+                    return found[0]
+                tensor = self._make(
+                    name,
+                    _ints(dims_key, dims_raw, "dimensions"),
+                    _clean_format(fmt),
+                    location,
+                    {},
+                    datatype,
+                    _ints(tuple(strides_raw), strides_raw, "strides"),
+                    _ints(tuple(order_raw), order_raw, "stride order"),
+                    "Datatype",
+                    fmt,
+                )
+                self.strided[key] = (tensor, strides_raw, order_raw)
+                return tensor
+        elif len(obj) == 5:  # the TensorRT 11 object without strides
+            try:
+                name, dims_raw, location, fmt, datatype = _GET_11(obj)
+            except KeyError:
+                return self._general(obj)
+            if (
+                type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(datatype) is str
+                and type(location) is str
+            ):
+                dims_key = tuple(dims_raw)
+                key = (name, fmt, location, datatype, dims_key)
+                try:
+                    cached = self.seen.get(key)
+                except TypeError:  # an unhashable number: the general path names it
+                    return self._general(obj)
+                if cached is not None:
+                    return cached
+                tensor = self._make(
+                    name,
+                    _ints(dims_key, dims_raw, "dimensions"),
+                    _clean_format(fmt),
+                    location,
+                    {},
+                    datatype,
+                    None,
+                    None,
+                    "Datatype",
+                    fmt,
+                )
+                self.seen[key] = tensor
+                return tensor
+        return self._general(obj)
+
+    def _general(self, obj: dict[str, Any]) -> Tensor:
+        """A tensor object of either shape (the cache misses of the strided 11.x one too)."""
         get = obj.get
         name: Any = get("Name")
         dims_raw: Any = get("Dimensions")
@@ -526,17 +617,23 @@ class _TensorReader:
         # the cache key holds the numbers as written: equal numbers convert alike (1.0 and 1
         # both to 1), and a miss converts and checks them below
         dims_key = tuple(dims_raw)
-        if strides_raw is None and order_raw is None:
-            key += (dims_key,)
-            strides_key = order_key = None
-        else:
+        key += (dims_key,)
+        strides_key = order_key = None
+        if strides_raw is not None or order_raw is not None:
+            try:
+                found = self.strided.get(key)
+            except TypeError:  # an unhashable number: the conversion below names it
+                found = None
+            if found is not None and found[1] == strides_raw and found[2] == order_raw:
+                return found[0]
             strides_key = None if strides_raw is None else tuple(strides_raw)
             order_key = None if order_raw is None else tuple(order_raw)
-            key += (dims_key, strides_key, order_key)
-        try:
-            tensor = self.seen.get(key)
-        except TypeError:  # an unhashable number: the conversion below names it
             tensor = None
+        else:
+            try:
+                tensor = self.seen.get(key)
+            except TypeError:  # an unhashable number: the conversion below names it
+                tensor = None
         if tensor is None:
             tensor = self._make(
                 name,
@@ -550,7 +647,10 @@ class _TensorReader:
                 "Format/Datatype" if datatype is None else "Datatype",
                 fmt,
             )
-            self.seen[key] = tensor
+            if strides_key is None and order_key is None:
+                self.seen[key] = tensor
+            else:
+                self.strided[key] = (tensor, strides_raw, order_raw)
         return tensor
 
     def _build(self, obj: dict[str, Any]) -> Tensor:
