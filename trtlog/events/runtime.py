@@ -240,10 +240,11 @@ class SkipInferenceNotice(EventBase):
 
 
 class CudaGraphCapture(EventBase):
-    """The CUDA graph capture of ``--useCudaGraph`` (10.x).
+    """The CUDA graph capture of ``--useCudaGraph`` (10.x; the default in 11.x).
 
     ``Capturing CUDA graph for the current execution context`` and ``Successfully captured
-    CUDA graph for the current execution context``.
+    CUDA graph for the current execution context`` (11.x adds ``. When profiling with Nsight
+    Systems, add "--cuda-graph-trace=node" to the nsys command ...``).
 
     Attributes:
         captured: ``False`` when the capture starts, ``True`` when it succeeded.
