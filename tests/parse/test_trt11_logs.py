@@ -156,3 +156,23 @@ def test_trtllm_codegen_lines_between_builder_lines() -> None:
     assert codegen[0].kernel is not None and codegen[0].kernel.startswith("dual_gemm_fused_kdag_")
     # TensorRT-LLM's own logger lines are not TensorRT's: left unrecognized, and counted
     assert [e.span[0] for e in build.unrecognized] == [1, 2, 3]
+
+
+def test_e8m0_block_scales_in_an_11x_layer_dump() -> None:
+    text = (
+        "[11/24/2026-09:41:28] [I] Layer Information:\n"
+        "[11/24/2026-09:41:28] [I] Layers:\n"
+        "Name: /fc/Gemm, LayerType: gemm, Inputs: [ { Name: x, Location: Device, "
+        "Dimensions: [1,64], Datatype: FP8, Format: Row major linear FP8 format (kLINEAR) }, "
+        "{ Name: x_scale, Location: Device, Dimensions: [1,2], Datatype: E8M0, "
+        "Format: Row major linear E8M0 format (kLINEAR), Strides: [2,1], StrideOrder: [0,1] }], "
+        "Outputs: [ { Name: y, Location: Device, Dimensions: [1,10], Datatype: Half, "
+        "Format: Row major linear FP16 format (kLINEAR) }], TacticValue: 0x0000000000000001, "
+        "StreamId: 0, Metadata: [ONNX Layer: /fc/Gemm]\n"
+    )
+    engine = trtlog.parse_text(text).engine
+    assert engine is not None and engine.notes == ()
+    x, scale = engine.layers[0].inputs
+    assert (x.dtype, scale.dtype, scale.element_bits) == ("FP8", "E8M0", 8)
+    assert scale.strides == (2, 1) and scale.layout == "linear"
+    assert engine.tensors_frame()["dtype"].tolist()[:2] == ["FP8", "E8M0"]
