@@ -1,13 +1,18 @@
-"""Engine load time on a generated detailed layer JSON with a matching profile (issue 3 benchmark).
+"""Engine load time on a generated detailed layer JSON with a matching profile (issues 3, 11).
 
 Generates a ``--exportLayerInfo`` file (``--profilingVerbosity=detailed``, TRT 10 shape:
 ``{"Layers": [...], "Bindings": [...]}``, pretty-printed as trtexec writes it) of ``--layers``
 layers (default 20,000) cycling through fused convolutions with ``Metadata``, reformats,
 pointwise and Myelin layers, plus an ``--exportProfile`` file with one record per layer and the
-``{"count": N}`` header. Then, in the same process, best of ``--repeat`` rounds of:
+``{"count": N}`` header. The same engine is also written in the TensorRT 11 shape (issue 11):
+every tensor with ``Datatype`` + ``Format`` and ``Strides``/``StrideOrder`` instead of
+``Format/Datatype``, ``I/O Tensors`` objects instead of ``Bindings``, and the new top-level
+keys. Then, in the same process, best of ``--repeat`` rounds of:
 
-(a) ``trtlog.load_engine(layers, profile=profile).layers_frame()``;
+(a) ``trtlog.load_engine(layers, profile=profile).layers_frame()``, for both shapes;
 (b) the baseline: ``json.load`` of the layer file plus ``pandas.DataFrame(records)``.
+
+Issue 11's target: loading the 11.x shape costs no more than the 10.x one (ratio printed).
 
 Each round writes a new model whose layer names no earlier round used, so every timed load is
 a first load: trtlog's name caches cannot help it. It prints both times and their ratio. Targets (issue 3): (a) under 3 s, ratio under 2.0. The
@@ -46,8 +51,32 @@ HALF = "Row major linear FP16 format"
 KERNEL = "sm80_xmma_fprop_implicit_gemm_interleaved_i8i8_i8i32_f32_nchw_vect_c_32kcrs_vect_c_32"
 
 
+# the TensorRT 11 split of each format: Datatype word and Format text
+_SPLIT = {
+    INT8_CHW32: ("Int8", "Thirty-two wide channel vectorized row major Int8 format (kCHW32)"),
+    HALF: ("Half", "Row major linear FP16 format (kLINEAR)"),
+}
+SHAPE = {"shape": 10, "strides": 1}  # what the generators write (set by generate())
+
+
 def _tensor(name: str, dims: list[int], fmt: str) -> dict[str, Any]:
-    return {"Name": name, "Location": "Device", "Dimensions": dims, "Format/Datatype": fmt}
+    if SHAPE["shape"] == 10:
+        return {"Name": name, "Location": "Device", "Dimensions": dims, "Format/Datatype": fmt}
+    datatype, text = _SPLIT[fmt]
+    obj: dict[str, Any] = {
+        "Name": name,
+        "Location": "Device",
+        "Dimensions": dims,
+        "Datatype": datatype,
+        "Format": text,
+    }
+    if SHAPE["strides"]:
+        strides = [1] * len(dims)
+        for i in range(len(dims) - 2, -1, -1):
+            strides[i] = strides[i + 1] * dims[i + 1]
+        obj["Strides"] = strides
+        obj["StrideOrder"] = list(range(len(dims)))
+    return obj
 
 
 def _metadata(*nodes: str) -> str:
@@ -131,11 +160,17 @@ def _myelin(_: int, prefix: str, previous: str) -> dict[str, Any]:
     }
 
 
-def generate(count: int, model: str = "model") -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def generate(
+    count: int, model: str = "model", shape: int = 10, strides: bool = True
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The layer JSON value and the profile records of a model of ``count`` layers.
 
     Every name starts with ``/<model>/``: models of different names share no layer name.
+    ``shape`` is 10 (``Format/Datatype``, ``Bindings``) or 11 (the TensorRT 11 keys, with
+    ``Strides``/``StrideOrder`` on every tensor unless ``strides`` is false).
     """
+    SHAPE["shape"] = shape
+    SHAPE["strides"] = int(strides)
     layers: list[dict[str, Any]] = []
     previous = "input"
     makers = (_conv, _reformat, _pointwise, _myelin)
@@ -157,7 +192,35 @@ def generate(count: int, model: str = "model") -> tuple[dict[str, Any], list[dic
         }
         for layer, ms in zip(layers, average, strict=True)
     ]
-    return {"Layers": layers, "Bindings": ["input", previous]}, profile
+    if shape == 10:
+        return {"Layers": layers, "Bindings": ["input", previous]}, profile
+
+    def io(name: str, mode: str) -> dict[str, Any]:
+        dims = [1, 64, 56, 56]
+        return {
+            "Name": name,
+            "IOMode": mode,
+            "DataType": "Int8",
+            "Dimensions": dims,
+            "Location": "Device",
+            "IsShapeInferenceIO": False,
+            "ProfileInfo": [
+                {
+                    "MinShape": dims,
+                    "OptShape": dims,
+                    "MaxShape": dims,
+                    "Format": _SPLIT[INT8_CHW32][1],
+                }
+            ],
+        }
+
+    value = {
+        "Layers": layers,
+        "I/O Tensors": [io("input", "Input"), io(previous, "Output")],
+        "ProfilingVerbosity": "kDETAILED",
+        "Engine Metadata": {"TensorRTVersion": "11.5.0"},
+    }
+    return value, profile
 
 
 def best_of(repeat: int, run: Callable[[], object]) -> float:
@@ -229,11 +292,13 @@ def floor(layers_path: Path, profile_path: Path) -> None:
 _FIELDS = {cls: frozenset(cls.model_fields) for cls in (EngineLayer, ProfileRecord, Tensor)}
 
 
-def write_model(folder: Path, count: int, model: str) -> tuple[Path, Path]:
+def write_model(
+    folder: Path, count: int, model: str, shape: int = 10, strides: bool = True
+) -> tuple[Path, Path]:
     """Write the layer JSON and profile of model ``model``; return their paths."""
     layers_path = folder / f"{model}.layers.json"
     profile_path = folder / f"{model}.profile.json"
-    value, profile = generate(count, model)
+    value, profile = generate(count, model, shape, strides)
     layers_path.write_text(json.dumps(value, indent=4), encoding="utf-8")
     profile_path.write_text(json.dumps(profile, indent=4), encoding="utf-8")
     return layers_path, profile_path
@@ -258,17 +323,48 @@ def main(argv: list[str] | None = None) -> int:
     frame = engine.layers_frame()
     timed = int(frame["time_ms"].notna().sum())
     print(f"check: {len(frame)} rows, {timed} with a time, notes: {list(engine.notes) or 'none'}")
-    del engine, frame  # a large live heap would slow whatever is timed next
+    # the same model in the TensorRT 11 shape must give the same frame
+    (folder / "11").mkdir(exist_ok=True)
+    layers11, profile11 = write_model(folder / "11", args.layers, "model", shape=11)
+    size11 = layers11.stat().st_size / 1e6
+    engine11 = trtlog.load_engine(layers11, profile=profile11)
+    same = engine11.layers_frame().equals(frame)
+    print(
+        f"check 11.x shape: {size11:.1f} MB, same layers frame as the 10.x file: {same}, "
+        f"{len(engine11.io_tensors)} I/O tensors, notes: {list(engine11.notes) or 'none'}"
+    )
+    del engine, frame, engine11  # a large live heap would slow whatever is timed next
+    layers11.unlink()
+    profile11.unlink()
+    (folder / "11").rmdir()
 
     # each round reads a model trtlog has not seen (its own layer names), so no run is
     # helped by the name caches an earlier run filled: every load is a first load
-    runs: dict[str, list[float]] = {"ours": [], "base": [], "both": [], "paused": [], "floor": []}
+    keys = (
+        "ours",
+        "base",
+        "both",
+        "paused",
+        "floor",
+        "ours11",
+        "base11",
+        "ours11s",
+        "base11s",
+        "json",
+        "json11",
+        "json11s",
+    )
+    runs: dict[str, list[float]] = {key: [] for key in keys}
     for round_ in range(args.repeat):
         if round_:
             layers_path.unlink()
             profile_path.unlink()
             layers_path, profile_path = write_model(folder, args.layers, f"model{round_}")
         paths = (layers_path, profile_path)
+        # the same model in the 11.x shape, under names no other round used: without and
+        # with Strides/StrideOrder (printed "where present": here on every tensor)
+        paths11 = write_model(folder, args.layers, f"model11x{round_}", shape=11, strides=False)
+        paths11s = write_model(folder, args.layers, f"model11s{round_}", shape=11)
 
         def ours(paths: tuple[Path, Path] = paths) -> None:
             trtlog.load_engine(paths[0], profile=paths[1]).layers_frame()
@@ -301,6 +397,34 @@ def main(argv: list[str] | None = None) -> int:
             runs[key].append(best_of(1, run))
         runs["paused"].append(best_of(1, baseline_paused))
         runs["floor"].append(best_of(1, floor_paused))
+        # the JSON decode alone, with the collector paused as trtlog pauses it: the part of a
+        # load that grows with the file, whatever reads it
+        for key, layer_file in (
+            ("json", paths[0]),
+            ("json11", paths11[0]),
+            ("json11s", paths11s[0]),
+        ):
+
+            def decode(path: Path = layer_file) -> None:
+                gc.disable()
+                try:
+                    json.loads(path.read_text(encoding="utf-8"))
+                finally:
+                    gc.enable()
+
+            runs[key].append(best_of(1, decode))
+        for suffix, eleven in (("", paths11), ("s", paths11s)):
+
+            def ours11(p: tuple[Path, Path] = eleven) -> None:
+                ours(p)
+
+            def base11(p: tuple[Path, Path] = eleven) -> None:
+                baseline(p)
+
+            runs[f"ours11{suffix}"].append(best_of(1, ours11))
+            runs[f"base11{suffix}"].append(best_of(1, base11))
+        for path in (*paths11, *paths11s):
+            path.unlink()
     t_ours, t_base = min(runs["ours"]), min(runs["base"])
     t_both, t_paused = min(runs["both"]), min(runs["paused"])
     print(f"trtlog load_engine + profile + layers_frame: {t_ours:.3f} s  (target < 3 s)")
@@ -316,6 +440,17 @@ def main(argv: list[str] | None = None) -> int:
         f"floor: typed objects and a frame with nothing derived (see floor()): {t_floor:.3f} s "
         f"(ratio to the baseline {t_floor / t_base:.2f})"
     )
+    j10 = min(runs["json"])
+    for key, what in (("", "without strides"), ("s", "with Strides/StrideOrder on every tensor")):
+        t11, b11 = min(runs[f"ours11{key}"]), min(runs[f"base11{key}"])
+        j11 = min(runs[f"json11{key}"])
+        print(
+            f"TensorRT 11 shape, {what}: trtlog {t11:.3f} s, baseline {b11:.3f} s "
+            f"(ratio {t11 / b11:.2f}); 11.x / 10.x load: trtlog {t11 / t_ours:.2f} "
+            f"(target <= 1.0), baseline {b11 / t_base:.2f}; JSON decode alone "
+            f"{j11:.3f} s vs {j10:.3f} s ({j11 / j10:.2f}); trtlog beyond the decode "
+            f"{t11 - j11:.3f} s vs {t_ours - j10:.3f} s ({(t11 - j11) / (t_ours - j10):.2f})"
+        )
     if not args.keep:
         layers_path.unlink()
         profile_path.unlink()

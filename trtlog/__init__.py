@@ -20,7 +20,7 @@ from trtlog.findings import Finding, lint
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
 from trtlog.parse.jsonio import JsonRepairWarning
-from trtlog.parse.layer_info import load_engine, load_profile, load_times
+from trtlog.parse.layer_info import LayerInfoWarning, load_engine, load_profile, load_times
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
     from trtlog.findings.frame import findings_frame
@@ -85,6 +85,7 @@ __all__ = [
     "Finding",
     "InputError",
     "JsonRepairWarning",
+    "LayerInfoWarning",
     "Profile",
     "ProfileRecord",
     "Times",

@@ -580,6 +580,13 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         )
 
 
+def _migration(cmp: Any) -> Any:
+    """The 10 → 11 migration check when the two sides cross the strong-typing line."""
+    from trtlog.diff import is_migration, migration_check
+
+    return migration_check(cmp) if is_migration(cmp) else None
+
+
 def _looks_json_path(path: str) -> bool:
     from trtlog.diff.load import looks_like_json_file
 
@@ -594,11 +601,20 @@ def run_diff(args: argparse.Namespace) -> int:
     cmp = _compare_for_cli(args)
     out = sys.stdout
     changed = args.only == "changed"
+    migration = _migration(cmp)  # 10 → 11 (strongly typed): shown first
+    if migration is not None and args.format == "text":
+        out.write(migration.to_text() + "\n")
     if args.view == "summary":
         summary = cmp.summary()
         if args.format == "csv":
             raise _UsageError("the summary has no CSV form; use --format text or json")
-        if args.format == "json":
+        if args.format == "json" and migration is not None:
+            data = {
+                "migration": migration.model_dump(mode="json"),
+                **summary.model_dump(mode="json"),
+            }
+            out.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+        elif args.format == "json":
             out.write(summary.model_dump_json(indent=1) + "\n")
         else:
             out.write(summary.to_text())
@@ -614,7 +630,11 @@ def run_diff(args: argparse.Namespace) -> int:
         return 0
     if args.format == "json":
         if args.view == "steps" and not changed:
-            out.write(cmp.to_json() + "\n")
+            text = cmp.to_json()
+            if migration is not None:
+                data = {"migration": migration.model_dump(mode="json"), **json.loads(text)}
+                text = json.dumps(data, indent=1, ensure_ascii=False)
+            out.write(text + "\n")
         else:
             out.write(frame.to_json(orient="records", indent=1, force_ascii=False) + "\n")
         return 0

@@ -18,16 +18,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from trtlog._display import html_table, plural, top_counts
 from trtlog.myelin import MyelinKernel, parse_kernel_name
 from trtlog.names import ComposedName, split_name
-from trtlog.tensors import Tensor, dtype_of
+from trtlog.tensors import DType, Tensor, dtype_of
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from trtlog.build import Build
     from trtlog.engine import ModuleNode, MyelinGroup
 
 __all__ = [
     "Engine",
     "EngineLayer",
+    "IoProfile",
+    "IoTensor",
     "LayerPrecision",
     "LayerTime",
     "Profile",
@@ -37,6 +40,7 @@ __all__ = [
     "TimingRecord",
     "TimingRun",
     "compute_precision",
+    "strongly_typed",
 ]
 
 _MODEL = ConfigDict(frozen=True, extra="allow", ser_json_inf_nan="constants")
@@ -389,6 +393,18 @@ _REFORMATS = (
 _PRECISION_OF_KERNEL: dict[str, str | None] = {}
 
 
+def strongly_typed(build: Build | None, engine: Engine | None) -> bool:
+    """Whether a build was strongly typed: its model's types decide every precision.
+
+    ``Precision: Strongly Typed`` in the log (``--stronglyTyped`` in 10.x; every 11.x build),
+    a TensorRT 11 log (11 builds nothing else), or an engine in TensorRT 11's shape
+    (:attr:`Engine.trt11_shape`). ``--fp16``/``--int8`` and calibration do not exist there.
+    """
+    if build is not None and (build.options.strongly_typed or (build.trt_version or (0,)) >= (11,)):
+        return True
+    return engine is not None and engine.trt11_shape
+
+
 def compute_precision(layer: EngineLayer) -> str | None:
     """The precision a layer computes in, when its kernel name or weights tell it."""
     kernel = layer.tactic_name
@@ -409,6 +425,74 @@ def compute_precision(layer: EngineLayer) -> str | None:
     return None
 
 
+class IoProfile(BaseModel):
+    """One optimization profile of an engine input or output (TensorRT 11 ``ProfileInfo``).
+
+    Attributes:
+        min_shape: ``MinShape``, the smallest shape the profile accepts.
+        opt_shape: ``OptShape``, the shape the kernels were tuned for.
+        max_shape: ``MaxShape``, the largest shape.
+        format: ``Format`` as printed (``Row major linear FP32 format (kLINEAR)``).
+        layout: the memory layout ``format`` names (``linear``, ``chw32``...), if it names one.
+        vector_width: elements packed along the channel axis, if the format packs any.
+
+    Keys TensorRT adds later are kept as extras.
+    """
+
+    model_config = _MODEL
+
+    min_shape: tuple[int, ...] | None = None
+    opt_shape: tuple[int, ...] | None = None
+    max_shape: tuple[int, ...] | None = None
+    format: str | None = None
+    layout: str | None = None
+    vector_width: int | None = None
+
+
+class IoTensor(BaseModel):
+    """An engine input or output as TensorRT 11's ``I/O Tensors`` list describes it.
+
+    TensorRT 11 replaced the name list ``Bindings`` of ``--exportLayerInfo`` and
+    ``IEngineInspector`` JSON with these objects; :attr:`Engine.bindings` still lists their
+    names, as ``Bindings`` did.
+
+    Attributes:
+        name: ``Name``.
+        mode: ``input`` or ``output`` (``IOMode``), when the JSON says.
+        io_mode: ``IOMode`` as printed (``Input``, ``Output``).
+        dtype: the element type ``DataType`` names (``Float`` → ``FP32``).
+        data_type: ``DataType`` as printed.
+        dims: ``Dimensions`` (``-1`` for a dynamic axis).
+        location: ``Location`` (``Device``, ``Host``).
+        shape_inference: ``IsShapeInferenceIO``: a shape tensor, read on the host.
+        profiles: one entry per optimization profile (``ProfileInfo``).
+
+    Keys TensorRT adds later are kept as extras.
+
+    Example:
+        >>> t = IoTensor(name="x", mode="input", dtype="FP32", dims=(1, 3))
+        >>> t.is_input, t.profiles
+        (True, ())
+    """
+
+    model_config = _MODEL
+
+    name: str
+    mode: Literal["input", "output"] | None = None
+    io_mode: str | None = None
+    dtype: DType | None = None
+    data_type: str | None = None
+    dims: tuple[int, ...] | None = None
+    location: str | None = None
+    shape_inference: bool | None = None
+    profiles: tuple[IoProfile, ...] = ()
+
+    @property
+    def is_input(self) -> bool:
+        """Whether this is an engine input (``IOMode: Input``)."""
+        return self.mode == "input"
+
+
 EngineOrigin = Literal["layer_json", "log_inspector", "log_listing", "log_names"]
 
 
@@ -424,7 +508,10 @@ class Engine(BaseModel):
         detailed: whether layers carry types and tensors (``--profilingVerbosity=detailed``);
             a names-only engine has names and, from them, the fused parts.
         layers: in execution order.
-        bindings: the engine's I/O tensor names, when given.
+        bindings: the engine's I/O tensor names, when given (``Bindings`` before TensorRT 11,
+            the names of ``I/O Tensors`` from 11 on).
+        io_tensors: the engine's inputs and outputs with their types, shapes and per-profile
+            formats (TensorRT 11 ``I/O Tensors``); empty before 11.
         profile: the merged ``--exportProfile``, if any.
         times: the ``--exportTimes`` trace, if any.
         notes: what the reader should know (a names-only engine says what a detailed build
@@ -432,7 +519,8 @@ class Engine(BaseModel):
         regions: names of the engine's Myelin regions (``{ForeignNode[...]}``) known from
             elsewhere (a log's placement lines or builder listing), which label the Myelin
             kernel groups of a detailed engine (in graph order).
-        extras: top-level JSON keys other than ``Layers``/``Bindings``.
+        extras: top-level JSON keys other than ``Layers``, ``Bindings`` and ``I/O Tensors``
+            (``Engine Metadata``, ``ProfilingVerbosity``... in TensorRT 11), as written.
     """
 
     model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
@@ -442,6 +530,7 @@ class Engine(BaseModel):
     detailed: bool
     layers: tuple[EngineLayer, ...]
     bindings: tuple[str, ...] = ()
+    io_tensors: tuple[IoTensor, ...] = ()
     profile: Profile | None = None
     times: Times | None = None
     notes: tuple[str, ...] = ()
@@ -458,6 +547,27 @@ class Engine(BaseModel):
             if layer.name == name:
                 return layer
         raise KeyError(name)
+
+    @property
+    def inputs(self) -> tuple[IoTensor, ...]:
+        """The engine's inputs (TensorRT 11 ``I/O Tensors``; empty before 11)."""
+        return tuple(t for t in self.io_tensors if t.mode == "input")
+
+    @property
+    def outputs(self) -> tuple[IoTensor, ...]:
+        """The engine's outputs (TensorRT 11 ``I/O Tensors``; empty before 11)."""
+        return tuple(t for t in self.io_tensors if t.mode == "output")
+
+    @property
+    def trt11_shape(self) -> bool:
+        """Whether the layers came in TensorRT 11's shape: ``I/O Tensors``, split ``Datatype``.
+
+        TensorRT 11 builds only strongly typed engines, so such an engine was built strongly
+        typed. (A 10.x export of a ``--stronglyTyped`` build does not tell.)
+        """
+        if self.io_tensors:
+            return True
+        return any(t.datatype is not None for x in self.layers[:8] for t in x.inputs)
 
     @property
     def total_ms(self) -> float:

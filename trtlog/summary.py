@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from trtlog.layers import Times
 
 __all__ = [
+    "AccuracyRow",
     "PassRow",
     "RoundSummary",
     "RunRow",
@@ -170,6 +171,31 @@ class RunRow(BaseModel):
     errors: int = 0
 
 
+class AccuracyRow(BaseModel):
+    """One accuracy check of a run with reference outputs (11.x ``--refPair``).
+
+    Attributes:
+        tensor: the output tensor compared.
+        pair: the reference pair (0-based: the n-th check of this tensor).
+        metric: the accuracy algorithm (``L0``, ``L1``, ``L2``, ``LInf``, ``Cosine``).
+        value: the accuracy loss.
+        threshold: the threshold: printed on a failure, else the options' ``Accuracy
+            Threshold``.
+        verdict: ``pass`` or ``fail``.
+        line: the log line.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tensor: str
+    pair: int
+    metric: str
+    value: float
+    threshold: float | None = None
+    verdict: str
+    line: int
+
+
 class Summary(BaseModel):
     """What ``trtlog summary`` shows (all fields optional: logs differ a lot).
 
@@ -197,6 +223,9 @@ class Summary(BaseModel):
     loaded_engine: str | None = None
     rounds: list[RoundSummary] = Field(default_factory=list)
     round: int | None = None
+    strongly_typed: bool = False
+    accuracy: list[AccuracyRow] = Field(default_factory=list)
+    accuracy_failed: bool = False
     layer_counts: list[StageCount] = Field(default_factory=list)
     fusions_by_pass: dict[str, int] = Field(default_factory=dict)
     passes: list[PassRow] = Field(default_factory=list)
@@ -265,6 +294,22 @@ class Summary(BaseModel):
         row("model", self.model)
         row("loaded engine", self.loaded_engine)
         row("precision", self.precision)
+        if self.strongly_typed:
+            row("typing", "strongly typed: the precision follows the model's own types")
+        if self.accuracy:
+            fails = sum(1 for a in self.accuracy if a.verdict == "fail")
+            verdict = "FAILED" if self.accuracy_failed or fails else "passed"
+            row(
+                "accuracy",
+                f"{verdict}: {len(self.accuracy)} check(s), {len(self.accuracy) - fails} pass, "
+                f"{fails} fail",
+            )
+            for a in self.accuracy:
+                limit = f" (threshold {a.threshold:g})" if a.threshold is not None else ""
+                out.append(
+                    f"{'':<24}{a.verdict.upper():<5} {a.tensor} pair {a.pair}: {a.metric} "
+                    f"{a.value:g}{limit}, line {a.line}"
+                )
         if self.command_line:
             row("command", _clip(self.command_line, 100))
         if self.rounds:
@@ -592,6 +637,9 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         loaded_engine=scope_run.options.loaded_engine,
         rounds=round_rows,
         round=kept.number if kept is not None else None,
+        strongly_typed=_strongly_typed(scope_run),
+        accuracy=_accuracy(scope_run),
+        accuracy_failed=bool(scope_run.events_of("accuracy_failed")),
         layer_counts=[
             StageCount(stage=e.stage, layers=e.layers, line=e.span[0]) for e in scope.of(LayerCount)
         ],
@@ -642,6 +690,37 @@ def _profile_source(build: Build, engine: Any) -> str | None:
     if source.startswith(build.source.name + " ("):
         return "the log's " + source[len(build.source.name) + 2 : -1]
     return source
+
+
+def _strongly_typed(build: Build) -> bool:
+    """``Precision: Strongly Typed``, or TensorRT 11 (which builds nothing else)."""
+    return build.options.strongly_typed or (build.trt_version or (0,)) >= (11,)
+
+
+def _accuracy(build: Build) -> list[AccuracyRow]:
+    """The accuracy checks, with their reference pair and the threshold they were held to."""
+    option = build.options.get("Accuracy Threshold", "Inference")
+    try:
+        default = float(option) if option else None
+    except ValueError:
+        default = None
+    seen: Counter[str] = Counter()
+    rows = []
+    for e in build.events_of("accuracy_check"):
+        tensor = str(getattr(e, "tensor", ""))
+        rows.append(
+            AccuracyRow(
+                tensor=tensor,
+                pair=seen[tensor],
+                metric=str(getattr(e, "metric", "")),
+                value=float(getattr(e, "value", 0.0)),
+                threshold=getattr(e, "threshold", None) or default,
+                verdict=str(getattr(e, "verdict", "")),
+                line=e.span[0],
+            )
+        )
+        seen[tensor] += 1
+    return rows
 
 
 def _first_line(build: Build, run: Any) -> int | None:

@@ -47,6 +47,7 @@ DType = Literal[
     "BF16",
     "FP8",
     "FP4",
+    "E8M0",
     "INT64",
     "INT32",
     "INT16",
@@ -67,6 +68,7 @@ DTYPE_BITS: dict[str, int] = {
     "BF16": 16,
     "FP8": 8,
     "FP4": 4,
+    "E8M0": 8,
     "INT64": 64,
     "INT32": 32,
     "INT16": 16,
@@ -90,8 +92,10 @@ for _dtype, _words in {
     "FP32": ("float", "fp32", "float32", "kfloat"),
     "FP16": ("half", "fp16", "float16", "khalf"),
     "BF16": ("bfloat16", "bf16", "kbf16"),
-    "FP8": ("fp8", "float8", "kfp8", "fp8e4m3", "e4m3"),
-    "FP4": ("fp4", "kfp4", "fp4e2m1", "e2m1"),
+    "FP8": ("fp8", "float8", "kfp8", "fp8e4m3", "e4m3", "float8e4m3fn"),
+    "FP4": ("fp4", "kfp4", "fp4e2m1", "e2m1", "float4e2m1"),
+    # MXFP8 block scales (10.12+): an 8-bit exponent, no mantissa
+    "E8M0": ("e8m0", "ke8m0", "float8e8m0", "fp8e8m0"),
     "INT64": ("int64", "kint64"),
     "INT32": ("int32", "kint32"),
     "INT16": ("int16",),
@@ -134,6 +138,11 @@ class Tensor(BaseModel):
         vector_width: how many elements are packed along the vectorized (channel) axis
             (``32`` for ``72:32`` or ``Thirty-two wide ...``), if the format packs any.
         element_bits: bits per element of :attr:`dtype`.
+        datatype: the ``Datatype`` text of a TensorRT 11 layer JSON, as printed (11 split the
+            combined ``Format/Datatype`` into ``Datatype`` and ``Format``; :attr:`format` then
+            holds the ``Format`` text).
+        strides: ``Strides`` (elements per step along each axis, TensorRT 11), if printed.
+        stride_order: ``StrideOrder`` (TensorRT 11), if printed.
 
     Keys of a layer JSON's tensor objects that have no field here are kept as extras.
     """
@@ -149,6 +158,9 @@ class Tensor(BaseModel):
     layout: str | None = None
     vector_width: int | None = None
     element_bits: int | None = None
+    datatype: str | None = None
+    strides: tuple[int, ...] | None = None
+    stride_order: tuple[int, ...] | None = None
 
 
 class TensorFormat(BaseModel):
@@ -181,6 +193,26 @@ class TensorFormat(BaseModel):
     vector_axis: int | None = None
     element_bits: int | None = None
 
+
+# TensorRT's TensorFormat enum (``kLINEAR``...) → layout, vector width, vector axis; the
+# inspector appends the enum to the prose (``... format (kLINEAR)``, 10.x), and a TensorRT 11
+# ``Format`` may name it alone
+_ENUM_LAYOUTS: dict[str, tuple[str, int | None, int | None]] = {
+    "LINEAR": ("linear", None, None),
+    "CHW2": ("chw2", 2, -3),
+    "CHW4": ("chw4", 4, -3),
+    "CHW16": ("chw16", 16, -3),
+    "CHW32": ("chw32", 32, -3),
+    "CDHW32": ("cdhw32", 32, -4),
+    "HWC": ("hwc", None, None),
+    "HWC8": ("hwc8", 8, -3),
+    "HWC16": ("hwc16", 16, -3),
+    "DHWC": ("dhwc", None, None),
+    "DHWC8": ("dhwc8", 8, -4),
+    "DLA_LINEAR": ("dla_linear", None, None),
+    "DLA_HWC4": ("dla_hwc4", 4, -3),
+}
+_BARE_ENUM = re.compile(r"\(?k?([A-Z][A-Z0-9_]*)\)?")
 
 _WIDTHS = {"two": 2, "four": 4, "eight": 8, "sixteen": 16, "thirty-two": 32, "sixty-four": 64}
 
@@ -224,6 +256,12 @@ def parse_format(text: str) -> TensorFormat:
     m = _PROSE.fullmatch(body)
     if m is None:
         dtype = dtype_of(body) if body else None
+        bare = _BARE_ENUM.fullmatch(body) if dtype is None else None
+        known = _ENUM_LAYOUTS.get(bare[1]) if bare is not None else None
+        if known is not None:  # a TensorRT 11 ``Format`` naming the enum alone (``kCHW32``)
+            return TensorFormat(
+                text=text, layout=known[0], vector_width=known[1], vector_axis=known[2]
+            )
         return TensorFormat(
             text=text, dtype=dtype, element_bits=DTYPE_BITS[dtype] if dtype else None
         )
@@ -257,7 +295,10 @@ def parse_format(text: str) -> TensorFormat:
         width = int(pad) if pad else None
         layout = f"{'dhwc' if spatial else 'hwc'}{width or ''}"
     if enum is not None:  # "Row major linear FP4 format (kLINEAR)": the enum says it all
-        layout = enum[1:].lower()
+        known = _ENUM_LAYOUTS.get(enum[1:])
+        layout = known[0] if known is not None else enum[1:].lower()
+        if width is None and known is not None and known[1] is not None:
+            width, spatial = known[1], known[2] == -4
     return TensorFormat(
         text=text,
         dtype=dtype,
@@ -274,40 +315,72 @@ def inspector_tensor(
     format: str | None = None,
     location: str | None = None,
     extra: dict[str, Any] | None = None,
+    datatype: str | None = None,
+    strides: tuple[int, ...] | None = None,
+    stride_order: tuple[int, ...] | None = None,
 ) -> Tensor:
     """A :class:`Tensor` from the inspector's fields (one-line text or layer JSON).
 
     The format text gives ``dtype``, ``layout``, ``vector_width`` and ``element_bits``; the
-    vectorized axis is located in ``dims`` when they are long enough. ``extra`` holds the
-    tensor's keys that have no field (kept on the model). The arguments must have the types
-    the signature states: the tensor is assembled without validation (:mod:`trtlog.models`).
+    vectorized axis is located in ``dims`` when they are long enough. TensorRT 11 prints the
+    type apart (``datatype``, its ``Datatype`` key): it names the ``dtype`` then, and the
+    format text only the layout. ``extra`` holds the tensor's keys that have no field (kept on
+    the model). The arguments must have the types the signature states: the tensor is
+    assembled without validation (:mod:`trtlog.models`).
 
     Example:
         >>> t = inspector_tensor("x", (1, 64, 56, 56), "Thirty-two wide channel vectorized "
         ...                      "row major Int8 format", "Device")
         >>> t.dtype, t.layout, t.vector
         ('INT8', 'chw32', (1, 32))
+        >>> t = inspector_tensor("x", (1, 64, 56, 56), "kCHW32", "Device", datatype="Int8")
+        >>> t.dtype, t.layout, t.vector, t.element_bits
+        ('INT8', 'chw32', (1, 32), 8)
     """
-    f = _NO_FORMAT if format is None else parse_format(format)
+    parts = _PARTS.get((format, datatype))
+    if parts is None:
+        parts = _format_parts(format, datatype)
+    dtype, bits, layout, width, axis = parts
     vector = None
-    axis, width = f.vector_axis, f.vector_width
     if axis is not None and width is not None and dims is not None and len(dims) >= -axis:
         vector = (len(dims) + axis, width)
     data = {
         "name": name,
-        "dtype": f.dtype,
+        "dtype": dtype,
         "dims": dims,
         "vector": vector,
         "format": format,
         "location": location,
-        "layout": f.layout,
+        "layout": layout,
         "vector_width": width,
-        "element_bits": f.element_bits,
+        "element_bits": bits,
+        "datatype": datatype,
+        "strides": strides,
+        "stride_order": stride_order,
     }
     return assemble(Tensor, data, extra if extra is not None else {}, _TENSOR_FIELDS_SET)
 
 
 _NO_FORMAT = TensorFormat(text="")
+_Parts = tuple[DType | None, int | None, str | None, int | None, int | None]
+# (format text, TensorRT 11 Datatype) -> (dtype, bits, layout, vector width, vector axis): an
+# engine repeats a handful of formats, and one dict lookup beats the lru_cache wrapper
+_PARTS: dict[tuple[str | None, str | None], _Parts] = {}
+
+
+def _format_parts(format: str | None, datatype: str | None) -> _Parts:
+    f = _NO_FORMAT if format is None else parse_format(format)
+    dtype, bits = f.dtype, f.element_bits
+    if datatype is not None:  # TensorRT 11 names the type apart: it wins
+        named = dtype_of(datatype)
+        if named is not None:
+            dtype, bits = named, DTYPE_BITS[named]
+    parts = (dtype, bits, f.layout, f.vector_width, f.vector_axis)
+    if len(_PARTS) < 8192:
+        _PARTS[(format, datatype)] = parts
+    return parts
+
+
 _TENSOR_FIELDS_SET = frozenset(Tensor.model_fields)
 
 

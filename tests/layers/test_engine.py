@@ -21,6 +21,7 @@ from trtlog.frames import SCHEMAS
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
 from trtlog.parse.jsonio import JsonRepairWarning
 from trtlog.parse.layer_info import (
+    LayerInfoWarning,
     detect_kind,
     engine_from_json,
     load_engine,
@@ -282,11 +283,19 @@ def test_unknown_keys_are_kept(tmp_path: Path) -> None:
             }
         )
     )
-    engine = load_engine(path)
+    # unknown keys are kept, and said: a note on the engine and a warning naming the key
+    with pytest.warns(LayerInfoWarning) as caught:
+        engine = load_engine(path)
     layer = engine.layers[0]
-    assert layer.parameters == {"NewKey": [1, 2]}
+    assert layer.parameters == {"NewKey": [1, 2]}  # layer keys are open-ended parameters
     assert layer.inputs[0].model_extra == {"Future": 1}
     assert engine.extras == {"EngineVersion": "11.0"}
+    messages = [str(w.message) for w in caught]
+    assert any("'Future' (1)" in m for m in messages)
+    assert any("'top level: EngineVersion'" in m for m in messages)
+    assert [n for n in engine.notes if "'Future'" in n or "EngineVersion" in n] == [
+        m.split(": ", 1)[1] for m in messages
+    ]
     assert Engine.model_validate_json(engine.model_dump_json()) == engine
 
 
@@ -312,6 +321,16 @@ JSON_VALUES = st.recursive(
                     "TacticName",
                     "ParameterType",
                     "x",
+                    # TensorRT 11 keys
+                    "Datatype",
+                    "Format",
+                    "Strides",
+                    "StrideOrder",
+                    "I/O Tensors",
+                    "IOMode",
+                    "DataType",
+                    "ProfileInfo",
+                    "MinShape",
                 ]
             ),
             children,
@@ -325,7 +344,7 @@ JSON_VALUES = st.recursive(
 @given(JSON_VALUES)
 def test_any_json_value_gives_an_engine_or_an_input_error(value: Any) -> None:
     try:
-        engine = engine_from_json(value, "fuzz")
+        engine = engine_from_json(value, "fuzz", warn=False)
     except InputError:
         return
     assert isinstance(engine, Engine)

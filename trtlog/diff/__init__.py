@@ -3,12 +3,13 @@
 A view package (pydantic only; pandas and matplotlib are imported by the frame and plot
 functions that need them): ``models`` (the typed results), ``align`` (layer signatures and
 the alignment), ``passes`` (per-pass fusion differences), ``load`` (:func:`compare` and its
-inputs), ``summary`` and ``text`` (renderings). :func:`compare` takes two builds (a
-:class:`~trtlog.build.Build`, an :class:`~trtlog.layers.Engine`, or a path to a log or layer
-JSON) and returns a :class:`Comparison`: the two layer sequences aligned step by step, the
-groups of ONNX nodes fused differently on the two sides, the layers found on one side only,
-and, when both inputs are verbose logs, the fusions each optimizer pass made on one side and
-not the other.
+inputs), ``summary`` and ``text`` (renderings), ``migration`` (the 10 → 11 check: the nodes
+whose precision went up when the build became strongly typed, the fusions that split, the
+time). :func:`compare` takes two builds (a :class:`~trtlog.build.Build`, an
+:class:`~trtlog.layers.Engine`, or a path to a log or layer JSON) and returns a
+:class:`Comparison`: the two layer sequences aligned step by step, the groups of ONNX nodes
+fused differently on the two sides, the layers found on one side only, and, when both inputs
+are verbose logs, the fusions each optimizer pass made on one side and not the other.
 
 Alignment (STYLE.md §8: by original node names, never by position) is an edit distance whose
 substitution cost says how sure we are that two layers are the same: the ONNX nodes they hold
@@ -23,6 +24,7 @@ per piece, marked ``split`` (or ``merged`` the other way round).
 
 from trtlog.diff.align import compare_engines, is_qdq_node
 from trtlog.diff.load import compare
+from trtlog.diff.migration import MigrationCheck, RaisedNode, is_migration, migration_check
 from trtlog.diff.models import (
     Comparison,
     ComparisonSummary,
@@ -48,11 +50,13 @@ __all__ = [
     "FusionGroup",
     "LayerView",
     "Marker",
+    "MigrationCheck",
     "ModuleDelta",
     "PassComparison",
     "PassCount",
     "PassFusion",
     "PrecisionChange",
+    "RaisedNode",
     "SideInfo",
     "Step",
     "TacticChange",
@@ -60,7 +64,9 @@ __all__ = [
     "compare_engines",
     "compare_passes",
     "fit",
+    "is_migration",
     "is_qdq_node",
+    "migration_check",
     "render_steps",
     "render_summary",
     "step_times",

@@ -15,7 +15,7 @@ from trtlog.diff.align import compare_engines, side_of_engine
 from trtlog.diff.models import Comparison, PassComparison, SideInfo
 from trtlog.diff.passes import compare_passes
 from trtlog.errors import InputError
-from trtlog.layers import Engine, Profile
+from trtlog.layers import Engine, Profile, strongly_typed
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -43,7 +43,7 @@ def _load(
     profile: Profile | str | os.PathLike[str] | None,
 ) -> tuple[Engine | None, Build | None, SideInfo]:
     from trtlog.build import Build, parse
-    from trtlog.parse.layer_info import load_engine, load_profile
+    from trtlog.parse.layer_info import load_engine, load_profile, profile_from_events
 
     build: Build | None = None
     kind: Literal["log", "layer_json", "engine"]
@@ -68,8 +68,15 @@ def _load(
         engine = engine.with_profile(
             profile if isinstance(profile, Profile) else load_profile(profile)
         )
+    elif engine is not None and build is not None and engine.profile is None:
+        table = profile_from_events(build.events, build.source.name)  # --dumpProfile
+        if table is not None:
+            engine = engine.with_profile(table)
     source = build.source.name if build is not None else None
-    return engine, build, side_of_engine(label, engine, kind, build, source)
+    side = side_of_engine(label, engine, kind, build, source)
+    if strongly_typed(build, engine):
+        side = side.model_copy(update={"strongly_typed": True})
+    return engine, build, side
 
 
 def compare(
@@ -89,7 +96,8 @@ def compare(
     Args:
         a: the first build (``A``, the reference).
         b: the second build (``B``).
-        profile_a: an ``--exportProfile`` file (or :class:`~trtlog.layers.Profile`) for A.
+        profile_a: an ``--exportProfile`` file (or :class:`~trtlog.layers.Profile`) for A;
+            without it, a log's ``--dumpProfile`` table gives the layer times.
         profile_b: the same for B.
 
     Raises:

@@ -62,6 +62,8 @@ class SideInfo(BaseModel):
         trt_version: the TensorRT version the log prints, if any.
         profile: the profile merged onto the layers, if any.
         passes: whether the input holds the optimizer's verbose lines (per-pass differences).
+        strongly_typed: whether the build was strongly typed (``Precision: Strongly Typed``,
+            TensorRT 11, an 11.x layer JSON); see :func:`trtlog.layers.strongly_typed`.
     """
 
     model_config = _FROZEN
@@ -76,6 +78,7 @@ class SideInfo(BaseModel):
     trt_version: str | None = None
     profile: str | None = None
     passes: bool = False
+    strongly_typed: bool = False
 
     @property
     def content(self) -> str:

@@ -29,6 +29,7 @@ __all__ = [
     "LayerCostsHeader",
     "LegacyRunnerChoice",
     "LegacyTimingHeader",
+    "MlirCodegen",
     "MyelinAutotuneOp",
     "MyelinMemBudget",
     "MyelinNote",
@@ -697,8 +698,30 @@ class KernelNote(EventBase):
     tactic_name: str
 
 
+class MlirCodegen(EventBase):
+    """A bare ``[mlir_fusion_codegen.cpp::<function>] <message>`` line (TensorRT-LLM builds).
+
+    TensorRT-LLM's verbose engine builds interleave these lines of the code generator, without
+    an envelope, between the builder's own (``blob.name_: <kernel>`` for each generated
+    kernel).
+
+    Attributes:
+        file: the source file (``mlir_fusion_codegen.cpp``).
+        function: the function (``codegen``).
+        message: the rest of the line.
+        kernel: the generated kernel, for ``blob.name_: <kernel>`` lines.
+    """
+
+    kind: Literal["mlir_codegen"] = "mlir_codegen"
+    file: str
+    function: str
+    message: str
+    kernel: str | None = None
+
+
 AutotuneEvent = (
-    TacticSource
+    MlirCodegen
+    | TacticSource
     | TimingCacheMode
     | TimingCacheWarning
     | ProfileStart

@@ -106,11 +106,17 @@ class PreOptionNotice(EventBase):
     """A notice trtexec prints while it reads its command line (formats.md §A.2).
 
     Attributes:
-        notice: what it is about: ``flag_deprecated``, ``explicit_batch``, ``tf32_default``,
-            ``shape_broadcast``, ``precision_constraints`` or ``unknown_option``.
+        notice: what it is about: ``flag_deprecated``, ``flag_default`` (11.x: the flag's
+            behaviour is the default now and the flag does nothing: ``--useCudaGraph``,
+            ``--noDataTransfers``, ``--useSpinWait``, ``--separateProfileRun``),
+            ``accuracy_nondeterministic`` (11.x: accuracy validation of an engine built from
+            ``--onnx`` in the same run; builds are not deterministic), ``explicit_batch``,
+            ``tf32_default``, ``shape_broadcast``, ``precision_constraints`` or
+            ``unknown_option``.
         text: the message as printed.
         flag: the flag concerned (``--workspace``, ``--plugins``, the unknown option).
-        replacement: the flag to use instead, for deprecated flags.
+        replacement: the flag to use instead, for deprecated flags; for ``flag_default`` the
+            flag that turns the old default back on (``--noCudaGraph``), if one is named.
         tensor: the tensor concerned, for ``shape_broadcast``.
         value: the value given to an unknown option.
     """
@@ -118,6 +124,8 @@ class PreOptionNotice(EventBase):
     kind: Literal["pre_option_notice"] = "pre_option_notice"
     notice: Literal[
         "flag_deprecated",
+        "flag_default",
+        "accuracy_nondeterministic",
         "explicit_batch",
         "tf32_default",
         "shape_broadcast",

@@ -17,6 +17,7 @@ from trtlog.events.base import EventBase
 from trtlog.events.fields import LayerName
 
 __all__ = [
+    "AccuracyCheck",
     "AccuracyFailed",
     "BindingCreated",
     "BindingDynamic",
@@ -46,6 +47,9 @@ __all__ = [
     "ProfileRow",
     "ProfilerNotice",
     "RawDump",
+    "RefPair",
+    "ReferenceOutputLoaded",
+    "ReferenceOutputMissing",
     "RuntimeEvent",
     "SkipInferenceNotice",
     "TensorDumpDims",
@@ -236,10 +240,11 @@ class SkipInferenceNotice(EventBase):
 
 
 class CudaGraphCapture(EventBase):
-    """The CUDA graph capture of ``--useCudaGraph`` (10.x).
+    """The CUDA graph capture of ``--useCudaGraph`` (10.x; the default in 11.x).
 
     ``Capturing CUDA graph for the current execution context`` and ``Successfully captured
-    CUDA graph for the current execution context``.
+    CUDA graph for the current execution context`` (11.x adds ``. When profiling with Nsight
+    Systems, add "--cuda-graph-trace=node" to the nsys command ...``).
 
     Attributes:
         captured: ``False`` when the capture starts, ``True`` when it succeeded.
@@ -627,6 +632,85 @@ class AccuracyFailed(EventBase):
     kind: Literal["accuracy_failed"] = "accuracy_failed"
 
 
+class ReferenceOutputLoaded(EventBase):
+    """``Loaded reference output for tensor <t> from <file> (volume=<n>, bytes=<n>)`` (11.x).
+
+    trtexec prints one per reference output of each ``--refPair`` (or ``--loadRefOutputs``).
+
+    Attributes:
+        tensor: the engine output the reference is for.
+        file: the reference file.
+        volume: the number of elements.
+        bytes: the size read, in bytes.
+    """
+
+    kind: Literal["reference_output_loaded"] = "reference_output_loaded"
+    tensor: str
+    file: str
+    volume: int
+    bytes: int
+
+
+class AccuracyCheck(EventBase):
+    """``Accuracy loss for tensor <t> (<metric>): <value>[ [FAIL: >= threshold <thr>]]`` (11.x).
+
+    One per output tensor and reference pair, when trtexec compares the engine's outputs with
+    reference outputs (``--loadRefOutputs``, ``--refPair``). trtexec requires a positive
+    ``--accuracyThreshold`` then, so a line without the ``[FAIL: ...]`` mark passed; the
+    threshold is only printed on a failure (the options block's ``Accuracy Threshold:`` has it
+    for the others).
+
+    Attributes:
+        tensor: the output tensor.
+        metric: the accuracy algorithm (``--accuracyAlgorithm``): ``L0`` (share of elements
+            outside ``atol``/``rtol``), ``L1``, ``L2``, ``LInf`` or ``Cosine`` (1 - cosine
+            similarity).
+        value: the accuracy loss (0 is a perfect match).
+        threshold: the threshold the loss reached, on a failure.
+        verdict: ``pass`` or ``fail`` (``value >= threshold``).
+    """
+
+    kind: Literal["accuracy_check"] = "accuracy_check"
+    tensor: str
+    metric: Literal["L0", "L1", "L2", "LInf", "Cosine", "Unknown"]
+    value: float
+    threshold: float | None = None
+    verdict: Literal["pass", "fail"]
+
+
+class ReferenceOutputMissing(EventBase):
+    """``Reference output tensor <t> not found in output bindings`` ([W], 11.x): not checked.
+
+    Attributes:
+        tensor: the tensor named in ``--loadRefOutputs``/``--refPair`` that the engine lacks.
+    """
+
+    kind: Literal["reference_output_missing"] = "reference_output_missing"
+    tensor: str
+
+
+class RefPair(EventBase):
+    """The ``[V]`` echo of the reference pairs trtexec read (11.x ``--refPair``).
+
+    ``Parsed refPairs:`` (or ``Parsed inputs/refOutputs (no --refPair):``), then per pair
+    ``  refPair[<i>]:`` and its ``loadInputs: {<name>:<file>, ...}`` and
+    ``loadRefOutputs: {...}`` lines.
+
+    Attributes:
+        role: ``header``, ``pair`` (``refPair[<i>]:``), ``inputs`` or ``ref_outputs``.
+        ref_pair: for ``header``: whether ``--refPair`` was used.
+        index: for ``pair``: the pair's index.
+        items: for ``inputs``/``ref_outputs``: the ``<name>:<file>`` items as printed (a name or
+            a Windows path may hold ``:`` itself, so they are not split).
+    """
+
+    kind: Literal["ref_pair"] = "ref_pair"
+    role: Literal["header", "pair", "inputs", "ref_outputs"]
+    ref_pair: bool | None = None
+    index: int | None = None
+    items: tuple[str, ...] = ()
+
+
 class TuningIteration(EventBase):
     """``Tuning iteration [<i>]: <route>`` / ``Expanded to <n> build route configurations`` (11.x).
 
@@ -681,5 +765,9 @@ RuntimeEvent = (
     | EngineRefitted
     | DeserializeTiming
     | AccuracyFailed
+    | ReferenceOutputLoaded
+    | AccuracyCheck
+    | ReferenceOutputMissing
+    | RefPair
     | TuningIteration
 )

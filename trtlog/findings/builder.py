@@ -438,7 +438,8 @@ def _segments(ctx: LintContext) -> list[tuple[int, int, str | None, str]]:
     "parser could not import, an internal assertion, or a crash. The finding quotes the first "
     "error, names the layer or node it mentions (with the parts of a fused name) and the cause "
     "when the message identifies one: no kernel for a fused Q/DQ combination, an unsupported "
-    "op, a missing plugin, memory, or a bad command line.",
+    "op, a missing plugin, memory, or a bad command line. A TensorRT 11 run that failed only "
+    "its accuracy check (`--refPair`) is reported with the tensors that exceeded the threshold.",
     needs=("log",),
 )
 def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
@@ -464,7 +465,52 @@ def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
         stopped = not built and any(_FAILED_TEXT.search(_text(e)) for e in errs)
         if status != "failed" and not (status is None and (crash or stopped)):
             continue
+        accuracy = [e for e in ctx.events("accuracy_failed") if inside(e)]
+        if accuracy and not crash and all(e.span[0] in accuracy_lines(accuracy) for e in errs):
+            yield _accuracy_failure(ctx, label, (first_line, last_line), accuracy)
+            continue
         yield _failure(ctx, label, (first_line, last_line), errs, crash)
+
+
+def accuracy_lines(events: list[Any]) -> set[int]:
+    """The lines of ``Accuracy validation FAILED`` events."""
+    return {e.span[0] for e in events}
+
+
+def _accuracy_failure(
+    ctx: LintContext, label: str, segment: tuple[int, int], failed: list[Any]
+) -> Finding:
+    """A run that failed only its accuracy check (11.x ``--refPair``/``--loadRefOutputs``)."""
+    first_line, last_line = segment
+    checks = [
+        e
+        for e in ctx.events("accuracy_check")
+        if first_line <= e.span[0] <= last_line and e.verdict == "fail"
+    ]
+    shown = ", ".join(
+        f"{e.tensor} ({e.metric} {e.value:g} >= {e.threshold:g}, line {e.span[0]})"
+        if e.threshold is not None
+        else f"{e.tensor} ({e.metric} {e.value:g}, line {e.span[0]})"
+        for e in checks[:5]
+    )
+    more = f" and {len(checks) - 5} more" if len(checks) > 5 else ""
+    tensors = list(dict.fromkeys(e.tensor for e in checks))
+    what = f": {shown}{more}" if checks else ""
+    return make(
+        ctx,
+        check_build_failed,
+        short(", ".join(tensors), 120) if tensors else label,
+        f"the {'run' if label == 'build' else label} failed its accuracy check{what}",
+        "the engine ran, but its outputs differ from the reference outputs by more than "
+        "--accuracyThreshold allows",
+        "find the layers that run in a lower precision than the reference (trtlog layers; "
+        "trtlog diff against the reference build) and keep the sensitive ones in a higher "
+        "precision in the model (AutoCast, Q/DQ placement); raise --accuracyThreshold if the "
+        "loss is expected; compare an engine loaded with --loadEngine (builds from --onnx are "
+        "not deterministic)",
+        lines=sorted({*(e.span[0] for e in checks[:10]), *accuracy_lines(failed)}),
+        names=tensors,
+    )
 
 
 def _failure(
@@ -619,6 +665,8 @@ def check_int8_no_calibration(ctx: LintContext) -> Iterator[Finding]:
     """INT8 builds that used placeholder ranges (implicit quantization without calibration)."""
     if ctx.has_qdq:
         return  # explicit quantization carries its own scales
+    if ctx.strongly_typed:
+        return  # no implicit quantization: INT8 comes from Q/DQ nodes only (TensorRT 11)
     calibration = (ctx.option("Calibration") or "").strip()
     if calibration and calibration != "Dynamic":
         return  # a calibration cache was given

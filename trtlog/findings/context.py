@@ -19,7 +19,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from trtlog.diff.align import is_qdq_node, is_weights_name, normalize_name
-from trtlog.layers import Engine, EngineLayer, Profile
+from trtlog.layers import (
+    Engine,
+    EngineLayer,
+    Profile,
+    strongly_typed,
+)
 from trtlog.myelin import MYELIN_LAYER_TYPES
 
 if TYPE_CHECKING:
@@ -213,6 +218,14 @@ class LintContext:
     def precisions(self) -> tuple[str, ...]:
         """The precisions the build enabled (``("FP32", "INT8")``); empty when unknown."""
         return self.build.options.precisions if self.build is not None else ()
+
+    @cached_property
+    def strongly_typed(self) -> bool:
+        """Whether the network was built strongly typed (see :func:`trtlog.layers.strongly_typed`).
+
+        ``--fp16``/``--int8`` and calibration do not exist for such builds.
+        """
+        return strongly_typed(self.build, self.engine)
 
     # -- layer times -----------------------------------------------------------------------
 

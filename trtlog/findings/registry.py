@@ -24,7 +24,7 @@ from trtlog.findings.builder import (
 from trtlog.findings.context import LintContext
 from trtlog.findings.models import Finding, RuleInfo
 from trtlog.findings.myelin import check_attention_not_fused, check_myelin_subkernels
-from trtlog.findings.precision import check_precision_fallback
+from trtlog.findings.precision import check_precision_fallback, check_strongly_typed_fp32
 from trtlog.findings.qdq import (
     check_int8_slower_than_reference,
     check_qdq_blocked_fusion,
@@ -60,6 +60,7 @@ RULES: tuple[Check, ...] = (
     check_int8_slower_than_reference,
     check_int8_no_calibration,
     check_precision_fallback,
+    check_strongly_typed_fp32,
     check_reformat_io_boundary,
     check_reformat_dtype,
     check_reformat_layout,

@@ -3,7 +3,8 @@
 Part of the parser (JSON side; formats.md "JSON formats" and trap T22). trtexec writes its
 exports with hand-rolled stream code: names are not escaped (a ``"`` or ``\\`` in a layer name
 breaks the file), numbers can be ``nan``/``inf``, and a script that loops over runs appends one
-top-level array per run to the same file. :func:`read_json_values` tries a strict parse first,
+top-level array per run to the same file. Torch-TensorRT's profile traces (TREx format) end
+each record with a comma before its ``}``. :func:`read_json_values` tries a strict parse first,
 then repairs exactly those defects (with a warning that says what was repaired), and returns
 every top-level value in the file.
 """
@@ -20,6 +21,7 @@ __all__ = ["JsonRepairWarning", "read_json_values"]
 _DECODER = json.JSONDecoder()
 _NON_FINITE = re.compile(r"(?<![\w.\"])(-?)(nan|inf|infinity)(?![\w.\"])", re.IGNORECASE)
 _VALID_ESCAPES = set('"\\/bfnrtu')
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
 class JsonRepairWarning(UserWarning):
@@ -117,16 +119,23 @@ def _repair(text: str) -> tuple[str, list[str]]:
         what.append(f"{repaired_quotes} unescaped quote(s) in names")
     if repaired_slashes:
         what.append(f"{repaired_slashes} unescaped backslash(es)")
-    fixed, count = _replace_non_finite(fixed)
+    fixed, count, commas = _replace_non_finite(fixed)
     if count:
         what.append(f"{count} nan/inf number(s)")
+    if commas:
+        what.append(f"{commas} trailing comma(s) before a closing bracket (Torch-TensorRT traces)")
     return fixed, what or ["invalid JSON"]
 
 
-def _replace_non_finite(text: str) -> tuple[str, int]:
-    """``nan``/``-nan``/``inf`` outside strings → ``NaN``/``Infinity`` (which Python reads)."""
+def _replace_non_finite(text: str) -> tuple[str, int, int]:
+    """``nan``/``-nan``/``inf`` outside strings → ``NaN``/``Infinity`` (which Python reads).
+
+    Also drops a comma right before ``}`` or ``]`` outside strings (Torch-TensorRT's profile
+    traces end every record with ``"percentage": <x>,`` then ``}``). Returns the text and how
+    many numbers and commas were repaired.
+    """
     parts: list[str] = []
-    count = 0
+    count = commas = 0
     start = 0  # start of the current stretch (outside or inside a string)
     in_string = False
     i = 0
@@ -142,8 +151,10 @@ def _replace_non_finite(text: str) -> tuple[str, int]:
                 start = i + 1
             else:  # repair the stretch outside strings before the opening quote
                 chunk, k = _NON_FINITE.subn(_spell, text[start:i])
+                chunk, c = _TRAILING_COMMA.subn(r"\1", chunk)
                 parts.append(chunk)
                 count += k
+                commas += c
                 start = i
             in_string = not in_string
         i += 1
@@ -151,9 +162,11 @@ def _replace_non_finite(text: str) -> tuple[str, int]:
         parts.append(text[start:])
     else:
         chunk, k = _NON_FINITE.subn(_spell, text[start:])
+        chunk, c = _TRAILING_COMMA.subn(r"\1", chunk)
         parts.append(chunk)
         count += k
-    return "".join(parts), count
+        commas += c
+    return "".join(parts), count, commas
 
 
 def _spell(m: re.Match[str]) -> str:

@@ -414,6 +414,17 @@ class AutotuneTransformer(BaseTransformer):
     def myelin_note_kernel_library(self) -> Fields:
         return {"kind": "myelin_note", "text": "Set user's cuda kernel library"}
 
+    def mlir_codegen(self, file: Token, function: Token, text: Token) -> Fields:
+        message = str(text)
+        blob = message.removeprefix("blob.name_: ") if message.startswith("blob.name_: ") else None
+        return {
+            "kind": "mlir_codegen",
+            "file": str(file),
+            "function": str(function),
+            "message": message,
+            "kernel": blob,
+        }
+
     def myelin_autotune_op(self, op: Token, metadata: Token) -> Fields:
         return {
             "kind": "myelin_autotune_op",
@@ -500,6 +511,8 @@ FAMILY = Family(
     name="autotune",
     transformer=AutotuneTransformer,
     rules=(
+        # TensorRT-LLM: the code generator's bare lines (no envelope)
+        Rule("mlir_codegen", prefix="[mlir_fusion_codegen.cpp::", bare=True, enveloped=False),
         Rule("tactic_line", prefix="Tactic: "),
         Rule("tactic_line", prefix="Tactic "),
         Rule("tactic_named", prefix="Tactic Name: "),

@@ -45,6 +45,9 @@ class HeaderTransformer(BaseTransformer):
     def trt_tag(self, code: int) -> int:
         return code
 
+    def rtx_tag(self, _code: int) -> None:
+        return None  # a TensorRT-RTX version: not a TensorRT version (the test name says RTX)
+
     def build_tag(self, number: int) -> int:
         return number
 
@@ -103,8 +106,37 @@ class HeaderTransformer(BaseTransformer):
         text = f"{flag} flag has been deprecated and has no effect!"
         return _notice("flag_deprecated", text, flag=str(flag))
 
+    def flag_deprecated_bare(self, flag: Token) -> Fields:
+        return _notice("flag_deprecated", f"{flag} flag has been deprecated", flag=str(flag))
+
+    def flag_value_deprecated_by(self, flag: Token, replacement: Token) -> Fields:
+        text = f"{flag} has been deprecated by {replacement}."
+        return _notice("flag_deprecated", text, flag=str(flag), replacement=str(replacement))
+
+    def flag_default_now(
+        self,
+        flag: Token,
+        default: Token,
+        override: Token | None,
+        purpose: Token | None,
+    ) -> Fields:
+        # 11.x: the flag's behaviour is the default, the flag does nothing; "replacement" is
+        # the flag that turns the old default back on (--noCudaGraph), if the message names one
+        text = f"{flag} is deprecated. {default}"
+        if override is not None:
+            text += f" Use {override} to {purpose}"
+        return _notice(
+            "flag_default",
+            text,
+            flag=str(flag),
+            replacement=None if override is None else str(override),
+        )
+
     def explicit_batch_note(self, text: Token) -> Fields:
         return _notice("explicit_batch", str(text))
+
+    def accuracy_onnx_note(self, text: Token) -> Fields:
+        return _notice("accuracy_nondeterministic", str(text), flag="--onnx")
 
     def tf32_note(self, text: Token) -> Fields:
         return _notice("tf32_default", str(text), flag="--noTF32")
@@ -457,8 +489,11 @@ FAMILY = Family(
     rules=(
         Rule("banner", prefix="&&&& ", bare=True, leaves=True),
         Rule("flag_notice", prefix="--", contains=" flag has been deprecated"),
+        Rule("flag_notice", prefix="--", contains=" is deprecated. "),
+        Rule("flag_notice", prefix="--", contains=" has been deprecated by --"),
         Rule("pre_option_notice", prefix="Explicit batch dim is automatically enabled"),
         Rule("pre_option_notice", prefix="TF32 is enabled by default."),
+        Rule("pre_option_notice", prefix="Accuracy validation (--loadRefOutputs/--refPair) "),
         Rule("pre_option_notice", prefix="optShapes is being broadcasted to "),
         Rule("pre_option_notice", prefix="minShapes is being broadcasted to "),
         Rule("pre_option_notice", prefix="maxShapes is being broadcasted to "),

@@ -125,22 +125,37 @@ def _engine_list(text: str) -> tuple[Tensor, ...]:
 
 # -- inspector one-line records -------------------------------------------------------------
 
+# up to 10.x: "..., Format/Datatype: <fmt>"; TensorRT 11 splits it (as in its layer JSON):
+# "..., Datatype: <type>, Format: <fmt>[, Strides: [..]][, StrideOrder: [..]]"
 _INSPECTOR_TENSOR = re.compile(
     r"(?P<name>.*?)(?:, Location: (?P<location>[^,]*))?"
-    r"(?:, Dimensions: \[(?P<dims>[-\d,]*)\])?(?:, Format/Datatype: (?P<format>.*))?",
+    r"(?:, Dimensions: \[(?P<dims>[-\d,]*)\])?"
+    r"(?:, Format/Datatype: (?P<format>.*)"
+    r"|, Datatype: (?P<datatype>[^,]*), Format: (?P<format11>.*?)"
+    r"(?:, Strides: \[(?P<strides>[-\d,]*)\])?(?:, StrideOrder: \[(?P<order>[-\d,]*)\])?)?",
     re.DOTALL,
 )
+
+
+def _numbers(text: str | None) -> tuple[int, ...] | None:
+    return None if text is None else tuple(int(d) for d in text.split(",") if d)
 
 
 @lru_cache(maxsize=4096)
 def _inspector_tensor(item: str) -> Tensor:
     m = _INSPECTOR_TENSOR.fullmatch(item)
     assert m is not None  # every group is optional: the pattern matches any text
-    dims_text = m["dims"]
-    dims = None
-    if dims_text is not None:
-        dims = tuple(int(d) for d in dims_text.split(",") if d)
-    return inspector_tensor(m["name"], dims, m["format"], m["location"])
+    if m["datatype"] is not None:
+        return inspector_tensor(
+            m["name"],
+            _numbers(m["dims"]),
+            m["format11"],
+            m["location"],
+            datatype=m["datatype"],
+            strides=_numbers(m["strides"]),
+            stride_order=_numbers(m["order"]),
+        )
+    return inspector_tensor(m["name"], _numbers(m["dims"]), m["format"], m["location"])
 
 
 def split_inspector_tensors(text: str) -> tuple[Tensor, ...]:

@@ -166,7 +166,7 @@ class RuntimeTransformer(BaseTransformer):
     def cuda_graph_capturing(self) -> Fields:
         return {"kind": "cuda_graph_capture", "captured": False}
 
-    def cuda_graph_captured(self) -> Fields:
+    def cuda_graph_captured(self, _hint: Token | None = None) -> Fields:
         return {"kind": "cuda_graph_capture", "captured": True}
 
     def enqueue_api(self, api: Token) -> Fields:
@@ -378,6 +378,54 @@ class RuntimeTransformer(BaseTransformer):
     def accuracy_failed(self, _text: Token) -> Fields:
         return {"kind": "accuracy_failed"}
 
+    def reference_output_loaded(
+        self, tensor: Token, file: Token, volume: int, nbytes: int
+    ) -> Fields:
+        return {
+            "kind": "reference_output_loaded",
+            "tensor": str(tensor),
+            "file": str(file),
+            "volume": volume,
+            "bytes": nbytes,
+        }
+
+    def accuracy_check(
+        self, tensor: Token, metric: Token, value: float, fail: Token | None
+    ) -> Fields:
+        threshold = None
+        if fail is not None:  # " [FAIL: >= threshold 0.010000]"
+            threshold = float(str(fail).rsplit(" ", 1)[1].rstrip("]"))
+        return {
+            "kind": "accuracy_check",
+            "tensor": str(tensor),
+            "metric": str(metric),
+            "value": value,
+            "threshold": threshold,
+            "verdict": "fail" if fail is not None else "pass",
+        }
+
+    def reference_output_missing(self, tensor: Token) -> Fields:
+        return {"kind": "reference_output_missing", "tensor": str(tensor)}
+
+    def ref_pairs_header(self) -> Fields:
+        return {"kind": "ref_pair", "role": "header", "ref_pair": True}
+
+    def ref_pairs_header_single(self) -> Fields:
+        return {"kind": "ref_pair", "role": "header", "ref_pair": False}
+
+    def ref_pair_start(self, _indent: Token, index: int) -> Fields:
+        return {"kind": "ref_pair", "role": "pair", "index": index}
+
+    def ref_pair_files(self, _indent: Token, role: Token, items: Token | None) -> Fields:
+        # "name:file, name:file" as trtexec prints its map; a name or a (Windows) path may hold
+        # ":" itself, so the items are kept as printed
+        listed = tuple(i.strip() for i in str(items or "").split(", ") if i.strip())
+        return {
+            "kind": "ref_pair",
+            "role": "inputs" if str(role) == "loadInputs" else "ref_outputs",
+            "items": listed,
+        }
+
     def tuning_iteration(self, iteration: int, route: Token | None) -> Fields:
         return {
             "kind": "tuning_iteration",
@@ -532,6 +580,16 @@ FAMILY = Family(
         Rule("deserialize_timing", prefix="Total deserialization time = "),
         Rule("deserialize_timing", prefix="Deserialization Bandwidth = "),
         Rule("accuracy_failed", prefix="Accuracy validation FAILED"),
+        Rule("reference_output_loaded", prefix="Loaded reference output for tensor "),
+        Rule("accuracy_check", prefix="Accuracy loss for tensor "),
+        Rule("reference_output_missing", prefix="Reference output tensor "),
+        Rule("ref_pair", prefix="Parsed refPairs:"),
+        Rule("ref_pair", prefix="Parsed inputs/refOutputs (no --refPair):"),
+        Rule("ref_pair", prefix="  refPair["),
+        Rule("ref_pair", prefix="    loadInputs: {"),
+        Rule("ref_pair", prefix="    loadRefOutputs: {"),
+        Rule("ref_pair", prefix="  loadInputs: {"),
+        Rule("ref_pair", prefix="  loadRefOutputs: {"),
         Rule("tuning_iteration", prefix="Tuning iteration ["),
         Rule("tuning_iteration", prefix="Expanded to ", contains=" build route configurations"),
     ),
