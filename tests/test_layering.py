@@ -1,0 +1,199 @@
+"""Imports go one way: the layers of docs/architecture.md, checked on the source (ast).
+
+A module may import from its own layer and the layers below it. An import from a layer above
+is allowed only inside a *one-line convenience*: a function whose body is (a docstring,) the
+import and one ``return`` (``Build.fusions_frame()`` returning ``fusions_frame(self)``), or
+under ``if TYPE_CHECKING:`` (annotations only). Anything else that reaches up is a tangle:
+move the shared helper down to where both sides can import it.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "trtlog"
+
+#: Module prefix → layer, bottom (0) to top; the longest prefix wins.
+LAYERS: dict[str, int] = {
+    # base: no trtlog imports but these
+    "trtlog.errors": 0,
+    "trtlog._display": 0,
+    "trtlog.models": 0,
+    "trtlog.numbers": 0,
+    # vocabulary: names, tensors, kernel names
+    "trtlog.names": 1,
+    "trtlog.tensors": 1,
+    "trtlog.myelin": 1,
+    # data model
+    "trtlog.events": 2,
+    "trtlog.layers": 2,
+    "trtlog.header": 2,
+    # readers
+    "trtlog.parse": 3,
+    # facts derived once from events and engines
+    "trtlog.rounds": 4,
+    "trtlog.passes": 4,
+    "trtlog.performance": 4,
+    "trtlog.engine": 4,
+    # the Build
+    "trtlog.build": 5,
+    # views
+    "trtlog.graph": 6,
+    "trtlog.summary": 6,
+    "trtlog.diff": 6,
+    "trtlog.frames": 7,
+    "trtlog.findings": 8,
+    "trtlog.plots": 9,
+    "trtlog.cli": 10,
+    "trtlog.__main__": 11,
+    "trtlog": 11,  # the public API gathers everything
+}
+
+#: Upward imports that the restructure of issue 13 removes (importer, imported).
+KNOWN: set[tuple[str, str]] = {
+    ("trtlog.build", "trtlog.graph"),
+    ("trtlog.layers", "trtlog.engine"),
+    ("trtlog.parse.layer_info", "trtlog.engine"),
+    ("trtlog.parse.layer_info", "trtlog.performance"),
+}
+
+
+def layer_of(module: str) -> int:
+    best = ""
+    for prefix in LAYERS:
+        if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best):
+            best = prefix
+    if not best:
+        raise KeyError(f"{module}: no layer in tests/test_layering.py LAYERS")
+    return LAYERS[best]
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    imported: str
+    line: int
+    convenience: bool  # inside a one-line convenience function or under TYPE_CHECKING
+
+
+def _is_convenience(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    body = list(func.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    imports = [s for s in body if isinstance(s, ast.Import | ast.ImportFrom)]
+    rest = [s for s in body if not isinstance(s, ast.Import | ast.ImportFrom)]
+    return bool(imports) and len(rest) == 1 and isinstance(rest[0], ast.Return)
+
+
+def _targets(node: ast.Import | ast.ImportFrom, importer: str, is_package: bool) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    module = node.module or ""
+    if node.level:  # relative: resolve against the importer's package
+        base = importer.split(".")
+        base = base if is_package else base[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        module = ".".join([*base, module] if module else base)
+    if module == "trtlog":  # "from trtlog import x": x may be a submodule
+        return [f"trtlog.{a.name}" if _is_module(a.name) else "trtlog" for a in node.names]
+    return [module]
+
+
+def _is_module(name: str) -> bool:
+    return (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file()
+
+
+def imports_of(path: Path, importer: str | None = None) -> list[Import]:
+    """The trtlog imports of a source file (named ``importer``, default: its module name)."""
+    importer = importer or module_name(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: list[Import] = []
+
+    def visit(node: ast.AST, convenience: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for sub in child.body:
+                    visit_one(sub, True)
+                for sub in child.orelse:
+                    visit_one(sub, convenience)
+                continue
+            visit_one(child, convenience)
+
+    def visit_one(child: ast.AST, convenience: bool) -> None:
+        if isinstance(child, ast.Import | ast.ImportFrom):
+            for target in _targets(child, importer, path.name == "__init__.py"):
+                if target == "trtlog" or target.startswith("trtlog."):
+                    out.append(Import(importer, target, child.lineno, convenience))
+            return
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+            visit(child, convenience or _is_convenience(child))
+            return
+        visit(child, convenience)
+
+    visit(tree, False)
+    return out
+
+
+def all_imports() -> list[Import]:
+    return [i for p in sorted(PACKAGE.rglob("*.py")) for i in imports_of(p)]
+
+
+def upward(imports: list[Import]) -> list[Import]:
+    return [
+        i
+        for i in imports
+        if not i.convenience
+        and not (i.importer + ".").startswith(i.imported + ".")  # a package's own __init__
+        and layer_of(i.imported) > layer_of(i.importer)
+    ]
+
+
+def test_every_module_has_a_layer() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        layer_of(module_name(path))
+
+
+def test_imports_go_one_way() -> None:
+    found = {(i.importer, i.imported) for i in upward(all_imports())}
+    unexpected = sorted(found - KNOWN)
+    assert not unexpected, "upward imports (move the shared code down):\n" + "\n".join(
+        f"  {a} -> {b}" for a, b in unexpected
+    )
+    gone = sorted(KNOWN - found)
+    assert not gone, "fixed: remove from KNOWN:\n" + "\n".join(f"  {a} -> {b}" for a, b in gone)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # a one-line convenience may reach up
+        ("def f(self):\n    '''Doc.'''\n    from trtlog.plots import p\n    return p(self)\n", []),
+        # anything more may not
+        ("def f(self):\n    from trtlog.plots import p\n    x = p(self)\n    return x\n", [9]),
+        ("from trtlog.plots import p\n", [9]),
+        # annotations only
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from trtlog.plots import p\n",
+            [],
+        ),
+    ],
+)
+def test_the_check_itself(tmp_path: Path, source: str, expected: list[int]) -> None:
+    path = PACKAGE / "errors.py"  # a base-layer module: every trtlog import reaches up
+    fake = tmp_path / "errors.py"
+    fake.write_text(source, encoding="utf-8")
+    found = [layer_of(i.imported) for i in imports_of(fake, module_name(path)) if not i.convenience]
+    assert found == expected
