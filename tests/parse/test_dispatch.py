@@ -1,10 +1,13 @@
-"""The keyword table: rows for the empty message of a section (``Rule.empty``)."""
+"""The keyword table: rows for the empty message of a section, rows that agree with the grammars."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from trtlog.parse.dispatch import Dispatcher
+from trtlog.parse.families import FAMILIES
 from trtlog.parse.family import BaseTransformer, Family, Rule
 
 
@@ -49,3 +52,55 @@ def test_empty_message_never_goes_to_a_keyword_less_row() -> None:
     assert table.lookup("", "table") is None
     row = table.lookup("  1.0  2.0  name", "table")
     assert row is not None and row.rule.start == "table_row"
+
+
+# -- the keyword rows agree with the grammars ------------------------------------------------
+
+
+def _leading_literals(family: Family) -> dict[str, list[str | None]]:
+    """Start rule → the literal each of its alternatives starts with (``None``: a terminal)."""
+    from lark.grammar import NonTerminal, Terminal
+
+    from trtlog.parse.grammar import build_parser
+
+    lark = build_parser(family)
+    literals = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
+    by_origin: dict[str, list[Any]] = {}
+    for rule in lark.rules:
+        by_origin.setdefault(rule.origin.name, []).append(rule)
+
+    def leads(origin: str, seen: frozenset[str]) -> list[str | None]:
+        out: list[str | None] = []
+        for rule in by_origin[origin]:
+            first = rule.expansion[0] if rule.expansion else None
+            if isinstance(first, NonTerminal) and first.name not in seen:
+                out.extend(leads(first.name, seen | {first.name}))
+            elif isinstance(first, Terminal):
+                out.append(literals.get(first.name))
+            else:
+                out.append(None)
+        return out
+
+    return {start: leads(start, frozenset({start})) for start in family.starts}
+
+
+def _agrees(prefix: str, literal: str | None) -> bool:
+    # a literal the prefix extends into the terminal after it ("Original: " + INT), or a
+    # prefix that stops inside the literal ("Applying generic optimizations to the graph");
+    # an alternative that starts with a terminal can take any prefix
+    return literal is None or literal.startswith(prefix) or prefix.startswith(literal)
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_every_prefix_row_agrees_with_its_grammar(family: Family) -> None:
+    """A prefix row can only send a message to a start rule with an alternative that reads it."""
+    literals = _leading_literals(family)
+    for rule in family.rules:
+        if rule.prefix is None:
+            continue
+        leads = literals[rule.start]
+        # leading blanks are the message's (indented dump lines); the grammar sees them too
+        assert any(_agrees(rule.prefix, lead) for lead in leads), (
+            f"{family.name}: row prefix={rule.prefix!r} -> {rule.start}: no alternative starts "
+            f"that way ({leads})"
+        )
