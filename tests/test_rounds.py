@@ -133,3 +133,40 @@ def test_a_round_of_a_log_without_banners_has_only_its_events() -> None:
     view = build.for_round(1)
     selection = [e.seconds for e in view.events_of("tactics_done")]  # type: ignore[union-attr]
     assert selection == [7.70415]
+
+
+# -- one run index (issue 13) ----------------------------------------------------------------
+
+
+def test_the_performance_of_a_run_is_numbered_as_the_run() -> None:
+    """The second run starts at line 50 (its banner) and prints ``throughput: 886 qps`` (68)."""
+    from trtlog.performance import performances
+    from trtlog.summary import summarize
+
+    build = trtlog.parse(TWO_RUNS)
+    assert build.lines[49].startswith("&&&& RUNNING TensorRT.trtexec")
+    found = performances(build.events)
+    assert [(p.run, p.throughput_qps) for p in found] == [(0, 479.452), (1, 886.0)]
+    assert [p.run for p in performances(build.events, build.runs)] == [0, 1]
+    summary = summarize(build)  # the last run
+    assert summary.run == 1
+    assert summary.performance is not None and summary.performance.run == 1
+    one = summarize(build, 0)
+    assert one.performance is not None and one.performance.run == 0
+
+
+def test_lines_before_the_first_banner_belong_to_the_first_run() -> None:
+    text = (
+        "[I] [TRT] Original: 5 layers\n"
+        "&&&& RUNNING TensorRT.trtexec # trtexec --batch=1\n"
+        "[I] [TRT] Original: 6 layers\n"
+        "&&&& RUNNING TensorRT.trtexec # trtexec --batch=2\n"
+        "[I] [TRT] Original: 7 layers\n"
+    )
+    build = trtlog.parse_text(text)
+    assert [(r.index, r.first_line) for r in build.runs] == [(0, 2), (1, 4)]
+    counts = build.events_of("layer_count")
+    assert [build.run_of(e).index for e in counts] == [0, 0, 1]  # type: ignore[union-attr]
+    for i in range(len(build.runs)):
+        assert build.events_in_run(i) == build.for_run(i).events
+    assert build.layer_counts_frame()["run"].tolist() == [0, 0, 1]

@@ -24,7 +24,8 @@ from trtlog.layers import Engine
 from trtlog.models import gc_paused
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
-from trtlog.rounds import Round, RoundIndex, derive_rounds
+from trtlog.passes import PassIndex
+from trtlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -155,18 +156,25 @@ class Build(BaseModel):
         starts = self._line_starts
         return self.text[starts[first - 1] : starts[last]]
 
+    @cached_property
+    def run_index(self) -> RunIndex:
+        """Which trtexec run each line belongs to (see :class:`~trtlog.rounds.RunIndex`)."""
+        return RunIndex(self.runs)
+
     def run_of(self, event: Any) -> Run | None:
-        """The run an event belongs to, when the file has runs."""
-        line = event.span[0]
-        for run in self.runs:
-            if run.first_line <= line <= run.last_line:
-                return run
-        return None
+        """The run an event belongs to, when the file has runs.
+
+        Lines before the first run's banner belong to the first run, as in :meth:`for_run`.
+        """
+        return self.run_index.at(event.span[0])
 
     def events_in_run(self, index: int) -> list[Event]:
-        """The events of run ``index`` (0-based)."""
-        run = self.runs[index]
-        return [e for e in self.events if run.first_line <= e.span[0] <= run.last_line]
+        """The events of run ``index`` (0-based): those of :meth:`for_run`."""
+        first, last = self._run_lines(self.runs[index])
+        return [e for e in self.events if first <= e.span[0] <= last]
+
+    def _run_lines(self, run: Run) -> tuple[int, int]:
+        return self.run_index.first_line(run), run.last_line
 
     @cached_property
     def rounds(self) -> tuple[Round, ...]:
@@ -186,6 +194,22 @@ class Build(BaseModel):
             self.runs,
             self.events[-1].span[1] if self.events else 0,
         )
+
+    @cached_property
+    def pass_index(self) -> PassIndex:
+        """Which optimizer pass (or stage) was running at each line (see :mod:`trtlog.passes`).
+
+        The one attribution rule of the frames, the summary, the merge graph and the per-pass
+        comparison: ``build.pass_index.of(event)`` is the pass a fusion or removal is credited
+        to, ``build.pass_index.at(line)`` the pass running at a line.
+
+        Example:
+            >>> b = parse_text("[V] [TRT] Running: ConvReluFusion on c\\n"
+            ...                "[V] [TRT] ConvReluFusion: Fusing c with r\\n")
+            >>> b.pass_index.of(b.events[1]), b.pass_index.at(2)
+            ('ConvReluFusion', 'ConvReluFusion')
+        """
+        return PassIndex(self)
 
     def round_of(self, event: Any) -> Round | None:
         """The builder round an event belongs to."""
@@ -257,8 +281,7 @@ class Build(BaseModel):
         if not -len(self.runs) <= index < len(self.runs):
             raise IndexError(f"run {index} out of range: the log has {len(self.runs)} run(s)")
         run = self.runs[index]
-        first = 1 if run.index == 0 else run.first_line
-        return self._view([e for e in self.events if first <= e.span[0] <= run.last_line], (run,))
+        return self._view(self.events_in_run(index), (run,))
 
     @cached_property
     def engine(self) -> Engine | None:

@@ -48,11 +48,13 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict
 
 from trtlog._display import html_table, plural, top_counts
+from trtlog.events import PassRun
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
     from trtlog.layers import Engine, EngineLayer
+    from trtlog.passes import PassIndex
 
 __all__ = [
     "Fate",
@@ -548,14 +550,12 @@ _EFFECTS = frozenset(
 class _Builder:
     """Walks the events once, in log order, and adds nodes and edges."""
 
-    def __init__(self, graph: MergeGraph) -> None:
+    def __init__(self, graph: MergeGraph, passes: PassIndex) -> None:
         self.g = graph
-        self.pass_name: str | None = None  # the pass of the last "Running: <pass> on <x>"
-        self.pass_layer: str | None = None
-        self.pass_line = 0
+        self.passes = passes  # which pass was running at a line (Build.pass_index)
+        self.running: PassRun | None = None  # the last "Running: <pass> on <x>" still in scope
         self.pass_acted = True  # whether the running pass has printed what it did
         self.silent: dict[str, list[tuple[str, int]]] = defaultdict(list)  # layer -> passes
-        self.pending: list[tuple[str, int]] = []  # removals waiting for their stage name
         self.order: list[str] = []  # ONNX nodes in parse order
         self.layer_order: dict[str, int] = {}  # TensorRT layers in the order the parser made them
         self.foreign: dict[str, tuple[str, ...]] = {}  # Myelin region -> its ONNX nodes
@@ -607,25 +607,27 @@ class _Builder:
             g.relate(init, g.layer(e.layer, line), "registered as", None, line)
         elif kind == "pass_run":
             self._close_pass()
-            self.pass_name, self.pass_layer, self.pass_line = e.pass_name, e.layer, line
+            self.running = e
             self.pass_acted = False
-        elif kind == "layer_count":
-            self._stage(e.stage)
+        elif kind in ("layer_count", "qdq_phase"):  # the pass before them is over
+            self._close_pass()
         elif kind == "fusion":
-            name = e.pass_name or self.pass_name
+            name = self.passes.of(e)
             result = g.layer(_result_name(name, e.first, e.second), line)
             g.relate(g.layer(e.first, line), result, "merged into", name, line)
             g.relate(g.layer(e.second, line), result, "merged into", name, line)
         elif kind == "fusion_into":
             target = g.layer(e.target, line)
             for source in e.sources:
-                g.relate(g.layer(source, line), target, "merged into", e.pass_name, line)
+                g.relate(g.layer(source, line), target, "merged into", self.passes.of(e), line)
         elif kind == "conv_scale_fusion":
-            g.relate(g.layer(e.scale, line), g.layer(e.conv, line), "merged into", None, line)
+            scale, conv = g.layer(e.scale, line), g.layer(e.conv, line)
+            g.relate(scale, conv, "merged into", self.passes.of(e), line)
         elif kind == "horizontal_merge":
             result = g.layer(" || ".join(e.layers), line)
+            name = self.passes.of(e)  # HorizontalMerge
             for part in e.layers:
-                g.relate(g.layer(part, line), result, "merged into", "HorizontalMerge", line)
+                g.relate(g.layer(part, line), result, "merged into", name, line)
         elif kind == "layer_removed":
             self._removed(e.layer, line)
         elif kind == "qdq_dedup":
@@ -633,12 +635,12 @@ class _Builder:
                 g.layer(e.layer, line),
                 g.layer(e.duplicate_of, line),
                 "duplicate of",
-                self.pass_name,
+                self.passes.at(line),
                 line,
             )
         elif kind == "layer_swap":
             a, b = g.layer(e.first, line), g.layer(e.second, line)
-            g.relate(a, b, "swapped with", self.pass_name, line)
+            g.relate(a, b, "swapped with", self.passes.at(line), line)
         elif kind in ("qdq_swap", "layer_type_change"):
             node = g.nodes[g.layer(e.layer, line)]
             node["types"] = (node.get("types") or "") + f"{e.from_type}->{e.to_type};"
@@ -650,7 +652,7 @@ class _Builder:
             copy = g.layer(f"copy of {e.tensor} for {e.target}", line)
             producer = self.producers.get(e.target)
             if producer is not None:
-                g.relate(copy, g.layer(producer, line), "copied for", self.pass_name, line)
+                g.relate(copy, g.layer(producer, line), "copied for", self.passes.at(line), line)
 
     def _register(self, node: str, layer: str, line: int) -> None:
         g = self.g
@@ -672,29 +674,32 @@ class _Builder:
 
     def _close_pass(self) -> None:
         """Remember a pass that ran on a layer and printed nothing about what it did."""
-        if not self.pass_acted and self.pass_name is not None and self.pass_layer is not None:
-            self.silent[self.pass_layer].append((self.pass_name, self.pass_line))
+        run = self.running
+        if not self.pass_acted and run is not None and run.layer is not None:
+            self.silent[run.layer].append((run.pass_name, run.span[0]))
         self.pass_acted = True
+        self.running = None
 
     def _removed(self, name: str, line: int) -> None:
         g = self.g
         node = g.layer(name, line)
         if any(d["relation"] in FLOWS for _, _, d in g.out_edges(node, data=True)):
             return  # already merged into something: the removal is the fusion's clean-up
-        holder = self.pass_layer
+        run = self.passes.run_at(line)
+        holder = run.layer if run is not None else None
         if (
-            self.pass_name is not None
+            run is not None
             and holder is not None
             and holder != name
-            and _ERASING.search(self.pass_name) is None
+            and _ERASING.search(run.pass_name) is None
         ):
-            g.relate(
-                node, self._current(g.layer(holder, line)), "merged into", self.pass_name, line
-            )
-        elif self.pass_name is not None:
-            g.relate(node, self._pass(self.pass_name), "removed by", self.pass_name, line)
-        else:
-            self.pending.append((node, line))
+            g.relate(node, self._current(g.layer(holder, line)), "merged into", run.pass_name, line)
+        elif run is not None:
+            g.relate(node, self._pass(run.pass_name), "removed by", run.pass_name, line)
+        else:  # outside any pass: the stage that the next layer count closes
+            stage = self.passes.stage_after(line)
+            target = self._pass(stage or "dead-layer removal")
+            g.relate(node, target, "removed by", stage, line)
 
     def _current(self, node_id: str) -> str:
         """The layer that holds ``node_id`` now: fusions printed since may have renamed it.
@@ -722,13 +727,6 @@ class _Builder:
             self.g.add_node(node_id, kind="pass", name=name)
         return node_id
 
-    def _stage(self, stage: str) -> None:
-        """A layer count closes a stage: removals without a pass get the stage's name."""
-        self._close_pass()
-        for node, line in self.pending:
-            self.g.relate(node, self._pass(stage), "removed by", stage, line)
-        self.pending = []
-        self.pass_name = self.pass_layer = None
 
     def _retarget(self, name: str, tensor: str | None, pass_name: str, line: int) -> None:
         g = self.g
@@ -740,9 +738,6 @@ class _Builder:
     def finish(self, engine: Engine | None) -> None:
         g = self.g
         self._close_pass()
-        for node, line in self.pending:
-            g.relate(node, self._pass("dead-layer removal"), "removed by", None, line)
-        self.pending = []
         order = {name: i for i, name in enumerate(self.order)}
         # an initializer without a "Registering ..." line is the constant layer of its name,
         # when one appears
@@ -940,7 +935,7 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
             autotuned).
     """
     graph = MergeGraph(source=build.source.name)
-    builder = _Builder(graph)
+    builder = _Builder(graph, build.pass_index)
     for event in build.events:
         builder.event(event)
     finals = "engine"

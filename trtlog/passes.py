@@ -182,29 +182,64 @@ STAGE_PASS = {
 
 
 class PassIndex:
-    """The pass that was running at a line (from ``Running: <pass> on <layer>`` lines).
+    """Which pass (or stage) was running at a line: the one attribution rule of every view.
 
-    A pass's scope ends at the next ``Running:`` line, a layer count (``After ...: N layers``)
-    or a Q/DQ optimizer phase line: what follows those belongs to a stage, not to the pass.
+    ``Running: <pass> on <layer>`` opens a pass; its scope ends at the next ``Running:`` line,
+    a layer count (``After <stage>: N layers``) or a Q/DQ optimizer phase line (``QDQ graph
+    optimizer ...``): what follows those belongs to a stage, not to the pass. The frames, the
+    summary, the merge graph and the per-pass comparison all read it from
+    :attr:`Build.pass_index <trtlog.build.Build.pass_index>`, so a fusion is credited to the same
+    pass whichever view shows it (:meth:`of`).
 
     Example:
         >>> from trtlog import parse_text
-        >>> b = parse_text("[V] [TRT] Running: ConstWeightsFusion on w\\n[V] [TRT] x\\n")
-        >>> PassIndex(b).get(2), PassIndex(b).get(0)
-        ('ConstWeightsFusion', None)
+        >>> b = parse_text("[V] [TRT] Running: ConstWeightsFusion on w\\n[V] [TRT] x\\n"
+        ...                "[V] [TRT] After vertical fusions: 3 layers\\n[V] [TRT] Removing y\\n")
+        >>> index = PassIndex(b)
+        >>> index.at(2), index.at(4), index.stage_after(4), index.stage_after(2)
+        ('ConstWeightsFusion', None, None, 'vertical fusions')
     """
 
     def __init__(self, build: Build) -> None:
-        marks: list[tuple[int, str | None]] = [(e.span[0], e.pass_name) for e in build.of(PassRun)]
+        marks: list[tuple[int, PassRun | None]] = [(e.span[0], e) for e in build.of(PassRun)]
         marks += [(e.span[0], None) for e in build.events_of("layer_count", "qdq_phase")]
         marks.sort(key=lambda m: m[0])
         self.lines = [line for line, _ in marks]
-        self.names = [name for _, name in marks]
+        self.runs = [run for _, run in marks]
+        self.names = [run.pass_name if run is not None else None for run in self.runs]
+        stages = build.of(LayerCount)
+        self._stage_lines = [e.span[0] for e in stages]
+        self._stages = [e.stage for e in stages]
 
-    def get(self, line: int) -> str | None:
+    def run_at(self, line: int) -> PassRun | None:
+        """The ``Running:`` line whose pass is running at ``line``, or ``None``."""
+        i = bisect.bisect_right(self.lines, line) - 1
+        return self.runs[i] if i >= 0 else None
+
+    def at(self, line: int) -> str | None:
         """The pass running at ``line``, or ``None`` outside any pass."""
         i = bisect.bisect_right(self.lines, line) - 1
         return self.names[i] if i >= 0 else None
+
+    get = at  # the name of issue 12
+
+    def of(self, event: Any) -> str | None:
+        """The pass (or stage) an optimizer event is credited to.
+
+        Its own ``<pass>:`` prefix (``ConvReluFusion: Fusing a with b``), else the stage its
+        kind belongs to (:data:`STAGE_PASS`: ``Merging layers`` lines are the tensor-merging
+        stage's, whatever pass ran last), else the pass running at its line.
+        """
+        named: str | None = getattr(event, "pass_name", None)
+        return named or STAGE_PASS.get(event.kind) or self.at(event.span[0])
+
+    def stage_after(self, line: int) -> str | None:
+        """The stage of the first layer count after ``line`` (``After <stage>: N layers``).
+
+        A removal printed outside any pass is that stage's work (``dead-layer removal``).
+        """
+        i = bisect.bisect_right(self._stage_lines, line)
+        return self._stages[i] if i < len(self._stages) else None
 
 
 #: The layer types of Q/DQ layers in ``Swap the layer type of x from <T1> to <T2>`` lines.
@@ -244,13 +279,8 @@ def qdq_events(events: Iterable[Any]) -> list[Any]:
 
 
 def fusion_pass(event: Any, index: PassIndex) -> str | None:
-    """The pass a fusion event is attributed to.
-
-    Its own ``<pass>:`` prefix, ``HorizontalMerge`` for a ``Merging layers`` line (the
-    tensor-merging stage), else the pass running at its line.
-    """
-    named: str | None = getattr(event, "pass_name", None)
-    return named or STAGE_PASS.get(event.kind) or index.get(event.span[0])
+    """The pass a fusion event is attributed to (see :meth:`PassIndex.of`)."""
+    return index.of(event)
 
 
 def removal_events(events: Iterable[Any]) -> list[Any]:
@@ -299,7 +329,7 @@ def pass_records(build: Build) -> list[dict[str, Any]]:
     layer counts printed just before its first and just after its last activity),
     ``description`` (:func:`describe_pass`). Sorted by first line.
     """
-    index = PassIndex(build)
+    index = build.pass_index
     stats: dict[str, dict[str, Any]] = {}
 
     def touch(name: str, line: int) -> dict[str, Any]:
@@ -322,14 +352,14 @@ def pass_records(build: Build) -> list[dict[str, Any]]:
     for run in build.of(PassRun):
         touch(run.pass_name, run.span[0])["runs"] += 1
     for fusion in build.events_of(*FUSION_KINDS):
-        name = fusion_pass(fusion, index)
+        name = index.of(fusion)
         if name:
             touch(name, fusion.span[0])["fusions"] += 1
     removals = removal_events(build.events_of(*REMOVAL_KINDS, "pass_run"))
     swaps = build.events_of("qdq_swap", "layer_swap")
     for events, count_as in ((removals, "removals"), (swaps, "swaps")):
         for event in events:
-            name = STAGE_PASS.get(event.kind) or index.get(event.span[0])
+            name = index.of(event)
             if name:
                 touch(name, event.span[0])[count_as] += 1
     counts = [(e.span[0], e.layers) for e in build.of(LayerCount)]

@@ -24,10 +24,13 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from trtlog.header import Run, derive_header
+from trtlog.rounds import RunIndex
 
 if TYPE_CHECKING:
     from trtlog.layers import Times
@@ -188,8 +191,8 @@ class Performance(BaseModel):
     """The measured performance of one run.
 
     Attributes:
-        run: the number of ``&&&& RUNNING`` banners before it, minus one (0 before the first
-            banner and in logs without one).
+        run: the index of its trtexec run in the file (``Build.runs``; 0 in a log without
+            runs).
         first_line: the first line that contributed.
         format: ``8.x`` (``=== Performance summary ===``) or ``7.x`` (the ``Host Latency``
             block); ``None`` when only a trace or a profile table was printed.
@@ -422,11 +425,13 @@ class _Run:
         )
 
 
-def performances(events: Iterable[Any]) -> list[Performance]:
+def performances(events: Iterable[Any], runs: Sequence[Run] | None = None) -> list[Performance]:
     """The performance of every run of a log that printed some (in file order).
 
-    Runs are delimited by ``&&&& RUNNING`` banners (``run_start`` events); a log without a
-    banner is one run. Runs that printed no trace, summary or profile table are left out.
+    Runs are the log's trtexec runs (``Build.runs``; derived from the events' ``&&&& RUNNING``
+    banners when not given), a line belonging to a run as :class:`~trtlog.rounds.RunIndex`
+    says: ``Performance.run`` is the index of the run in the file. Runs that printed no trace,
+    summary or profile table are left out.
 
     Example:
         >>> from trtlog import parse_text
@@ -436,22 +441,22 @@ def performances(events: Iterable[Any]) -> list[Performance]:
         >>> [(p.format, p.throughput_qps) for p in performances(b.events)]
         [('7.x', 479.452)]
     """
-    out: list[Performance] = []
-    current = _Run(0)
-    starts = 0
+    events = events if isinstance(events, Sequence) else list(events)
+    if runs is None:
+        runs = derive_header(events, events[-1].span[1] if events else 0).runs
+    index = RunIndex(runs)
+    found: dict[int, _Run] = {}
     for ev in events:
         if ev.kind == "run_start":
-            found = current.result()
-            if found is not None:
-                out.append(found)
-            starts += 1
-            current = _Run(starts - 1)
             continue
+        run = index.at(ev.span[0])
+        number = run.index if run is not None else 0
+        current = found.get(number)
+        if current is None:
+            current = found[number] = _Run(number)
         current.feed(ev)
-    found = current.result()
-    if found is not None:
-        out.append(found)
-    return out
+    out = [r.result() for r in found.values()]
+    return [p for p in out if p is not None]
 
 
 def performance(events: Iterable[Any]) -> Performance | None:

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from trtlog.header import Run
 
-__all__ = ["Round", "RoundIndex", "derive_rounds"]
+__all__ = ["Round", "RoundIndex", "RunIndex", "derive_rounds"]
 
 
 class Round(BaseModel):
@@ -72,14 +72,49 @@ class Round(BaseModel):
         return self.first_line <= line <= self.last_line
 
 
+class RunIndex:
+    """Which trtexec run a line belongs to: the one run rule of every view.
+
+    Runs start at their ``&&&& RUNNING`` banner (:attr:`Run.first_line`) and end before the
+    next one; the lines before the first banner belong to the first run (a paste that starts
+    with the model's options, or a log whose banner came late). ``Build.run_of``,
+    ``Build.for_run``, the builder rounds and the performance of each run all use it.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text("[I] [TRT] Original: 5 layers\\n"
+        ...                "&&&& RUNNING TensorRT.trtexec # trtexec --batch=1\\n"
+        ...                "&&&& RUNNING TensorRT.trtexec # trtexec --batch=2\\n")
+        >>> index = RunIndex(b.runs)
+        >>> [index.at(line).index for line in (1, 2, 3)], index.ranges()
+        ([0, 0, 1], [(0, 1, 2), (1, 3, 3)])
+    """
+
+    def __init__(self, runs: Sequence[Run]) -> None:
+        self.runs = tuple(runs)
+        self.starts = [r.first_line for r in self.runs]
+
+    def at(self, line: int) -> Run | None:
+        """The run ``line`` belongs to (``None`` only in a log without runs)."""
+        if not self.runs:
+            return None
+        i = bisect.bisect_right(self.starts, line) - 1
+        return self.runs[max(i, 0)]
+
+    def first_line(self, run: Run) -> int:
+        """The first line of ``run``: its banner, or line 1 for the first run."""
+        return 1 if run.index == self.runs[0].index else run.first_line
+
+    def ranges(self) -> list[tuple[int, int, int]]:
+        """``(run index, first line, last line)`` of every run, lines before the first in it."""
+        return [(r.index, self.first_line(r), r.last_line) for r in self.runs]
+
+
 def _run_ranges(runs: Sequence[Run], n_lines: int) -> list[tuple[int | None, int, int]]:
-    """(run index, first line, last line) of every run; lines before the first run go to it."""
+    """(run index, first line, last line) of every run (one range without runs)."""
     if not runs:
         return [(None, 1, n_lines)]
-    ranges: list[tuple[int | None, int, int]] = [(r.index, r.first_line, r.last_line) for r in runs]
-    index, _first, last = ranges[0]
-    ranges[0] = (index, 1, last)
-    return ranges
+    return list(RunIndex(runs).ranges())
 
 
 def derive_rounds(events: Sequence[Any], runs: Sequence[Run], n_lines: int) -> tuple[Round, ...]:

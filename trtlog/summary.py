@@ -33,8 +33,6 @@ from trtlog.passes import (
     FUSION_KINDS,
     QDQ_KINDS,
     REMOVAL_KINDS,
-    PassIndex,
-    fusion_pass,
     pass_records,
     qdq_events,
     removal_events,
@@ -590,8 +588,8 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
     scope = scope_run.for_round(kept.index) if kept is not None else scope_run
     round_rows = [_round_summary(scope_run, r) for r in rounds]
 
-    index_ = PassIndex(scope)
-    fusions = Counter(fusion_pass(e, index_) or NO_PASS for e in scope.events_of(*FUSION_KINDS))
+    index_ = scope.pass_index
+    fusions = Counter(index_.of(e) or NO_PASS for e in scope.events_of(*FUSION_KINDS))
     qdq = _qdq_rows(scope)
     tactics = _tactic_figures(scope)
     warnings = sum(1 for e in scope_run.events if e.severity == "warning")
@@ -618,7 +616,7 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
     built = [e for e in scope_run.events_of("engine_built") if not getattr(e, "loaded", False)]
     loaded = [e for e in scope_run.events_of("engine_built") if getattr(e, "loaded", False)]
     graph: list[Any] = scope_run.events_of("graph_build_done")
-    found = performances(scope_run.events)
+    found = performances(scope_run.events, scope_run.runs)
     return Summary(
         source=build.source.name,
         lines=build.line_count,
@@ -808,7 +806,7 @@ def _stage(event: LayerCount) -> StageCount:
 def _run_row(build: Build) -> RunRow:
     run = build.runs[0]
     options = build.options
-    found = performances(build.events)
+    found = performances(build.events, build.runs)
     perf = found[-1] if found else None
 
     def median(metric: str) -> float | None:

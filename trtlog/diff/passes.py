@@ -6,7 +6,6 @@ and the clone-normalised names it fused; the passes that ran and fused are count
 
 from __future__ import annotations
 
-import bisect
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -38,14 +37,8 @@ class _FusionEvent:
 
 
 def _fusion_events(build: Build) -> tuple[list[_FusionEvent], Counter[str]]:
-    runs = build.events_of("pass_run")
-    lines = [e.span[0] for e in runs]
-    names = [str(getattr(e, "pass_name", "")) for e in runs]
-
-    def pass_at(line: int) -> str | None:
-        k = bisect.bisect_right(lines, line) - 1
-        return names[k] if k >= 0 else None
-
+    names = [str(getattr(e, "pass_name", "")) for e in build.events_of("pass_run")]
+    passes = build.pass_index  # the attribution of the frames and the merge graph
     out: list[_FusionEvent] = []
     for e in build.events_of("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion"):
         d: Any = e
@@ -57,7 +50,7 @@ def _fusion_events(build: Build) -> tuple[list[_FusionEvent], Counter[str]]:
             inputs = tuple(d.layers)
         else:
             inputs = (d.conv, d.scale)
-        name = getattr(e, "pass_name", None) or pass_at(e.span[0])
+        name = passes.of(e)
         out.append(_FusionEvent(name, e.kind, inputs, e.span[0]))
     return out, Counter(names)
 

@@ -47,8 +47,6 @@ from trtlog.numbers import format_tactic
 from trtlog.passes import (
     QDQ_KINDS,
     REMOVAL_KINDS,
-    STAGE_PASS,
-    PassIndex,
     pass_records,
     qdq_events,
     removal_events,
@@ -202,39 +200,29 @@ def fusions_frame(build: Build) -> pd.DataFrame:
     ``result`` (the name of the fused layer when the log implies it: ``a + b`` for a vertical
     fusion, the target for ``fusing into``, ``a || b`` for a merge), ``n_inputs``.
     """
+    passes = build.pass_index
     records: list[dict[str, Any]] = []
     for fusion in build.of(Fusion):
         inputs = (fusion.first, fusion.second)
-        records.append(
-            _fusion_row(fusion.span[0], "fusion", fusion.pass_name, inputs, " + ".join(inputs))
-        )
+        records.append(_fusion_row(fusion, passes.of(fusion), inputs, " + ".join(inputs)))
     for into in build.of(FusionInto):
-        records.append(
-            _fusion_row(into.span[0], "fusion_into", into.pass_name, into.sources, into.target)
-        )
+        records.append(_fusion_row(into, passes.of(into), into.sources, into.target))
     for conv in build.of(ConvScaleFusion):
         inputs = (conv.conv, conv.scale)
-        records.append(_fusion_row(conv.span[0], "conv_scale_fusion", None, inputs, conv.conv))
+        records.append(_fusion_row(conv, passes.of(conv), inputs, conv.conv))
     for merge in build.of(HorizontalMerge):
-        records.append(
-            _fusion_row(
-                merge.span[0], "horizontal_merge", None, merge.layers, " || ".join(merge.layers)
-            )
-        )
-    passes = PassIndex(build)
-    for row in records:
-        if row["pass_name"] is None:
-            row["pass_name"] = STAGE_PASS.get(row["kind"]) or passes.get(row["line"])
+        result = " || ".join(merge.layers)
+        records.append(_fusion_row(merge, passes.of(merge), merge.layers, result))
     records.sort(key=lambda r: r["line"])
     return frame_from_records("fusions", records)
 
 
 def _fusion_row(
-    line: int, kind: str, pass_name: str | None, inputs: Sequence[str], result: str | None
+    event: Any, pass_name: str | None, inputs: Sequence[str], result: str | None
 ) -> dict[str, Any]:
     return {
-        "line": line,
-        "kind": kind,
+        "line": event.span[0],
+        "kind": event.kind,
         "pass_name": pass_name,
         "inputs": tuple(inputs),
         "result": result,
@@ -253,15 +241,15 @@ def removals_frame(build: Build) -> pd.DataFrame:
     Columns: ``line``, ``kind``, ``pass_name`` (the pass running at that line, if known),
     ``layer`` (what was removed or changed), ``detail`` (the other name involved).
     """
-    passes = PassIndex(build)
+    passes = build.pass_index
     records: list[dict[str, Any]] = []
 
-    def add(line: int, kind: str, layer: str, detail: str | None = None) -> None:
+    def add(event: Any, layer: str, detail: str | None = None) -> None:
         records.append(
             {
-                "line": line,
-                "kind": kind,
-                "pass_name": STAGE_PASS.get(kind) or passes.get(line),
+                "line": event.span[0],
+                "kind": event.kind,
+                "pass_name": passes.of(event),
                 "layer": layer,
                 "detail": detail,
             }
@@ -269,18 +257,17 @@ def removals_frame(build: Build) -> pd.DataFrame:
 
     for event in removal_events(build.events_of(*_REMOVAL_SCOPE)):
         if isinstance(event, LayerRemoved):
-            add(event.span[0], "layer_removed", event.layer)
+            add(event, event.layer)
         elif isinstance(event, SliceElimination):
-            detail = f"{event.from_tensor} -> {event.to_tensor}"
-            add(event.span[0], "slice_elimination", event.slice, detail)
+            add(event, event.slice, f"{event.from_tensor} -> {event.to_tensor}")
         elif isinstance(event, ConcatElimination):
-            add(event.span[0], "concat_elimination", event.concat)
+            add(event, event.concat)
         elif isinstance(event, QdqDedup):
-            add(event.span[0], "qdq_dedup", event.layer, event.duplicate_of)
+            add(event, event.layer, event.duplicate_of)
     for copy in build.of(CopyGenerated):
-        add(copy.span[0], "copy_generated", copy.tensor, f"{copy.target} ({copy.reason})")
+        add(copy, copy.tensor, f"{copy.target} ({copy.reason})")
     for ret in build.of(Retarget):
-        add(ret.span[0], "retarget", ret.tensor, ret.target)
+        add(ret, ret.tensor, ret.target)
     records.sort(key=lambda r: r["line"])
     return frame_from_records("removals", records)
 
@@ -296,14 +283,14 @@ def qdq_frame(build: Build) -> pd.DataFrame:
     the original of a duplicate, the target of a fusion), ``from_type``/``to_type`` (type
     swaps), ``qdq`` (``Q``/``DQ`` for duplicates).
     """
-    passes = PassIndex(build)
+    passes = build.pass_index
     records: list[dict[str, Any]] = []
 
     def add(line: int, kind: str, layer: str, **extra: str | None) -> None:
         row: dict[str, Any] = {
             "line": line,
             "kind": kind,
-            "pass_name": passes.get(line),
+            "pass_name": passes.at(line),
             "layer": layer,
             "other": None,
             "from_type": None,
