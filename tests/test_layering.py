@@ -24,6 +24,8 @@ LAYERS: dict[str, int] = {
     # base: no trtlog imports but these
     "trtlog.errors": 0,
     "trtlog._display": 0,
+    "trtlog._moved": 0,
+    "trtlog._version": 0,
     "trtlog.models": 0,
     "trtlog.numbers": 0,
     # vocabulary: names, tensors, kernel names

@@ -113,16 +113,14 @@ COMPOSED = st.one_of(
 @given(COMPOSED, st.booleans())
 def test_onnx_nodes_fast_paths_change_nothing(text: str, ordered: bool) -> None:
     """Reformats and plain ForeignNode ranges skip the name tree; the answer is the same."""
-    from trtlog.parse import layer_info
-
     nodes = ["/a/Conv", "x", "conv1", "/a/Conv_clone_1"] if ordered else None
     order = {n: i for i, n in enumerate(nodes)} if nodes else None
-    fast = layer_info.onnx_nodes_of_name(text, order, nodes)
+    fast = names.onnx_nodes_of_name(text, order, nodes)
     with (
-        patch.object(layer_info, "reformat_name", lambda _: False),
-        patch.object(layer_info, "foreign_range_ends", lambda _: None),
+        patch.object(names, "reformat_name", lambda _: False),
+        patch.object(names, "foreign_range_ends", lambda _: None),
     ):
-        slow = layer_info.onnx_nodes_of_name(text, order, nodes)
+        slow = names.onnx_nodes_of_name(text, order, nodes)
     assert fast == slow
     assert names.reformat_name(text) == (split_name(text).base.op == "reformat")
 

@@ -13,6 +13,7 @@ Example:
 
 from typing import TYPE_CHECKING
 
+from trtlog._version import __version__
 from trtlog.build import Build, iter_events, parse, parse_text
 from trtlog.diff import Comparison, compare
 from trtlog.errors import InputError, TrtlogError
@@ -36,7 +37,6 @@ if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on 
         plot_time_by,
     )
 
-__version__ = "0.1.0"
 
 #: Plot functions, importable as ``trtlog.plot_*`` without ``import trtlog`` loading matplotlib.
 _PLOTS = (

@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
+from trtlog.errors import InputError
 from trtlog.events import Event, EventBase, check_kinds
 from trtlog.header import Device, Options, Run, derive_header
 from trtlog.layers import Engine
 from trtlog.models import gc_paused
+from trtlog.parse.layer_info import engine_from_events, profile_from_events
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
 from trtlog.passes import PassIndex
@@ -292,8 +294,6 @@ class Build(BaseModel):
         ``--dumpProfile`` table, its layer times are merged (``Engine.profile``, ``time_ms``
         of ``layers_frame()``), as a ``--exportProfile`` file would be.
         """
-        from trtlog.parse.layer_info import engine_from_events, profile_from_events
-
         engine = engine_from_events(self.events, self.source.name)
         if engine is None:
             return None
@@ -494,8 +494,6 @@ def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Bu
         >>> parse_text("[I] [TRT] Original: 5 layers\\r\\n").to_text()
         '[I] [TRT] Original: 5 layers\\r\\n'
     """
-    from trtlog.errors import InputError
-
     if not text.strip():
         raise InputError(
             "the text is empty" if not text else "the text holds only whitespace",

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
-from trtlog import __version__
+from trtlog._version import __version__
 from trtlog.errors import InputError, TrtlogError
 
 __all__ = ["main"]

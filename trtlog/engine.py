@@ -15,25 +15,24 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.layers import Engine, EngineLayer, LayerTime, Profile, ProfileRecord
+from trtlog._moved import moved_names
+from trtlog.layers import MYELIN_LAYER_TYPES, Engine, EngineLayer, LayerTime, Profile, ProfileRecord
 from trtlog.models import assemble
-from trtlog.myelin import MYELIN_LAYER_TYPES, parse_kernel_name
-from trtlog.names import split_name
+from trtlog.names import common_path, module_path, parse_kernel_name, placed_nodes, split_name
 
 __all__ = [
     "LayerModules",
     "ModuleNode",
     "MyelinGroup",
-    "common_module",
     "layer_modules",
     "merge_profile",
-    "module_path",
     "module_tree",
     "myelin_groups",
     "name_index",
-    "placed_nodes",
     "served_layer",
 ]
+
+__getattr__ = moved_names(__name__, {"common_module": "trtlog.names"})
 
 
 # -- profile merge -------------------------------------------------------------------------
@@ -287,87 +286,6 @@ def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[
 # -- module tree ---------------------------------------------------------------------------
 
 
-def module_path(node: str) -> tuple[str, ...]:
-    """The module path of an ONNX node name: its ``/``-separated parts without the op.
-
-    Example:
-        >>> module_path("/encoder/layers.0/mha/attn/MatMul")
-        ('encoder', 'layers.0', 'mha', 'attn')
-        >>> module_path("conv1"), module_path("inception_3a/1x1")
-        ((), ('inception_3a',))
-    """
-    parts = node.split("/")
-    if "" in parts:
-        parts = [p for p in parts if p]
-    return tuple(parts[:-1])
-
-
-def placed_nodes(nodes: Sequence[str]) -> Sequence[str]:
-    """The nodes that sit in the ONNX module hierarchy: names with a ``/`` (all when none do).
-
-    Initializers (``model.conv.weight``), TensorRT's own layers (``(Unnamed Layer* 5)
-    [Shuffle]``) and ``onnx::`` tensors name no module: they belong with the nodes they are
-    fused to, so they must not pull a layer up to the root (the ControlNet Myelin regions
-    ``{ForeignNode[input_blocks.1.1....norm1.weight + (Unnamed Layer* 109) [Shuffle]...]}``).
-
-    Example:
-        >>> placed_nodes(["conv.weight", "/conv/QuantizeLinear", "/conv/Conv"])
-        ['/conv/QuantizeLinear', '/conv/Conv']
-        >>> placed_nodes(["conv1", "relu1"])
-        ['conv1', 'relu1']
-    """
-    placed = [n for n in nodes if "/" in n]
-    return placed if placed else list(nodes)
-
-
-def common_module(nodes: Sequence[str]) -> str:
-    """The deepest module holding every placed node, as ``/a/b`` (``/`` when they share none).
-
-    Nodes without a module (see :func:`placed_nodes`) count only when no node has one.
-
-    Example:
-        >>> common_module(["/enc/l0/attn/MatMul", "/enc/l0/attn/Softmax", "/enc/l0/Add"])
-        '/enc/l0'
-        >>> common_module(["enc.l0.weight", "/enc/l0/Add"]), common_module(["/a/X", "/b/Y"])
-        ('/enc/l0', '/')
-    """
-    if not nodes:
-        return "/"
-    joined = "\n".join(nodes)
-    if "/" not in joined:
-        return "/"
-    if len(nodes) > 1 and not all("/" in n for n in nodes):
-        nodes = placed_nodes(nodes)
-        joined = "\n".join(nodes)
-    if "//" in joined or "/\n" in joined or joined.endswith("/"):
-        # empty parts ("a//b", "a/b/") are dropped by module_path: the general path
-        return "/" + "/".join(_common(module_path(n) for n in nodes))
-    # each node's folder as "/a/b/" ("/" for none); the folders' common string prefix, cut
-    # back to a "/", is their common module (it is that of the first and last in order)
-    folders = [n[: n.rfind("/") + 1] for n in nodes]
-    if not joined.startswith("/") or joined.count("\n/") != len(nodes) - 1:
-        folders = [f if f.startswith("/") else "/" + f for f in folders]
-    low, high = min(folders), max(folders)
-    while not high.startswith(low):
-        low = low[: low.rfind("/", 0, -1) + 1]
-    return low[:-1] or "/"
-
-
-def _common(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
-    paths = list(paths)
-    if not paths:
-        return ()
-    first = paths[0]
-    n = len(first)
-    for other in paths[1:]:
-        n = min(n, len(other))
-        for i in range(n):
-            if first[i] != other[i]:
-                n = i
-                break
-    return first[:n]
-
-
 #: How a layer's time reaches the module tree (:class:`LayerModules`).
 Attribution = Literal["nodes", "split", "served", "none"]
 
@@ -411,7 +329,7 @@ def _by_nodes(nodes: Sequence[str], region: bool) -> LayerModules:
         return LayerModules()
     placed = placed_nodes(nodes)
     paths = [module_path(n) for n in placed]
-    home = _common(paths)
+    home = common_path(paths)
     if region and any(p != home for p in paths):
         weight = 1.0 / len(paths)
         shares: dict[tuple[str, ...], float] = {}

@@ -49,11 +49,11 @@ from pydantic import BaseModel, ConfigDict
 
 from trtlog._display import html_table, plural, top_counts
 from trtlog.events import PassRun
+from trtlog.layers import Engine, EngineLayer
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
-    from trtlog.layers import Engine, EngineLayer
     from trtlog.passes import PassIndex
 
 __all__ = [
@@ -727,7 +727,6 @@ class _Builder:
             self.g.add_node(node_id, kind="pass", name=name)
         return node_id
 
-
     def _retarget(self, name: str, tensor: str | None, pass_name: str, line: int) -> None:
         g = self.g
         node = g.layer(name, line)
@@ -964,8 +963,6 @@ def _listed_engine(build: Build, kinds: Sequence[str]) -> Engine | None:
     The placement lines (``[GpuLayer] CONVOLUTION: conv1 + relu1``) list the layers after graph
     optimization; the autotuner's lines name the layers it timed.
     """
-    from trtlog.layers import Engine, EngineLayer
-
     names: dict[str, None] = {}
     for event in build.events_of(*kinds):
         found = getattr(event, "layers", None) or (getattr(event, "layer", None),)

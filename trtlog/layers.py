@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import html_table, plural, top_counts
-from trtlog.myelin import MyelinKernel, parse_kernel_name
-from trtlog.names import ComposedName, split_name
+from trtlog.names import ComposedName, MyelinKernel, OnnxSource, parse_kernel_name, split_name
 from trtlog.tensors import DType, Tensor, dtype_of
 
 if TYPE_CHECKING:
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     from trtlog.engine import ModuleNode, MyelinGroup
 
 __all__ = [
+    "MYELIN_LAYER_TYPES",
     "Engine",
     "EngineLayer",
     "IoProfile",
@@ -224,7 +224,26 @@ class Times(BaseModel):
 
 # -- engines -------------------------------------------------------------------------------
 
-OnnxSource = Literal["metadata", "name", "range", "none"]
+#: Layer types of Myelin-internal kernels in 10.x detailed dumps (an open set).
+MYELIN_LAYER_TYPES = frozenset(
+    {
+        "kgen",
+        "gemm",
+        "shape_call",
+        "fusion",
+        "signal",
+        "wait",
+        "correlation",
+        "deconv",
+        "conv_act_pool",
+        "maxpool",
+        "avgpool",
+        "conv",
+        "reduce",
+        "copy",
+        "MyelinReformat",
+    }
+)
 
 
 class LayerTime(BaseModel):

@@ -1,6 +1,7 @@
-"""Composed layer names: how TensorRT builds a layer name out of the names it fused.
+"""Names as TensorRT writes them: every rule that reads a layer, node or kernel name, in one place.
 
-Part of the data model (pydantic only). TensorRT names an engine layer after what went into it
+Part of the vocabulary (pydantic only; views and loaders import it, never the other way).
+Composed names first: TensorRT names an engine layer after what went into it
 (formats.md T1): ``a + b`` (vertical fusion), ``a || b`` (horizontal merge), ``PWN(a, b)``
 (pointwise fusion), ``{ForeignNode[a...b]}`` (a Myelin or DLA region from ``a`` to ``b``),
 ``Reformatting CopyNode for Input Tensor 0 to x`` (a reformat feeding ``x``), ``x_clone_2``
@@ -10,11 +11,20 @@ a tree of :class:`ComposedName` nodes; ``members()`` lists the original names in
 
 Splitting is done at bracket depth 0 only, so names with brackets, commas or ``+`` inside
 parentheses (``(Unnamed Layer* 5) [Shuffle]``, ``PWN(PWN(a, b), c)``) stay whole.
+
+Then the other name rules: clone and profile suffixes away (:func:`normalize_name`), Q/DQ
+nodes, quantizers and weights (:func:`is_qdq_node`, :func:`is_quantizer_name`,
+:func:`is_weights_name`), the op type a node name gives away (:func:`op_of`), the ONNX module
+hierarchy of ``/``-separated names (:func:`module_path`, :func:`common_module`,
+:func:`cut_module`), the ONNX nodes a layer name lists (:func:`onnx_nodes_of_name`) and Myelin
+kernel names (:func:`parse_kernel_name`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -24,9 +34,25 @@ from trtlog.models import assemble
 
 __all__ = [
     "ComposedName",
+    "MyelinKernel",
     "NameOp",
+    "OnnxSource",
+    "common_module",
+    "common_path",
+    "cut_module",
+    "decode_ops",
     "foreign_range_ends",
+    "is_qdq_node",
+    "is_quantize_scale_node",
+    "is_quantizer_name",
+    "is_weights_name",
+    "module_path",
+    "normalize_name",
+    "onnx_nodes_of_name",
+    "op_of",
+    "parse_kernel_name",
     "parse_metadata",
+    "placed_nodes",
     "reformat_name",
     "split_name",
     "split_top",
@@ -382,3 +408,387 @@ def _parse_groups(
             extras.append((len(names), tuple(doc), function))
         names.append(name)
     return tuple(names), tuple(extras)
+
+
+# -- normalised names: clones, profile copies, Q/DQ nodes, weights ----------------------------
+
+_CLONE_SUFFIX = re.compile(r"_clone_\d+")
+_PROFILE_SUFFIX = re.compile(r" \[profile \d+\]$")
+_QDQ = re.compile(r"(?:Quantize|Dequantize)Linear(?:_\d+)?$|\[(?:De)?[Qq]uantize\]$")
+_WEIGHTS = re.compile(r"\.(?:weight|bias)$|^onnx::")
+_QSCALE = re.compile(r"_(?:de)?quantize_scale_node$", re.IGNORECASE)
+
+
+def normalize_name(name: str) -> str:
+    """A node or layer name without clone numbers and ``[profile N]`` suffixes.
+
+    Example:
+        >>> normalize_name("/q/QuantizeLinear_clone_1 + /c/Conv [profile 1]")
+        '/q/QuantizeLinear + /c/Conv'
+    """
+    if name.endswith("]"):
+        name = _PROFILE_SUFFIX.sub("", name)
+    if "_clone_" in name:
+        name = _CLONE_SUFFIX.sub("", name)
+    return name
+
+
+def is_qdq_node(name: str) -> bool:
+    """Whether an ONNX node name is a QuantizeLinear or DequantizeLinear node.
+
+    Example:
+        >>> is_qdq_node("/m/conv/_input_quantizer/QuantizeLinear")
+        True
+        >>> is_qdq_node("DequantizeLinear_7"), is_qdq_node("(Unnamed Layer* 9) [Quantize]")
+        (True, True)
+        >>> is_qdq_node("/m/conv/Conv")
+        False
+    """
+    return _QDQ.search(name) is not None
+
+
+def is_weights_name(name: str) -> bool:
+    """Whether a name is an initializer (``x.weight``, ``x.bias``, ``onnx::Conv_12``)."""
+    return _WEIGHTS.search(name) is not None
+
+
+def is_quantize_scale_node(name: str) -> bool:
+    """Whether a name is an 8.0-8.2 ``*_quantize_scale_node`` (the scale of a Q/DQ pair).
+
+    Example:
+        >>> is_quantize_scale_node("QuantizeLinear_7_quantize_scale_node")
+        True
+    """
+    return _QSCALE.search(name) is not None
+
+
+def is_quantizer_name(name: str) -> bool:
+    """A Q/DQ node name, clone suffixes aside, or a 8.0-8.2 ``*_quantize_scale_node``.
+
+    Example:
+        >>> is_quantizer_name("/a/QuantizeLinear_clone_1")
+        True
+        >>> is_quantizer_name("QuantizeLinear_7_quantize_scale_node")
+        True
+    """
+    return is_qdq_node(normalize_name(name)) or _QSCALE.search(name) is not None
+
+
+# -- op types ---------------------------------------------------------------------------------
+
+# "Conv_9" -> Conv, "/a/b/Relu_1" -> Relu, "(Unnamed Layer* 356) [ElementWise]" -> ElementWise
+_BRACKET_OP = re.compile(r"\[([A-Za-z]+)\]$")
+_TAIL_OP = re.compile(r"([A-Za-z][A-Za-z0-9]*?)(?:[._]\d+)*$")
+
+
+def op_of(node: str, ops: dict[str, str] | None = None) -> str | None:
+    """The ONNX op type of a node: printed by the parser (``ops``), else guessed from its name.
+
+    Example:
+        >>> op_of("/model/stage1/Add"), op_of("Conv_9"), op_of("(Unnamed Layer* 3) [Shuffle]")
+        ('Add', 'Conv', 'Shuffle')
+    """
+    if ops:
+        found = ops.get(node)
+        if found:
+            return found
+    tail = node.rsplit("/", 1)[-1]
+    m = _BRACKET_OP.search(tail)
+    if m:
+        return m.group(1)
+    m = _TAIL_OP.search(tail)
+    return m.group(1) if m else None
+
+
+# -- ONNX module paths ------------------------------------------------------------------------
+
+
+def module_path(node: str) -> tuple[str, ...]:
+    """The module path of an ONNX node name: its ``/``-separated parts without the op.
+
+    Example:
+        >>> module_path("/encoder/layers.0/mha/attn/MatMul")
+        ('encoder', 'layers.0', 'mha', 'attn')
+        >>> module_path("conv1"), module_path("inception_3a/1x1")
+        ((), ('inception_3a',))
+    """
+    parts = node.split("/")
+    if "" in parts:
+        parts = [p for p in parts if p]
+    return tuple(parts[:-1])
+
+
+def placed_nodes(nodes: Sequence[str]) -> Sequence[str]:
+    """The nodes that sit in the ONNX module hierarchy: names with a ``/`` (all when none do).
+
+    Initializers (``model.conv.weight``), TensorRT's own layers (``(Unnamed Layer* 5)
+    [Shuffle]``) and ``onnx::`` tensors name no module: they belong with the nodes they are
+    fused to, so they must not pull a layer up to the root (the ControlNet Myelin regions
+    ``{ForeignNode[input_blocks.1.1....norm1.weight + (Unnamed Layer* 109) [Shuffle]...]}``).
+
+    Example:
+        >>> placed_nodes(["conv.weight", "/conv/QuantizeLinear", "/conv/Conv"])
+        ['/conv/QuantizeLinear', '/conv/Conv']
+        >>> placed_nodes(["conv1", "relu1"])
+        ['conv1', 'relu1']
+    """
+    placed = [n for n in nodes if "/" in n]
+    return placed if placed else list(nodes)
+
+
+def common_module(nodes: Sequence[str]) -> str:
+    """The deepest module holding every placed node, as ``/a/b`` (``/`` when they share none).
+
+    Nodes without a module (see :func:`placed_nodes`) count only when no node has one.
+
+    Example:
+        >>> common_module(["/enc/l0/attn/MatMul", "/enc/l0/attn/Softmax", "/enc/l0/Add"])
+        '/enc/l0'
+        >>> common_module(["enc.l0.weight", "/enc/l0/Add"]), common_module(["/a/X", "/b/Y"])
+        ('/enc/l0', '/')
+    """
+    if not nodes:
+        return "/"
+    joined = "\n".join(nodes)
+    if "/" not in joined:
+        return "/"
+    if len(nodes) > 1 and not all("/" in n for n in nodes):
+        nodes = placed_nodes(nodes)
+        joined = "\n".join(nodes)
+    if "//" in joined or "/\n" in joined or joined.endswith("/"):
+        # empty parts ("a//b", "a/b/") are dropped by module_path: the general path
+        return "/" + "/".join(common_path(module_path(n) for n in nodes))
+    # each node's folder as "/a/b/" ("/" for none); the folders' common string prefix, cut
+    # back to a "/", is their common module (it is that of the first and last in order)
+    folders = [n[: n.rfind("/") + 1] for n in nodes]
+    if not joined.startswith("/") or joined.count("\n/") != len(nodes) - 1:
+        folders = [f if f.startswith("/") else "/" + f for f in folders]
+    low, high = min(folders), max(folders)
+    while not high.startswith(low):
+        low = low[: low.rfind("/", 0, -1) + 1]
+    return low[:-1] or "/"
+
+
+def common_path(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    """The longest common beginning of module paths.
+
+    Example:
+        >>> common_path([("enc", "l0", "attn"), ("enc", "l0")])
+        ('enc', 'l0')
+    """
+    paths = list(paths)
+    if not paths:
+        return ()
+    first = paths[0]
+    n = len(first)
+    for other in paths[1:]:
+        n = min(n, len(other))
+        for i in range(n):
+            if first[i] != other[i]:
+                n = i
+                break
+    return first[:n]
+
+
+def cut_module(module: str, depth: int) -> str:
+    """A module path cut to ``depth`` parts.
+
+    Example:
+        >>> cut_module("/model/backbone0/conv", 2), cut_module("/", 2)
+        ('/model/backbone0', '/')
+    """
+    parts = [p for p in module.split("/") if p][:depth]
+    return "/" + "/".join(parts)
+
+
+# -- the ONNX nodes a layer name lists -----------------------------------------------------------
+
+#: Where a layer's ONNX nodes come from (``EngineLayer.onnx_source``).
+OnnxSource = Literal["metadata", "name", "range", "none"]
+
+_TORCH_TRT_NAME = re.compile(r"^\[[A-Z0-9_]+\]-\[[^\]]*\]-\[(?P<name>.+)\]$")
+
+
+def _foreign_range(
+    first: list[str], last: list[str], node_order: dict[str, int] | None, nodes: list[str] | None
+) -> tuple[list[str], bool]:
+    """The nodes of a ``{ForeignNode[first...last]}`` range, and whether it was expanded.
+
+    Expanded to every node between its ends in parse order when the order is known; else
+    just the ends' members.
+    """
+    if node_order is not None and nodes is not None and first and last:
+        lo, hi = node_order.get(first[0]), node_order.get(last[-1])
+        if lo is not None and hi is not None and lo <= hi:
+            return nodes[lo : hi + 1], True
+    return first + last, False
+
+
+def onnx_nodes_of_name(
+    name: str, node_order: dict[str, int] | None = None, nodes: list[str] | None = None
+) -> tuple[tuple[str, ...], OnnxSource]:
+    """The ONNX nodes a layer name lists, and where they came from.
+
+    Fused parts (`` + ``, `` || ``, ``PWN(...)``), clones, ``[profile N]`` suffixes and
+    Torch-TensorRT ``[TYPE]-[target]-[name]`` parts are taken apart; a
+    ``{ForeignNode[first...last]}`` range is expanded to every node between its ends in parse
+    order when ``node_order``/``nodes`` (from the log's parser events) are given. Reformats
+    and copies compute no ONNX node.
+
+    Example:
+        >>> onnx_nodes_of_name("conv1 + relu1")
+        (('conv1', 'relu1'), 'name')
+        >>> onnx_nodes_of_name("{ForeignNode[b...d]}", {"a": 0, "b": 1, "c": 2, "d": 3},
+        ...                    ["a", "b", "c", "d"])
+        (('b', 'c', 'd'), 'range')
+        >>> onnx_nodes_of_name("Reformatting CopyNode for Input Tensor 0 to conv1")
+        ((), 'none')
+    """
+    # the two commonest composed names need no name tree (a cold load meets thousands)
+    if reformat_name(name):
+        return (), "none"
+    ends = foreign_range_ends(name)
+    if ends is not None:
+        found, ranged = _foreign_range([ends[0]], [ends[1]], node_order, nodes)
+        return tuple(dict.fromkeys(found)), "range" if ranged else "name"
+    parts = split_name(name)
+    if parts.op == "reformat":
+        return (), "none"
+    if parts.op == "profile":
+        parts = parts.base
+    found = []
+    ranged = False
+    stack = [parts]
+    while stack:
+        node = stack.pop()
+        if node.op == "foreign" and node.detail == "range" and len(node.parts) == 2:
+            members, expanded = _foreign_range(
+                node.parts[0].members(), node.parts[1].members(), node_order, nodes
+            )
+            found.extend(members)
+            ranged = ranged or expanded
+            continue
+        if node.op == "leaf":
+            m = _TORCH_TRT_NAME.match(node.text)
+            found.append(m["name"] if m else node.text)
+        elif node.op == "reformat":
+            continue
+        else:
+            stack.extend(reversed(node.parts))
+    unique = tuple(dict.fromkeys(found))
+    if not unique:
+        return (), "none"
+    return unique, "range" if ranged else "name"
+
+
+# -- Myelin kernel names ---------------------------------------------------------------------
+
+# The op words of generated kernel names are truncated to four letters; these are the ones
+# whose full ONNX name is clear. Other words are kept as printed.
+_OPS = {
+    "Resh": "Reshape",
+    "Slic": "Slice",
+    "Tran": "Transpose",
+    "Conc": "Concat",
+    "Gath": "Gather",
+    "Scat": "Scatter",
+    "Sele": "Where",
+    "Sigm": "Sigmoid",
+    "Roun": "Round",
+    "Grid": "GridSample",
+    "Resi": "Resize",
+    "Topk": "TopK",
+    "Fc": "Gemm",
+    "Gtr": "Greater",
+    "Eql": "Equal",
+    "Lt": "Less",
+    "Repl": "Expand",
+    "Move": "Copy",
+    "Maxr": "ReduceMax",
+    "Etc": "…",
+}
+
+
+_WORD = re.compile(r"[A-Z][a-z0-9]*")
+
+
+_KERNEL = re.compile(r"^(?P<body>.+?)_myl(?P<graph>\d+)_(?P<index>\d+)$", re.DOTALL)
+
+
+_HASH = re.compile(r"_0x[0-9a-fA-F]{8,}$")
+
+
+@dataclass(frozen=True, slots=True)
+class MyelinKernel:
+    """A Myelin kernel name taken apart.
+
+    Attributes:
+        name: the kernel (layer) name.
+        body: the name without its ``_myl<graph>_<index>`` suffix.
+        graph: the Myelin graph number (one per ForeignNode of the engine).
+        index: the kernel's position in the graph.
+        generated: whether it is a generated kernel (``__myl_<Ops>``).
+        ops: the operations a generated kernel's name lists (full ONNX names where known).
+        onnx_names: for GEMM-like kernels named after ONNX nodes (``/a/MatMul+/b/MatMul``),
+            those names.
+    """
+
+    name: str
+    body: str
+    graph: int
+    index: int
+    generated: bool
+    ops: tuple[str, ...]
+    onnx_names: tuple[str, ...]
+
+
+def decode_ops(body: str) -> tuple[str, ...]:
+    """The operation sequence of a generated kernel (``__myl_AddCastMean`` → Add, Cast, Mean).
+
+    Example:
+        >>> decode_ops("__myl_AddCastMeanSubMulMeanAddSqrtDiv")
+        ('Add', 'Cast', 'Mean', 'Sub', 'Mul', 'Mean', 'Add', 'Sqrt', 'Div')
+        >>> decode_ops("__myl_GathReshTranMove")
+        ('Gather', 'Reshape', 'Transpose', 'Copy')
+    """
+    words = body.removeprefix("__myl_")
+    words = _HASH.sub("", words)
+    return tuple(_OPS.get(w, w) for w in _WORD.findall(words))
+
+
+def parse_kernel_name(name: str) -> MyelinKernel | None:
+    """A Myelin kernel name taken apart, or ``None`` if the name has no ``_myl<g>_<i>`` suffix.
+
+    Example:
+        >>> k = parse_kernel_name("__myl_ReplReshReplAndNotCastMul_myl0_2")
+        >>> k.graph, k.index, k.ops
+        (0, 2, ('Expand', 'Reshape', 'Expand', 'And', 'Not', 'Cast', 'Mul'))
+        >>> parse_kernel_name("/l0/key/MatMul+/l0/query/MatMul_myl0_1").onnx_names
+        ('/l0/key/MatMul', '/l0/query/MatMul')
+        >>> parse_kernel_name("/conv1/Conv") is None
+        True
+    """
+    if "_myl" not in name:  # fast path, before the cache: most layer names are not kernels
+        return None
+    return _parse_kernel_name(name)
+
+
+@lru_cache(maxsize=16384)
+def _parse_kernel_name(name: str) -> MyelinKernel | None:
+    m = _KERNEL.match(name)
+    if m is None or name.startswith("{ForeignNode["):
+        return None
+    body = m["body"]
+    generated = body.startswith("__myl_")
+    onnx_names: tuple[str, ...] = ()
+    if not generated and "/" in body:
+        onnx_names = tuple(p for p in body.split("+") if p)
+    return MyelinKernel(
+        name=name,
+        body=body,
+        graph=int(m["graph"]),
+        index=int(m["index"]),
+        generated=generated,
+        ops=decode_ops(body) if generated else (),
+        onnx_names=onnx_names,
+    )

@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from trtlog.names import cut_module
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
@@ -746,8 +748,6 @@ def plot_diff(
     """
     if by not in ("module", "type"):
         raise ValueError(f"by must be 'module' or 'type', not {by!r}")
-    from trtlog.diff.summary import cut_module
-
     timed = bool(frame["time_a_ms"].notna().any() or frame["time_b_ms"].notna().any())
     sides: dict[str, pd.Series] = {}
     if by == "module" and depth is None:

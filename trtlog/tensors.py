@@ -33,6 +33,7 @@ __all__ = [
     "DType",
     "Tensor",
     "TensorFormat",
+    "dims_text",
     "dtype_of",
     "inspector_tensor",
     "parse_compact_format",
@@ -430,3 +431,24 @@ def parse_compact_format(text: str) -> CompactFormat:
     return CompactFormat(
         text=text, dtype=dtype_of(word), type_word=word, strides=tuple(strides), vector=vector
     )
+
+
+# dims -> text: an engine repeats a few hundred shapes (a cache beats the join)
+_DIMS_TEXT: dict[tuple[int, ...], str] = {}
+
+
+def dims_text(dims: tuple[int, ...] | None) -> str:
+    """``1x64x56x56``, as trtexec writes dims (``scalar`` for 0-D, empty when unknown).
+
+    Example:
+        >>> dims_text((1, 64, 56, 56)), dims_text(()), dims_text(None)
+        ('1x64x56x56', 'scalar', '')
+    """
+    if dims is None:
+        return ""
+    text = _DIMS_TEXT.get(dims)
+    if text is None:
+        text = "x".join(map(str, dims)) if dims else "scalar"
+        if len(_DIMS_TEXT) < 65536:
+            _DIMS_TEXT[dims] = text
+    return text

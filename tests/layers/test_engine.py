@@ -19,13 +19,13 @@ from tests.conftest import CORPUS, FIXTURES, corpus_json, needs_corpus
 from trtlog.errors import InputError
 from trtlog.frames import SCHEMAS
 from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
+from trtlog.names import onnx_nodes_of_name
 from trtlog.parse.jsonio import JsonRepairWarning
 from trtlog.parse.layer_info import (
     LayerInfoWarning,
     detect_kind,
     engine_from_json,
     load_engine,
-    onnx_nodes_of_name,
     read_json_file,
 )
 
@@ -434,7 +434,7 @@ NODE_NAMES = st.lists(st.sampled_from(["/", "a", "b", "Conv", "//", "x.0"]), max
 
 @given(st.lists(NODE_NAMES, min_size=1, max_size=4))
 def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
-    from trtlog.engine import common_module, module_path
+    from trtlog.names import common_module, module_path
 
     placed = [n for n in nodes if "/" in n] or nodes  # names without "/" name no module
     paths = [module_path(n) for n in placed]
@@ -498,7 +498,7 @@ def test_corpus_foreign_node_metadata_names_the_real_onnx_nodes() -> None:
 
 def test_layer_module_of_odd_names() -> None:
     """Empty parts are dropped ("a/b/" is in /a), names without a leading "/" are rooted."""
-    from trtlog.engine import common_module
+    from trtlog.names import common_module
 
     assert common_module(("a/b/x",)) == "/a/b"
     assert common_module(("a/b/",)) == "/a"

@@ -22,7 +22,7 @@ reordered layers are paired as ``order`` changes, and a layer that became severa
 per piece, marked ``split`` (or ``merged`` the other way round).
 """
 
-from trtlog.diff.align import compare_engines, is_qdq_node
+from trtlog.diff.align import compare_engines
 from trtlog.diff.load import compare
 from trtlog.diff.migration import MigrationCheck, RaisedNode, is_migration, migration_check
 from trtlog.diff.models import (
@@ -43,6 +43,7 @@ from trtlog.diff.models import (
 from trtlog.diff.passes import compare_passes
 from trtlog.diff.summary import step_times, summarize
 from trtlog.diff.text import fit, render_steps, render_summary
+from trtlog.names import is_qdq_node
 
 __all__ = [
     "Comparison",

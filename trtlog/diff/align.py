@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,67 +29,28 @@ from trtlog.diff.models import (
     SideInfo,
     Step,
 )
-from trtlog.engine import common_module
-from trtlog.layers import Engine, EngineLayer, compute_precision
+from trtlog.layers import MYELIN_LAYER_TYPES, Engine, EngineLayer, compute_precision
 from trtlog.models import assemble, gc_paused
-from trtlog.myelin import MYELIN_LAYER_TYPES
-from trtlog.names import split_name
-from trtlog.parse.layer_info import onnx_nodes_of_name
+from trtlog.names import (
+    common_module,
+    is_qdq_node,
+    is_weights_name,
+    normalize_name,
+    onnx_nodes_of_name,
+    split_name,
+)
+from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
     from trtlog.build import Build
 
-__all__ = [
-    "compare_engines",
-    "dims_text",
-    "has_passes",
-    "is_qdq_node",
-    "is_weights_name",
-    "normalize_name",
-    "side_of_engine",
-]
+__all__ = ["compare_engines", "has_passes", "side_of_engine"]
+
 
 # -- layer signatures ----------------------------------------------------------------------
 
-_CLONE = re.compile(r"_clone_\d+")
-_PROFILE_SUFFIX = re.compile(r" \[profile \d+\]$")
-_QDQ = re.compile(r"(?:Quantize|Dequantize)Linear(?:_\d+)?$|\[(?:De)?[Qq]uantize\]$")
-_WEIGHTS = re.compile(r"\.(?:weight|bias)$|^onnx::")
 _MAX_HOLDERS = 64  # a key held by more layers identifies none of them
 _MAX_WEAK = 20000  # weak candidate pairs per bucket and gap
-
-
-def normalize_name(name: str) -> str:
-    """A node or layer name without clone numbers and ``[profile N]`` suffixes.
-
-    Example:
-        >>> normalize_name("/q/QuantizeLinear_clone_1 + /c/Conv [profile 1]")
-        '/q/QuantizeLinear + /c/Conv'
-    """
-    if name.endswith("]"):
-        name = _PROFILE_SUFFIX.sub("", name)
-    if "_clone_" in name:
-        name = _CLONE.sub("", name)
-    return name
-
-
-def is_qdq_node(name: str) -> bool:
-    """Whether an ONNX node name is a QuantizeLinear or DequantizeLinear node.
-
-    Example:
-        >>> is_qdq_node("/m/conv/_input_quantizer/QuantizeLinear")
-        True
-        >>> is_qdq_node("DequantizeLinear_7"), is_qdq_node("(Unnamed Layer* 9) [Quantize]")
-        (True, True)
-        >>> is_qdq_node("/m/conv/Conv")
-        False
-    """
-    return _QDQ.search(name) is not None
-
-
-def is_weights_name(name: str) -> bool:
-    """Whether a name is an initializer (``x.weight``, ``x.bias``, ``onnx::Conv_12``)."""
-    return _WEIGHTS.search(name) is not None
 
 
 @dataclass(slots=True, eq=False)
@@ -509,13 +469,6 @@ def _attach(
 
 
 # -- rows, reasons, groups -----------------------------------------------------------------
-
-
-def dims_text(dims: tuple[int, ...] | None) -> str:
-    """``1x64x56x56`` (``scalar`` for 0-D, empty when unknown)."""
-    if dims is None:
-        return ""
-    return "x".join(map(str, dims)) if dims else "scalar"
 
 
 def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[str, ...]:

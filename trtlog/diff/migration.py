@@ -16,9 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from trtlog.diff.align import is_qdq_node, is_weights_name
 from trtlog.diff.models import Comparison, FusionGroup, LayerView, SideInfo
 from trtlog.diff.summary import sum_known
+from trtlog.diff.text import fit
+from trtlog.names import is_qdq_node, is_weights_name
 
 __all__ = ["MigrationCheck", "RaisedNode", "is_migration", "migration_check"]
 
@@ -243,8 +244,6 @@ def _headline(
 
 def render(check: MigrationCheck, limit: int = 10) -> str:
     """The migration check as text: the headline, the raised nodes, the split fusions, time."""
-    from trtlog.diff.text import fit
-
     out = [
         "Migration check",
         f"  A: {check.a}",

@@ -10,9 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from trtlog.diff.align import normalize_name
 from trtlog.diff.models import PassComparison, PassCount, PassFusion
-from trtlog.names import split_name
+from trtlog.names import normalize_name, split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build

@@ -18,9 +18,10 @@ from trtlog.diff.models import (
     PrecisionChange,
     TacticChange,
 )
-from trtlog.myelin import parse_kernel_name
+from trtlog.names import cut_module, parse_kernel_name
 
-__all__ = ["auto_module_depth", "cut_module", "step_times", "sum_known", "summarize"]
+__all__ = ["auto_module_depth", "step_times", "sum_known", "summarize"]
+
 
 # -- summary -------------------------------------------------------------------------------
 
@@ -63,17 +64,6 @@ def step_times(
         if s.index_b is not None:
             seen_b.add(s.index_b)
     return out
-
-
-def cut_module(module: str, depth: int) -> str:
-    """A module path cut to ``depth`` parts.
-
-    Example:
-        >>> cut_module("/model/backbone0/conv", 2), cut_module("/", 2)
-        ('/model/backbone0', '/')
-    """
-    parts = [p for p in module.split("/") if p][:depth]
-    return "/" + "/".join(parts)
 
 
 def _layer_counts(views: Sequence[LayerView]) -> dict[str, int]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trtlog.diff.align import dims_text, is_qdq_node, is_weights_name
 from trtlog.diff.models import Comparison, ComparisonSummary, LayerView, PassFusion
 from trtlog.diff.summary import step_times, sum_known
-from trtlog.names import split_name
+from trtlog.names import is_qdq_node, is_weights_name, split_name
+from trtlog.tensors import dims_text
 
 __all__ = ["fit", "render_steps", "render_summary"]
 

@@ -14,11 +14,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from trtlog.diff.align import is_qdq_node
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding
-from trtlog.names import split_name
+from trtlog.names import is_qdq_node, split_name
 
 __all__ = [
     "check_build_failed",

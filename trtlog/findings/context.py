@@ -12,20 +12,27 @@ from __future__ import annotations
 
 import heapq
 import math
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from trtlog.diff.align import is_qdq_node, is_weights_name, normalize_name
+from trtlog.diff import compare
 from trtlog.layers import (
+    MYELIN_LAYER_TYPES,
     Engine,
     EngineLayer,
     Profile,
     strongly_typed,
 )
-from trtlog.myelin import MYELIN_LAYER_TYPES
+from trtlog.names import (
+    is_qdq_node,
+    is_quantize_scale_node,
+    is_quantizer_name,
+    is_weights_name,
+    normalize_name,
+    op_of,
+)
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -37,10 +44,9 @@ __all__ = [
     "LOW_TYPES",
     "LintContext",
     "fmt_ms",
-    "is_quantizer_name",
-    "op_of",
     "short",
 ]
+
 
 #: Element types of a float tensor, and of a quantized one.
 FLOAT_TYPES = frozenset({"FP32", "FP16", "BF16"})
@@ -75,10 +81,6 @@ CONV_TYPES = frozenset(
 )
 _WEIGHTED_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Convolution", "Linear"})
 
-# "Conv_9" -> Conv, "/a/b/Relu_1" -> Relu, "(Unnamed Layer* 356) [ElementWise]" -> ElementWise
-_BRACKET_OP = re.compile(r"\[([A-Za-z]+)\]$")
-_TAIL_OP = re.compile(r"([A-Za-z][A-Za-z0-9]*?)(?:[._]\d+)*$")
-_QSCALE = re.compile(r"_(?:de)?quantize_scale_node$", re.IGNORECASE)
 _SKIP_KINDS = ("inspector_record", "engine_layer_info", "inspector_layer_name")
 _PLACEMENT_KINDS = ("placement_gpu", "placement_dla")
 T = TypeVar("T")
@@ -86,18 +88,6 @@ T = TypeVar("T")
 
 def _first_line(event: Any) -> int:
     return int(event.span[0])
-
-
-def is_quantizer_name(name: str) -> bool:
-    """A Q/DQ node name, clone suffixes aside, or a 8.0-8.2 ``*_quantize_scale_node``.
-
-    Example:
-        >>> is_quantizer_name("/a/QuantizeLinear_clone_1")
-        True
-        >>> is_quantizer_name("QuantizeLinear_7_quantize_scale_node")
-        True
-    """
-    return is_qdq_node(normalize_name(name)) or _QSCALE.search(name) is not None
 
 
 def short(text: str, width: int = 90) -> str:
@@ -113,25 +103,6 @@ def fmt_ms(value: float | None) -> str:
     if value is None or math.isnan(value):
         return "?"
     return f"{value:.4g} ms"
-
-
-def op_of(node: str, ops: dict[str, str] | None = None) -> str | None:
-    """The ONNX op type of a node: printed by the parser (``ops``), else guessed from its name.
-
-    Example:
-        >>> op_of("/model/stage1/Add"), op_of("Conv_9"), op_of("(Unnamed Layer* 3) [Shuffle]")
-        ('Add', 'Conv', 'Shuffle')
-    """
-    if ops:
-        found = ops.get(node)
-        if found:
-            return found
-    tail = node.rsplit("/", 1)[-1]
-    m = _BRACKET_OP.search(tail)
-    if m:
-        return m.group(1)
-    m = _TAIL_OP.search(tail)
-    return m.group(1) if m else None
 
 
 class LintContext:
@@ -390,7 +361,7 @@ class LintContext:
             return None  # no Q/DQ node (nor *_quantize_scale_node) at all: the common case
         else:
             nodes = [n for n in self.nodes(layer) if not is_weights_name(n)]
-            if not nodes or not all(is_qdq_node(n) or _QSCALE.search(n) for n in nodes):
+            if not nodes or not all(is_qdq_node(n) or is_quantize_scale_node(n) for n in nodes):
                 return None
         ins = {t.dtype for t in layer.inputs}
         outs = {t.dtype for t in layer.outputs}
@@ -532,8 +503,6 @@ class LintContext:
         """The reference aligned with this build (``None`` without both engines)."""
         if self.engine is None or self.reference_engine is None:
             return None
-        from trtlog.diff import compare
-
         return compare(self.reference_engine, self.engine)
 
     # -- profiles --------------------------------------------------------------------------

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trtlog.diff.align import is_qdq_node, normalize_name
+from trtlog.diff.summary import step_times
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import FLOAT_TYPES, LOW_TYPES, LintContext, fmt_ms, short
 from trtlog.findings.models import Finding
 from trtlog.layers import Engine, EngineLayer
+from trtlog.names import is_qdq_node, normalize_name
 
 __all__ = [
     "check_int8_slower_than_reference",
@@ -794,8 +795,6 @@ def check_int8_slower_than_reference(ctx: LintContext) -> Iterator[Finding]:
     tb = ctx.total_ms
     if tb is None or ta != ta or ta <= 0 or tb <= ta:
         return
-    from trtlog.diff.summary import step_times
-
     rows = []
     for s, (_, _, delta, _, _) in zip(cmp.steps, step_times(cmp), strict=True):
         if delta is not None and delta > 0:

@@ -15,7 +15,9 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
+from trtlog._version import __version__
 from trtlog.findings.models import Finding
+from trtlog.findings.registry import RULES
 
 __all__ = ["SARIF_SCHEMA", "to_sarif"]
 
@@ -95,9 +97,6 @@ def to_sarif(
         >>> run["results"][0]["level"], run["results"][0]["locations"][0]["physicalLocation"]
         ('error', {'artifactLocation': {'uri': 'build.log'}, 'region': {'startLine': 12}})
     """
-    from trtlog import __version__
-    from trtlog.findings.registry import RULES
-
     index = {r.info.id: i for i, r in enumerate(RULES)}
     rules = [
         {

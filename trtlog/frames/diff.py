@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from trtlog.diff.align import dims_text, is_qdq_node, is_weights_name
 from trtlog.diff.summary import step_times
 from trtlog.frames.schema import SCHEMAS, frame_from_records
+from trtlog.names import is_qdq_node, is_weights_name, module_path
+from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
     from trtlog.diff import Comparison, LayerView
@@ -146,8 +147,6 @@ def diff_onnx_frame(cmp: Comparison) -> pd.DataFrame:
 
     ``frame.groupby("group")`` answers "these 7 nodes were one layer in A and 3 in B".
     """
-    from trtlog.engine import module_path
-
     held_a: dict[str, list[int]] = {}
     held_b: dict[str, list[int]] = {}
     for views, held in ((cmp.layers_a, held_a), (cmp.layers_b, held_b)):

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from trtlog.engine import common_module, name_index, served_layer
+from trtlog.engine import name_index, served_layer
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.layers import Profile, Times, compute_precision
 from trtlog.models import gc_paused
-from trtlog.myelin import parse_kernel_name
+from trtlog.names import common_module, parse_kernel_name
 from trtlog.numbers import U64
+from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
     from trtlog.engine import ModuleNode
@@ -142,9 +143,6 @@ def _join(values: Sequence[str | None]) -> str | None:
     return ",".join(present) if present else None
 
 
-_DIMS: dict[tuple[int, ...], str] = {}
-
-
 def _dtypes_layouts(tensors: tuple[Tensor, ...]) -> tuple[str | None, str | None]:
     """The tensors' dtypes and layouts, each comma-joined (``None`` when none is known)."""
     if len(tensors) == 1:  # fast path: most layers have one input and one output
@@ -153,14 +151,7 @@ def _dtypes_layouts(tensors: tuple[Tensor, ...]) -> tuple[str | None, str | None
 
 
 def _dims(dims: tuple[int, ...] | None) -> str | None:
-    if dims is None:
-        return None
-    text = _DIMS.get(dims)
-    if text is None:
-        text = "x".join(map(str, dims)) if dims else "scalar"
-        if len(_DIMS) < 65536:
-            _DIMS[dims] = text
-    return text
+    return None if dims is None else dims_text(dims)
 
 
 def _sparse(parameters: dict[str, Any]) -> bool | None:

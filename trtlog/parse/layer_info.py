@@ -13,7 +13,6 @@ import codecs
 import gzip
 import operator
 import os
-import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -30,7 +29,6 @@ from trtlog.layers import (
     EngineLayer,
     IoProfile,
     IoTensor,
-    OnnxSource,
     Profile,
     ProfileRecord,
     ProfileRun,
@@ -39,10 +37,11 @@ from trtlog.layers import (
     TimingRun,
 )
 from trtlog.models import assemble, gc_paused
-from trtlog.names import foreign_range_ends, parse_metadata, reformat_name, split_name
+from trtlog.names import OnnxSource, onnx_nodes_of_name, parse_metadata
 from trtlog.numbers import parse_tactic
 from trtlog.parse.jsonio import read_json_values
 from trtlog.parse.source import looks_utf16
+from trtlog.performance import performances
 from trtlog.tensors import Tensor, dtype_of, inspector_tensor, parse_format
 
 __all__ = [
@@ -56,13 +55,13 @@ __all__ = [
     "load_engine",
     "load_profile",
     "load_times",
-    "onnx_nodes_of_name",
     "profile_from_events",
     "profile_from_json",
     "read_json_bytes",
     "read_json_file",
     "times_from_json",
 ]
+
 
 JsonKind = Literal["layers", "profile", "times", "output", "trace", "unknown"]
 
@@ -430,7 +429,6 @@ _TENSOR_KEYS = {
     "StrideOrder",
     "strideOrder",
 }
-_TORCH_TRT_NAME = re.compile(r"^\[[A-Z0-9_]+\]-\[[^\]]*\]-\[(?P<name>.+)\]$")
 
 
 class LayerInfoWarning(UserWarning):
@@ -798,78 +796,6 @@ class _TensorReader:
         return out
 
 
-def _foreign_range(
-    first: list[str], last: list[str], node_order: dict[str, int] | None, nodes: list[str] | None
-) -> tuple[list[str], bool]:
-    """The nodes of a ``{ForeignNode[first...last]}`` range, and whether it was expanded.
-
-    Expanded to every node between its ends in parse order when the order is known; else
-    just the ends' members.
-    """
-    if node_order is not None and nodes is not None and first and last:
-        lo, hi = node_order.get(first[0]), node_order.get(last[-1])
-        if lo is not None and hi is not None and lo <= hi:
-            return nodes[lo : hi + 1], True
-    return first + last, False
-
-
-def onnx_nodes_of_name(
-    name: str, node_order: dict[str, int] | None = None, nodes: list[str] | None = None
-) -> tuple[tuple[str, ...], OnnxSource]:
-    """The ONNX nodes a layer name lists, and where they came from.
-
-    Fused parts (`` + ``, `` || ``, ``PWN(...)``), clones, ``[profile N]`` suffixes and
-    Torch-TensorRT ``[TYPE]-[target]-[name]`` parts are taken apart; a
-    ``{ForeignNode[first...last]}`` range is expanded to every node between its ends in parse
-    order when ``node_order``/``nodes`` (from the log's parser events) are given. Reformats
-    and copies compute no ONNX node.
-
-    Example:
-        >>> onnx_nodes_of_name("conv1 + relu1")
-        (('conv1', 'relu1'), 'name')
-        >>> onnx_nodes_of_name("{ForeignNode[b...d]}", {"a": 0, "b": 1, "c": 2, "d": 3},
-        ...                    ["a", "b", "c", "d"])
-        (('b', 'c', 'd'), 'range')
-        >>> onnx_nodes_of_name("Reformatting CopyNode for Input Tensor 0 to conv1")
-        ((), 'none')
-    """
-    # the two commonest composed names need no name tree (a cold load meets thousands)
-    if reformat_name(name):
-        return (), "none"
-    ends = foreign_range_ends(name)
-    if ends is not None:
-        found, ranged = _foreign_range([ends[0]], [ends[1]], node_order, nodes)
-        return tuple(dict.fromkeys(found)), "range" if ranged else "name"
-    parts = split_name(name)
-    if parts.op == "reformat":
-        return (), "none"
-    if parts.op == "profile":
-        parts = parts.base
-    found = []
-    ranged = False
-    stack = [parts]
-    while stack:
-        node = stack.pop()
-        if node.op == "foreign" and node.detail == "range" and len(node.parts) == 2:
-            members, expanded = _foreign_range(
-                node.parts[0].members(), node.parts[1].members(), node_order, nodes
-            )
-            found.extend(members)
-            ranged = ranged or expanded
-            continue
-        if node.op == "leaf":
-            m = _TORCH_TRT_NAME.match(node.text)
-            found.append(m["name"] if m else node.text)
-        elif node.op == "reformat":
-            continue
-        else:
-            stack.extend(reversed(node.parts))
-    unique = tuple(dict.fromkeys(found))
-    if not unique:
-        return (), "none"
-    return unique, "range" if ranged else "name"
-
-
 def _typed(fields: dict[str, Any]) -> bool:
     """Whether the scalar fields of a layer have the types :class:`EngineLayer` declares."""
     for key in ("type", "parameter_type", "tactic_name", "metadata"):
@@ -1210,8 +1136,6 @@ def profile_from_events(events: Sequence[Any], source: str) -> Profile | None:
         >>> p.iterations, [(r.name, r.average_ms) for r in p.records]
         (10, [('conv1', 0.2)])
     """
-    from trtlog.performance import performances
-
     tables = [p.profile for p in performances(events) if p.profile is not None]
     if not tables:
         return None

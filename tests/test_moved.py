@@ -1,0 +1,56 @@
+"""Old import paths keep working for one release and say where things moved (issue 13).
+
+Every old path is imported here under ``pytest.warns(DeprecationWarning)``: the suite runs with
+``filterwarnings = error``, so a moved path that forgot to forward, or forgot to warn, fails.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+#: (old module, name) → the module the name lives in now.
+MOVED_NAMES: dict[tuple[str, str], str] = {
+    ("trtlog.myelin", "MYELIN_LAYER_TYPES"): "trtlog.layers",
+    ("trtlog.myelin", "MyelinKernel"): "trtlog.names",
+    ("trtlog.myelin", "decode_ops"): "trtlog.names",
+    ("trtlog.myelin", "parse_kernel_name"): "trtlog.names",
+    ("trtlog.engine", "common_module"): "trtlog.names",
+}
+
+#: Names that moved out of a module that still uses them: they stay importable from it,
+#: silently (the module imports them from their new place).
+STILL_THERE: dict[tuple[str, str], str] = {
+    ("trtlog.diff.align", "dims_text"): "trtlog.tensors",
+    ("trtlog.diff.align", "is_qdq_node"): "trtlog.names",
+    ("trtlog.diff.align", "is_weights_name"): "trtlog.names",
+    ("trtlog.diff.align", "normalize_name"): "trtlog.names",
+    ("trtlog.diff.summary", "cut_module"): "trtlog.names",
+    ("trtlog.engine", "module_path"): "trtlog.names",
+    ("trtlog.engine", "placed_nodes"): "trtlog.names",
+    ("trtlog.findings.context", "is_quantizer_name"): "trtlog.names",
+    ("trtlog.findings.context", "op_of"): "trtlog.names",
+    ("trtlog.parse.layer_info", "onnx_nodes_of_name"): "trtlog.names",
+}
+
+
+@pytest.mark.parametrize(("old", "name"), sorted(MOVED_NAMES))
+def test_a_moved_name_is_found_at_its_old_path(old: str, name: str) -> None:
+    new = MOVED_NAMES[old, name]
+    module = importlib.import_module(old)
+    with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} moved to {new}\.{name}"):
+        found = getattr(module, name)
+    assert found is getattr(importlib.import_module(new), name)
+
+
+@pytest.mark.parametrize(("old", "name"), sorted(STILL_THERE))
+def test_a_name_its_old_module_still_uses_is_still_there(old: str, name: str) -> None:
+    found = getattr(importlib.import_module(old), name)
+    assert found is getattr(importlib.import_module(STILL_THERE[old, name]), name)
+
+
+def test_an_unknown_name_is_still_an_attribute_error() -> None:
+    module = importlib.import_module("trtlog.myelin")
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        module.nothing_here  # noqa: B018
