@@ -46,6 +46,7 @@ LAYERS: dict[str, int] = {
     # the Build
     "trtlog.build": 5,
     # views
+    "trtlog.inputs": 6,
     "trtlog.graph": 6,
     "trtlog.summary": 6,
     "trtlog.diff": 6,

@@ -32,7 +32,10 @@ def _warn(old: str, new: str, stacklevel: int) -> None:
 
 
 def moved_names(module: str, names: dict[str, str]) -> Callable[[str], object]:
-    """A module ``__getattr__`` for the ``names`` that moved out of ``module`` (name → module).
+    """A module ``__getattr__`` for the ``names`` that moved out of ``module``.
+
+    ``names`` maps an old name to the module it moved to, or to ``module:new_name`` when it
+    was renamed too.
 
     Example:
         >>> import warnings
@@ -45,11 +48,13 @@ def moved_names(module: str, names: dict[str, str]) -> Callable[[str], object]:
     """
 
     def __getattr__(name: str) -> object:
-        new = names.get(name)
-        if new is None:
+        where = names.get(name)
+        if where is None:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        _warn(f"{module}.{name}", f"{new}.{name}", 2)
-        return getattr(importlib.import_module(new), name)
+        new, _, new_name = where.partition(":")
+        new_name = new_name or name
+        _warn(f"{module}.{name}", f"{new}.{new_name}", 2)
+        return getattr(importlib.import_module(new), new_name)
 
     return __getattr__
 

@@ -16,7 +16,7 @@ import logging
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from trtlog._version import __version__
@@ -47,17 +47,18 @@ def command(name: str) -> Callable[[Runner], Runner]:
 class _Progress:
     """A one-line progress display on stderr, only for a terminal and only after a second."""
 
-    def __init__(self, total: int | None, stream: TextIO) -> None:
-        self.total = total
+    def __init__(self, stream: TextIO) -> None:
+        self.total = 0
         self.stream = stream
         self.enabled = stream.isatty()
         self.start = time.monotonic()
         self.shown = False
         self.last = 0.0
 
-    def update(self, done: int) -> None:
+    def update(self, done: int, total: int) -> None:
         if not self.enabled:
             return
+        self.total = total
         now = time.monotonic()
         if now - self.start < 1.0 or now - self.last < 0.1:
             return
@@ -76,29 +77,20 @@ class _Progress:
             self.stream.flush()
 
 
-def _counting(lines: Iterable[str], progress: _Progress) -> Iterator[str]:
-    done = 0
-    for i, line in enumerate(lines):
-        done += len(line)
-        if i % 4096 == 0:
-            progress.update(done)
-        yield line
+def _open(path: str, **options: Any) -> Any:
+    """Open a command's input (trtlog.inputs.open_input), with progress on a terminal."""
+    from trtlog.inputs import open_input
 
-
-def _parse_log(path: str | bytes, name: str | None = None) -> Any:
-    """Parse a log for the CLI (``-`` reads standard input), with progress on a terminal."""
-    from trtlog.build import _build, _meta
-    from trtlog.parse.source import iter_lines, open_lines, read_all
-
-    opened = open_lines(path, name=name)
-    text = read_all(opened)
-    progress = _Progress(len(text), sys.stderr)
+    progress = _Progress(sys.stderr)
     try:
-        return _build(
-            text, _meta(opened.info), strict=False, lines=_counting(iter_lines(text), progress)
-        )
+        return open_input(path, progress=progress.update, **options)
     finally:
         progress.close()
+
+
+def _parse_log(path: str) -> Any:
+    """Parse a log for the CLI (``-`` reads standard input), with progress on a terminal."""
+    return _open(path, want=("log",)).build
 
 
 # -- runs: one trtexec run of a file that holds several ---------------------------------------
@@ -308,34 +300,8 @@ def _export_for_cli(path: str) -> Any:
     JSON is recognised whatever trtexec or a shell made of it: ``.gz``, a UTF-8 BOM, UTF-16
     (PowerShell), and on standard input (``-``) too.
     """
-    from trtlog.parse.layer_info import (
-        _wrong_kind,
-        detect_kind,
-        engine_from_json,
-        profile_from_json,
-        read_json_bytes,
-        read_json_file,
-        times_from_json,
-    )
-    from trtlog.parse.source import json_head, looks_like_json
-
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        if not looks_like_json(json_head(data[:1024])):
-            return _parse_log(data, name="<stdin>")
-        name, values = read_json_bytes(data, "<stdin>")
-    elif _looks_json_path(path):
-        name, values = read_json_file(path)
-    else:
-        return _parse_log(path)
-    kind = detect_kind(values[0])
-    if kind == "layers":
-        return engine_from_json(values[0], name)
-    if kind == "profile":
-        return profile_from_json(values, name)
-    if kind == "times":
-        return times_from_json(values, name)
-    raise _wrong_kind(name, kind, "layers")
+    opened = _open(path)
+    return opened.build or opened.engine or opened.profile or opened.times
 
 
 def _engine_of_log(build: Any, path: str) -> Any:
@@ -588,9 +554,9 @@ def _migration(cmp: Any) -> Any:
 
 
 def _looks_json_path(path: str) -> bool:
-    from trtlog.diff.load import looks_like_json_file
+    from trtlog.inputs import is_json_export
 
-    return looks_like_json_file(path)
+    return is_json_export(path)
 
 
 @command("diff")
@@ -1013,7 +979,7 @@ def run_lint(args: argparse.Namespace) -> int:
             raise _UsageError("--layers is for a log; the file given is already a layer JSON")
         if args.run_number is not None:
             raise _UsageError("--run picks a run of a log; the file given is a layer JSON")
-        targets = [(None, None, load_engine(args.file), args.profile)]
+        targets = [(None, None, _open(args.file, want=("layers",)).engine, args.profile)]
     else:
         whole = _parse_log(args.file)
         engine = load_engine(args.layers) if args.layers else None

@@ -9,32 +9,23 @@ verbose logs.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from trtlog._moved import moved_names
+from trtlog.build import Build
 from trtlog.diff.align import compare_engines, side_of_engine
 from trtlog.diff.models import Comparison, PassComparison, SideInfo
 from trtlog.diff.passes import compare_passes
 from trtlog.errors import InputError
+from trtlog.inputs import engine_with_profile, open_input
 from trtlog.layers import Engine, Profile, strongly_typed
 
-if TYPE_CHECKING:
-    from trtlog.build import Build
+__all__ = ["compare"]
 
-__all__ = ["compare", "looks_like_json_file"]
+# the one "log or JSON export?" test is trtlog.inputs.is_json_export
+__getattr__ = moved_names(__name__, {"looks_like_json_file": "trtlog.inputs:is_json_export"})
 
 # -- inputs --------------------------------------------------------------------------------
-
-
-def looks_like_json_file(path: str) -> bool:
-    """Whether a file (``.gz``, UTF-8 with a BOM, UTF-16 too) starts like a JSON export."""
-    from trtlog.parse.source import json_head, looks_like_json
-
-    try:
-        with open(path, "rb") as f:
-            head = f.read(1024)  # UTF-16 takes twice the bytes
-    except OSError:
-        return False  # the readers report missing files
-    return looks_like_json(json_head(head))
 
 
 def _load(
@@ -42,36 +33,18 @@ def _load(
     value: Build | Engine | str | os.PathLike[str],
     profile: Profile | str | os.PathLike[str] | None,
 ) -> tuple[Engine | None, Build | None, SideInfo]:
-    from trtlog.build import Build, parse
-    from trtlog.parse.layer_info import load_engine, load_profile, profile_from_events
-
-    build: Build | None = None
-    kind: Literal["log", "layer_json", "engine"]
-    if isinstance(value, Engine):
-        engine: Engine | None = value
-        kind = "engine"
-    elif isinstance(value, Build):
-        build, engine, kind = value, value.engine, "log"
-    elif not isinstance(value, str | os.PathLike):
+    if not isinstance(value, Build | Engine | str | os.PathLike):
         raise TypeError(
             "trtlog.compare takes a Build, an Engine or a path (a trtexec log or a layer-info "
             f"JSON) for each side; {label} is {type(value).__name__}"
         )
-    else:
-        path = os.fspath(value)
-        if looks_like_json_file(path):
-            engine, kind = load_engine(path), "layer_json"
-        else:
-            build = parse(path)
-            engine, kind = build.engine, "log"
-    if profile is not None and engine is not None:
-        engine = engine.with_profile(
-            profile if isinstance(profile, Profile) else load_profile(profile)
-        )
-    elif engine is not None and build is not None and engine.profile is None:
-        table = profile_from_events(build.events, build.source.name)  # --dumpProfile
-        if table is not None:
-            engine = engine.with_profile(table)
+    opened = open_input(value, want=("log", "layers"))
+    build = opened.build
+    engine = build.engine if build is not None else opened.engine
+    kind: Literal["log", "layer_json", "engine"] = (
+        "log" if build is not None else "engine" if isinstance(value, Engine) else "layer_json"
+    )
+    engine = engine_with_profile(engine, build, profile)
     source = build.source.name if build is not None else None
     side = side_of_engine(label, engine, kind, build, source)
     if strongly_typed(build, engine):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
+from trtlog.build import Build
 from trtlog.findings.base import Check
 from trtlog.findings.builder import (
     check_build_failed,
@@ -39,10 +39,8 @@ from trtlog.findings.reformat import (
     check_reformat_io_boundary,
     check_reformat_layout,
 )
+from trtlog.inputs import engine_with_profile, open_input
 from trtlog.layers import Engine, Profile
-
-if TYPE_CHECKING:
-    from trtlog.build import Build
 
 __all__ = ["RULES", "lint", "rule_info", "select_rules"]
 
@@ -110,51 +108,19 @@ def select_rules(
     return [r for r in RULES if r.info.id in wanted and r.info.id not in dropped]
 
 
-Source = "Build | Engine | str | os.PathLike[str]"
-
-
 def _resolve(
     value: Build | Engine | str | os.PathLike[str] | None,
 ) -> tuple[Build | None, Engine | None]:
-    """A build and/or engine from a Build, an Engine or a path (JSON → engine, else a log)."""
-    from trtlog.build import Build, parse
-
+    """A build and/or engine from a Build, an Engine or a path (see :func:`open_input`)."""
     if value is None:
         return None, None
-    if isinstance(value, Engine):
-        return None, value
-    if isinstance(value, Build):
-        return value, None
-    from trtlog.diff.load import looks_like_json_file
-    from trtlog.parse.layer_info import load_engine
-
-    if not isinstance(value, str | os.PathLike):
+    if not isinstance(value, Build | Engine | str | os.PathLike):
         raise TypeError(
             "trtlog.lint takes a Build, an Engine or a path (a trtexec log or a layer-info "
             f"JSON), not {type(value).__name__}"
         )
-    path = os.fspath(value)
-    if looks_like_json_file(path):
-        return None, load_engine(path)
-    return parse(path), None
-
-
-def _with_profile(
-    engine: Engine | None, build: Build | None, profile: Profile | str | os.PathLike[str] | None
-) -> Engine | None:
-    if engine is None:
-        return None
-    if profile is not None:
-        from trtlog.parse.layer_info import load_profile
-
-        return engine.with_profile(
-            profile if isinstance(profile, Profile) else load_profile(profile)
-        )
-    if engine.profile is None and build is not None:
-        table = LintContext.profile_of_log(build)
-        if table is not None:
-            return engine.with_profile(table)
-    return engine
+    opened = open_input(value, want=("log", "layers"))
+    return opened.build, opened.engine
 
 
 def lint(
@@ -204,11 +170,11 @@ def lint(
         own_engine = the_build.engine
     if the_build is None and own_engine is None:
         raise ValueError("lint needs a log or an engine")
-    own_engine = _with_profile(own_engine, the_build, profile)
+    own_engine = engine_with_profile(own_engine, the_build, profile)
     ref_build, ref_engine = _resolve(reference)
     if ref_engine is None and ref_build is not None:
         ref_engine = ref_build.engine
-    ref_engine = _with_profile(ref_engine, ref_build, reference_profile)
+    ref_engine = engine_with_profile(ref_engine, ref_build, reference_profile)
     if reference is not None and (ref_engine is None or own_engine is None):
         log.warning("the reference cannot be compared: a side has no engine layers")
     ctx = LintContext(the_build, own_engine, ref_build, ref_engine)

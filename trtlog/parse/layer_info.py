@@ -60,6 +60,7 @@ __all__ = [
     "read_json_bytes",
     "read_json_file",
     "times_from_json",
+    "wrong_kind",
 ]
 
 
@@ -205,7 +206,8 @@ def detect_kind(value: Any) -> JsonKind:
     return "unknown"
 
 
-def _wrong_kind(name: str, found: JsonKind, wanted: JsonKind) -> InputError:
+def wrong_kind(name: str, found: JsonKind, wanted: JsonKind) -> InputError:
+    """The error for a JSON export of another kind than the one asked for (says what reads it)."""
     hint = f"read it with {_LOADER[found]}" if found in _LOADER else None
     return InputError(
         f"this is {_DESCRIPTION[found]}, not {_DESCRIPTION[wanted]}", source=name, hint=hint
@@ -248,7 +250,7 @@ def profile_from_json(values: Sequence[Any], name: str) -> Profile:
     for value in values:
         kind = detect_kind(value)
         if kind != "profile":
-            raise _wrong_kind(name, kind, "profile")
+            raise wrong_kind(name, kind, "profile")
         iterations: int | None = None
         records = []
         for i, item in enumerate(value):
@@ -352,7 +354,7 @@ def times_from_json(values: Sequence[Any], name: str) -> Times:
     for value in values:
         kind = detect_kind(value)
         if kind != "times" and not (isinstance(value, list) and not value):
-            raise _wrong_kind(name, kind, "times")
+            raise wrong_kind(name, kind, "times")
         records = []
         keys: Literal["7.0", "7.1", "8.0", "8.4"] = "8.4"
         mapping = _TIMES_8
@@ -1066,7 +1068,7 @@ def load_engine(
     name, values = read_json_file(path)
     kind = detect_kind(values[0])
     if kind != "layers":
-        raise _wrong_kind(name, kind, "layers")
+        raise wrong_kind(name, kind, "layers")
     engine = engine_from_json(values[0], name)
     if profile is not None:
         if not isinstance(profile, Profile):

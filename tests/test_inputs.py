@@ -1,0 +1,92 @@
+"""The input opener: the one "log or JSON export?" decision (trtlog.inputs, issue 13)."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import trtlog
+from tests.conftest import FIXTURES
+from trtlog.errors import InputError
+from trtlog.inputs import engine_with_profile, is_json_export, open_input
+
+LOG = FIXTURES / "logs" / "trt10.16-like_smallnet-fp16_build-verbose-dumpLayerInfo.log"
+LAYERS = FIXTURES / "layer_info" / "trt10.16-like_smallnet-fp16_layers-detailed.json"
+PROFILE = FIXTURES / "layer_info" / "trt10.16-like_smallnet-fp16.profile.json"
+TIMES = [{"startEnqMs": 1.0, "endEnqMs": 1.5, "startComputeMs": 1.5, "endComputeMs": 2.5,
+          "startInMs": 1.0, "endInMs": 1.2, "inMs": 0.2, "computeMs": 1.0, "outMs": 0.1,
+          "latencyMs": 1.3, "endToEndMs": 1.6}]  # fmt: skip
+
+
+def test_each_kind_is_recognised(tmp_path: Path) -> None:
+    times = tmp_path / "times.json"
+    times.write_text(json.dumps(TIMES), encoding="utf-8")
+    found = {p.name: open_input(p) for p in (LOG, LAYERS, PROFILE, times)}
+    assert [o.kind for o in found.values()] == ["log", "layers", "profile", "times"]
+    build = found[LOG.name].build
+    assert build is not None and build.to_text() == LOG.read_text(encoding="utf-8")
+    assert found[LAYERS.name].engine == trtlog.load_engine(LAYERS)
+    assert found[PROFILE.name].profile == trtlog.load_profile(PROFILE)
+    assert found["times.json"].times == trtlog.load_times(times)
+    assert {o.source for o in found.values()} == {str(LOG), str(LAYERS), str(PROFILE), str(times)}
+
+
+def test_gzip_utf16_bytes_and_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    packed = tmp_path / "layers.json.gz"
+    packed.write_bytes(gzip.compress(LAYERS.read_bytes()))
+    assert open_input(packed).kind == "layers"
+    wide = tmp_path / "profile.json"  # as Windows PowerShell writes a redirected file
+    wide.write_bytes(PROFILE.read_text(encoding="utf-8").encode("utf-16"))
+    assert is_json_export(wide) and open_input(wide).kind == "profile"
+    assert open_input(LOG.read_bytes()).kind == "log"
+    assert open_input(LAYERS.read_bytes()).source == "<bytes>"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(PROFILE.read_bytes())))
+    opened = open_input("-")
+    assert (opened.kind, opened.source) == ("profile", "<stdin>")
+
+
+def test_objects_are_taken_as_they_are() -> None:
+    build = trtlog.parse(LOG)
+    engine = trtlog.load_engine(LAYERS)
+    assert open_input(build).build is build
+    assert open_input(engine).engine is engine
+    with pytest.raises(TypeError, match="takes a Build, an Engine or a path"):
+        open_input(42)  # type: ignore[arg-type]
+
+
+def test_a_kind_not_wanted_says_what_the_file_is() -> None:
+    with pytest.raises(InputError, match=r"this is a per-layer profile \(--exportProfile\)"):
+        open_input(PROFILE, want=("log", "layers"))
+    # only a log wanted: the log reader refuses the JSON itself
+    with pytest.raises(InputError, match="looks like a JSON export"):
+        open_input(LAYERS, want={"log"})
+
+
+def test_a_missing_file_is_reported_by_the_reader() -> None:
+    with pytest.raises(InputError, match="no such file"):
+        open_input("no/such/build.log")
+
+
+def test_progress_is_reported_while_a_log_is_parsed() -> None:
+    seen: list[tuple[int, int]] = []
+    open_input(LOG, progress=lambda done, total: seen.append((done, total)))
+    size = len(LOG.read_text(encoding="utf-8"))
+    assert seen and all(total == size and 0 < done <= size for done, total in seen)
+
+
+def test_engine_with_profile_explicit_or_the_logs_own_table() -> None:
+    build = trtlog.parse(LOG)
+    engine = build.engine
+    assert engine is not None and engine.profile is not None  # Build.engine merges the table
+    bare = engine.model_copy(update={"profile": None})
+    from_log = engine_with_profile(bare, build)
+    assert from_log is not None and from_log.profile is not None
+    assert "--dumpProfile" in from_log.profile.source
+    given = engine_with_profile(bare, build, PROFILE)
+    assert given is not None and given.profile == trtlog.load_profile(PROFILE)
+    assert engine_with_profile(None, build, PROFILE) is None

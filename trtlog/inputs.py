@@ -1,0 +1,218 @@
+"""Opening an input: the one place that decides "a log or a JSON export?".
+
+Above the readers (the log parser and the JSON export loaders) and the Build, below every
+view. :func:`open_input` takes what a user hands over (a path, ``"-"`` for standard input, the
+bytes of a file, or an object already read) and returns what it is: a parsed log (a
+:class:`~trtlog.build.Build`), a layer-info export (an :class:`~trtlog.layers.Engine`), a
+profile or a timing trace. ``trtlog.compare``, ``trtlog.lint`` and every command of the CLI
+open their inputs here; the views themselves take the objects.
+
+A file is a JSON export when its first bytes say so (after a gzip wrapper, a BOM, UTF-16:
+:func:`~trtlog.parse.source.looks_like_json`); anything else is read as a log.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from trtlog.build import Build, _build, _meta
+from trtlog.layers import Engine, Profile, Times
+from trtlog.parse.layer_info import (
+    detect_kind,
+    engine_from_json,
+    load_profile,
+    profile_from_events,
+    profile_from_json,
+    read_json_bytes,
+    read_json_file,
+    times_from_json,
+    wrong_kind,
+)
+from trtlog.parse.source import iter_lines, json_head, looks_like_json, open_lines, read_all
+
+__all__ = [
+    "InputKind",
+    "InputValue",
+    "Opened",
+    "Progress",
+    "engine_with_profile",
+    "is_json_export",
+    "open_input",
+]
+
+#: What an input turned out to be.
+InputKind = Literal["log", "layers", "profile", "times"]
+
+#: What :func:`open_input` takes.
+InputValue = Build | Engine | Profile | Times | str | os.PathLike[str] | bytes
+
+#: Called now and then while a log is parsed: (characters read, characters in all).
+Progress = Callable[[int, int], None]
+
+_SNIFF = 1024  # bytes that tell a JSON export from a log (UTF-16 takes twice the bytes)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """An input, read: exactly one of ``build``, ``engine``, ``profile`` and ``times`` is set.
+
+    Attributes:
+        source: the path (``<stdin>``, ``<bytes>``), or the name of the object given.
+        build: a parsed log.
+        engine: the layers of a layer-info export (a log's layer dump is ``build.engine``).
+        profile: an ``--exportProfile`` file.
+        times: an ``--exportTimes`` file.
+    """
+
+    source: str
+    build: Build | None = None
+    engine: Engine | None = None
+    profile: Profile | None = None
+    times: Times | None = None
+
+    @property
+    def kind(self) -> InputKind:
+        """``log``, ``layers``, ``profile`` or ``times``."""
+        if self.build is not None:
+            return "log"
+        if self.engine is not None:
+            return "layers"
+        return "profile" if self.profile is not None else "times"
+
+
+def is_json_export(path: str | os.PathLike[str]) -> bool:
+    """Whether a file (``.gz``, UTF-8 with a BOM, UTF-16 too) starts like a JSON export.
+
+    ``False`` for a file that cannot be read: the readers say what is wrong with it.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_SNIFF)
+    except OSError:
+        return False
+    return looks_like_json(json_head(head))
+
+
+def open_input(
+    value: InputValue,
+    *,
+    want: Collection[InputKind] = ("log", "layers", "profile", "times"),
+    name: str | None = None,
+    progress: Progress | None = None,
+    call: str = "trtlog",
+) -> Opened:
+    """Read ``value`` as a log or as a JSON export, whichever it is.
+
+    Args:
+        value: a path (``.gz`` too), ``"-"`` for standard input, the bytes of a file, or an
+            object already read (a :class:`~trtlog.build.Build`, an
+            :class:`~trtlog.layers.Engine`, a :class:`~trtlog.layers.Profile` or
+            :class:`~trtlog.layers.Times`), which is returned as it is.
+        want: the kinds the caller can use. A log is parsed without looking when only
+            ``log`` is wanted (the log reader refuses a JSON export itself); a JSON export of
+            another kind is an :class:`~trtlog.errors.InputError` that says what it is and
+            what reads it.
+        name: the name to use in messages.
+        progress: called while a log is parsed (a progress display).
+        call: the public function to name in a ``TypeError``.
+
+    Raises:
+        InputError: the input cannot be read, or is not of a kind wanted.
+        TypeError: ``value`` is none of these.
+
+    Example:
+        >>> opened = open_input(b'[{"count": 10}, {"name": "a", "timeMs": 1.0, '
+        ...                     b'"averageMs": 0.1, "percentage": 100.0}]')
+        >>> opened.kind, opened.profile.iterations
+        ('profile', 10)
+    """
+    if isinstance(value, Build | Engine | Profile | Times):
+        return _given(value, name)
+    if not isinstance(value, str | os.PathLike | bytes | bytearray):
+        raise TypeError(
+            f"{call} takes a Build, an Engine or a path (a trtexec log or a layer-info JSON), "
+            f"not {type(value).__name__}"
+        )
+    if isinstance(value, bytes | bytearray):
+        label = name or "<bytes>"
+    else:
+        label = name or ("<stdin>" if os.fspath(value) == "-" else os.fspath(value))
+    if set(want) == {"log"}:  # the log reader refuses a JSON export itself
+        return Opened(source=label, build=_parse(value, label, progress))
+    if isinstance(value, str | os.PathLike) and os.fspath(value) != "-":
+        if not is_json_export(value):
+            return Opened(source=label, build=_parse(value, label, progress))
+        source, values = read_json_file(value)
+    else:
+        raw = bytes(value) if isinstance(value, bytes | bytearray) else sys.stdin.buffer.read()
+        if not looks_like_json(json_head(raw[:_SNIFF])):
+            return Opened(source=label, build=_parse(raw, label, progress))
+        source, values = read_json_bytes(raw, label)
+    kind = detect_kind(values[0])
+    if kind == "layers" and "layers" in want:
+        return Opened(source=source, engine=engine_from_json(values[0], source))
+    if kind == "profile" and "profile" in want:
+        return Opened(source=source, profile=profile_from_json(values, source))
+    if kind == "times" and "times" in want:
+        return Opened(source=source, times=times_from_json(values, source))
+    raise wrong_kind(source, kind, "layers" if "layers" in want else "profile")
+
+
+def _given(value: Build | Engine | Profile | Times, name: str | None) -> Opened:
+    if isinstance(value, Build):
+        return Opened(source=name or value.source.name, build=value)
+    if isinstance(value, Engine):
+        return Opened(source=name or value.source, engine=value)
+    if isinstance(value, Profile):
+        return Opened(source=name or value.source, profile=value)
+    return Opened(source=name or value.source, times=value)
+
+
+def _parse(value: str | os.PathLike[str] | bytes, name: str, progress: Progress | None) -> Build:
+    """Parse a log, reporting progress while its lines are parsed."""
+    opened = open_lines(value, name=name)
+    text = read_all(opened)
+    lines = iter_lines(text)
+    return _build(
+        text,
+        _meta(opened.info),
+        strict=False,
+        lines=lines if progress is None else _counting(lines, len(text), progress),
+    )
+
+
+def _counting(lines: Iterator[str], total: int, progress: Progress) -> Iterator[str]:
+    done = 0
+    for i, line in enumerate(lines):
+        done += len(line)
+        if i % 4096 == 0:
+            progress(done, total)
+        yield line
+
+
+def engine_with_profile(
+    engine: Engine | None,
+    build: Build | None,
+    profile: Profile | str | os.PathLike[str] | None = None,
+) -> Engine | None:
+    """``engine`` with layer times: from ``profile`` when given, else from the log's own table.
+
+    A profile given (a :class:`~trtlog.layers.Profile` or an ``--exportProfile`` path) is
+    merged; without one, an engine that has no profile yet takes the ``--dumpProfile`` table
+    of ``build`` when the log printed one.
+    """
+    if engine is None:
+        return None
+    if profile is not None:
+        return engine.with_profile(
+            profile if isinstance(profile, Profile) else load_profile(profile)
+        )
+    if engine.profile is None and build is not None:
+        table = profile_from_events(build.events, build.source.name)  # --dumpProfile
+        if table is not None:
+            return engine.with_profile(table)
+    return engine
