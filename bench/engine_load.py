@@ -17,7 +17,7 @@ Issue 11's target: loading the 11.x shape costs no more than the 10.x one (ratio
 Each round writes a new model whose layer names no earlier round used, so every timed load is
 a first load: trtlog's name caches cannot help it. It prints both times and their ratio. Targets (issue 3): (a) under 3 s, ratio under 2.0. The
 baseline runs as a user would run it, with Python's garbage collector on; trtlog pauses the
-collector while it builds an engine (:func:`trtlog.models.gc_paused`), so the baseline with the
+collector while it builds an engine (:func:`trtlog._pydantic.gc_paused`), so the baseline with the
 collector paused, and one that also reads the profile, are printed for reference.
 
 Usage: python bench/engine_load.py [--layers 20000] [--repeat 3] [--keep DIR]
@@ -40,10 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pandas as pd
 
 import trtlog
+from trtlog._pydantic import assemble
 from trtlog.engine import _record_time
 from trtlog.frames.schema import SCHEMAS, frame_from_columns
 from trtlog.layers import EngineLayer, ProfileRecord
-from trtlog.models import assemble
 from trtlog.tensors import Tensor
 
 INT8_CHW32 = "Thirty-two wide channel vectorized row major Int8 format"

@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from trtlog.models import gc_paused
+from trtlog._pydantic import gc_paused
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ Every old path is imported here under ``pytest.warns(DeprecationWarning)``: the 
 from __future__ import annotations
 
 import importlib
+import sys
 
 import pytest
 
@@ -34,6 +35,23 @@ STILL_THERE: dict[tuple[str, str], str] = {
     ("trtlog.findings.context", "op_of"): "trtlog.names",
     ("trtlog.parse.layer_info", "onnx_nodes_of_name"): "trtlog.names",
 }
+
+
+#: Modules that moved whole: old path → new path.
+MOVED_MODULES: dict[str, str] = {
+    "trtlog.models": "trtlog._pydantic",
+}
+
+
+@pytest.mark.parametrize("old", sorted(MOVED_MODULES))
+def test_a_moved_module_imports_and_forwards(old: str) -> None:
+    new = importlib.import_module(MOVED_MODULES[old])
+    sys.modules.pop(old, None)  # import it afresh: it warns when imported
+    with pytest.warns(DeprecationWarning, match=rf"{old} moved to {MOVED_MODULES[old]}"):
+        stub = importlib.import_module(old)
+    for name in getattr(new, "__all__", ()):
+        assert getattr(stub, name) is getattr(new, name)
+    assert sorted(stub.__all__) == sorted(getattr(new, "__all__", ()))
 
 
 @pytest.mark.parametrize(("old", "name"), sorted(MOVED_NAMES))

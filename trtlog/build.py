@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
+from trtlog._pydantic import gc_paused
 from trtlog.errors import InputError
 from trtlog.events import Event, EventBase, check_kinds
 from trtlog.header import Device, Options, Run, derive_header
 from trtlog.layers import Engine
-from trtlog.models import gc_paused
 from trtlog.parse.layer_info import engine_from_events, profile_from_events
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser

@@ -16,8 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._moved import moved_names
+from trtlog._pydantic import assemble
 from trtlog.layers import MYELIN_LAYER_TYPES, Engine, EngineLayer, LayerTime, Profile, ProfileRecord
-from trtlog.models import assemble
 from trtlog.names import common_path, module_path, parse_kernel_name, placed_nodes, split_name
 
 __all__ = [

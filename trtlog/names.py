@@ -30,7 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from trtlog.models import assemble
+from trtlog._pydantic import assemble
 
 __all__ = [
     "ComposedName",

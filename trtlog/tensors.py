@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from trtlog.models import assemble
+from trtlog._pydantic import assemble
 
 __all__ = [
     "DTYPE_BITS",
@@ -327,7 +327,7 @@ def inspector_tensor(
     type apart (``datatype``, its ``Datatype`` key): it names the ``dtype`` then, and the
     format text only the layout. ``extra`` holds the tensor's keys that have no field (kept on
     the model). The arguments must have the types the signature states: the tensor is
-    assembled without validation (:mod:`trtlog.models`).
+    assembled without validation (:mod:`trtlog._pydantic`).
 
     Example:
         >>> t = inspector_tensor("x", (1, 64, 56, 56), "Thirty-two wide channel vectorized "

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from trtlog._pydantic import assemble, gc_paused
 from trtlog.diff.models import (
     Comparison,
     FusionGroup,
@@ -30,7 +31,6 @@ from trtlog.diff.models import (
     Step,
 )
 from trtlog.layers import MYELIN_LAYER_TYPES, Engine, EngineLayer, compute_precision
-from trtlog.models import assemble, gc_paused
 from trtlog.names import (
     common_module,
     is_qdq_node,

@@ -17,8 +17,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from trtlog._pydantic import assemble
 from trtlog.events.fields import LAYER_NAME
-from trtlog.models import assemble
 from trtlog.names import ComposedName, split_name
 
 __all__ = [

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from trtlog._pydantic import gc_paused
 from trtlog.engine import name_index, served_layer
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.layers import Profile, Times, compute_precision
-from trtlog.models import gc_paused
 from trtlog.names import common_module, parse_kernel_name
 from trtlog.numbers import U64
 from trtlog.tensors import dims_text

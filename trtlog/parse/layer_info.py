@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from trtlog._pydantic import assemble, gc_paused
 from trtlog.engine import merge_profile
 from trtlog.errors import InputError
 from trtlog.layers import (
@@ -36,7 +37,6 @@ from trtlog.layers import (
     TimingRecord,
     TimingRun,
 )
-from trtlog.models import assemble, gc_paused
 from trtlog.names import OnnxSource, onnx_nodes_of_name, parse_metadata
 from trtlog.numbers import parse_tactic
 from trtlog.parse.jsonio import read_json_values
