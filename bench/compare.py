@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import trtlog
 from tests.diff.engines import blocks, edit, engine, random_edits
 from trtlog.diff import compare_engines
-from trtlog.layers import Engine
+from trtlog.engine.model import Engine
 
 RATES: dict[str, float] = {
     "precision": 0.40,

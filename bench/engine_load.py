@@ -41,9 +41,9 @@ import pandas as pd
 
 import trtlog
 from trtlog._pydantic import assemble
-from trtlog.engine import _record_time
+from trtlog.engine.model import EngineLayer, ProfileRecord
+from trtlog.engine.profile import _record_time
 from trtlog.frames.schema import SCHEMAS, frame_from_columns
-from trtlog.layers import EngineLayer, ProfileRecord
 from trtlog.tensors import Tensor
 
 INT8_CHW32 = "Thirty-two wide channel vectorized row major Int8 format"

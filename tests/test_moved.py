@@ -13,12 +13,32 @@ import pytest
 
 #: (old module, name) → the module the name lives in now.
 MOVED_NAMES: dict[tuple[str, str], str] = {
-    ("trtlog.myelin", "MYELIN_LAYER_TYPES"): "trtlog.layers",
+    ("trtlog.myelin", "MYELIN_LAYER_TYPES"): "trtlog.engine.model",
     ("trtlog.myelin", "MyelinKernel"): "trtlog.names",
     ("trtlog.myelin", "decode_ops"): "trtlog.names",
     ("trtlog.myelin", "parse_kernel_name"): "trtlog.names",
     ("trtlog.engine", "common_module"): "trtlog.names",
+    ("trtlog.engine", "module_path"): "trtlog.names",
+    ("trtlog.engine", "placed_nodes"): "trtlog.names",
     ("trtlog.diff.load", "looks_like_json_file"): "trtlog.inputs:is_json_export",
+    # trtlog.parse.layer_info: split between the exports, the engine, the names, performance
+    ("trtlog.parse.layer_info", "JsonInput"): "trtlog.exports.read",
+    ("trtlog.parse.layer_info", "JsonKind"): "trtlog.exports.read",
+    ("trtlog.parse.layer_info", "LayerInfoWarning"): "trtlog.exports.layers",
+    ("trtlog.parse.layer_info", "detect_kind"): "trtlog.exports.read",
+    ("trtlog.parse.layer_info", "engine_from_events"): "trtlog.engine.from_log",
+    ("trtlog.parse.layer_info", "engine_from_json"): "trtlog.exports.layers",
+    ("trtlog.parse.layer_info", "engine_from_placement"): "trtlog.engine.from_log",
+    ("trtlog.parse.layer_info", "load_engine"): "trtlog.exports.layers",
+    ("trtlog.parse.layer_info", "load_profile"): "trtlog.exports.profile",
+    ("trtlog.parse.layer_info", "load_times"): "trtlog.exports.times",
+    ("trtlog.parse.layer_info", "onnx_nodes_of_name"): "trtlog.names",
+    ("trtlog.parse.layer_info", "profile_from_events"): "trtlog.performance",
+    ("trtlog.parse.layer_info", "profile_from_json"): "trtlog.exports.profile",
+    ("trtlog.parse.layer_info", "read_json_bytes"): "trtlog.exports.read",
+    ("trtlog.parse.layer_info", "read_json_file"): "trtlog.exports.read",
+    ("trtlog.parse.layer_info", "times_from_json"): "trtlog.exports.times",
+    ("trtlog.parse.layer_info", "wrong_kind"): "trtlog.exports.read",
 }
 
 #: Names that moved out of a module that still uses them: they stay importable from it,
@@ -29,17 +49,16 @@ STILL_THERE: dict[tuple[str, str], str] = {
     ("trtlog.diff.align", "is_weights_name"): "trtlog.names",
     ("trtlog.diff.align", "normalize_name"): "trtlog.names",
     ("trtlog.diff.summary", "cut_module"): "trtlog.names",
-    ("trtlog.engine", "module_path"): "trtlog.names",
-    ("trtlog.engine", "placed_nodes"): "trtlog.names",
     ("trtlog.findings.context", "is_quantizer_name"): "trtlog.names",
     ("trtlog.findings.context", "op_of"): "trtlog.names",
-    ("trtlog.parse.layer_info", "onnx_nodes_of_name"): "trtlog.names",
 }
 
 
 #: Modules that moved whole: old path → new path.
 MOVED_MODULES: dict[str, str] = {
     "trtlog.models": "trtlog._pydantic",
+    "trtlog.layers": "trtlog.engine.model",
+    "trtlog.parse.jsonio": "trtlog.exports.jsonio",
 }
 
 

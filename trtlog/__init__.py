@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING
 from trtlog._version import __version__
 from trtlog.build import Build, iter_events, parse, parse_text
 from trtlog.diff import Comparison, compare
+from trtlog.engine.model import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.errors import InputError, TrtlogError
+from trtlog.exports.jsonio import JsonRepairWarning
+from trtlog.exports.layers import LayerInfoWarning, load_engine
+from trtlog.exports.profile import load_profile
+from trtlog.exports.times import load_times
 from trtlog.findings import Finding, lint
-from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
 from trtlog.names import ComposedName, split_name
-from trtlog.parse.jsonio import JsonRepairWarning
-from trtlog.parse.layer_info import LayerInfoWarning, load_engine, load_profile, load_times
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
     from trtlog.findings.frame import findings_frame

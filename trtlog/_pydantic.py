@@ -39,7 +39,7 @@ def assemble(
     ``extra="allow"`` (pass ``{}`` for none); ``fields_set`` defaults to the keys of ``data``.
 
     Example:
-        >>> from trtlog.layers import ProfileRecord
+        >>> from trtlog.engine import ProfileRecord
         >>> r = assemble(ProfileRecord, {"name": "a", "time_ms": 2.0, "average_ms": 0.2,
         ...                              "median_ms": None, "percentage": 100.0}, {})
         >>> r == ProfileRecord(name="a", time_ms=2.0, average_ms=0.2, percentage=100.0)

@@ -19,14 +19,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
 from trtlog._pydantic import gc_paused
+from trtlog.engine.from_log import engine_from_events
+from trtlog.engine.model import Engine
 from trtlog.errors import InputError
 from trtlog.events import Event, EventBase, check_kinds
 from trtlog.header import Device, Options, Run, derive_header
-from trtlog.layers import Engine
-from trtlog.parse.layer_info import engine_from_events, profile_from_events
 from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parse.stream import LogParser
 from trtlog.passes import PassIndex
+from trtlog.performance import profile_from_events
 from trtlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
 
 if TYPE_CHECKING:
@@ -290,7 +291,7 @@ class Build(BaseModel):
         """The engine the log's layer dumps describe, or ``None`` when it has none.
 
         The source is an inspector dump, a builder listing or a names-only dump (see
-        :func:`trtlog.parse.layer_info.engine_from_events`). When the log also prints a
+        :func:`trtlog.engine.from_log.engine_from_events`). When the log also prints a
         ``--dumpProfile`` table, its layer times are merged (``Engine.profile``, ``time_ms``
         of ``layers_frame()``), as a ``--exportProfile`` file would be.
         """
@@ -350,11 +351,12 @@ class Build(BaseModel):
         ``engine`` gives the final layers (default: the log's layer dump, else the layers the
         builder autotuned). Built once per build for the default (see :mod:`trtlog.graph`).
         """
-        if engine is not None:
-            from trtlog.graph import merge_graph
+        return self._merge_graph if engine is None else self._merge_graph_of(engine)
 
-            return merge_graph(self, engine)
-        return self._merge_graph
+    def _merge_graph_of(self, engine: Engine) -> MergeGraph:
+        from trtlog.graph import merge_graph
+
+        return merge_graph(self, engine)
 
     @cached_property
     def _merge_graph(self) -> MergeGraph:

@@ -197,7 +197,7 @@ def run_summary(args: argparse.Namespace) -> int:
         raise _UsageError(f"--run {number}: the log has {runs} trtexec run(s), numbered from 1")
     times = None
     if args.times:
-        from trtlog.parse.layer_info import load_times
+        from trtlog.exports.times import load_times
 
         times = load_times(args.times)
     summary = summarize(build, None if number is None else number - 1, times=times)
@@ -306,7 +306,7 @@ def _export_for_cli(path: str) -> Any:
 
 def _engine_of_log(build: Any, path: str) -> Any:
     """A log's engine: its layer dump, else the layers its placement lines list."""
-    from trtlog.parse.layer_info import engine_from_placement
+    from trtlog.engine.from_log import engine_from_placement
 
     engine = build.engine or engine_from_placement(build.events, build.source.name)
     if engine is None:
@@ -319,8 +319,9 @@ def _engine_of_log(build: Any, path: str) -> Any:
 
 
 def _load_engine_for_cli(args: argparse.Namespace, found: Any = None) -> Any:
-    from trtlog.layers import Engine, Profile, Times
-    from trtlog.parse.layer_info import load_profile, load_times
+    from trtlog.engine.model import Engine, Profile, Times
+    from trtlog.exports.profile import load_profile
+    from trtlog.exports.times import load_times
 
     path = args.file
     found = _export_for_cli(path) if found is None else found
@@ -360,7 +361,7 @@ def run_layers(args: argparse.Namespace) -> int:
     """
     import pandas as pd
 
-    from trtlog.layers import Profile, Times
+    from trtlog.engine.model import Profile, Times
 
     found = _export_for_cli(args.file)
     if isinstance(found, Profile | Times):
@@ -635,7 +636,7 @@ def _graph_for_cli(args: argparse.Namespace) -> Any:
     build = _log_for(args.file, args)
     engine = None
     if args.layers:
-        from trtlog.parse.layer_info import load_engine
+        from trtlog.exports.layers import load_engine
 
         engine = load_engine(args.layers)
     return build.merge_graph(engine)
@@ -959,8 +960,8 @@ def _ids(text: str | None) -> list[str] | None:
 @command("lint")
 def run_lint(args: argparse.Namespace) -> int:
     """Findings: missing fusions after Q/DQ insertion and other build problems (for CI too)."""
+    from trtlog.exports.layers import load_engine
     from trtlog.findings import RULES, lint, severity_rank, to_sarif
-    from trtlog.parse.layer_info import load_engine
 
     out = sys.stdout
     if args.list_rules:

@@ -2,7 +2,7 @@
 
 A view module (networkx, imported here only). :func:`merge_graph` builds a
 :class:`MergeGraph` (a ``networkx.DiGraph``) from a build's events alone, plus the final
-layers of its layer dump or of an :class:`~trtlog.layers.Engine` passed in.
+layers of its layer dump or of an :class:`~trtlog.engine.Engine` passed in.
 
 Nodes have a ``kind``: ``onnx_node`` (``Parsing node: x [Op]``), ``onnx_initializer``
 (``Importing initializer: w``), ``intermediate`` (a layer name the network or a pass produced),
@@ -48,8 +48,9 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict
 
 from trtlog._display import html_table, plural, top_counts
+from trtlog.engine.from_log import engine_from_autotuned, engine_from_placement
+from trtlog.engine.model import Engine, EngineLayer
 from trtlog.events import PassRun
-from trtlog.layers import Engine, EngineLayer
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
@@ -238,7 +239,7 @@ def _layer(name: str) -> str:
 
 
 def _name_of(value: str | EngineLayer, call: str) -> str:
-    """A node or layer name, from a name or an :class:`~trtlog.layers.EngineLayer`."""
+    """A node or layer name, from a name or an :class:`~trtlog.engine.EngineLayer`."""
     if isinstance(value, str):
         return value
     name = getattr(value, "name", None)
@@ -349,7 +350,7 @@ class MergeGraph(_DiGraph):
     def fate(self, node: str | EngineLayer) -> Fate:
         """What became of the ONNX node (or initializer) ``node``.
 
-        A layer name (or an :class:`~trtlog.layers.EngineLayer`) is accepted too (the logs
+        A layer name (or an :class:`~trtlog.engine.EngineLayer`) is accepted too (the logs
         without parser lines know nodes by the layers made of them).
 
         Raises:
@@ -440,7 +441,7 @@ class MergeGraph(_DiGraph):
     def provenance(self, layer: str | EngineLayer) -> Provenance:
         """The ONNX nodes inside the engine (or intermediate) layer ``layer`` and the chain.
 
-        ``layer`` is a name or an :class:`~trtlog.layers.EngineLayer`.
+        ``layer`` is a name or an :class:`~trtlog.engine.EngineLayer`.
 
         Raises:
             KeyError: no layer of that name.
@@ -941,9 +942,9 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
     if engine is None:
         engine, finals = build.engine, "layer dump"
     if engine is None:
-        engine, finals = _listed_engine(build, _PLACEMENT), "placement"
+        engine, finals = engine_from_placement(build.events, build.source.name), "placement"
     if engine is None:
-        engine, finals = _listed_engine(build, _AUTOTUNED), "autotuned layers"
+        engine, finals = engine_from_autotuned(build.events, build.source.name), "autotuned layers"
     graph.graph["final_layers_from"] = finals if engine is not None else "none"
     graph.graph["build_finished"] = any(
         e.kind in ("engine_built", "engine_generated", "engine_layer_info_header")
@@ -951,28 +952,6 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
     )
     builder.finish(engine)
     return graph
-
-
-_PLACEMENT = ("placement_gpu", "placement_dla", "placement_list")
-_AUTOTUNED = ("layer_costs_header", "timing_runner")
-
-
-def _listed_engine(build: Build, kinds: Sequence[str]) -> Engine | None:
-    """An engine of the layers events of ``kinds`` name, for logs without a layer dump.
-
-    The placement lines (``[GpuLayer] CONVOLUTION: conv1 + relu1``) list the layers after graph
-    optimization; the autotuner's lines name the layers it timed.
-    """
-    names: dict[str, None] = {}
-    for event in build.events_of(*kinds):
-        found = getattr(event, "layers", None) or (getattr(event, "layer", None),)
-        for name in found:
-            if isinstance(name, str) and name and not name.startswith("Optimizer Reformat("):
-                names[name] = None
-    if not names:
-        return None
-    layers = tuple(EngineLayer(index=i, name=n) for i, n in enumerate(names))
-    return Engine(source=build.source.name, origin="log_names", detailed=False, layers=layers)
 
 
 # -- conveniences and export -------------------------------------------------------------------

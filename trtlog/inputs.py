@@ -3,7 +3,7 @@
 Above the readers (the log parser and the JSON export loaders) and the Build, below every
 view. :func:`open_input` takes what a user hands over (a path, ``"-"`` for standard input, the
 bytes of a file, or an object already read) and returns what it is: a parsed log (a
-:class:`~trtlog.build.Build`), a layer-info export (an :class:`~trtlog.layers.Engine`), a
+:class:`~trtlog.build.Build`), a layer-info export (an :class:`~trtlog.engine.Engine`), a
 profile or a timing trace. ``trtlog.compare``, ``trtlog.lint`` and every command of the CLI
 open their inputs here; the views themselves take the objects.
 
@@ -20,19 +20,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from trtlog.build import Build, _build, _meta
-from trtlog.layers import Engine, Profile, Times
-from trtlog.parse.layer_info import (
-    detect_kind,
-    engine_from_json,
-    load_profile,
-    profile_from_events,
-    profile_from_json,
-    read_json_bytes,
-    read_json_file,
-    times_from_json,
-    wrong_kind,
-)
+from trtlog.engine.model import Engine, Profile, Times
+from trtlog.exports.layers import engine_from_json
+from trtlog.exports.profile import load_profile, profile_from_json
+from trtlog.exports.read import detect_kind, read_json_bytes, read_json_file, wrong_kind
+from trtlog.exports.times import times_from_json
 from trtlog.parse.source import iter_lines, json_head, looks_like_json, open_lines, read_all
+from trtlog.performance import profile_from_events
 
 __all__ = [
     "InputKind",
@@ -110,8 +104,8 @@ def open_input(
     Args:
         value: a path (``.gz`` too), ``"-"`` for standard input, the bytes of a file, or an
             object already read (a :class:`~trtlog.build.Build`, an
-            :class:`~trtlog.layers.Engine`, a :class:`~trtlog.layers.Profile` or
-            :class:`~trtlog.layers.Times`), which is returned as it is.
+            :class:`~trtlog.engine.Engine`, a :class:`~trtlog.engine.Profile` or
+            :class:`~trtlog.engine.Times`), which is returned as it is.
         want: the kinds the caller can use. A log is parsed without looking when only
             ``log`` is wanted (the log reader refuses a JSON export itself); a JSON export of
             another kind is an :class:`~trtlog.errors.InputError` that says what it is and
@@ -201,7 +195,7 @@ def engine_with_profile(
 ) -> Engine | None:
     """``engine`` with layer times: from ``profile`` when given, else from the log's own table.
 
-    A profile given (a :class:`~trtlog.layers.Profile` or an ``--exportProfile`` path) is
+    A profile given (a :class:`~trtlog.engine.Profile` or an ``--exportProfile`` path) is
     merged; without one, an engine that has no profile yet takes the ``--dumpProfile`` table
     of ``build`` when the log printed one.
     """

@@ -9,7 +9,7 @@ from trtlog._moved import moved_names
 __getattr__ = moved_names(
     __name__,
     {
-        "MYELIN_LAYER_TYPES": "trtlog.layers",
+        "MYELIN_LAYER_TYPES": "trtlog.engine.model",
         "MyelinKernel": "trtlog.names",
         "decode_ops": "trtlog.names",
         "parse_kernel_name": "trtlog.names",

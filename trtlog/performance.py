@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from trtlog.engine.model import Profile, ProfileRecord, ProfileRun
 from trtlog.header import Run, derive_header
 from trtlog.rounds import RunIndex
 
 if TYPE_CHECKING:
-    from trtlog.layers import Times
+    from trtlog.engine.model import Times
 
 __all__ = [
     "METRICS",
@@ -45,6 +46,7 @@ __all__ = [
     "TimesSummary",
     "performance",
     "performances",
+    "profile_from_events",
     "times_statistics",
 ]
 
@@ -498,7 +500,7 @@ def times_statistics(times: Times) -> TimesSummary:
     nearest-rank value: the ``ceil(p * n / 100)``-th smallest) and maximum.
 
     Example:
-        >>> from trtlog.layers import Times, TimingRun, TimingRecord
+        >>> from trtlog.engine import Times, TimingRun, TimingRecord
         >>> records = tuple(TimingRecord(compute_ms=float(v)) for v in range(1, 11))
         >>> run = TimingRun(keys="8.4", records=records)
         >>> s = times_statistics(Times(source="t.json", runs=(run,)))
@@ -539,3 +541,40 @@ def times_statistics(times: Times) -> TimesSummary:
             line=0,
         )
     return TimesSummary(source=times.source, inferences=len(records), metrics=metrics)
+
+
+def profile_from_events(events: Sequence[Any], source: str) -> Profile | None:
+    """The log's own ``--dumpProfile`` table as a :class:`Profile`, or ``None`` without one.
+
+    The last table printed (a run that prints two keeps the second, as
+    :func:`trtlog.performance.performances` does); its ``Total`` row is not a layer.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text(
+        ...     "[I] === Profile (10 iterations ) ===\\n"
+        ...     "[I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer\\n"
+        ...     "[I]        2.00       0.2000       0.2000     100.0   conv1\\n"
+        ... )
+        >>> p = profile_from_events(b.events, "x.log")
+        >>> p.iterations, [(r.name, r.average_ms) for r in p.records]
+        (10, [('conv1', 0.2)])
+    """
+    tables = [p.profile for p in performances(events) if p.profile is not None]
+    if not tables:
+        return None
+    table = tables[-1]
+    records = tuple(
+        ProfileRecord(
+            name=row.layer,
+            time_ms=row.total_ms,
+            average_ms=row.avg_ms,
+            median_ms=row.median_ms,
+            percentage=row.percent,
+        )
+        for row in table.layers
+    )
+    return Profile(
+        source=f"{source} (--dumpProfile, line {table.line})",
+        runs=(ProfileRun(iterations=table.iterations, records=records),),
+    )

@@ -45,7 +45,7 @@ from trtlog.performance import (
 )
 
 if TYPE_CHECKING:
-    from trtlog.layers import Times
+    from trtlog.engine.model import Times
 
 __all__ = [
     "AccuracyRow",

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
-from trtlog.layers import Engine, EngineLayer
+from trtlog.engine.model import Engine, EngineLayer
 from trtlog.tensors import DType, Tensor
 
 Edit = Literal["keep", "drop", "precision", "split", "clone", "swap", "qdq", "insert"]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from tests.diff.engines import EDITS, Block, blocks, edit, engine, random_edits
 from trtlog.diff import Comparison, compare_engines
-from trtlog.layers import Engine, EngineLayer
+from trtlog.engine.model import Engine, EngineLayer
 from trtlog.tensors import Tensor
 
 

@@ -13,7 +13,7 @@ import trtlog
 from tests.conftest import FIXTURES
 from tests.diff.engines import blocks, edit, engine, random_edits
 from trtlog.diff import compare_engines, step_times
-from trtlog.layers import LayerTime, Profile, ProfileRecord, ProfileRun
+from trtlog.engine.model import LayerTime, Profile, ProfileRecord, ProfileRun
 
 NAMES = FIXTURES / "layer_info" / "trt10.x_resnet18-v1-7-fp16-int8_layers-names.json"
 QDQ_LOG = FIXTURES / "logs" / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log"

@@ -31,8 +31,8 @@ from tests.findings.inputs import (
     lint,
     of,
 )
+from trtlog.engine.model import Profile, ProfileRecord, ProfileRun
 from trtlog.findings import RULES
-from trtlog.layers import Profile, ProfileRecord, ProfileRun
 
 QDQ_RULES = [r.info.id for r in RULES if r.info.qdq]
 MISSING_FUSION = [

@@ -68,7 +68,7 @@ def test_bert_output_reformat_without_printed_layouts() -> None:
 
 
 def test_copy_nodes_exclude_casts_and_slice_copies() -> None:
-    from trtlog.layers import EngineLayer
+    from trtlog.engine.model import EngineLayer
 
     assert is_copy_node(
         EngineLayer(index=0, name="x", type="Reformat", parameters={"Origin": "REFORMAT"})

@@ -16,18 +16,13 @@ from hypothesis import strategies as st
 
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, corpus_json, needs_corpus
+from trtlog.engine.model import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
 from trtlog.errors import InputError
+from trtlog.exports.jsonio import JsonRepairWarning
+from trtlog.exports.layers import LayerInfoWarning, engine_from_json, load_engine
+from trtlog.exports.read import detect_kind, read_json_file
 from trtlog.frames import SCHEMAS
-from trtlog.layers import Engine, EngineLayer, Profile, ProfileRecord, ProfileRun
 from trtlog.names import onnx_nodes_of_name
-from trtlog.parse.jsonio import JsonRepairWarning
-from trtlog.parse.layer_info import (
-    LayerInfoWarning,
-    detect_kind,
-    engine_from_json,
-    load_engine,
-    read_json_file,
-)
 
 # seed copies (fixtures/README.md): these tests run without the corpus
 RESNET18 = FIXTURES / "layer_info"
@@ -509,7 +504,7 @@ def test_layer_module_of_odd_names() -> None:
 
 
 def test_layer_json_template_lists_every_field_in_order() -> None:
-    from trtlog.parse.layer_info import _LAYER_TEMPLATE
+    from trtlog.exports.layers import _LAYER_TEMPLATE
 
     assert list(_LAYER_TEMPLATE) == list(EngineLayer.model_fields)
 
@@ -555,7 +550,7 @@ def _region_engine() -> Engine:
 
 def test_module_tree_splits_a_region_over_its_nodes_modules() -> None:
     """Initializers and TensorRT's own layers name no module; a region spans /enc/l0 and l1."""
-    from trtlog.engine import layer_modules
+    from trtlog.engine.modules import layer_modules
 
     engine = _region_engine()
     where = layer_modules(engine)

@@ -15,8 +15,8 @@ import pytest
 
 import trtlog
 from tests.conftest import FIXTURES
+from trtlog.engine.model import Engine
 from trtlog.findings.context import LintContext
-from trtlog.layers import Engine
 
 GOLDEN = FIXTURES / "golden"
 LI = FIXTURES / "layer_info"

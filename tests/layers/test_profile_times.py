@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, corpus_json, needs_corpus
 from trtlog.errors import InputError
-from trtlog.parse.jsonio import JsonRepairWarning, read_json_values
-from trtlog.parse.layer_info import detect_kind, load_profile, load_times
+from trtlog.exports.jsonio import JsonRepairWarning, read_json_values
+from trtlog.exports.profile import load_profile
+from trtlog.exports.read import detect_kind
+from trtlog.exports.times import load_times
 
 PROFILE_84 = (
     '[\n  { "count" : 10 }\n'

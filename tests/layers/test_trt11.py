@@ -17,8 +17,8 @@ import pytest
 import trtlog
 from tests.conftest import FIXTURES
 from trtlog.errors import InputError
-from trtlog.parse.jsonio import JsonRepairWarning
-from trtlog.parse.layer_info import LayerInfoWarning, engine_from_json, load_engine
+from trtlog.exports.jsonio import JsonRepairWarning
+from trtlog.exports.layers import LayerInfoWarning, engine_from_json, load_engine
 
 LI = FIXTURES / "layer_info"
 AUTOCAST_10 = LI / "trt10.16-like_smallnet-fp16-autocast_layers-detailed.json"

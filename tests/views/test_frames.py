@@ -192,7 +192,7 @@ def engine_tactics(build: trtlog.Build) -> set[tuple[str, int]]:
 
 def test_layers_frame_keeps_64_bit_tactic_ids_exact_next_to_missing_ones() -> None:
     # a column of ints with a None used to go through float64 and lose the low bits
-    from trtlog.layers import Engine, EngineLayer
+    from trtlog.engine.model import Engine, EngineLayer
 
     big = 18089810910365349608  # > 2**63, from a real 10.4 ResNet18 export
     engine = Engine(

@@ -260,3 +260,24 @@ def test_yolov8_conv_provenance_does_not_pass_a_constant_off_as_its_node() -> No
     assert "ONNX nodes (1)" not in text
     assert f"{constant} [Constant] (a constant folded in)" in text
     assert "layers without a parser line (8)" in text
+
+
+def test_placement_lines_give_the_final_layers_as_the_cli_reads_them() -> None:
+    """Without a layer dump the graph takes the layers of the placement lines from
+    ``engine_from_placement`` (what ``trtlog layers`` shows), with a region's ONNX nodes."""
+    from trtlog.engine.from_log import engine_from_placement
+
+    head = "[01/10/2024-21:52:52] [V] [TRT] "
+    nodes = ("/a/Conv", "/a/Relu", "/b/Conv", "/c/Conv")
+    log = "".join(f"{head}Parsing node: {n} [{n.rsplit('/', 1)[1]}]\n" for n in nodes)
+    log += "[01/10/2024-21:52:53] [I] [TRT] [DlaLayer] {ForeignNode[/a/Conv.../b/Conv]}\n"
+    log += "[01/10/2024-21:52:53] [I] [TRT] [GpuLayer] CONVOLUTION: /c/Conv\n"
+    build = trtlog.parse_text(log)
+    graph = build.merge_graph()
+    engine = engine_from_placement(build.events, build.source.name)
+    assert engine is not None
+    assert graph.graph["final_layers_from"] == "placement"
+    assert graph.final_layers() == [layer.name for layer in engine.layers]
+    region = graph.provenance("{ForeignNode[/a/Conv.../b/Conv]}")
+    assert region.onnx_nodes == ("/a/Conv", "/a/Relu", "/b/Conv")
+    assert engine.layers[0].onnx_nodes == region.onnx_nodes

@@ -6,7 +6,7 @@ the alignment), ``passes`` (per-pass fusion differences), ``load`` (:func:`compa
 inputs), ``summary`` and ``text`` (renderings), ``migration`` (the 10 → 11 check: the nodes
 whose precision went up when the build became strongly typed, the fusions that split, the
 time). :func:`compare` takes two builds (a :class:`~trtlog.build.Build`, an
-:class:`~trtlog.layers.Engine`, or a path to a log or layer JSON) and returns a
+:class:`~trtlog.engine.Engine`, or a path to a log or layer JSON) and returns a
 :class:`Comparison`: the two layer sequences aligned step by step, the groups of ONNX nodes
 fused differently on the two sides, the layers found on one side only, and, when both inputs
 are verbose logs, the fusions each optimizer pass made on one side and not the other.

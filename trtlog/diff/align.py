@@ -30,7 +30,7 @@ from trtlog.diff.models import (
     SideInfo,
     Step,
 )
-from trtlog.layers import MYELIN_LAYER_TYPES, Engine, EngineLayer, compute_precision
+from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, compute_precision
 from trtlog.names import (
     common_module,
     is_qdq_node,
@@ -688,7 +688,7 @@ def compare_engines(
     """Align two engines' layers (the layer part of :func:`compare`).
 
     Example:
-        >>> from trtlog.layers import Engine, EngineLayer
+        >>> from trtlog.engine import Engine, EngineLayer
         >>> def eng(*names):
         ...     return Engine(source="x", origin="layer_json", detailed=False, layers=tuple(
         ...         EngineLayer(index=i, name=n, onnx_nodes=tuple(n.split(" + ")),

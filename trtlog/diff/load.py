@@ -1,7 +1,7 @@
 """Reading the two sides of a comparison and :func:`compare`.
 
 Part of the view package :mod:`trtlog.diff`. A side is a :class:`~trtlog.build.Build`, an
-:class:`~trtlog.layers.Engine` or a path (a layer JSON when the file looks like JSON, else a
+:class:`~trtlog.engine.Engine` or a path (a layer JSON when the file looks like JSON, else a
 log); layers are aligned when both sides have an engine, passes compared when both are
 verbose logs.
 """
@@ -16,9 +16,9 @@ from trtlog.build import Build
 from trtlog.diff.align import compare_engines, side_of_engine
 from trtlog.diff.models import Comparison, PassComparison, SideInfo
 from trtlog.diff.passes import compare_passes
+from trtlog.engine.model import Engine, Profile, strongly_typed
 from trtlog.errors import InputError
 from trtlog.inputs import engine_with_profile, open_input
-from trtlog.layers import Engine, Profile, strongly_typed
 
 __all__ = ["compare"]
 
@@ -62,14 +62,14 @@ def compare(
     """Compare two builds of a model: layers, fusions, precisions, tactics, passes and times.
 
     Each side is a :class:`~trtlog.build.Build` (its layer dump and optimizer lines), an
-    :class:`~trtlog.layers.Engine`, or a path: a layer-info JSON (read when the file looks
+    :class:`~trtlog.engine.Engine`, or a path: a layer-info JSON (read when the file looks
     like JSON) or a trtexec log. Layers are aligned when both sides have an engine; the
     optimizer's fusions are compared pass by pass when both sides are verbose logs.
 
     Args:
         a: the first build (``A``, the reference).
         b: the second build (``B``).
-        profile_a: an ``--exportProfile`` file (or :class:`~trtlog.layers.Profile`) for A;
+        profile_a: an ``--exportProfile`` file (or :class:`~trtlog.engine.Profile`) for A;
             without it, a log's ``--dumpProfile`` table gives the layer times.
         profile_b: the same for B.
 
@@ -78,7 +78,7 @@ def compare(
             logs (or a file that cannot be read).
 
     Example:
-        >>> from trtlog.layers import Engine, EngineLayer
+        >>> from trtlog.engine import Engine, EngineLayer
         >>> def engine(*names):
         ...     layers = [EngineLayer(index=i, name=n) for i, n in enumerate(names)]
         ...     return Engine(source="x", origin="layer_json", detailed=False, layers=layers)

@@ -161,7 +161,7 @@ def migration_check(cmp: Comparison) -> MigrationCheck:
 
     Example:
         >>> from trtlog.diff import compare_engines
-        >>> from trtlog.layers import Engine, EngineLayer, LayerTime
+        >>> from trtlog.engine import Engine, EngineLayer, LayerTime
         >>> def eng(kernel, ms):
         ...     layer = EngineLayer(index=0, name="/c/Conv + /r/Relu", tactic_name=kernel,
         ...                         onnx_nodes=("/c/Conv", "/r/Relu"), onnx_source="name",

@@ -52,7 +52,7 @@ class SideInfo(BaseModel):
         label: ``A`` or ``B``.
         source: the path (or the engine's source) it came from.
         kind: ``log`` (a parsed trtexec log), ``layer_json`` (a layer-info export) or
-            ``engine`` (an :class:`~trtlog.layers.Engine` passed in).
+            ``engine`` (an :class:`~trtlog.engine.Engine` passed in).
         engine_origin: where the layers came from (``layer_json``, ``log_inspector``,
             ``log_listing``, ``log_names``), ``None`` without layers.
         detailed: whether the layers carry types and tensors (``None`` without layers).
@@ -63,7 +63,7 @@ class SideInfo(BaseModel):
         profile: the profile merged onto the layers, if any.
         passes: whether the input holds the optimizer's verbose lines (per-pass differences).
         strongly_typed: whether the build was strongly typed (``Precision: Strongly Typed``,
-            TensorRT 11, an 11.x layer JSON); see :func:`trtlog.layers.strongly_typed`.
+            TensorRT 11, an 11.x layer JSON); see :func:`trtlog.engine.strongly_typed`.
     """
 
     model_config = _FROZEN

@@ -37,7 +37,7 @@ def step_times(
 
     Example:
         >>> from trtlog.diff import compare_engines
-        >>> from trtlog.layers import Engine, EngineLayer, LayerTime
+        >>> from trtlog.engine import Engine, EngineLayer, LayerTime
         >>> def eng(*layers):
         ...     return Engine(source="x", origin="layer_json", detailed=False, layers=tuple(
         ...         EngineLayer(index=i, name=n, onnx_nodes=tuple(n.split(" + ")),

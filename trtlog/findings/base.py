@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
+from trtlog.engine.model import EngineLayer
 from trtlog.findings.context import LintContext
 from trtlog.findings.models import Evidence, Finding, RuleInfo, Severity
-from trtlog.layers import EngineLayer
 
 __all__ = ["Check", "Rule", "make", "rule"]
 

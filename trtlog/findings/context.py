@@ -18,13 +18,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from trtlog.diff import compare
-from trtlog.layers import (
-    MYELIN_LAYER_TYPES,
-    Engine,
-    EngineLayer,
-    Profile,
-    strongly_typed,
-)
+from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, Profile, strongly_typed
 from trtlog.names import (
     is_qdq_node,
     is_quantize_scale_node,
@@ -192,7 +186,7 @@ class LintContext:
 
     @cached_property
     def strongly_typed(self) -> bool:
-        """Whether the network was built strongly typed (see :func:`trtlog.layers.strongly_typed`).
+        """Whether the network was built strongly typed (see :func:`trtlog.engine.strongly_typed`).
 
         ``--fp16``/``--int8`` and calibration do not exist for such builds.
         """
@@ -509,12 +503,12 @@ class LintContext:
 
     @staticmethod
     def profile_of_log(build: Build) -> Profile | None:
-        """The log's ``--dumpProfile`` table as a :class:`~trtlog.layers.Profile`, if printed.
+        """The log's ``--dumpProfile`` table as a :class:`~trtlog.engine.Profile`, if printed.
 
-        See :func:`trtlog.parse.layer_info.profile_from_events` (``Build.engine`` merges the
+        See :func:`trtlog.performance.profile_from_events` (``Build.engine`` merges the
         same table).
         """
-        from trtlog.parse.layer_info import profile_from_events
+        from trtlog.performance import profile_from_events
 
         return profile_from_events(build.events, build.source.name)
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from trtlog.engine.model import EngineLayer
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LOW_TYPES, LintContext, short
 from trtlog.findings.models import Finding
-from trtlog.layers import EngineLayer
 from trtlog.names import is_qdq_node
 
 __all__ = ["check_attention_not_fused", "check_myelin_subkernels"]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from trtlog.engine.model import EngineLayer
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding
-from trtlog.layers import EngineLayer
 
 __all__ = ["check_precision_fallback", "check_strongly_typed_fp32"]
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trtlog.diff.summary import step_times
+from trtlog.engine.model import Engine, EngineLayer
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import FLOAT_TYPES, LOW_TYPES, LintContext, fmt_ms, short
 from trtlog.findings.models import Finding
-from trtlog.layers import Engine, EngineLayer
 from trtlog.names import is_qdq_node, normalize_name
 
 __all__ = [

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from trtlog.engine.model import EngineLayer
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding, Severity
-from trtlog.layers import EngineLayer
 from trtlog.tensors import Tensor
 
 __all__ = ["check_reformat_dtype", "check_reformat_io_boundary", "check_reformat_layout"]
@@ -90,7 +90,7 @@ def is_copy_node(layer: EngineLayer) -> bool:
     """Whether a layer is a reformat TensorRT inserted (not a quantizer, Cast or slice copy).
 
     Example:
-        >>> from trtlog.layers import EngineLayer
+        >>> from trtlog.engine import EngineLayer
         >>> is_copy_node(EngineLayer(index=0, name="Reformatting CopyNode for Input Tensor 0 to x"))
         True
         >>> is_copy_node(EngineLayer(index=0, name="/Cast", type="Reformat"))

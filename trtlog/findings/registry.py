@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable, Sequence
 
 from trtlog.build import Build
+from trtlog.engine.model import Engine, Profile
 from trtlog.findings.base import Check
 from trtlog.findings.builder import (
     check_build_failed,
@@ -40,7 +41,6 @@ from trtlog.findings.reformat import (
     check_reformat_layout,
 )
 from trtlog.inputs import engine_with_profile, open_input
-from trtlog.layers import Engine, Profile
 
 __all__ = ["RULES", "lint", "rule_info", "select_rules"]
 
@@ -137,12 +137,12 @@ def lint(
 
     Args:
         build: the parsed log (a :class:`~trtlog.build.Build`), or a path to a log; an
-            :class:`~trtlog.layers.Engine` or a layer JSON path lints the engine alone.
+            :class:`~trtlog.engine.Engine` or a layer JSON path lints the engine alone.
         engine: the engine's layers (an Engine or an ``--exportLayerInfo`` path); default:
             the log's own layer dump.
         reference: a reference build of the same model (usually FP16): a Build, an Engine, a
             log or a layer JSON. Enables ``qdq-split-fusion`` and ``int8-slower-than-reference``.
-        profile: an ``--exportProfile`` file (or :class:`~trtlog.layers.Profile`) for the
+        profile: an ``--exportProfile`` file (or :class:`~trtlog.engine.Profile`) for the
             engine; default: the log's ``--dumpProfile`` table, when it has one.
         reference_profile: the same for the reference.
         rules: run only these rule ids.

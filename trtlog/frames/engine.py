@@ -14,16 +14,16 @@ import numpy as np
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.engine import name_index, served_layer
+from trtlog.engine.model import Profile, Times, compute_precision
+from trtlog.engine.modules import name_index, served_layer
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
-from trtlog.layers import Profile, Times, compute_precision
 from trtlog.names import common_module, parse_kernel_name
 from trtlog.numbers import U64
 from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
-    from trtlog.engine import ModuleNode
-    from trtlog.layers import Engine
+    from trtlog.engine.model import Engine
+    from trtlog.engine.modules import ModuleNode
     from trtlog.tensors import Tensor
 
 __all__ = [

@@ -1,0 +1,78 @@
+"""The engine: its model and what is computed from it once.
+
+A package by subject. :mod:`~trtlog.engine.model` holds the models of a built engine and of
+trtexec's JSON exports (:class:`Engine`, :class:`EngineLayer`, :class:`Profile`,
+:class:`Times`...); :mod:`~trtlog.engine.profile` merges a profile's times onto the layers,
+:mod:`~trtlog.engine.myelin` groups Myelin kernels under their region,
+:mod:`~trtlog.engine.modules` rolls layers up the ONNX module tree and
+:mod:`~trtlog.engine.from_log` makes an engine of a log's layer dumps. The JSON loaders are in
+:mod:`trtlog.exports`, the engine's frames in :mod:`trtlog.frames`.
+"""
+
+from trtlog._moved import moved_names
+from trtlog.engine.model import (
+    MYELIN_LAYER_TYPES,
+    NAMES_ONLY_NOTE,
+    Engine,
+    EngineLayer,
+    IoProfile,
+    IoTensor,
+    LayerPrecision,
+    LayerTime,
+    Profile,
+    ProfileRecord,
+    ProfileRun,
+    Times,
+    TimingRecord,
+    TimingRun,
+    compute_precision,
+    strongly_typed,
+)
+from trtlog.engine.modules import (
+    LayerModules,
+    ModuleNode,
+    layer_modules,
+    module_tree,
+    name_index,
+    served_layer,
+)
+from trtlog.engine.myelin import MyelinGroup, myelin_groups
+from trtlog.engine.profile import merge_profile
+
+__all__ = [
+    "MYELIN_LAYER_TYPES",
+    "NAMES_ONLY_NOTE",
+    "Engine",
+    "EngineLayer",
+    "IoProfile",
+    "IoTensor",
+    "LayerModules",
+    "LayerPrecision",
+    "LayerTime",
+    "ModuleNode",
+    "MyelinGroup",
+    "Profile",
+    "ProfileRecord",
+    "ProfileRun",
+    "Times",
+    "TimingRecord",
+    "TimingRun",
+    "compute_precision",
+    "layer_modules",
+    "merge_profile",
+    "module_tree",
+    "myelin_groups",
+    "name_index",
+    "served_layer",
+    "strongly_typed",
+]
+
+# names of trtlog.engine when it was one module (0.1) that moved to the vocabulary
+__getattr__ = moved_names(
+    __name__,
+    {
+        "common_module": "trtlog.names",
+        "module_path": "trtlog.names",
+        "placed_nodes": "trtlog.names",
+    },
+)

@@ -1,0 +1,262 @@
+"""The engine a log describes: its layer dumps, placement lines or autotuned layers as an Engine.
+
+Part of the engine package (events in, engine models out; pydantic only). A verbose log can
+print the engine's layers several ways: the inspector dump (``--dumpLayerInfo``, or the 10.x
+builder ``Layers:`` dump), the builder's ``Engine Layer Information:`` listing, a names-only
+dump; without any of them, the placement lines (``[GpuLayer] ...``) or the layers the
+autotuner timed still name the network's layers. ``Build.engine`` is the first;
+:func:`engine_from_placement` and :func:`engine_from_autotuned` are what the merge graph and
+the CLI fall back on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from trtlog.engine.model import NAMES_ONLY_NOTE, Engine, EngineLayer
+from trtlog.names import OnnxSource, onnx_nodes_of_name
+
+__all__ = ["engine_from_autotuned", "engine_from_events", "engine_from_placement"]
+
+
+_DUMP_STARTS = {
+    "engine_layer_info_header": "listing",
+    "engine_layers_detailed": "inspector",
+    "inspector_layers_header": "inspector",
+}
+
+
+def _json_like(value: Any) -> Any:
+    """An inspector-record parameter value as the layer JSON holds it (objects as dicts)."""
+    if isinstance(value, tuple):
+        if value and all(
+            isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) for v in value
+        ):
+            return {k: _json_like(v) for k, v in value}
+        return [_json_like(v) for v in value]
+    return value
+
+
+def _node_order(events: Sequence[Any]) -> list[str] | None:
+    nodes = [
+        getattr(e, "node", None) for e in events if getattr(e, "kind", None) == "onnx_parse_node"
+    ]
+    found = [n for n in nodes if isinstance(n, str)]
+    return list(dict.fromkeys(found)) or None
+
+
+def _onnx_of(
+    name: str,
+    foreign: dict[str, tuple[str, ...]],
+    order: dict[str, int] | None,
+    nodes: list[str] | None,
+) -> tuple[tuple[str, ...], OnnxSource]:
+    """A log layer's ONNX nodes: the ForeignNode metadata line first, else its name."""
+    if name in foreign:
+        return foreign[name], "metadata"
+    return onnx_nodes_of_name(name, order, nodes)
+
+
+def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
+    """The engine a log's layer dumps describe, or ``None`` when the log has none.
+
+    Prefers the last inspector dump with detailed records (``--dumpLayerInfo``, or the 10.x
+    builder ``Layers:`` dump), then the last ``Engine Layer Information:`` listing, then a
+    names-only inspector dump. A ``{ForeignNode[a...b]}`` layer takes its ONNX nodes from the
+    autotuner's ``ForeignNode ... Metadata`` line when the log has one (source ``metadata``);
+    otherwise the range is expanded with the parse order of the ONNX nodes when the log has
+    the parser's verbose lines.
+    """
+    dumps: list[tuple[str, list[Any]]] = []
+    foreign: dict[str, tuple[str, ...]] = {}
+    current: tuple[str, list[Any]] | None = None
+    bindings: dict[int, list[str]] = {}
+    for event in events:
+        kind = event.kind
+        start = _DUMP_STARTS.get(kind)
+        if start is not None:
+            current = (start, [])
+            dumps.append(current)
+        elif kind in ("inspector_record", "inspector_layer_name"):
+            if current is None or current[0] == "listing":
+                current = ("inspector", [])
+                dumps.append(current)
+            current[1].append(event)
+        elif kind == "engine_layer_info":
+            if current is None or current[0] != "listing":
+                current = ("listing", [])
+                dumps.append(current)
+            current[1].append(event)
+        elif kind == "inspector_binding" and dumps:
+            bindings.setdefault(len(dumps) - 1, []).append(event.name)
+        elif kind == "foreign_node_metadata" and event.onnx_layers:
+            foreign[event.layer] = tuple(event.onnx_layers)
+    detailed = [
+        (i, d) for i, d in enumerate(dumps) if any(e.kind == "inspector_record" for e in d[1])
+    ]
+    listings = [(i, d) for i, d in enumerate(dumps) if d[0] == "listing" and d[1]]
+    names = [(i, d) for i, d in enumerate(dumps) if d[0] == "inspector" and d[1]]
+    candidates = detailed or listings or names
+    if not candidates:
+        return None
+    index, (dump_kind, records) = candidates[-1]
+    nodes = _node_order(events)
+    order = {n: i for i, n in enumerate(nodes)} if nodes else None
+    layers: list[EngineLayer] = []
+    for i, record in enumerate(records):
+        if record.kind == "inspector_record":
+            params = {k: _json_like(v) for k, v in record.parameters}
+            parameter_type = params.pop("ParameterType", None)
+            if record.onnx_layers:
+                onnx, how = tuple(record.onnx_layers), "metadata"
+            else:
+                onnx, how = _onnx_of(record.layer, foreign, order, nodes)
+            layers.append(
+                EngineLayer(
+                    index=i,
+                    name=record.layer,
+                    type=record.layer_type,
+                    inputs=record.inputs,
+                    outputs=record.outputs,
+                    parameter_type=parameter_type,
+                    parameters=params,
+                    tactic=record.tactic,
+                    tactic_name=record.tactic_name,
+                    stream_id=record.stream_id,
+                    metadata=record.metadata,
+                    onnx_nodes=onnx,
+                    onnx_source=how,  # type: ignore[arg-type]
+                )
+            )
+        elif record.kind == "engine_layer_info":
+            onnx, how = _onnx_of(record.layer, foreign, order, nodes)
+            layers.append(
+                EngineLayer(
+                    index=i,
+                    name=record.layer,
+                    type=record.implementation,
+                    inputs=record.inputs,
+                    outputs=record.outputs,
+                    tactic=record.tactic,
+                    onnx_nodes=onnx,
+                    onnx_source=how,
+                )
+            )
+        else:
+            onnx, how = _onnx_of(record.layer, foreign, order, nodes)
+            layers.append(EngineLayer(index=i, name=record.layer, onnx_nodes=onnx, onnx_source=how))
+    is_detailed = dump_kind == "listing" or any(r.kind == "inspector_record" for r in records)
+    regions: list[str] = []
+    for event in events:
+        name = getattr(event, "layer", None)
+        if (
+            event.kind in ("placement_gpu", "placement_dla", "engine_layer_info")
+            and isinstance(name, str)
+            and name.startswith("{ForeignNode[")
+        ):
+            regions.append(name)
+    origin: Any = (
+        "log_listing" if dump_kind == "listing" else "log_inspector" if is_detailed else "log_names"
+    )
+    notes = [] if is_detailed else [NAMES_ONLY_NOTE]
+    if dump_kind == "inspector" and is_detailed:  # never silently empty (issue 11)
+        untyped = {
+            t.name: t.format
+            for layer in layers
+            for t in (*layer.inputs, *layer.outputs)
+            if t.dtype is None
+        }
+        if untyped:
+            shown = ", ".join(f"{n!r} ({f!r})" for n, f in list(untyped.items())[:3])
+            more = f" and {len(untyped) - 3} more" if len(untyped) > 3 else ""
+            notes.append(
+                f"{len(untyped)} tensors of the layer dump have no data type: their format text "
+                f"names none trtlog knows ({shown}{more}); their layers' precision is empty."
+            )
+    return Engine(
+        source=source,
+        origin=origin,
+        detailed=is_detailed,
+        layers=tuple(layers),
+        bindings=tuple(bindings.get(index, ())),
+        notes=tuple(notes),
+        regions=tuple(dict.fromkeys(regions)),
+    )
+
+
+_PLACEMENT_NOTE = (
+    "layers from the log's placement lines (`[GpuLayer] ...`, `[DlaLayer] ...`): the network "
+    "after graph optimization, names only, without the reformats and copies the builder adds "
+    "later. Build with `--dumpLayerInfo --profilingVerbosity=detailed` (or pass the "
+    "--exportLayerInfo JSON) for the engine's own layers."
+)
+
+
+def engine_from_placement(events: Sequence[Any], source: str) -> Engine | None:
+    """The layers a log's GPU/DLA placement lines list, for a log without a layer dump.
+
+    ``[GpuLayer] CONVOLUTION: a + b`` and ``[DlaLayer] {ForeignNode[...]}`` (8.2+), or the 7.x
+    ``Layers running on GPU: a, b`` lists; ``None`` when the log has none. The engine is
+    names-only, and its note says what it lacks.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text("[I] [TRT] [GpuLayer] CONVOLUTION: /a/Conv + /a/Relu\\n")
+        >>> [(lay.name, lay.onnx_nodes) for lay in engine_from_placement(b.events, "x").layers]
+        [('/a/Conv + /a/Relu', ('/a/Conv', '/a/Relu'))]
+    """
+    names: dict[str, None] = {}
+    for event in events:
+        kind = event.kind
+        if kind in ("placement_gpu", "placement_dla"):
+            names[event.layer] = None
+        elif kind == "placement_list":
+            names.update(dict.fromkeys(event.layers))
+    if not names:
+        return None
+    nodes = _node_order(events)
+    order = {n: i for i, n in enumerate(nodes)} if nodes else None
+    layers = []
+    for i, name in enumerate(names):
+        onnx, how = _onnx_of(name, {}, order, nodes)
+        layers.append(EngineLayer(index=i, name=name, onnx_nodes=onnx, onnx_source=how))
+    return Engine(
+        source=source,
+        origin="log_names",
+        detailed=False,
+        layers=tuple(layers),
+        notes=(_PLACEMENT_NOTE,),
+        regions=tuple(n for n in names if n.startswith("{ForeignNode[")),
+    )
+
+
+#: The autotuner's lines that name a layer it timed.
+_AUTOTUNED = ("layer_costs_header", "timing_runner")
+
+
+def engine_from_autotuned(events: Sequence[Any], source: str) -> Engine | None:
+    """The layers the autotuner timed (``Computing costs for <layer>``), names only.
+
+    For a log without a layer dump and without placement lines; ``None`` when the log has no
+    autotuning lines. Reformats the optimizer timed (``Optimizer Reformat(...)``) are left
+    out: they are not layers of the network.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text("[V] [TRT] =============== Computing costs for conv1 + relu1\\n")
+        >>> [lay.name for lay in engine_from_autotuned(b.events, "x").layers]
+        ['conv1 + relu1']
+    """
+    names: dict[str, None] = {}
+    for event in events:
+        if event.kind not in _AUTOTUNED:
+            continue
+        found = getattr(event, "layers", None) or (getattr(event, "layer", None),)
+        for name in found:
+            if isinstance(name, str) and name and not name.startswith("Optimizer Reformat("):
+                names[name] = None
+    if not names:
+        return None
+    layers = tuple(EngineLayer(index=i, name=n) for i, n in enumerate(names))
+    return Engine(source=source, origin="log_names", detailed=False, layers=layers)

@@ -1,0 +1,282 @@
+"""The module tree: an engine's layers, time and precision rolled up the ONNX name hierarchy.
+
+Part of the engine package (pydantic only). :func:`module_tree` rolls layers up the module
+hierarchy of their ONNX nodes (``/encoder/layers.0/mha/...``) so a big model reads like its
+source modules; :func:`layer_modules` says, per layer, where its time goes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from trtlog.engine.model import Engine, EngineLayer
+from trtlog.names import common_path, module_path, placed_nodes
+
+__all__ = [
+    "Attribution",
+    "LayerModules",
+    "ModuleNode",
+    "layer_modules",
+    "module_tree",
+    "name_index",
+    "served_layer",
+]
+
+
+#: How a layer's time reaches the module tree (:class:`LayerModules`).
+Attribution = Literal["nodes", "split", "served", "none"]
+
+
+class LayerModules(BaseModel):
+    """Where one engine layer's time goes in the module tree.
+
+    Attributes:
+        home: the deepest module holding all the layer's placed ONNX nodes (see
+            :func:`placed_nodes`); a reformat's home is that of the layer it serves.
+        shares: ``(module path, fraction)`` pairs that add up to 1: the layer's time splits
+            this way among modules.
+        how: ``nodes`` (the whole time at ``home``), ``split`` (a Myelin region or kernel, or
+            a horizontal merge ``a || b``, whose nodes lie in several modules: its time split
+            evenly over its placed ONNX nodes, as the engine does not say which node took
+            what), ``served`` (a reformat, attributed
+            like the layer it feeds or drains), ``none`` (no ONNX node known: the root).
+        served: for ``served``, the index of the layer served, when the engine has it.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    home: tuple[str, ...] = ()
+    shares: tuple[tuple[tuple[str, ...], float], ...] = (((), 1.0),)
+    how: Attribution = "none"
+    served: int | None = None
+
+
+def _splits(layer: EngineLayer) -> bool:
+    """Whether a layer's time splits over its nodes' modules (:func:`layer_modules`)."""
+    return (
+        layer.type == "Myelin"
+        or layer.name.startswith("{ForeignNode[")
+        or layer.is_myelin_kernel
+        or (" || " in layer.name and layer.parts.op == "merge")
+    )
+
+
+def _by_nodes(nodes: Sequence[str], region: bool) -> LayerModules:
+    if not nodes:
+        return LayerModules()
+    placed = placed_nodes(nodes)
+    paths = [module_path(n) for n in placed]
+    home = common_path(paths)
+    if region and any(p != home for p in paths):
+        weight = 1.0 / len(paths)
+        shares: dict[tuple[str, ...], float] = {}
+        for p in paths:
+            shares[p] = shares.get(p, 0.0) + weight
+        return LayerModules(home=home, shares=tuple(shares.items()), how="split")
+    return LayerModules(home=home, shares=((home, 1.0),), how="nodes")
+
+
+def served_layer(
+    layers: Sequence[EngineLayer], position: int, index: dict[str, int]
+) -> tuple[int | None, tuple[str, ...]]:
+    """The layer a reformat serves: its position in ``layers``, else the target's own nodes.
+
+    ``index`` maps layer names to positions (first wins). Returns ``(None, ())`` for a layer
+    that is not a reformat of a layer (network inputs and outputs included).
+    """
+    layer = layers[position]
+    if layer.onnx_nodes or not layer.is_reformat:
+        return None, ()
+    parts = layer.parts
+    suffix = ""
+    if parts.op == "profile" and parts.parts:
+        suffix = layer.name[len(parts.parts[0].text) :]
+        parts = parts.parts[0]
+    target = parts.target
+    if target is None or (parts.detail or "").startswith("network_"):
+        return None, ()
+    served = index.get(target.text + suffix, index.get(target.text))
+    if served is not None and served != position:
+        return served, ()
+    return None, tuple(target.members())
+
+
+def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
+    """Where each layer's time goes in the module tree, in layer order.
+
+    A layer goes to the deepest module holding its placed ONNX nodes. A Myelin region (a
+    ``{ForeignNode[...]}`` layer, or a kernel of a detailed 10.x engine, which is then
+    attributed by kernel) or a horizontal merge (``a || b``) whose nodes lie in several
+    modules splits its time evenly over those nodes. A reformat goes where the layer it serves goes
+    (``Reformatting CopyNode for Input Tensor 0 to x`` feeds ``x``, ``... Output Tensor 0 to
+    x`` drains it); a reformat of a network input or output, or one whose layer is unknown,
+    stays at the root.
+
+    Example:
+        >>> from trtlog.engine import EngineLayer
+        >>> eng = Engine(source="x", origin="layer_json", detailed=False, layers=(
+        ...     EngineLayer(index=0, name="Reformatting CopyNode for Input Tensor 0 to /a/Conv"),
+        ...     EngineLayer(index=1, name="/a/Conv", onnx_nodes=("a.weight", "/a/Conv"))))
+        >>> [(m.home, m.how) for m in layer_modules(eng)]
+        [(('a',), 'served'), (('a',), 'nodes')]
+    """
+    layers = engine.layers
+    own = [_by_nodes(lay.onnx_nodes, _splits(lay)) for lay in layers]
+    index = name_index(layers)
+    out = []
+    for i, mine in enumerate(own):
+        served, nodes = served_layer(layers, i, index)
+        found = own[served] if served is not None else _by_nodes(nodes, False)
+        if found.how == "none":
+            out.append(mine)
+            continue
+        out.append(
+            LayerModules(
+                home=found.home,
+                shares=found.shares,
+                how="served",
+                served=None if served is None else layers[served].index,
+            )
+        )
+    return tuple(out)
+
+
+def name_index(layers: Sequence[EngineLayer]) -> dict[str, int]:
+    """Layer name → position of its first layer."""
+    index: dict[str, int] = {}
+    for i, lay in enumerate(layers):
+        index.setdefault(lay.name, i)
+    return index
+
+
+class ModuleNode(BaseModel):
+    """One module of the ONNX name hierarchy with what the engine spends in it.
+
+    A layer belongs to the deepest module that holds all its placed ONNX nodes; its time
+    counts there and in every module above. A Myelin region whose nodes lie in several modules
+    splits its time evenly over them, and a reformat counts where the layer it serves does
+    (see :func:`layer_modules`).
+
+    Attributes:
+        path: the module path (``("encoder", "layers.0", "mha")``; ``()`` is the root).
+        layers: engine layers in this module and below.
+        own_layers: engine layers whose deepest common module is exactly this one.
+        onnx_nodes: ONNX nodes in this module and below.
+        time_ms: their time per inference (ms), NaN when no layer below has a time.
+        split_ms: the part of ``time_ms`` that is an even share of a layer whose nodes lie in
+            several modules (a Myelin region or kernel, a horizontal merge): an estimate, as
+            the engine times such a layer as a whole; 0 at and above the layer's own module,
+            where its whole time counts.
+        precisions: how many layers below compute in each precision.
+        children: the sub-modules, in first-appearance order.
+    """
+
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+
+    path: tuple[str, ...]
+    layers: int = 0
+    own_layers: int = 0
+    onnx_nodes: int = 0
+    time_ms: float = math.nan
+    split_ms: float = 0.0
+    precisions: dict[str, int] = Field(default_factory=dict)
+    children: tuple[ModuleNode, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """``/encoder/layers.0`` style (``/`` for the root)."""
+        return "/" + "/".join(self.path)
+
+    def walk(self) -> Iterable[ModuleNode]:
+        """This node and every node below, depth first."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def find(self, path: str | Sequence[str]) -> ModuleNode:
+        """The node at ``path`` (``"/encoder/layers.0"`` or a tuple).
+
+        Raises:
+            KeyError: no module has that path.
+        """
+        wanted = tuple(p for p in path.split("/") if p) if isinstance(path, str) else tuple(path)
+        for node in self.walk():
+            if node.path == wanted:
+                return node
+        raise KeyError(path)
+
+
+def module_tree(engine: Engine) -> ModuleNode:
+    """Roll the engine's layers (count, time, precision mix) up the ONNX module hierarchy.
+
+    Each layer's time goes where :func:`layer_modules` says: its nodes' deepest common
+    module, an even split of a Myelin region over its nodes' modules (``split_ms`` says how
+    much of a module's time that is), a reformat with the layer it serves.
+    """
+    stats: dict[tuple[str, ...], dict[str, Any]] = {}
+    order: list[tuple[str, ...]] = []
+
+    def node(path: tuple[str, ...]) -> dict[str, Any]:
+        if path not in stats:
+            stats[path] = {
+                "layers": 0,
+                "own": 0,
+                "nodes": set(),
+                "times": [],
+                "split": [],
+                "precisions": Counter(),
+            }
+            order.append(path)
+        return stats[path]
+
+    node(())
+    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
+        paths = [module_path(n) for n in layer.onnx_nodes]
+        precision = layer.precision.compute or next((t for t in layer.precision.outputs if t), None)
+        time = layer.time.average_ms if layer.time and layer.time.known else None
+        touched: dict[tuple[str, ...], None] = {}
+        for path, fraction in where.shares:
+            for depth in range(len(path) + 1):
+                above = path[:depth]
+                touched[above] = None
+                if time is None:
+                    continue
+                entry = node(above)
+                entry["times"].append(time * fraction)
+                if len(above) > len(where.home):
+                    entry["split"].append(time * fraction)
+        for path in touched:
+            entry = node(path)
+            entry["layers"] += 1
+            if precision:
+                entry["precisions"][precision] += 1
+        node(where.home)["own"] += 1
+        for n, path in zip(layer.onnx_nodes, paths, strict=True):
+            for depth in range(len(path) + 1):
+                node(path[:depth])["nodes"].add(n)
+
+    kids: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
+    for path in order:
+        if path:
+            kids[path[:-1]].append(path)
+
+    def build(path: tuple[str, ...]) -> ModuleNode:
+        entry = stats[path]
+        children = kids.get(path, [])
+        return ModuleNode(
+            path=path,
+            layers=entry["layers"],
+            own_layers=entry["own"],
+            onnx_nodes=len(entry["nodes"]),
+            time_ms=math.fsum(entry["times"]) if entry["times"] else math.nan,
+            split_ms=math.fsum(entry["split"]),
+            precisions=dict(entry["precisions"]),
+            children=tuple(build(c) for c in children),
+        )
+
+    return build(())

@@ -1,0 +1,162 @@
+"""Putting a profile's layer times on an engine's layers, tolerant of the names a profiler changes.
+
+Part of the engine package (pydantic only): :func:`merge_profile` is what
+``Engine.with_profile`` and ``trtlog.load_engine(..., profile=...)`` do.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+
+from trtlog._pydantic import assemble
+from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord
+from trtlog.names import parse_kernel_name, split_name
+
+__all__ = ["merge_profile"]
+
+
+_TIME_FIELDS_SET = frozenset(LayerTime.model_fields)
+_LAYER_FIELDS_SET = frozenset(EngineLayer.model_fields)
+
+
+def _record_time(r: ProfileRecord, reason: str | None = None) -> LayerTime:
+    """The time of a layer that one profile record times."""
+    data = {
+        "average_ms": r.average_ms,
+        "total_ms": r.time_ms,
+        "median_ms": r.median_ms,
+        "percentage": r.percentage,
+        "profile_names": (r.name,),
+        "reason": reason,
+    }
+    return assemble(LayerTime, data, {}, _TIME_FIELDS_SET)
+
+
+def _time(records: Sequence[ProfileRecord], reason: str | None = None) -> LayerTime:
+    if len(records) == 1:
+        return _record_time(records[0], reason)
+    data = {
+        "average_ms": math.fsum(r.average_ms for r in records),
+        "total_ms": math.fsum(r.time_ms for r in records),
+        "median_ms": None,
+        "percentage": math.fsum(r.percentage for r in records),
+        "profile_names": tuple(r.name for r in records),
+        "reason": reason,
+    }
+    return assemble(LayerTime, data, {}, _TIME_FIELDS_SET)
+
+
+def _strip_profile(name: str) -> str:
+    if not name.endswith("]"):  # fast path: a [profile N] suffix ends the name
+        return name
+    parts = split_name(name)
+    return parts.parts[0].text if parts.op == "profile" and parts.parts else name
+
+
+def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -> Engine:
+    """The engine with each layer's time from ``profile`` (its first run).
+
+    Matching, in order: the exact name (the k-th layer of a duplicated name takes the k-th
+    record of that name); the name without a `` [profile N]`` suffix on either side; a
+    ``{ForeignNode[...]}`` layer takes the sum of the Myelin kernel records (``*_myl<g>_<i>``)
+    of one Myelin graph, graphs paired with regions in order. A layer without a record gets
+    NaN times with a reason, never zero; a profile record that matches no layer is listed in
+    the engine's notes. Layer percentages are the profile's, so they agree with the file.
+
+    ``in_place=True`` sets the times on ``engine``'s own layer objects instead of copying them
+    (a third of the merge time on a large engine); only for an engine nobody else holds yet,
+    as :func:`trtlog.load_engine` does.
+
+    Example:
+        >>> from trtlog.engine import Engine, EngineLayer, Profile, ProfileRun, ProfileRecord
+        >>> eng = Engine(source="x", origin="layer_json", detailed=False,
+        ...              layers=(EngineLayer(index=0, name="a"), EngineLayer(index=1, name="b")))
+        >>> prof = Profile(source="p", runs=(ProfileRun(records=(
+        ...     ProfileRecord(name="a", time_ms=2.0, average_ms=0.2, percentage=100.0),)),))
+        >>> [(l.time.average_ms, l.time.reason) for l in merge_profile(eng, prof).layers]
+        [(0.2, None), (nan, 'not in the profile')]
+    """
+    records = list(profile.records)
+    used = [False] * len(records)
+    exact: dict[str, list[int]] = defaultdict(list)
+    for i, record in enumerate(records):
+        exact[record.name].append(i)
+
+    def take(index: dict[str, list[int]], key: str) -> int | None:
+        for i in index.get(key, ()):
+            if not used[i]:
+                used[i] = True
+                return i
+        return None
+
+    times: list[LayerTime | None] = [None] * len(engine.layers)
+    if len(exact) == len(records):  # fast path: no duplicated record name (the usual case)
+        first = {name: hits[0] for name, hits in exact.items()}
+        for li, layer in enumerate(engine.layers):
+            hit = first.get(layer.name)
+            if hit is not None and not used[hit]:
+                used[hit] = True
+                times[li] = _record_time(records[hit])
+    else:
+        for li, layer in enumerate(engine.layers):
+            hit = take(exact, layer.name)
+            if hit is not None:
+                times[li] = _record_time(records[hit])
+    # "None in times" would compare None with every LayerTime through pydantic's __eq__
+    if any(t is None for t in times) and not all(used):
+        stripped: dict[str, list[int]] = defaultdict(list)
+        for i, record in enumerate(records):
+            if not used[i]:
+                stripped[_strip_profile(record.name)].append(i)
+        for li, layer in enumerate(engine.layers):
+            if times[li] is None:
+                hit = take(stripped, _strip_profile(layer.name))
+                if hit is not None:
+                    times[li] = _record_time(records[hit], "matched without its [profile N] suffix")
+    regions = [
+        li
+        for li, layer in enumerate(engine.layers)
+        if times[li] is None and layer.name.startswith("{ForeignNode[")
+    ]
+    graphs: dict[int, list[int]] = {}
+    for i, record in enumerate(records):
+        kernel = None if used[i] else parse_kernel_name(record.name)
+        if kernel is not None:
+            graphs.setdefault(kernel.graph, []).append(i)
+    if regions and graphs:
+        paired = len(regions) == 1 and len(graphs) == 1
+        for li, (graph, members) in zip(regions, graphs.items(), strict=False):
+            for i in members:
+                used[i] = True
+            how = "" if paired else f", paired with the region by order (graph {graph})"
+            times[li] = _time(
+                [records[i] for i in members],
+                f"sum of {len(members)} Myelin kernel records{how}",
+            )
+    region_names = [r.name for i, r in enumerate(records) if r.name.startswith("{ForeignNode[")]
+    layers: list[EngineLayer] = []
+    for li, layer in enumerate(engine.layers):
+        time = times[li]
+        if time is None:
+            reason = "not in the profile"
+            if layer.myelin is not None and region_names:
+                reason = "the profile times the whole Myelin region, not its kernels"
+            time = LayerTime(reason=reason)
+        if in_place:  # frozen for users; this engine is still being built
+            layer.__dict__["time"] = time
+            layers.append(layer)
+        else:
+            data = layer.__dict__.copy()
+            data["time"] = time
+            layers.append(assemble(EngineLayer, data, layer.__pydantic_extra__, _LAYER_FIELDS_SET))
+    unmatched = [r.name for i, r in enumerate(records) if not used[i]]
+    notes = list(engine.notes)
+    if unmatched:
+        shown = ", ".join(repr(n) for n in unmatched[:5])
+        more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
+        notes.append(f"{len(unmatched)} profile record(s) match no layer: {shown}{more}")
+    return engine.model_copy(
+        update={"layers": tuple(layers), "profile": profile, "notes": tuple(notes)}
+    )

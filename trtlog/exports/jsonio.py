@@ -1,0 +1,176 @@
+"""Reading the JSON trtexec writes, including the invalid JSON it is known to write.
+
+Part of the parser (JSON side; formats.md "JSON formats" and trap T22). trtexec writes its
+exports with hand-rolled stream code: names are not escaped (a ``"`` or ``\\`` in a layer name
+breaks the file), numbers can be ``nan``/``inf``, and a script that loops over runs appends one
+top-level array per run to the same file. Torch-TensorRT's profile traces (TREx format) end
+each record with a comma before its ``}``. :func:`read_json_values` tries a strict parse first,
+then repairs exactly those defects (with a warning that says what was repaired), and returns
+every top-level value in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from typing import Any
+
+__all__ = ["JsonRepairWarning", "read_json_values"]
+
+_DECODER = json.JSONDecoder()
+_NON_FINITE = re.compile(r"(?<![\w.\"])(-?)(nan|inf|infinity)(?![\w.\"])", re.IGNORECASE)
+_VALID_ESCAPES = set('"\\/bfnrtu')
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+class JsonRepairWarning(UserWarning):
+    """An export was not valid JSON and was read after a repair (the message says which)."""
+
+
+def read_json_values(text: str, *, source: str = "<json>") -> list[Any]:
+    """Every top-level JSON value of ``text`` (usually one; one per run in looped 7.x files).
+
+    Raises:
+        ValueError: the text is not JSON even after the known repairs (with the position).
+    """
+    repairs: list[str] = []
+    try:
+        values = _all_values(text)
+    except json.JSONDecodeError:
+        fixed, what = _repair(text)
+        repairs.extend(what)
+        values = _all_values(fixed)
+    if len(values) > 1:
+        repairs.append(f"{len(values)} top-level values, one per run")
+    if repairs:
+        warnings.warn(
+            f"{source}: read as JSON after repairing what trtexec writes: {'; '.join(repairs)}",
+            JsonRepairWarning,
+            stacklevel=3,
+        )
+    return values
+
+
+def _all_values(text: str) -> list[Any]:
+    values = []
+    pos = _skip_ws(text, 0)
+    while pos < len(text):
+        value, pos = _DECODER.raw_decode(text, pos)
+        values.append(value)
+        pos = _skip_ws(text, pos)
+    if not values:
+        raise json.JSONDecodeError("no JSON value", text, 0)
+    return values
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _repair(text: str) -> tuple[str, list[str]]:
+    """Escape stray quotes and backslashes inside strings, spell nan/inf the JSON way."""
+    out: list[str] = []
+    repaired_quotes = repaired_slashes = 0
+    in_string = False
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if not in_string:
+            if ch == '"':
+                in_string = True
+            out.append(ch)
+            i += 1
+            continue
+        if ch == "\\":
+            nxt = text[i + 1] if i + 1 < n else ""
+            if nxt in _VALID_ESCAPES:
+                out.append(text[i : i + 2])
+                i += 2
+            else:
+                out.append("\\\\")
+                repaired_slashes += 1
+                i += 1
+            continue
+        if ch == '"':
+            j = i + 1
+            while j < n and text[j] in " \t":
+                j += 1
+            if j >= n or text[j] in ",:}]\r\n":
+                in_string = False
+                out.append(ch)
+            else:
+                out.append('\\"')
+                repaired_quotes += 1
+            i += 1
+            continue
+        if ch in "\r\n":
+            out.append("\\n" if ch == "\n" else "\\r")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    fixed = "".join(out)
+    what = []
+    if repaired_quotes:
+        what.append(f"{repaired_quotes} unescaped quote(s) in names")
+    if repaired_slashes:
+        what.append(f"{repaired_slashes} unescaped backslash(es)")
+    fixed, count, commas = _replace_non_finite(fixed)
+    if count:
+        what.append(f"{count} nan/inf number(s)")
+    if commas:
+        what.append(f"{commas} trailing comma(s) before a closing bracket (Torch-TensorRT traces)")
+    return fixed, what or ["invalid JSON"]
+
+
+def _replace_non_finite(text: str) -> tuple[str, int, int]:
+    """``nan``/``-nan``/``inf`` outside strings → ``NaN``/``Infinity`` (which Python reads).
+
+    Also drops a comma right before ``}`` or ``]`` outside strings (Torch-TensorRT's profile
+    traces end every record with ``"percentage": <x>,`` then ``}``). Returns the text and how
+    many numbers and commas were repaired.
+    """
+    parts: list[str] = []
+    count = commas = 0
+    start = 0  # start of the current stretch (outside or inside a string)
+    in_string = False
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if in_string and ch == "\\":
+            i += 2
+            continue
+        if ch == '"':
+            if in_string:  # keep a string as it is, closing quote included
+                parts.append(text[start : i + 1])
+                start = i + 1
+            else:  # repair the stretch outside strings before the opening quote
+                chunk, k = _NON_FINITE.subn(_spell, text[start:i])
+                chunk, c = _TRAILING_COMMA.subn(r"\1", chunk)
+                parts.append(chunk)
+                count += k
+                commas += c
+                start = i
+            in_string = not in_string
+        i += 1
+    if in_string:
+        parts.append(text[start:])
+    else:
+        chunk, k = _NON_FINITE.subn(_spell, text[start:])
+        chunk, c = _TRAILING_COMMA.subn(r"\1", chunk)
+        parts.append(chunk)
+        count += k
+        commas += c
+    return "".join(parts), count, commas
+
+
+def _spell(m: re.Match[str]) -> str:
+    word = m.group(2).lower()
+    if word == "nan":
+        return "NaN"
+    return ("-" if m.group(1) else "") + "Infinity"

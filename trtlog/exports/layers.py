@@ -1,0 +1,732 @@
+"""Loading ``--exportLayerInfo`` and ``IEngineInspector`` JSON into an engine's model.
+
+Part of the exports package. Names-only and detailed exports of TensorRT 8.2 to 11 (11's
+``I/O Tensors`` and split ``Datatype``/``Format`` too) and Torch-TensorRT's layer information;
+tensors, tactics, metadata and every other key of a layer are kept. :func:`load_engine` merges
+a profile and a timing trace when given.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import warnings
+from functools import lru_cache
+from typing import Any
+
+from pydantic import ValidationError
+
+from trtlog._pydantic import assemble, gc_paused
+from trtlog.engine.model import (
+    NAMES_ONLY_NOTE,
+    Engine,
+    EngineLayer,
+    IoProfile,
+    IoTensor,
+    Profile,
+    Times,
+)
+from trtlog.engine.profile import merge_profile
+from trtlog.errors import InputError
+from trtlog.exports.profile import load_profile
+from trtlog.exports.read import JsonInput, detect_kind, read_json_file, wrong_kind
+from trtlog.exports.times import load_times
+from trtlog.names import onnx_nodes_of_name, parse_metadata
+from trtlog.numbers import parse_tactic
+from trtlog.tensors import Tensor, dtype_of, inspector_tensor, parse_format
+
+__all__ = ["LayerInfoWarning", "engine_from_json", "load_engine"]
+
+# -- layer info (engines) ------------------------------------------------------------------
+
+# keys of a layer object that have a field of their own (camelCase ones are the 8.2/8.5
+# developer-guide spelling); every other key goes to EngineLayer.parameters
+_LAYER_KEYS = {
+    "Name": "name",
+    "name": "name",
+    "LayerType": "type",
+    "layerType": "type",
+    "Inputs": "inputs",
+    "inputs": "inputs",
+    "Outputs": "outputs",
+    "outputs": "outputs",
+    "ParameterType": "parameter_type",
+    "parameterType": "parameter_type",
+    "TacticName": "tactic_name",
+    "tacticName": "tactic_name",
+    "TacticValue": "tactic",
+    "tacticValue": "tactic",
+    "StreamId": "stream_id",
+    "streamId": "stream_id",
+    "Metadata": "metadata",
+    "metadata": "metadata",
+}
+_TENSOR_KEYS = {
+    "Name",
+    "name",
+    "Location",
+    "location",
+    "Dimensions",
+    "dimensions",
+    "Format/Datatype",
+    "format/datatype",
+    # TensorRT 11 split "Format/Datatype" into a type and a format, and may add strides
+    "Datatype",
+    "DataType",
+    "datatype",
+    "dataType",
+    "Format",
+    "format",
+    "Strides",
+    "strides",
+    "StrideOrder",
+    "strideOrder",
+}
+
+
+class LayerInfoWarning(UserWarning):
+    """A layer-info export holds what trtlog cannot read in full: the message names the key.
+
+    The same sentence is in the engine's ``notes``; the values stay on the models (unknown
+    keys as extras), so nothing is dropped, but a frame column may be empty because of it.
+    """
+
+
+def _get(obj: dict[str, Any], key: str, alternate: str) -> Any:
+    value = obj.get(key)
+    return obj.get(alternate) if value is None else value
+
+
+def _first(obj: dict[str, Any], *keys: str) -> Any:
+    for key in keys:
+        value = obj.get(key)
+        if value is not None:
+            return value
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _clean_format(text: str) -> str:
+    """A ``Format/Datatype`` text without its trailing period and blanks."""
+    return text.rstrip(".").strip()
+
+
+def _int_tuple(raw: Any, what: str) -> tuple[int, ...] | None:
+    """A list of integers from the JSON (``None`` stays ``None``); a clear error otherwise."""
+    if raw is None:
+        return None
+    try:
+        if type(raw) is list:
+            values = tuple(map(int, raw))
+            if values != tuple(raw):  # 1.5 -> 1 would be a lie; "12" -> 12 is not
+                for value, whole in zip(raw, values, strict=True):
+                    if not isinstance(value, str) and value != whole:
+                        raise ValueError
+            return values
+    except (TypeError, ValueError, OverflowError):  # OverflowError: inf (a repaired file)
+        pass
+    raise ValueError(f"has {what} that are not integers: {raw!r:.60}")
+
+
+# the keys of a TensorRT 11 tensor object with strides, in the order tensor() unpacks them
+_GET_11_STRIDED = operator.itemgetter(
+    "Name", "Dimensions", "Location", "Format", "Datatype", "Strides", "StrideOrder"
+)
+_GET_11 = operator.itemgetter("Name", "Dimensions", "Location", "Format", "Datatype")
+
+
+def _ints(values: tuple[Any, ...], raw: Any, what: str) -> tuple[int, ...]:
+    """``values`` (a tuple of the JSON list ``raw``) as integers; a clear error otherwise."""
+    try:
+        ints = tuple(map(int, values))
+        if ints == values:  # the usual case: ints already (or equal floats, 1.0 == 1)
+            return ints
+    except (TypeError, ValueError, OverflowError):
+        pass
+    result = _int_tuple(raw, what)  # strings of digits convert; anything else raises
+    assert result is not None
+    return result
+
+
+class _TensorReader:
+    """Reads the tensor objects of one layer JSON.
+
+    A tensor one layer writes and the next reads appears twice in the JSON; equal objects
+    (same name, dims, format and location, no extra keys) become one :class:`Tensor`. Both
+    shapes of the tensor object are read: ``Format/Datatype`` (8.2 - 10.x) and TensorRT 11's
+    ``Datatype`` + ``Format`` (+ ``Strides``, ``StrideOrder``). What the reader cannot type
+    is counted (tensors without a data type, keys it does not know) for the engine's notes.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.seen: dict[tuple[Any, ...], Tensor] = {}
+        #: 11.x tensors with strides: (name, format, location, datatype, dims) -> the tensor
+        #: and the Strides/StrideOrder lists it was made from (compared as lists on a hit, which
+        #: is cheaper than making and hashing tuples of them)
+        self.strided: dict[tuple[Any, ...], tuple[Tensor, Any, Any]] = {}
+        #: distinct tensors without a data type: (name, the key and text that named none)
+        self.untyped: list[tuple[str, str | None, str | None]] = []
+        #: unknown tensor keys -> how many tensor objects carry them
+        self.unknown: dict[str, int] = {}
+        #: how many distinct tensors had each shape ("Format/Datatype" or "Datatype")
+        self.shapes: dict[str, int] = {}
+
+    def read(self, items: Any, index: int, key: str) -> tuple[Tensor, ...]:
+        """The tensors of ``Layers[index].<key>`` (``Inputs`` or ``Outputs``)."""
+        if not items:
+            return ()
+        if type(items) is not list:
+            raise InputError(f"Layers[{index}].{key} is not a list of tensors", source=self.source)
+        tensor = self.tensor
+        try:
+            if len(items) == 1:
+                return (tensor(items[0]),)
+            return tuple([tensor(obj) for obj in items])
+        except (TypeError, ValueError):
+            for i, obj in enumerate(items):  # the slow path names the culprit
+                try:
+                    tensor(obj)
+                except (TypeError, ValueError) as exc:
+                    raise InputError(
+                        f"Layers[{index}].{key}[{i}] {exc}", source=self.source
+                    ) from None
+            raise  # pragma: no cover - the loop above raises
+
+    def tensor(self, obj: Any) -> Tensor:
+        if type(obj) is not dict:
+            raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
+        # TensorRT 11's objects, as trtexec writes them, take a fast path: one C call reads
+        # all their keys (seven dict.get calls cost more than the rest of a cache hit); the
+        # 8.2 - 10.x object and anything unusual take the general one
+        if len(obj) == 7:  # with Strides and StrideOrder
+            try:
+                name, dims_raw, location, fmt, datatype, strides_raw, order_raw = _GET_11_STRIDED(
+                    obj
+                )
+            except KeyError:
+                return self._general(obj)
+            if (
+                type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(datatype) is str
+                and type(location) is str
+                and type(strides_raw) is list
+                and type(order_raw) is list
+            ):
+                dims_key = tuple(dims_raw)
+                key = (name, fmt, location, datatype, dims_key)
+                try:
+                    found = self.strided.get(key)
+                except TypeError:  # an unhashable number: the general path names it
+                    return self._general(obj)
+                if found is not None and found[1] == strides_raw and found[2] == order_raw:
+                    return found[0]
+                tensor = self._make(
+                    name,
+                    _ints(dims_key, dims_raw, "dimensions"),
+                    _clean_format(fmt),
+                    location,
+                    {},
+                    datatype,
+                    _ints(tuple(strides_raw), strides_raw, "strides"),
+                    _ints(tuple(order_raw), order_raw, "stride order"),
+                    "Datatype",
+                    fmt,
+                )
+                self.strided[key] = (tensor, strides_raw, order_raw)
+                return tensor
+        elif len(obj) == 5:  # the TensorRT 11 object without strides
+            try:
+                name, dims_raw, location, fmt, datatype = _GET_11(obj)
+            except KeyError:
+                return self._general(obj)
+            if (
+                type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(datatype) is str
+                and type(location) is str
+            ):
+                dims_key = tuple(dims_raw)
+                key = (name, fmt, location, datatype, dims_key)
+                try:
+                    cached = self.seen.get(key)
+                except TypeError:  # an unhashable number: the general path names it
+                    return self._general(obj)
+                if cached is not None:
+                    return cached
+                tensor = self._make(
+                    name,
+                    _ints(dims_key, dims_raw, "dimensions"),
+                    _clean_format(fmt),
+                    location,
+                    {},
+                    datatype,
+                    None,
+                    None,
+                    "Datatype",
+                    fmt,
+                )
+                self.seen[key] = tensor
+                return tensor
+        return self._general(obj)
+
+    def _general(self, obj: dict[str, Any]) -> Tensor:
+        """A tensor object of either shape (the cache misses of the strided 11.x one too)."""
+        get = obj.get
+        name: Any = get("Name")
+        dims_raw: Any = get("Dimensions")
+        location: Any = get("Location")
+        # four keys: the 8.2 - 10.x object; five or seven: TensorRT 11 (a missing key falls
+        # through to the other shape, then to _build)
+        n = len(obj)
+        datatype = strides_raw = order_raw = None
+        if n > 4 and (datatype := get("Datatype")) is not None:
+            fmt = None
+        else:
+            fmt = get("Format/Datatype")
+        if fmt is not None:
+            # plain (8.2 - 10.x): exactly these four keys, as trtexec writes them; such
+            # objects repeat (one layer's output is the next one's input) and become one Tensor
+            plain = (
+                n == 4
+                and type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(location) is str
+            )
+            key: tuple[Any, ...] = (name, fmt, location)
+        else:
+            if datatype is None:
+                datatype = get("Datatype")
+            fmt = get("Format")
+            if n != 5:  # five keys: no strides (and no room for them)
+                strides_raw, order_raw = get("Strides"), get("StrideOrder")
+            # plain (11.x): Name, Dimensions, Location, Datatype, Format and, where printed,
+            # Strides and StrideOrder: nothing else
+            plain = (
+                n == 5 + (strides_raw is not None) + (order_raw is not None)
+                and type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(datatype) is str
+                and type(location) is str
+                and (strides_raw is None or type(strides_raw) is list)
+                and (order_raw is None or type(order_raw) is list)
+            )
+            key = (name, fmt, location, datatype)
+        if not plain:
+            return self._build(obj)
+        # the cache key holds the numbers as written: equal numbers convert alike (1.0 and 1
+        # both to 1), and a miss converts and checks them below
+        dims_key = tuple(dims_raw)
+        key += (dims_key,)
+        strides_key = order_key = None
+        if strides_raw is not None or order_raw is not None:
+            try:
+                found = self.strided.get(key)
+            except TypeError:  # an unhashable number: the conversion below names it
+                found = None
+            if found is not None and found[1] == strides_raw and found[2] == order_raw:
+                return found[0]
+            strides_key = None if strides_raw is None else tuple(strides_raw)
+            order_key = None if order_raw is None else tuple(order_raw)
+            tensor = None
+        else:
+            try:
+                tensor = self.seen.get(key)
+            except TypeError:  # an unhashable number: the conversion below names it
+                tensor = None
+        if tensor is None:
+            tensor = self._make(
+                name,
+                _ints(dims_key, dims_raw, "dimensions"),
+                _clean_format(fmt),
+                location,
+                {},
+                datatype,
+                None if strides_key is None else _ints(strides_key, strides_raw, "strides"),
+                None if order_key is None else _ints(order_key, order_raw, "stride order"),
+                "Format/Datatype" if datatype is None else "Datatype",
+                fmt,
+            )
+            if strides_key is None and order_key is None:
+                self.seen[key] = tensor
+            else:
+                self.strided[key] = (tensor, strides_raw, order_raw)
+        return tensor
+
+    def _build(self, obj: dict[str, Any]) -> Tensor:
+        """A tensor object of an unusual shape: missing or unknown keys, lower-case keys."""
+        name = _first(obj, "Name", "name")
+        location = _first(obj, "Location", "location")
+        combined = _first(obj, "Format/Datatype", "format/datatype")
+        datatype = _first(obj, "Datatype", "DataType", "datatype", "dataType")
+        fmt = combined if combined is not None else _first(obj, "Format", "format")
+        unknown = obj.keys() - _TENSOR_KEYS
+        extra = {k: obj[k] for k in obj if k in unknown} if unknown else {}
+        for k in extra:
+            self.unknown[k] = self.unknown.get(k, 0) + 1
+        return self._make(
+            str(name or ""),
+            _int_tuple(_first(obj, "Dimensions", "dimensions"), "dimensions"),
+            _clean_format(str(fmt)) if fmt is not None else None,
+            None if location is None else str(location),
+            extra,
+            None if datatype is None else str(datatype),
+            _int_tuple(_first(obj, "Strides", "strides"), "strides"),
+            _int_tuple(_first(obj, "StrideOrder", "strideOrder"), "stride order"),
+            "Format/Datatype" if combined is not None else "Datatype",
+            combined,
+        )
+
+    def _make(
+        self,
+        name: str,
+        dims: tuple[int, ...] | None,
+        fmt: str | None,
+        location: str | None,
+        extra: dict[str, Any],
+        datatype: str | None,
+        strides: tuple[int, ...] | None,
+        order: tuple[int, ...] | None,
+        shape: str,
+        combined: str | None,
+    ) -> Tensor:
+        tensor = inspector_tensor(
+            name, dims, fmt, location, extra, datatype=datatype, strides=strides, stride_order=order
+        )
+        self.shapes[shape] = self.shapes.get(shape, 0) + 1
+        if tensor.dtype is None:
+            if datatype is not None:
+                self.untyped.append((name, "Datatype", datatype))
+            elif combined is not None:
+                self.untyped.append((name, "Format/Datatype", combined))
+            else:
+                self.untyped.append((name, None, None))
+        return tensor
+
+    def notes(self, warn: bool = True) -> list[str]:
+        """What the engine's notes must say about its tensors (and warn with, by default)."""
+        out = []
+        if self.untyped:
+            n = len(self.untyped)
+            total = sum(self.shapes.values())
+            by_key: dict[str | None, list[tuple[str, str | None, str | None]]] = {}
+            for item in self.untyped:
+                by_key.setdefault(item[1], []).append(item)
+            parts = []
+            for key, items in by_key.items():
+                names = ", ".join(repr(i[0]) for i in items[:3])
+                more = f" and {len(items) - 3} more" if len(items) > 3 else ""
+                if key is None:
+                    parts.append(
+                        f"{len(items)} have no 'Format/Datatype', 'Datatype' or 'Format' key "
+                        f"({names}{more}; an engine with dynamic shapes inspected without an "
+                        "execution context prints no formats)"
+                    )
+                else:
+                    values = ", ".join(dict.fromkeys(repr(i[2]) for i in items))
+                    parts.append(
+                        f"{len(items)} have a '{key}' value that names no data type trtlog "
+                        f"knows ({values}: {names}{more})"
+                    )
+            out.append(
+                f"{n} of {total} tensors have no data type: {'; '.join(parts)}. Their layers' "
+                "precision and the dtype columns are empty for them."
+            )
+        if self.unknown:
+            keys = ", ".join(f"'{k}' ({c})" for k, c in sorted(self.unknown.items()))
+            out.append(
+                f"tensor objects carry keys trtlog does not know: {keys}; the values are kept "
+                "on each tensor (Tensor.model_extra) but not read."
+            )
+        if warn:
+            for note in out:
+                warnings.warn(f"{self.source}: {note}", LayerInfoWarning, stacklevel=4)
+        return out
+
+
+def _typed(fields: dict[str, Any]) -> bool:
+    """Whether the scalar fields of a layer have the types :class:`EngineLayer` declares."""
+    for key in ("type", "parameter_type", "tactic_name", "metadata"):
+        value = fields.get(key)
+        if value is not None and type(value) is not str:
+            return False
+    stream = fields.get("stream_id")
+    return stream is None or type(stream) is int
+
+
+_LAYER_FIELDS_SET = frozenset(EngineLayer.model_fields)
+# every field of a layer read from JSON, in field order, with what a missing key means
+_LAYER_TEMPLATE: dict[str, Any] = {
+    "index": 0,
+    "name": "",
+    "type": None,
+    "inputs": None,
+    "outputs": None,
+    "parameter_type": None,
+    "parameters": None,
+    "tactic": None,
+    "tactic_name": None,
+    "stream_id": None,
+    "metadata": None,
+    "onnx_nodes": (),
+    "onnx_source": "none",
+    "time": None,
+}
+
+
+def _layer_from_json(
+    obj: Any,
+    index: int,
+    reader: _TensorReader,
+    node_order: dict[str, int] | None,
+    nodes: list[str] | None,
+) -> EngineLayer:
+    if type(obj) is str:
+        onnx, source = onnx_nodes_of_name(obj, node_order, nodes)
+        return EngineLayer(index=index, name=obj, onnx_nodes=onnx, onnx_source=source)
+    if not isinstance(obj, dict):
+        raise InputError(
+            f"Layers[{index}] is neither a name nor a layer object", source=reader.source
+        )
+    # the JSON's values go straight into the field dict (in field order, from the template);
+    # every key without a field of its own goes to parameters, in the JSON's order
+    data = _LAYER_TEMPLATE.copy()
+    parameters: dict[str, Any] = {}
+    field_of = _LAYER_KEYS.get
+    for key, value in obj.items():
+        field = field_of(key)
+        if field is None:
+            parameters[key] = value
+        else:
+            data[field] = value
+    data["index"] = index
+    data["parameters"] = parameters
+    data["name"] = layer_name = str(data["name"])
+    data["inputs"] = reader.read(data["inputs"], index, "Inputs")
+    data["outputs"] = reader.read(data["outputs"], index, "Outputs")
+    tactic_raw = data["tactic"]
+    try:
+        data["tactic"] = parse_tactic(str(tactic_raw)) if tactic_raw not in (None, "") else None
+    except ValueError as exc:
+        raise InputError(f"Layers[{index}].TacticValue: {exc}", source=reader.source) from None
+    metadata = data["metadata"]
+    names = parse_metadata(metadata)[0] if metadata and type(metadata) is str else ()
+    if names:
+        data["onnx_nodes"], data["onnx_source"] = names, "metadata"
+    else:
+        data["onnx_nodes"], data["onnx_source"] = onnx_nodes_of_name(layer_name, node_order, nodes)
+    if _typed(data):
+        return assemble(EngineLayer, data, {}, _LAYER_FIELDS_SET)
+    try:  # validation converts what it can (a numeric StreamId string) and names the rest
+        return EngineLayer(**data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        path = ".".join(str(p) for p in err["loc"])
+        raise InputError(f"Layers[{index}].{path}: {err['msg']}", source=reader.source) from None
+
+
+# top-level keys of a layer-info export that trtlog reads or knows (kept in Engine.extras when
+# they have no field): TensorRT 11 adds "I/O Tensors" (replacing "Bindings"), "Engine
+# Metadata" and "ProfilingVerbosity"
+_TOP_KEYS = frozenset(
+    (
+        "Layers",
+        "layers",
+        "Bindings",
+        "bindings",
+        "I/O Tensors",
+        "Engine Metadata",
+        "ProfilingVerbosity",
+    )
+)
+_IO_KEYS = frozenset(
+    (
+        "Name",
+        "IOMode",
+        "DataType",
+        "Datatype",
+        "Dimensions",
+        "Location",
+        "IsShapeInferenceIO",
+        "ProfileInfo",
+    )
+)
+_PROFILE_INFO_KEYS = frozenset(("MinShape", "OptShape", "MaxShape", "Format"))
+_IO_FIELDS_SET = frozenset(IoTensor.model_fields)
+_IO_PROFILE_FIELDS_SET = frozenset(IoProfile.model_fields)
+
+
+def _io_tensors(raw: Any, source: str, unknown: dict[str, int]) -> tuple[IoTensor, ...]:
+    """The ``I/O Tensors`` list of a TensorRT 11 export (unknown keys counted in ``unknown``)."""
+    if raw is None:
+        return ()
+    if type(raw) is not list:
+        raise InputError("'I/O Tensors' is not a list of tensor objects", source=source)
+    out = []
+    for i, obj in enumerate(raw):
+        where = f"I/O Tensors[{i}]"
+        if type(obj) is not dict:
+            raise InputError(f"{where} is not a tensor object: {str(obj)[:60]}", source=source)
+        for k in obj.keys() - _IO_KEYS:
+            unknown[f"I/O Tensors: {k}"] = unknown.get(f"I/O Tensors: {k}", 0) + 1
+        try:
+            dims = _int_tuple(obj.get("Dimensions"), "dimensions")
+        except ValueError as exc:
+            raise InputError(f"{where}.Dimensions {exc}", source=source) from None
+        mode_raw = obj.get("IOMode")
+        mode = str(mode_raw).lower() if mode_raw is not None else None
+        data_type = _first(obj, "DataType", "Datatype")
+        dtype = dtype_of(str(data_type)) if data_type is not None else None
+        shape_io = obj.get("IsShapeInferenceIO")
+        profiles = []
+        infos = obj.get("ProfileInfo") or ()
+        if type(infos) is not list:
+            raise InputError(f"{where}.ProfileInfo is not a list", source=source)
+        for j, info in enumerate(infos):
+            if type(info) is not dict:
+                raise InputError(f"{where}.ProfileInfo[{j}] is not an object", source=source)
+            for k in info.keys() - _PROFILE_INFO_KEYS:
+                name = f"I/O Tensors: ProfileInfo: {k}"
+                unknown[name] = unknown.get(name, 0) + 1
+            shapes: dict[str, tuple[int, ...] | None] = {}
+            for key in ("MinShape", "OptShape", "MaxShape"):
+                try:
+                    shapes[key] = _int_tuple(info.get(key), "a shape")
+                except ValueError as exc:
+                    raise InputError(
+                        f"{where}.ProfileInfo[{j}].{key} {exc}", source=source
+                    ) from None
+            text = info.get("Format")
+            fmt = parse_format(_clean_format(str(text))) if text is not None else None
+            row: dict[str, Any] = {
+                "min_shape": shapes["MinShape"],
+                "opt_shape": shapes["OptShape"],
+                "max_shape": shapes["MaxShape"],
+                "format": None if text is None else str(text),
+                "layout": fmt.layout if fmt else None,
+                "vector_width": fmt.vector_width if fmt else None,
+            }
+            extra = {k: info[k] for k in info if k not in _PROFILE_INFO_KEYS}
+            profiles.append(assemble(IoProfile, row, extra, _IO_PROFILE_FIELDS_SET))
+        data: dict[str, Any] = {
+            "name": str(obj.get("Name", "")),
+            "mode": mode if mode in ("input", "output") else None,
+            "io_mode": None if mode_raw is None else str(mode_raw),
+            "dtype": dtype,
+            "data_type": None if data_type is None else str(data_type),
+            "dims": dims,
+            "location": None if obj.get("Location") is None else str(obj["Location"]),
+            "shape_inference": shape_io if type(shape_io) is bool else None,
+            "profiles": tuple(profiles),
+        }
+        extra = {k: obj[k] for k in obj if k not in _IO_KEYS}
+        out.append(assemble(IoTensor, data, extra, _IO_FIELDS_SET))
+    return tuple(out)
+
+
+def engine_from_json(
+    value: Any,
+    source: str,
+    *,
+    node_order: list[str] | None = None,
+    warn: bool = True,
+) -> Engine:
+    """An :class:`Engine` from a parsed layer-info JSON value (see :func:`load_engine`).
+
+    Reads both shapes of the export: ``Bindings`` and ``Format/Datatype`` (8.2 - 10.x) and
+    TensorRT 11's ``I/O Tensors`` and split ``Datatype``/``Format`` keys. Tensors left without a
+    data type and keys trtlog does not know are listed in the engine's notes and, with
+    ``warn`` (the default), in a :class:`LayerInfoWarning` naming the key.
+
+    Raises:
+        InputError: the value is not a layer-info export.
+    """
+    unknown: dict[str, int] = {}
+    if isinstance(value, dict):
+        layers_raw = value.get("Layers", value.get("layers"))
+        bindings_raw = value.get("Bindings", value.get("bindings", ()))
+        io_tensors = _io_tensors(value.get("I/O Tensors"), source, unknown)
+        extras = {k: v for k, v in value.items() if k not in _COMPONENT_KEYS}
+        for k in value.keys() - _TOP_KEYS:
+            unknown[f"top level: {k}"] = 1
+    else:
+        layers_raw, bindings_raw, extras, io_tensors = value, (), {}, ()
+    if not isinstance(layers_raw, list):
+        raise InputError(
+            "this JSON has no Layers list", source=source, hint="pass an --exportLayerInfo file"
+        )
+    order = {n: i for i, n in enumerate(node_order)} if node_order else None
+    reader = _TensorReader(source)
+    layers = tuple(
+        [_layer_from_json(obj, i, reader, order, node_order) for i, obj in enumerate(layers_raw)]
+    )
+    detailed = any(isinstance(obj, dict) for obj in layers_raw)
+    notes = [] if detailed or not layers else [NAMES_ONLY_NOTE]
+    notes += reader.notes(warn=False)
+    if unknown:
+        keys = ", ".join(f"'{k}'" for k in sorted(unknown))
+        notes.append(
+            f"the export has keys trtlog does not know: {keys}; their values are kept "
+            "(Engine.extras, IoTensor.model_extra) but not read."
+        )
+    if warn:
+        for note in notes[1:] if notes and notes[0] is NAMES_ONLY_NOTE else notes:
+            warnings.warn(f"{source}: {note}", LayerInfoWarning, stacklevel=3)
+    bindings = tuple(str(b) for b in bindings_raw or ())
+    if not bindings and io_tensors:
+        bindings = tuple(t.name for t in io_tensors)  # what "Bindings" listed before 11
+    return Engine(
+        source=source,
+        origin="layer_json",
+        detailed=detailed,
+        layers=layers,
+        bindings=bindings,
+        io_tensors=io_tensors,
+        notes=tuple(notes),
+        extras=extras,
+    )
+
+
+# the keys the Engine holds in a field of its own (the rest go to Engine.extras)
+_COMPONENT_KEYS = frozenset(("Layers", "layers", "Bindings", "bindings", "I/O Tensors"))
+
+
+@gc_paused()
+def load_engine(
+    path: JsonInput,
+    profile: str | os.PathLike[str] | Profile | None = None,
+    times: str | os.PathLike[str] | Times | None = None,
+) -> Engine:
+    """Read an ``--exportLayerInfo`` file and optionally merge a profile and a timing trace.
+
+    The file may be names-only or detailed (8.2 → 11), or the JSON of ``IEngineInspector``.
+
+    Args:
+        path: the layer-info JSON: a path (``.gz`` too), ``"-"`` for standard input, or the
+            file's bytes.
+        profile: an ``--exportProfile`` file (or a loaded :class:`Profile`) to merge onto the
+            layers (see :meth:`Engine.with_profile`).
+        times: an ``--exportTimes`` file (or a loaded :class:`Times`).
+
+    Raises:
+        InputError: a file is missing, not JSON, or another kind of export.
+    """
+    name, values = read_json_file(path)
+    kind = detect_kind(values[0])
+    if kind != "layers":
+        raise wrong_kind(name, kind, "layers")
+    engine = engine_from_json(values[0], name)
+    if profile is not None:
+        if not isinstance(profile, Profile):
+            profile = load_profile(profile)
+        engine = merge_profile(engine, profile, in_place=True)
+    if times is not None:
+        engine = engine.model_copy(
+            update={"times": times if isinstance(times, Times) else load_times(times)}
+        )
+    return engine
