@@ -34,14 +34,14 @@ LAYERS: dict[str, int] = {
     # data models and their own operations: events, the engine, the header
     "trtlog.events": 2,
     "trtlog.engine": 2,
-    "trtlog.header": 2,
+    "trtlog.build.header": 2,
     # readers: logs, JSON exports
     "trtlog.parse": 3,
     "trtlog.exports": 3,
     # facts derived once from events
-    "trtlog.rounds": 4,
-    "trtlog.passes": 4,
-    "trtlog.performance": 4,
+    "trtlog.build.rounds": 4,
+    "trtlog.build.passes": 4,
+    "trtlog.build.performance": 4,
     # the Build
     "trtlog.build": 5,
     # the input opener

@@ -33,7 +33,7 @@ MOVED_NAMES: dict[tuple[str, str], str] = {
     ("trtlog.parse.layer_info", "load_profile"): "trtlog.exports.profile",
     ("trtlog.parse.layer_info", "load_times"): "trtlog.exports.times",
     ("trtlog.parse.layer_info", "onnx_nodes_of_name"): "trtlog.names",
-    ("trtlog.parse.layer_info", "profile_from_events"): "trtlog.performance",
+    ("trtlog.parse.layer_info", "profile_from_events"): "trtlog.build.performance",
     ("trtlog.parse.layer_info", "profile_from_json"): "trtlog.exports.profile",
     ("trtlog.parse.layer_info", "read_json_bytes"): "trtlog.exports.read",
     ("trtlog.parse.layer_info", "read_json_file"): "trtlog.exports.read",
@@ -59,6 +59,10 @@ MOVED_MODULES: dict[str, str] = {
     "trtlog.models": "trtlog._pydantic",
     "trtlog.layers": "trtlog.engine.model",
     "trtlog.parse.jsonio": "trtlog.exports.jsonio",
+    "trtlog.header": "trtlog.build.header",
+    "trtlog.rounds": "trtlog.build.rounds",
+    "trtlog.passes": "trtlog.build.passes",
+    "trtlog.performance": "trtlog.build.performance",
 }
 
 

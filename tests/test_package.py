@@ -165,3 +165,28 @@ def test_doc_links_resolve(doc: str) -> None:
             assert (page.parent / path).exists(), target
         else:
             assert "#" + anchor in anchors, target
+
+
+def test_no_file_of_the_package_is_ignored() -> None:
+    """A folder named ``build`` is ignored by many tools (``build/`` in .gitignore files,
+    pytest's default ``norecursedirs``); ``trtlog/build/`` is a package, so every file of the
+    package must stay tracked, collected (doctests) and packed."""
+    files = [str(p.relative_to(ROOT)) for p in (ROOT / "trtlog").rglob("*.py")]
+    try:
+        found = subprocess.run(
+            ["git", "check-ignore", "--no-index", *files],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except FileNotFoundError:
+        pytest.skip("git is not installed")
+    if found.returncode == 128:
+        pytest.skip("not a git checkout")
+    assert found.stdout.split() == []
+
+
+def test_doctests_of_every_package_are_collected(pytestconfig: pytest.Config) -> None:
+    skipped = pytestconfig.getini("norecursedirs")
+    assert "build" not in skipped and "engine" not in skipped

@@ -1,10 +1,10 @@
-"""The performance view (trtlog.performance): summary, 7.x block and profile table by run."""
+"""The performance view (trtlog.build.performance): summary, 7.x block and profile table by run."""
 
 from __future__ import annotations
 
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, needs_corpus
-from trtlog.performance import performance, performances
+from trtlog.build.performance import performance, performances
 
 LOGS = FIXTURES / "logs"
 

@@ -55,7 +55,7 @@ from trtlog.names import split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
-    from trtlog.passes import PassIndex
+    from trtlog.build.passes import PassIndex
 
 __all__ = [
     "Fate",

@@ -19,14 +19,15 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from trtlog.build import Build, _build, _meta
+from trtlog.build import Build
+from trtlog.build.parsing import _build, _meta
+from trtlog.build.performance import profile_from_events
 from trtlog.engine.model import Engine, Profile, Times
 from trtlog.exports.layers import engine_from_json
 from trtlog.exports.profile import load_profile, profile_from_json
 from trtlog.exports.read import detect_kind, read_json_bytes, read_json_file, wrong_kind
 from trtlog.exports.times import times_from_json
 from trtlog.parse.source import iter_lines, json_head, looks_like_json, open_lines, read_all
-from trtlog.performance import profile_from_events
 
 __all__ = [
     "InputKind",

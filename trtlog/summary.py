@@ -7,11 +7,11 @@ engine size and memory, the measured performance, warnings and errors) into a ty
 :class:`Summary`, which the CLI renders as text or JSON.
 
 Every figure is the one a frame of the same scope gives, counted by the same function (see
-:mod:`trtlog.passes`): fusions by pass are ``fusions_frame`` rows, removals are
+:mod:`trtlog.build.passes`): fusions by pass are ``fusions_frame`` rows, removals are
 ``removals_frame`` rows, Q/DQ steps are ``qdq_frame`` rows, tactic figures come from
 ``tactics_frame`` itself. The scope is one trtexec run (the last one unless ``run`` says
 otherwise; a file with several runs gets a table of all of them), and when TensorRT built
-the network several times in that run (backend strategies, :mod:`trtlog.rounds`), the stage,
+the network several times in that run (backend strategies, :mod:`trtlog.build.rounds`), the stage,
 fusion, removal, Q/DQ, tactic and memory figures are those of the round that gave the engine
 (``Build.for_round``), with a table of every round; times are then totals over the rounds,
 and say so. Only pandas-free work happens here, except for the tactic figures, which read
@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog.build import Build
-from trtlog.events import LayerCount, Unrecognized
-from trtlog.passes import (
+from trtlog.build.passes import (
     FUSION_KINDS,
     QDQ_KINDS,
     REMOVAL_KINDS,
@@ -37,12 +36,8 @@ from trtlog.passes import (
     qdq_events,
     removal_events,
 )
-from trtlog.performance import (
-    Performance,
-    TimesSummary,
-    performances,
-    times_statistics,
-)
+from trtlog.build.performance import Performance, TimesSummary, performances, times_statistics
+from trtlog.events import LayerCount, Unrecognized
 
 if TYPE_CHECKING:
     from trtlog.engine.model import Times

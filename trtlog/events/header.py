@@ -2,11 +2,11 @@
 
 The ``&&&&`` banner, pre-option notices, the ``=== ... Options ===`` blocks, the device
 information block, the TensorRT version, plugin loading and other start-up notes (formats.md
-§A, §B.1-B.6, §B.9). :mod:`trtlog.header` gathers them into the build header.
+§A, §B.1-B.6, §B.9). :mod:`trtlog.build.header` gathers them into the build header.
 
 Part of the data model (pydantic only). Values are parsed: versions are int tuples, dims are
 int tuples (``-1`` for a dynamic dimension), option values stay as printed (they are labels of
-many shapes; :class:`trtlog.header.Options` interprets the common ones).
+many shapes; :class:`trtlog.build.header.Options` interprets the common ones).
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ class RunStart(EventBase):
         status: always ``running``.
         test: the test name, ``TensorRT.trtexec`` for trtexec.
         version_code: the banner's version code (``8412``, ``101601``), 8.0+.
-        version: the decoded version (``(8, 4, 12)``), see :func:`trtlog.header.decode_version`.
+        version: the decoded version (``(8, 4, 12)``), see
+            :func:`trtlog.build.header.decode_version`.
         build_number: the ``[b<n>]`` build number (10.4+).
         command_line: the command line as printed (argv joined by blanks).
     """

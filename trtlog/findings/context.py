@@ -505,10 +505,10 @@ class LintContext:
     def profile_of_log(build: Build) -> Profile | None:
         """The log's ``--dumpProfile`` table as a :class:`~trtlog.engine.Profile`, if printed.
 
-        See :func:`trtlog.performance.profile_from_events` (``Build.engine`` merges the
+        See :func:`trtlog.build.performance.profile_from_events` (``Build.engine`` merges the
         same table).
         """
-        from trtlog.performance import profile_from_events
+        from trtlog.build.performance import profile_from_events
 
         return profile_from_events(build.events, build.source.name)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from trtlog.build.passes import QDQ_KINDS, REMOVAL_KINDS, pass_records, qdq_events, removal_events
 from trtlog.events import (
     AutotuneCombination,
     AutotuneReformat,
@@ -44,13 +45,6 @@ from trtlog.events import (
 from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader  # TensorRT 5/6
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 from trtlog.numbers import format_tactic
-from trtlog.passes import (
-    QDQ_KINDS,
-    REMOVAL_KINDS,
-    pass_records,
-    qdq_events,
-    removal_events,
-)
 from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
@@ -236,7 +230,7 @@ def removals_frame(build: Build) -> pd.DataFrame:
     ``Removing x``, slice and concatenation eliminations, Q/DQ duplicates eliminated, copies
     generated and tensors retargeted. A Q/DQ duplicate is one row (``qdq_dedup``, its
     ``Eliminating`` line) although the log also prints ``Removing`` for it (see
-    :func:`trtlog.passes.removal_events`).
+    :func:`trtlog.build.passes.removal_events`).
 
     Columns: ``line``, ``kind``, ``pass_name`` (the pass running at that line, if known),
     ``layer`` (what was removed or changed), ``detail`` (the other name involved).
@@ -273,7 +267,7 @@ def removals_frame(build: Build) -> pd.DataFrame:
 
 
 def qdq_frame(build: Build) -> pd.DataFrame:
-    """One row per Q/DQ optimizer event (see :func:`trtlog.passes.qdq_events`).
+    """One row per Q/DQ optimizer event (see :func:`trtlog.build.passes.qdq_events`).
 
     Swaps of Q/DQ layers with their neighbours, type swaps to or from a Q/DQ type,
     duplicates eliminated, phases, and one row per Q/DQ layer fused into its consumer.
@@ -326,11 +320,11 @@ def passes_frame(build: Build) -> pd.DataFrame:
     line or event), ``runs`` (``Running:`` lines), ``fusions`` (the rows of ``fusions_frame``
     attributed to it), ``removals`` and ``swaps`` done while it ran (events between its
     ``Running:`` line and the next pass's; each removal once, see
-    :func:`trtlog.passes.removal_events`), ``layers_before``/``layers_after`` (the layer
+    :func:`trtlog.build.passes.removal_events`), ``layers_before``/``layers_after`` (the layer
     counts printed just before its first and just after its last activity, when the log has
     them) and ``description`` (what the pass does, one line from
-    :data:`trtlog.passes.PASS_GLOSSARY`, or a sentence saying trtlog does not know it). See
-    :func:`trtlog.passes.pass_records`.
+    :data:`trtlog.build.passes.PASS_GLOSSARY`, or a sentence saying trtlog does not know it). See
+    :func:`trtlog.build.passes.pass_records`.
     """
     return frame_from_records("passes", pass_records(build))
 

@@ -2,7 +2,7 @@
 
 The JSON loaders are in :mod:`trtlog.exports`, the engine of a log's layer dumps in
 :mod:`trtlog.engine.from_log`, the log's ``--dumpProfile`` table as a profile in
-:mod:`trtlog.performance`, the ONNX nodes of a layer name in :mod:`trtlog.names`.
+:mod:`trtlog.build.performance`, the ONNX nodes of a layer name in :mod:`trtlog.names`.
 """
 
 from trtlog._moved import moved_names
@@ -21,7 +21,7 @@ __getattr__ = moved_names(
         "load_profile": "trtlog.exports.profile",
         "load_times": "trtlog.exports.times",
         "onnx_nodes_of_name": "trtlog.names",
-        "profile_from_events": "trtlog.performance",
+        "profile_from_events": "trtlog.build.performance",
         "profile_from_json": "trtlog.exports.profile",
         "read_json_bytes": "trtlog.exports.read",
         "read_json_file": "trtlog.exports.read",

@@ -18,7 +18,7 @@ import re
 
 from lark import Token, v_args
 
-from trtlog.header import decode_version
+from trtlog.build.header import decode_version
 from trtlog.parse.family import BaseTransformer, Family, Fields, Rule
 
 __all__ = ["FAMILY"]

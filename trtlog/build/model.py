@@ -1,41 +1,39 @@
-"""``Build``: one parsed log (lines, events, header) and the functions that make it.
+"""``Build``: one parsed log: its text, its events, its header and the indexes over them.
 
-Top of the parsing pipeline (STYLE.md §2): :func:`iter_events` streams events from any input,
-:func:`parse` and :func:`parse_text` collect them into a :class:`Build` that keeps the raw
-lines (``to_text()`` gives the decoded input back exactly), the events in file order, the
-header (runs, TensorRT version, command line, options, device) and cheap indexes. Heavier
-views (merge graph, frames, plots, findings, comparisons) are functions in their own modules.
+The build package's model (pydantic only). A :class:`Build` keeps the raw text (``to_text()``
+gives the decoded input back exactly), the events in file order, the header (runs, TensorRT
+version, command line, options, device) and cheap indexes computed once: events by kind, runs
+and builder rounds (:mod:`~trtlog.build.rounds`), the optimizer pass running at each line
+(:mod:`~trtlog.build.passes`). :mod:`~trtlog.build.parsing` makes one (``trtlog.parse``).
+Heavier views (merge graph, frames, plots, findings, comparisons) are functions in their own
+modules; the methods here that return them are one-line conveniences.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
-from trtlog._pydantic import gc_paused
+from trtlog.build.header import Device, Options, Run, derive_header
+from trtlog.build.passes import PassIndex
+from trtlog.build.performance import profile_from_events
+from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
 from trtlog.engine.from_log import engine_from_events
 from trtlog.engine.model import Engine
-from trtlog.errors import InputError
 from trtlog.events import Event, EventBase, check_kinds
-from trtlog.header import Device, Options, Run, derive_header
-from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
-from trtlog.parse.stream import LogParser
-from trtlog.passes import PassIndex
-from trtlog.performance import profile_from_events
-from trtlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
+from trtlog.parse.source import iter_lines
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from trtlog.graph import MergeGraph
 
-__all__ = ["Build", "SourceMeta", "iter_events", "parse", "parse_text"]
+__all__ = ["Build", "SourceMeta"]
 
 E = TypeVar("E", bound=EventBase)
 
@@ -74,6 +72,7 @@ class Build(BaseModel):
         device: the device block, if printed.
 
     Example:
+        >>> from trtlog import parse_text
         >>> b = parse_text("[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n")
         >>> [e.kind for e in b.events], b.to_text().endswith("layers\\n")
         (['layer_count'], True)
@@ -127,6 +126,7 @@ class Build(BaseModel):
             ValueError: a kind no event has (``"fusoin"``: did you mean ``"fusion"``?).
 
         Example:
+            >>> from trtlog import parse_text
             >>> b = parse_text("[I] [TRT] Original: 5 layers\\n[I] hello\\n")
             >>> [e.layers for e in b.events_of("layer_count")]
             [5]
@@ -142,6 +142,7 @@ class Build(BaseModel):
 
         Example:
             >>> from trtlog.events import LayerCount
+            >>> from trtlog import parse_text
             >>> b = parse_text("[I] [TRT] Original: 5 layers\\n")
             >>> [e.layers for e in b.of(LayerCount)]
             [5]
@@ -161,7 +162,7 @@ class Build(BaseModel):
 
     @cached_property
     def run_index(self) -> RunIndex:
-        """Which trtexec run each line belongs to (see :class:`~trtlog.rounds.RunIndex`)."""
+        """Which trtexec run each line belongs to (see :class:`~trtlog.build.rounds.RunIndex`)."""
         return RunIndex(self.runs)
 
     def run_of(self, event: Any) -> Run | None:
@@ -181,13 +182,14 @@ class Build(BaseModel):
 
     @cached_property
     def rounds(self) -> tuple[Round, ...]:
-        """The builder rounds of every run, in file order (see :mod:`trtlog.rounds`).
+        """The builder rounds of every run, in file order (see :mod:`trtlog.build.rounds`).
 
         TensorRT 8.6+ may build the network once per backend strategy it tries; each round
         has its own optimizer stages, tactic selection and engine generation, and one of them
         gives the engine (``Round.kept``). A run without backend strategies is one round.
 
         Example:
+            >>> from trtlog import parse_text
             >>> b = parse_text("[I] [TRT] Original: 5 layers\\n")
             >>> [(r.number, r.first_line, r.last_line, r.kept) for r in b.rounds]
             [(0, 1, 1, True)]
@@ -200,13 +202,14 @@ class Build(BaseModel):
 
     @cached_property
     def pass_index(self) -> PassIndex:
-        """Which optimizer pass (or stage) was running at each line (see :mod:`trtlog.passes`).
+        """Which optimizer pass (or stage) ran at each line (see :mod:`trtlog.build.passes`).
 
         The one attribution rule of the frames, the summary, the merge graph and the per-pass
         comparison: ``build.pass_index.of(event)`` is the pass a fusion or removal is credited
         to, ``build.pass_index.at(line)`` the pass running at a line.
 
         Example:
+            >>> from trtlog import parse_text
             >>> b = parse_text("[V] [TRT] Running: ConvReluFusion on c\\n"
             ...                "[V] [TRT] ConvReluFusion: Fusing c with r\\n")
             >>> b.pass_index.of(b.events[1]), b.pass_index.at(2)
@@ -270,6 +273,7 @@ class Build(BaseModel):
             IndexError: there is no such run.
 
         Example:
+            >>> from trtlog import parse_text
             >>> b = parse_text(
             ...     "&&&& RUNNING TensorRT.trtexec # trtexec --batch=1\\n"
             ...     "[I] [TRT] Original: 5 layers\\n"
@@ -402,104 +406,3 @@ class Build(BaseModel):
                 ("unrecognized", f"{len(self.unrecognized):,}"),
             ],
         )
-
-
-def iter_events(
-    source: LogInput, *, strict: bool = False, name: str | None = None
-) -> Iterator[Event]:
-    """Stream the events of a log, in file order, with memory bounded whatever its size.
-
-    Args:
-        source: a path, ``"-"`` for standard input, an open text or binary file, or an
-            iterable of lines.
-        strict: raise :class:`~trtlog.errors.InputError` for a line that a grammar rule was
-            chosen for but that does not parse (instead of an ``unrecognized`` event).
-        name: the name to use in messages.
-
-    Raises:
-        InputError: the input is empty, binary, a JSON export, or holds no TensorRT line
-            (this last one is raised after the final event, when the input is exhausted).
-
-    Example:
-        >>> [e.kind for e in iter_events(["[I] [TRT] Original: 5 layers"])]
-        ['layer_count']
-    """
-    opened = open_lines(source, name=name, call="trtlog.iter_events")
-    return LogParser(strict=strict, source=opened.info.name).run(opened.lines)
-
-
-def _build(
-    text: str,
-    meta: SourceMeta,
-    *,
-    strict: bool,
-    lines: Iterable[str] | None = None,
-) -> Build:
-    """Parse ``text`` (whose lines may be given already split) into a Build."""
-    with gc_paused():
-        events = list(
-            LogParser(strict=strict, source=meta.name).run(
-                iter_lines(text) if lines is None else lines
-            )
-        )
-    n_lines = events[-1].span[1] if events else 0
-    header = derive_header(events, n_lines)
-    return Build.model_construct(
-        source=meta,
-        text=text,
-        events=events,
-        runs=header.runs,
-        trt_version=header.trt_version,
-        command_line=header.command_line,
-        options=header.options,
-        device=header.device,
-    )
-
-
-def _meta(info: SourceInfo) -> SourceMeta:
-    return SourceMeta(
-        name=info.name,
-        encoding=info.encoding,
-        compressed=info.compressed,
-        size_bytes=info.size_bytes,
-    )
-
-
-def parse(source: LogInput, *, strict: bool = False, name: str | None = None) -> Build:
-    """Parse a whole log into a :class:`Build`.
-
-    Args:
-        source: a path (``str`` or ``PathLike``; ``.gz`` files are decompressed), ``"-"`` for
-            standard input, an open text or binary file, or an iterable of lines.
-        strict: raise for a line a grammar rule was chosen for but that does not parse.
-        name: the name to use in messages.
-
-    Raises:
-        InputError: the input is empty, binary, a JSON export, or holds no TensorRT line.
-
-    Example:
-        >>> b = parse(["[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers"])
-        >>> b.to_text()
-        '[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n'
-    """
-    opened = open_lines(source, name=name)
-    return _build(read_all(opened), _meta(opened.info), strict=strict)
-
-
-def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Build:
-    """Parse a log held in a string; ``to_text()`` gives ``text`` back exactly.
-
-    Raises:
-        InputError: the text is empty or holds no TensorRT line.
-
-    Example:
-        >>> parse_text("[I] [TRT] Original: 5 layers\\r\\n").to_text()
-        '[I] [TRT] Original: 5 layers\\r\\n'
-    """
-    if not text.strip():
-        raise InputError(
-            "the text is empty" if not text else "the text holds only whitespace",
-            source=name,
-            hint="pass the text trtexec printed",
-        )
-    return _build(text, SourceMeta(name=name), strict=strict)

@@ -1,0 +1,127 @@
+"""Making a Build: ``trtlog.parse``, ``trtlog.parse_text`` and ``trtlog.iter_events``.
+
+The build package's driver: it opens the input (:mod:`trtlog.parser.source`), runs the line
+parser over it (:class:`~trtlog.parser.stream.LogParser`) and collects the events into a
+:class:`~trtlog.build.model.Build` with its header. :func:`iter_events` streams instead, with
+memory bounded whatever the size of the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from trtlog._pydantic import gc_paused
+from trtlog.build.header import derive_header
+from trtlog.build.model import Build, SourceMeta
+from trtlog.errors import InputError
+from trtlog.events import Event
+from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
+from trtlog.parse.stream import LogParser
+
+if TYPE_CHECKING:
+    pass
+
+
+__all__ = ["iter_events", "parse", "parse_text"]
+
+
+def iter_events(
+    source: LogInput, *, strict: bool = False, name: str | None = None
+) -> Iterator[Event]:
+    """Stream the events of a log, in file order, with memory bounded whatever its size.
+
+    Args:
+        source: a path, ``"-"`` for standard input, an open text or binary file, or an
+            iterable of lines.
+        strict: raise :class:`~trtlog.errors.InputError` for a line that a grammar rule was
+            chosen for but that does not parse (instead of an ``unrecognized`` event).
+        name: the name to use in messages.
+
+    Raises:
+        InputError: the input is empty, binary, a JSON export, or holds no TensorRT line
+            (this last one is raised after the final event, when the input is exhausted).
+
+    Example:
+        >>> [e.kind for e in iter_events(["[I] [TRT] Original: 5 layers"])]
+        ['layer_count']
+    """
+    opened = open_lines(source, name=name, call="trtlog.iter_events")
+    return LogParser(strict=strict, source=opened.info.name).run(opened.lines)
+
+
+def _build(
+    text: str,
+    meta: SourceMeta,
+    *,
+    strict: bool,
+    lines: Iterable[str] | None = None,
+) -> Build:
+    """Parse ``text`` (whose lines may be given already split) into a Build."""
+    with gc_paused():
+        events = list(
+            LogParser(strict=strict, source=meta.name).run(
+                iter_lines(text) if lines is None else lines
+            )
+        )
+    n_lines = events[-1].span[1] if events else 0
+    header = derive_header(events, n_lines)
+    return Build.model_construct(
+        source=meta,
+        text=text,
+        events=events,
+        runs=header.runs,
+        trt_version=header.trt_version,
+        command_line=header.command_line,
+        options=header.options,
+        device=header.device,
+    )
+
+
+def _meta(info: SourceInfo) -> SourceMeta:
+    return SourceMeta(
+        name=info.name,
+        encoding=info.encoding,
+        compressed=info.compressed,
+        size_bytes=info.size_bytes,
+    )
+
+
+def parse(source: LogInput, *, strict: bool = False, name: str | None = None) -> Build:
+    """Parse a whole log into a :class:`Build`.
+
+    Args:
+        source: a path (``str`` or ``PathLike``; ``.gz`` files are decompressed), ``"-"`` for
+            standard input, an open text or binary file, or an iterable of lines.
+        strict: raise for a line a grammar rule was chosen for but that does not parse.
+        name: the name to use in messages.
+
+    Raises:
+        InputError: the input is empty, binary, a JSON export, or holds no TensorRT line.
+
+    Example:
+        >>> b = parse(["[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers"])
+        >>> b.to_text()
+        '[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n'
+    """
+    opened = open_lines(source, name=name)
+    return _build(read_all(opened), _meta(opened.info), strict=strict)
+
+
+def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Build:
+    """Parse a log held in a string; ``to_text()`` gives ``text`` back exactly.
+
+    Raises:
+        InputError: the text is empty or holds no TensorRT line.
+
+    Example:
+        >>> parse_text("[I] [TRT] Original: 5 layers\\r\\n").to_text()
+        '[I] [TRT] Original: 5 layers\\r\\n'
+    """
+    if not text.strip():
+        raise InputError(
+            "the text is empty" if not text else "the text holds only whitespace",
+            source=name,
+            hint="pass the text trtexec printed",
+        )
+    return _build(text, SourceMeta(name=name), strict=strict)
