@@ -11,12 +11,17 @@ from pathlib import Path
 import pytest
 
 
+def _is_stub(path: Path) -> bool:
+    return path.is_file() and "moved_module(__name__" in path.read_text(encoding="utf-8")
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """Skip a stub left at a moved module's old path (it calls ``moved_module``)."""
-    if (
-        collection_path.suffix == ".py"
-        and collection_path.is_file()
-        and "moved_module(__name__" in collection_path.read_text(encoding="utf-8")
-    ):
+    """Skip the stubs at moved modules' old paths, and the modules of a stub package.
+
+    A stub calls ``moved_module``; a module inside a stub package imports the stub.
+    """
+    if collection_path.suffix != ".py":
+        return None
+    if _is_stub(collection_path) or _is_stub(collection_path.parent / "__init__.py"):
         return True
     return None

@@ -36,7 +36,7 @@ LAYERS: dict[str, int] = {
     "trtlog.engine": 2,
     "trtlog.build.header": 2,
     # readers: logs, JSON exports
-    "trtlog.parse": 3,
+    "trtlog.parser": 3,
     "trtlog.exports": 3,
     # facts derived once from events
     "trtlog.build.rounds": 4,

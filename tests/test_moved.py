@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import types
 
 import pytest
 
@@ -63,6 +64,24 @@ MOVED_MODULES: dict[str, str] = {
     "trtlog.rounds": "trtlog.build.rounds",
     "trtlog.passes": "trtlog.build.passes",
     "trtlog.performance": "trtlog.build.performance",
+    "trtlog.parse": "trtlog.parser",
+    "trtlog.parse.compiled": "trtlog.parser.compiled",
+    "trtlog.parse.dispatch": "trtlog.parser.dispatch",
+    "trtlog.parse.families": "trtlog.parser.families",
+    "trtlog.parse.families.autotune": "trtlog.parser.families.autotune",
+    "trtlog.parse.families.errors": "trtlog.parser.families.errors",
+    "trtlog.parse.families.header": "trtlog.parser.families.header",
+    "trtlog.parse.families.layers": "trtlog.parser.families.layers",
+    "trtlog.parse.families.memory": "trtlog.parser.families.memory",
+    "trtlog.parse.families.onnx": "trtlog.parser.families.onnx",
+    "trtlog.parse.families.optimizer": "trtlog.parser.families.optimizer",
+    "trtlog.parse.families.runtime": "trtlog.parser.families.runtime",
+    "trtlog.parse.family": "trtlog.parser.family",
+    "trtlog.parse.grammar": "trtlog.parser.grammar",
+    "trtlog.parse.lines": "trtlog.parser.envelope",
+    "trtlog.parse.shapes": "trtlog.parser.shapes",
+    "trtlog.parse.source": "trtlog.parser.source",
+    "trtlog.parse.stream": "trtlog.parser.stream",
 }
 
 
@@ -91,6 +110,21 @@ def test_a_moved_name_is_found_at_its_old_path(old: str, name: str) -> None:
 def test_a_name_its_old_module_still_uses_is_still_there(old: str, name: str) -> None:
     found = getattr(importlib.import_module(old), name)
     assert found is getattr(importlib.import_module(STILL_THERE[old, name]), name)
+
+
+def test_the_old_parser_package_is_still_callable_as_the_function() -> None:
+    """Importing a module of the old parser path rebinds ``trtlog.parse`` to the package; the
+    package then parses like the function did."""
+    import trtlog
+
+    for name in [m for m in sys.modules if m == "trtlog.parse" or m.startswith("trtlog.parse.")]:
+        del sys.modules[name]
+    with pytest.warns(DeprecationWarning, match=r"moved to trtlog\.parser"):
+        importlib.import_module("trtlog.parse.grammar")
+    assert isinstance(trtlog.parse, types.ModuleType)  # the pitfall the rename removes
+    build = trtlog.parse(["[I] [TRT] Original: 5 layers"])
+    assert [e.kind for e in build.events] == ["layer_count"]
+    trtlog.parse = importlib.import_module("trtlog.build").parse  # leave the function bound
 
 
 def test_an_unknown_name_is_still_an_attribute_error() -> None:

@@ -94,7 +94,7 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         capture_output=True,
     )
     code = (
-        "import trtlog\nfrom trtlog.parse import grammar as g\n"
+        "import trtlog\nfrom trtlog.parser import grammar as g\n"
         "b = trtlog.parse_text('[V] [TRT] Original: 3 layers\\n')\n"
         "print(b.events[0].kind, trtlog.__file__, g.grammar_dir())\n"
     )
@@ -119,7 +119,7 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
 
 
 def test_editable_or_checkout_finds_grammars() -> None:
-    from trtlog.parse.grammar import grammar_dir
+    from trtlog.parser.grammar import grammar_dir
 
     assert (grammar_dir() / "common.lark").is_file()
 

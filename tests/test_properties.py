@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from trtlog.events import EVENT_CLASSES
-from trtlog.parse.source import split_lines
-from trtlog.parse.stream import LogParser
+from trtlog.parser.source import split_lines
+from trtlog.parser.stream import LogParser
 
 # Pieces real logs are made of, so that generated text reaches the grammars, not only the
 # unrecognized path.

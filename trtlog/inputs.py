@@ -8,7 +8,7 @@ profile or a timing trace. ``trtlog.compare``, ``trtlog.lint`` and every command
 open their inputs here; the views themselves take the objects.
 
 A file is a JSON export when its first bytes say so (after a gzip wrapper, a BOM, UTF-16:
-:func:`~trtlog.parse.source.looks_like_json`); anything else is read as a log.
+:func:`~trtlog.parser.source.looks_like_json`); anything else is read as a log.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from trtlog.exports.layers import engine_from_json
 from trtlog.exports.profile import load_profile, profile_from_json
 from trtlog.exports.read import detect_kind, read_json_bytes, read_json_file, wrong_kind
 from trtlog.exports.times import times_from_json
-from trtlog.parse.source import iter_lines, json_head, looks_like_json, open_lines, read_all
+from trtlog.parser.source import iter_lines, json_head, looks_like_json, open_lines, read_all
 
 __all__ = [
     "InputKind",

@@ -14,8 +14,8 @@ import pytest
 import trtlog
 from tests.conftest import FIXTURES
 from trtlog.events import EVENT_CLASSES
-from trtlog.parse.source import split_lines
-from trtlog.parse.stream import LogParser
+from trtlog.parser.source import split_lines
+from trtlog.parser.stream import LogParser
 
 
 def feed_events(text: str, *, compiled: bool) -> list[Any]:

@@ -15,10 +15,10 @@ import pytest
 
 import trtlog
 from tests.conftest import FIXTURES
-from trtlog.parse.grammar import matchers
-from trtlog.parse.lines import split_envelope
-from trtlog.parse.source import split_lines
-from trtlog.parse.stream import LogParser, default_dispatcher
+from trtlog.parser.envelope import split_envelope
+from trtlog.parser.grammar import matchers
+from trtlog.parser.source import split_lines
+from trtlog.parser.stream import LogParser, default_dispatcher
 
 _V = "[07/07/2026-02:11:09] [V] [TRT] "
 _I = "[07/07/2026-02:11:09] [I] [TRT] "

@@ -9,8 +9,8 @@ import pytest
 import trtlog
 from tests.conftest import corpus_logs, needs_corpus
 from trtlog.events import EVENT_CLASSES
-from trtlog.parse.source import open_lines
-from trtlog.parse.stream import LogParser
+from trtlog.parser.source import open_lines
+from trtlog.parser.stream import LogParser
 
 LOGS = corpus_logs()
 pytestmark = needs_corpus

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from trtlog.parse.dispatch import Dispatcher
-from trtlog.parse.families import FAMILIES
-from trtlog.parse.family import BaseTransformer, Family, Rule
+from trtlog.parser.dispatch import Dispatcher
+from trtlog.parser.families import FAMILIES
+from trtlog.parser.family import BaseTransformer, Family, Rule
 
 
 def _family(*rules: Rule) -> Family:
@@ -61,7 +61,7 @@ def _leading_literals(family: Family) -> dict[str, list[str | None]]:
     """Start rule → the literal each of its alternatives starts with (``None``: a terminal)."""
     from lark.grammar import NonTerminal, Terminal
 
-    from trtlog.parse.grammar import build_parser
+    from trtlog.parser.grammar import build_parser
 
     lark = build_parser(family)
     literals = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}

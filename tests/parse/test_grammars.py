@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from trtlog.parse.families import FAMILIES
-from trtlog.parse.family import Family
-from trtlog.parse.grammar import build_parser, cache_path, grammar_path, matchers
+from trtlog.parser.families import FAMILIES
+from trtlog.parser.family import Family
+from trtlog.parser.grammar import build_parser, cache_path, grammar_path, matchers
 
 
 @pytest.mark.parametrize("family", [f for f in FAMILIES if f.starts], ids=lambda f: f.name)
@@ -79,7 +79,7 @@ def test_cache_file_differs_per_grammar_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An installed wheel and a checkout must not overwrite each other's cache file."""
-    from trtlog.parse import grammar
+    from trtlog.parser import grammar
 
     monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", str(tmp_path))
     monkeypatch.setattr(grammar, "grammar_dir", lambda: Path("/site-packages/trtlog/grammars"))

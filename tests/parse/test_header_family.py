@@ -143,6 +143,6 @@ def test_device_header_closes_an_unfinished_options_block() -> None:
 
 
 def test_labels_that_open_the_block_are_option_labels() -> None:
-    from trtlog.parse.families.header import _BLOCK_LABELS, _OPTION_LABELS
+    from trtlog.parser.families.header import _BLOCK_LABELS, _OPTION_LABELS
 
     assert set(_BLOCK_LABELS) <= set(_OPTION_LABELS)

@@ -10,14 +10,14 @@ from tests.conftest import FIXTURES
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.events.layers import EngineLayerInfo, InspectorRecord
 from trtlog.names import ComposedName, parse_metadata
-from trtlog.parse.families.layers import (
+from trtlog.parser.families.layers import (
     parse_parameters,
     split_engine_io,
     split_engine_tensors,
     split_inspector_tensors,
 )
-from trtlog.parse.source import open_lines
-from trtlog.parse.stream import LogParser
+from trtlog.parser.source import open_lines
+from trtlog.parser.stream import LogParser
 
 LOG = FIXTURES / "logs" / "layers_dumps_synthetic.log"
 

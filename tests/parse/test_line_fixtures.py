@@ -21,7 +21,7 @@ import pytest
 
 from tests.conftest import FIXTURES
 from trtlog.events import EVENT_CLASSES
-from trtlog.parse.stream import LogParser
+from trtlog.parser.stream import LogParser
 
 
 def _cases() -> list[Any]:
@@ -77,7 +77,7 @@ def test_every_event_kind_has_a_fixture_line() -> None:
 
 
 def test_fixture_files_are_named_after_families() -> None:
-    from trtlog.parse.families import FAMILIES
+    from trtlog.parser.families import FAMILIES
 
     names = {f.name for f in FAMILIES} | {"envelopes"}
     for path in (FIXTURES / "lines").glob("*.txt"):

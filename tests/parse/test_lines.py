@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trtlog.parse.lines import split_envelope, strip_ansi
+from trtlog.parser.envelope import split_envelope, strip_ansi
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from trtlog.events import (
     ProfileRow,
     TraceAverage,
 )
-from trtlog.parse.stream import LogParser
+from trtlog.parser.stream import LogParser
 
 LOGS = FIXTURES / "logs"
 SUMMARY = LOGS / "trt10.16-like_run_summary-profile.log"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import trtlog
 from trtlog.errors import InputError
-from trtlog.parse.source import iter_lines, open_lines, split_lines
+from trtlog.parser.source import iter_lines, open_lines, split_lines
 
 LOG = (
     "&&&& RUNNING TensorRT.trtexec [TensorRT v8412] # trtexec --onnx=m.onnx\n"

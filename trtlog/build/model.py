@@ -26,7 +26,7 @@ from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
 from trtlog.engine.from_log import engine_from_events
 from trtlog.engine.model import Engine
 from trtlog.events import Event, EventBase, check_kinds
-from trtlog.parse.source import iter_lines
+from trtlog.parser.source import iter_lines
 
 if TYPE_CHECKING:
     import pandas as pd

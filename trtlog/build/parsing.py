@@ -16,8 +16,8 @@ from trtlog.build.header import derive_header
 from trtlog.build.model import Build, SourceMeta
 from trtlog.errors import InputError
 from trtlog.events import Event
-from trtlog.parse.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
-from trtlog.parse.stream import LogParser
+from trtlog.parser.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
+from trtlog.parser.stream import LogParser
 
 if TYPE_CHECKING:
     pass

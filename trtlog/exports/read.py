@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from trtlog.errors import InputError
 from trtlog.exports.jsonio import read_json_values
-from trtlog.parse.source import looks_utf16
+from trtlog.parser.source import looks_utf16
 
 __all__ = [
     "JsonInput",

@@ -1,0 +1,290 @@
+"""Grammar-compiled matchers: a start rule's flat alternatives as Python regexes.
+
+Part of the parser (between dispatch and Lark). A Lark LALR parse of one short message costs
+tens of microseconds, most of it in the contextual lexer's per-token machinery, and a verbose
+log has hundreds of thousands of messages. Most message rules are *flat*: a sequence of
+literals and terminals with optional parts (which Lark itself expands into separate
+alternatives). For those, this module derives from the *built* Lark grammar:
+
+* one regular expression per alternative: each terminal's own pattern in an atomic group (a
+  lexer commits to a token the way an atomic group commits to its first match), literals
+  escaped, flat sub-rules inlined as their own alternations;
+* for each alternative, the argument layout Lark's own child filter produces (which tokens are
+  dropped, where ``[x]`` placeholders go), recorded once by running Lark's tree-building
+  callbacks on marker objects;
+* the transformer method Lark would call and the terminal callbacks it would apply, bound
+  into one small generated function per alternative (the way ``dataclasses`` generates
+  ``__init__``), so that a match costs one regex call and one Python call.
+
+A matching message is thus turned into exactly the fields the LALR parser would build. The
+alternative that matched last is tried first. Start rules that are not flat (recursive lists)
+are not compiled, and a message that matches no alternative goes to Lark, which remains the
+judge. Nothing here is grammar text: everything is derived from ``grammars/*.lark`` at run
+time, and the test suite parses the whole corpus both ways and requires identical events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+from lark import Lark, Transformer, Tree
+from lark.grammar import NonTerminal, Rule, Terminal
+
+__all__ = ["CompiledStart", "CompiledStarts"]
+
+_MAX_DEPTH = 4
+
+# The trtexec envelope (lines.FAST_ENVELOPE) in front of a non-empty message, for whole-line
+# matching; the severity letter is the group ``env_severity``.
+_LINE_ENVELOPE = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] \[(?P<env_severity>[VIWEF])\] (?:\[TRT\] )?"
+
+Build = Callable[[re.Match[str]], Any]
+
+
+class _NotFlat(Exception):
+    """The rule cannot be compiled (recursive, inlined, or without a transformer method)."""
+
+
+class _Marker:
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+def _unwrap(method: Any) -> Any:
+    """The plain bound method under Lark's ``v_args`` wrapper (one call layer less)."""
+    return getattr(method, "base_func", method)
+
+
+class CompiledStart:
+    """A matcher for one start rule: ``match(message)`` gives the fields or ``None``.
+
+    Attributes:
+        start: the start rule.
+        alternatives: ``(regex, build)`` per alternative, in the grammar's order.
+    """
+
+    __slots__ = ("alternatives", "first", "lines", "start")
+
+    def __init__(
+        self,
+        start: str,
+        alternatives: list[tuple[re.Pattern[str], Build, Callable[[str], Any]]],
+        lines: list[tuple[str | None, Callable[[str], Any]]],
+    ) -> None:
+        self.start = start
+        self.alternatives = alternatives
+        #: The alternative that matched last, as one function message → fields or None.
+        self.first = alternatives[0][2]
+        #: Per alternative: its leading literal and a function that matches a whole line
+        #: with the trtexec envelope, giving (fields, severity letter) or None.
+        self.lines = lines
+
+    def line_matcher(self, message: str) -> tuple[str | None, Callable[[str], Any]] | None:
+        """The whole-line function of the (first) alternative that matches ``message``."""
+        for (regex, _b, _d), line in zip(self.alternatives, self.lines, strict=True):
+            if regex.fullmatch(message):
+                return line
+        return None
+
+    def match(self, message: str) -> Any:
+        """The start rule's transformed result for ``message``, or ``None`` if it does not match."""
+        found = self.first(message)
+        if found is not None:
+            return found
+        for regex, build, direct in self.alternatives:
+            m = regex.fullmatch(message)
+            if m is not None:
+                # Try the alternative that matched last first: a log repeats one shape.
+                self.first = direct
+                return build(m)
+        return None
+
+    def matches(self, message: str) -> int:
+        """How many alternatives match ``message`` (the tests require at most one)."""
+        return sum(1 for regex, _b, _d in self.alternatives if regex.fullmatch(message))
+
+
+class _Compiler:
+    def __init__(self, lark: Lark, transformer: Transformer[Any, Any]) -> None:
+        self.rules_by_origin: dict[str, list[Rule]] = {}
+        for rule in lark.rules:
+            self.rules_by_origin.setdefault(rule.origin.name, []).append(rule)
+        self.patterns = {t.name: t.pattern.to_regexp() for t in lark.terminals}
+        self.literals = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
+        # Tree-building callbacks with the same child filters as the real ones.
+        builder = lark._parse_tree_builder
+        self.tree_callbacks = builder.create_callback(None)  # type: ignore[no-untyped-call]
+        self.transformer = transformer
+        self.counter = 0
+
+    def group(self) -> str:
+        self.counter += 1
+        return f"g{self.counter}"
+
+    def layout(self, rule: Rule) -> list[Any]:
+        """The arguments the rule's transformer method receives, as markers and ``None``."""
+        markers = [_Marker(i) for i in range(len(rule.expansion))]
+        try:
+            tree = self.tree_callbacks[rule](markers)
+        except (AttributeError, TypeError):  # the filter wanted to inline a sub-tree
+            raise _NotFlat(rule.origin.name) from None
+        if not isinstance(tree, Tree):
+            raise _NotFlat(rule.origin.name)
+        for child in tree.children:
+            if child is not None and not isinstance(child, _Marker):
+                raise _NotFlat(rule.origin.name)
+        return list(tree.children)
+
+    def alternative(
+        self, rule: Rule, stack: tuple[str, ...], env: dict[str, Any]
+    ) -> tuple[str, str]:
+        """(regex, Python expression building the rule's value from match ``m``)."""
+        name = rule.alias or rule.options.template_source or rule.origin.name
+        method = getattr(self.transformer, name, None)
+        if method is None:
+            raise _NotFlat(name)
+        layout = self.layout(rule)
+        used = {child.index for child in layout if child is not None}
+        pieces: list[str] = []
+        exprs: list[str] = []
+        for i, sym in enumerate(rule.expansion):
+            if isinstance(sym, Terminal):
+                pattern = self.patterns[sym.name]
+                if i not in used:
+                    # A token the child filter drops (an anonymous literal): match it
+                    # without a capture group.
+                    pieces.append(f"(?>{pattern})" if sym.name not in self.literals else pattern)
+                    exprs.append("None")
+                    continue
+                group = self.group()
+                pieces.append(f"(?P<{group}>(?>{pattern}))")
+                callback = getattr(self.transformer, sym.name, None)
+                if callable(callback):
+                    key = f"t_{sym.name}"
+                    env[key] = _unwrap(callback)
+                    exprs.append(f"{key}(g({group!r}))")
+                else:
+                    exprs.append(f"g({group!r})")
+            else:
+                assert isinstance(sym, NonTerminal)
+                regex, expr = self.nonterminal(sym.name, (*stack, rule.origin.name), env)
+                pieces.append(regex)
+                exprs.append(expr)
+        args = ["None" if child is None else exprs[child.index] for child in layout]
+        key = f"r_{name}"
+        env[key] = _unwrap(method)
+        return "".join(pieces), f"{key}({', '.join(args)})"
+
+    def nonterminal(
+        self, origin: str, stack: tuple[str, ...], env: dict[str, Any]
+    ) -> tuple[str, str]:
+        """A sub-rule inlined: an alternation whose marker groups pick the expression."""
+        if origin in stack or len(stack) > _MAX_DEPTH:
+            raise _NotFlat(origin)
+        parts: list[str] = []
+        expr = "_unreachable()"
+        for rule in reversed(self.rules_by_origin[origin]):
+            marker = self.group()
+            regex, sub = self.alternative(rule, stack, env)
+            parts.insert(0, f"(?P<{marker}>{regex})")
+            expr = f"({sub} if g({marker!r}) is not None else {expr})"
+        return "(?:" + "|".join(parts) + ")", expr
+
+    def start(self, origin: str) -> CompiledStart:
+        alternatives: list[tuple[re.Pattern[str], Build, Callable[[str], Any]]] = []
+        lines: list[tuple[str | None, Callable[[str], Any]]] = []
+        for rule in self.rules_by_origin[origin]:
+            env: dict[str, Any] = {"_unreachable": _unreachable}
+            regex, expr = self.alternative(rule, (), env)
+            compiled = re.compile(regex)
+            line_pattern = re.compile(_LINE_ENVELOPE + regex)
+            env["_fullmatch"] = compiled.fullmatch
+            env["_linematch"] = line_pattern.fullmatch
+            # The groups the expression reads are fetched with one m.group(i, j, ...) call
+            # into local variables (a third of the cost of one m.group call per group).
+            used = list(dict.fromkeys(_GROUP_CALL.findall(expr)))
+            body = _GROUP_CALL.sub(r"v_\1", expr)
+            fetch = _fetch(compiled, used)
+            fetch_line = _fetch(line_pattern, [*used, "env_severity"])
+            # Three entry points: build(m) for a match found elsewhere, direct(message) that
+            # matches and builds in one call, and line(text) that also matches the trtexec
+            # envelope (the hot path of the stream: one regex call per line).
+            source = (
+                f"def build(m):\n{fetch}    return {body}\n"
+                f"def direct(message):\n    m = _fullmatch(message)\n"
+                f"    if m is None:\n        return None\n{fetch}    return {body}\n"
+                f"def line(text):\n    m = _linematch(text)\n"
+                f"    if m is None:\n        return None\n{fetch_line}"
+                f"    return ({body}, v_env_severity)\n"
+            )
+            namespace: dict[str, Any] = {}
+            exec(compile(source, f"<compiled {origin}>", "exec"), env, namespace)
+            alternatives.append((compiled, namespace["build"], namespace["direct"]))
+            lines.append((self.leading_literal(rule), namespace["line"]))
+        return CompiledStart(origin, alternatives, lines)
+
+    def leading_literal(self, rule: Rule) -> str | None:
+        """The literal text every message of this alternative starts with, if any."""
+        first = rule.expansion[0] if rule.expansion else None
+        if isinstance(first, Terminal):
+            pattern = self.literals.get(first.name)
+            if pattern is not None:
+                return pattern
+        return None
+
+
+_GROUP_CALL = re.compile(r"g\('(\w+)'\)")
+
+
+def _fetch(pattern: re.Pattern[str], names: list[str]) -> str:
+    """A statement binding ``v_<name>`` to each named group of a match ``m``.
+
+    ``m.group(i)`` returns the string, ``m.group(i, j)`` a tuple: one statement fits both.
+    """
+    if not names:
+        return ""
+    targets = ", ".join(f"v_{n}" for n in names)
+    indices = ", ".join(str(pattern.groupindex[n]) for n in names)
+    return f"    {targets} = m.group({indices})\n"
+
+
+def _unreachable() -> Any:
+    raise AssertionError("one alternative of a matched sub-rule must have matched")
+
+
+class CompiledStarts:
+    """The matchers of a grammar's flat start rules, each compiled when first asked for.
+
+    Compiling a start rule builds and compiles a few regexes (about 0.5 ms each); a family
+    has dozens of rules and a short log uses a handful, so a process reading one small log
+    compiles only what it meets. A rule that is not flat has no matcher (``None``).
+    """
+
+    def __init__(
+        self, lark: Lark, transformer: Transformer[Any, Any], starts: tuple[str, ...]
+    ) -> None:
+        self._compiler = _Compiler(lark, transformer)
+        self.starts = starts
+        self._done: dict[str, CompiledStart | None] = {}
+
+    def get(self, start: str) -> CompiledStart | None:
+        """The matcher of ``start``, or ``None`` if it is not a flat start rule."""
+        if start in self._done:
+            return self._done[start]
+        found = None
+        if start in self.starts:
+            # a rule that is not flat (or whose regex Python rejects) keeps None: Lark parses it
+            with contextlib.suppress(_NotFlat, re.error):
+                found = self._compiler.start(start)
+        self._done[start] = found
+        return found
+
+    def compiled(self) -> dict[str, CompiledStart]:
+        """Every start rule that compiles, compiled now (for tests and inspection)."""
+        found = {start: self.get(start) for start in self.starts}
+        return {start: m for start, m in found.items() if m is not None}

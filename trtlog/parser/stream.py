@@ -1,0 +1,499 @@
+"""The streaming core: decoded lines in, events out, in file order, with bounded memory.
+
+Drives the pipeline (STYLE.md §2): for every line it peels the envelope (``lines.py``), asks the
+keyword table (``dispatch.py``) for a start rule, parses the message with the grammar-compiled
+matcher (``compiled.py``), the shape cache (``shapes.py``) or Lark (``grammar.py``), and builds
+the event. It keeps the little state a log needs: the current *section* (options block,
+performance summary...) and the open *continuation* (bare lines that belong to the message
+before them, formats.md T4). Memory is bounded by the longest multi-line message, never by
+the file.
+
+Every line lands in exactly one event: a line no rule explains becomes ``unrecognized``, and so
+does a line whose rule fails to parse (Lark's message is logged at DEBUG), unless
+``strict=True``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from typing import Any, cast
+
+from lark.exceptions import LarkError, UnexpectedInput
+
+from trtlog.errors import InputError
+from trtlog.events import EVENT_CLASSES, Event
+from trtlog.events.base import Envelope, LogLine, Severity, Unrecognized, make_event_unchecked
+from trtlog.numbers import parse_hex, parse_num, parse_tactic
+from trtlog.parser.compiled import CompiledStart
+from trtlog.parser.dispatch import Dispatcher, Route
+from trtlog.parser.envelope import FAST_ENVELOPE, LETTER_SEVERITY, split_envelope, strip_ansi
+from trtlog.parser.families import FAMILIES
+from trtlog.parser.family import Continuation, Family, Rule
+from trtlog.parser.grammar import matchers, parse_message
+from trtlog.parser.shapes import ShapeCache
+
+__all__ = ["LogParser", "default_dispatcher", "iter_log_events"]
+
+log = logging.getLogger(__name__)
+
+_CONVERTERS = (int, parse_tactic, parse_num, parse_hex)
+_RECENT = 512  # shapes remembered by their first characters
+_KEY = 8  # how many first characters of a message key the shapes
+_new = object.__new__
+_set = object.__setattr__
+
+
+@cache
+def default_dispatcher() -> Dispatcher:
+    """The keyword table of every family trtlog knows (built once)."""
+    return Dispatcher(FAMILIES)
+
+
+def _complete(fields: dict[str, Any]) -> tuple[type[Any], dict[str, Any]]:
+    cls = EVENT_CLASSES[fields["kind"]]
+    return cls, {**cls._defaults, **fields}
+
+
+class _Construct:
+    """An open multi-line message (append-mode continuation)."""
+
+    __slots__ = ("cont", "first", "messages", "pending", "route", "severity")
+
+    def __init__(
+        self, route: Route, cont: Continuation, first: int, message: str, severity: Severity | None
+    ) -> None:
+        self.route = route
+        self.cont = cont
+        self.first = first
+        self.messages = [message]
+        self.pending: list[tuple[int, str]] = []
+        self.severity = severity
+
+
+class LogParser:
+    """Turns lines into events. One instance per input; see :func:`iter_log_events`.
+
+    Args:
+        dispatcher: the keyword table (default: every family).
+        strict: raise :class:`InputError` when a line routed to a grammar does not parse,
+            instead of recording it as ``unrecognized``.
+        source: the input's name, for error messages.
+        compiled: use the grammar-compiled matchers (``False`` sends every message to Lark;
+            the consistency tests compare both).
+    """
+
+    def __init__(
+        self,
+        dispatcher: Dispatcher | None = None,
+        *,
+        strict: bool = False,
+        source: str | None = None,
+        compiled: bool = True,
+    ) -> None:
+        self.dispatcher = dispatcher or default_dispatcher()
+        self.strict = strict
+        self.source = source
+        self.compiled = compiled
+        self.section: str | None = None
+        self.records: tuple[Route, Continuation, Severity | None] | None = None
+        self.records_kind: str | None = None  # the shape of the first record (kind_of)
+        self.construct: _Construct | None = None
+        self.recognized = 0
+        converters: list[Any] = list(_CONVERTERS)
+        for family in self.dispatcher.families:
+            converters.extend(family.converters)
+        self.shapes = ShapeCache(self._lark, _complete, converters)
+        self._family: Family | None = None
+        self._matchers: dict[str, CompiledStart | None] = {}
+
+    # -- parsing one message ------------------------------------------------------------------
+
+    def _lark(self, start: str, message: str) -> dict[str, Any]:
+        assert self._family is not None
+        return parse_message(self._family, start, message, compiled=False)
+
+    def _matcher(self, route: Route) -> CompiledStart | None:
+        start = route.rule.start
+        if start in self._matchers:
+            return self._matchers[start]
+        found = matchers(route.family).get(start) if self.compiled else None
+        self._matchers[start] = found
+        return found
+
+    def _build(
+        self, route: Route, message: str, span: tuple[int, int], severity: Severity | None
+    ) -> Any:
+        """The event for ``message`` parsed from ``route``, or ``None`` if it does not parse."""
+        matcher = self._matchers.get(route.rule.start, False)
+        if matcher is False:
+            matcher = self._matcher(route)
+        fields = matcher.match(message) if matcher is not None else None  # type: ignore[union-attr]
+        if fields is not None:
+            cls = EVENT_CLASSES[fields["kind"]]
+            # a transformer that returned every field but span and severity needs no merge
+            complete = len(fields) + 2 == cls._n_fields
+            data = fields if complete else {**cls._defaults, **fields}
+        else:
+            self._family = route.family
+            try:
+                cls, data = self.shapes.build(route.rule.start, message)
+            except LarkError as exc:
+                if self.strict:
+                    raise self._strict_error(route, message, span, exc) from None
+                log.debug("line %d: %s did not parse: %s", span[0], route.rule.start, exc)
+                return None
+        data["span"] = span
+        data["severity"] = severity
+        obj = _new(cls)
+        _set(obj, "__dict__", data)
+        _set(obj, "__pydantic_fields_set__", cls._fields_set)
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", None)
+        return obj
+
+    def _strict_error(
+        self, route: Route, message: str, span: tuple[int, int], exc: LarkError
+    ) -> InputError:
+        column = exc.column if isinstance(exc, UnexpectedInput) else None
+        return InputError(
+            f"the message does not match grammar rule {route.rule.start!r} ({type(exc).__name__})",
+            source=self.source,
+            line=span[0],
+            column=column if isinstance(column, int) and column > 0 else None,
+            excerpt=message.split("\n", 1)[0][:200],
+            hint="this is a gap in trtlog's grammar; please report the line",
+        )
+
+    @staticmethod
+    def _unrecognized(
+        n: int,
+        message: str,
+        envelope: Envelope | None,
+        severity: Severity | None,
+        trt: bool,
+        prefix: str | None,
+    ) -> Any:
+        return make_event_unchecked(
+            Unrecognized,
+            {
+                "kind": "unrecognized",
+                "span": (n, n),
+                "severity": severity,
+                "envelope": envelope,
+                "trt": trt,
+                "prefix": prefix,
+                "message": message,
+                "sub_case": "foreign_line" if envelope is None else "unknown_line",
+            },
+        )
+
+    def _after(self, rule: Rule) -> None:
+        if rule.leaves:
+            self.section = None
+        if rule.enters is not None:
+            self.section = rule.enters
+
+    # -- multi-line constructs ---------------------------------------------------------------
+
+    def _close_construct(self) -> list[Any]:
+        c = self.construct
+        assert c is not None
+        self.construct = None
+        last = c.first + len(c.messages) - 1
+        out: list[Any] = []
+        event = self._build(c.route, "\n".join(c.messages), (c.first, last), c.severity)
+        if event is not None:
+            out.append(event)
+            self._after(c.route.rule)
+        else:
+            for i, message in enumerate(c.messages):
+                out.append(
+                    self._unrecognized(
+                        c.first + i, message, None if i else "trtexec", c.severity, False, None
+                    )
+                )
+        for n, message in c.pending:
+            out.append(self._unrecognized(n, message, None, None, False, None))
+        return out
+
+    def _continue_construct(
+        self, n: int, envelope: Envelope | None, message: str
+    ) -> list[Any] | None:
+        """Offer a line to the open construct: ``None`` if taken, else events it closed."""
+        c = self.construct
+        assert c is not None
+        cont = c.cont
+        taken = False
+        if envelope is None:
+            if not message.strip() and cont.blank:
+                c.pending.append((n, message))
+                return None
+            taken = cont.bare is None or cont.bare(message)
+        elif cont.enveloped is not None:
+            message = message.rstrip()
+            taken = cont.enveloped(message)
+        if taken:
+            c.messages.extend(m for _n, m in c.pending)
+            c.pending.clear()
+            c.messages.append(message)
+            if len(c.messages) >= cont.max_lines:
+                return self._close_construct()
+            return None
+        return self._close_construct()
+
+    def _records_route(self, cont: Continuation) -> Route:
+        start = cont.records
+        assert start is not None
+        return Route(rule=Rule(start=start), family=self.dispatcher.family_of_start[start])
+
+    # -- one line ----------------------------------------------------------------------------
+
+    def feed(self, n: int, raw: str) -> Any:
+        """Events completed by line ``n`` (1-based, given with its ending).
+
+        Returns ``None``, one event, or a list of events (the common case is one event).
+        """
+        text = raw.rstrip("\r\n")
+        if "\x1b" in text:
+            text = strip_ansi(text)
+        m = FAST_ENVELOPE.match(text)
+        if m is not None:
+            envelope: Envelope | None = "trtexec"
+            letter, tag, message = m.group(2, 3, 4)
+            severity: Severity | None = LETTER_SEVERITY[letter]
+            trt = tag is not None
+            prefix = None
+        else:
+            envelope, severity, trt, prefix, _ts, message = split_envelope(text)
+        if envelope is not None and self.records is not None:
+            cont = self.records[1]
+            if cont.enveloped is not None and not cont.enveloped(message.rstrip()):
+                self.records = None
+        closed: list[Any] | None = None
+        if self.construct is not None:
+            closed = self._continue_construct(n, envelope, message)
+            if closed is None:
+                return None
+            if closed[-1].span[1] == n:
+                # the construct took this line and reached its max_lines: the line is done
+                return closed
+        if envelope is None:
+            event = self._bare(n, message, prefix)
+        else:
+            self.recognized += 1
+            event = self._enveloped(n, message.rstrip(), envelope, severity, trt, prefix)
+        if closed:
+            if event is not None:
+                closed.append(event)
+            return closed
+        return event
+
+    def _enveloped(
+        self,
+        n: int,
+        message: str,
+        envelope: Envelope,
+        severity: Severity | None,
+        trt: bool,
+        prefix: str | None,
+    ) -> Any:
+        route = self.dispatcher.lookup(message, self.section)
+        if route is None:
+            if not message:
+                return make_event_unchecked(
+                    LogLine,
+                    {
+                        "kind": "log_line",
+                        "span": (n, n),
+                        "severity": severity,
+                        "envelope": envelope,
+                        "trt": trt,
+                        "prefix": prefix,
+                    },
+                )
+            return self._unrecognized(n, message, envelope, severity, trt, prefix)
+        rule = route.rule
+        if rule.then is not None:
+            cont = self.dispatcher.continuations[rule.then]
+            if cont.records is None:
+                self.construct = _Construct(route, cont, n, message, severity)
+                return None
+            self.records = (self._records_route(cont), cont, severity)
+            self.records_kind = None
+        event = self._build(route, message, (n, n), severity)
+        if event is None:
+            return self._unrecognized(n, message, envelope, severity, trt, prefix)
+        if rule.leaves or rule.enters is not None:
+            self._after(rule)
+        return event
+
+    def _bare(self, n: int, text: str, prefix: str | None) -> Any:
+        """A line without envelope: a continuation record, a bare-allowed message, or foreign."""
+        records = self.records
+        if records is not None:
+            records_route, cont, severity = records
+            accepted = cont.bare is None or cont.bare(text)
+            if accepted and cont.kind_of is not None:
+                shape = cont.kind_of(text)
+                if self.records_kind is None:
+                    self.records_kind = shape
+                accepted = shape == self.records_kind
+            if accepted:
+                # a paste may indent the records (a 4-space code block, T6)
+                event = self._build(records_route, text.strip(), (n, n), severity)
+                if event is not None:
+                    self.recognized += 1
+                    return event
+                return self._unrecognized(n, text, None, None, False, prefix)
+            if text.strip() or not cont.blank:
+                self.records = None
+        stripped = text.rstrip()
+        route = self.dispatcher.lookup(stripped, self.section, bare=True) if stripped else None
+        if route is not None:
+            rule = route.rule
+            if rule.then is not None:
+                cont = self.dispatcher.continuations[rule.then]
+                if cont.records is not None:
+                    self.records = (self._records_route(cont), cont, None)
+                    self.records_kind = None
+                else:
+                    self.construct = _Construct(route, cont, n, stripped, None)
+                    self.recognized += 1
+                    return None
+            event = self._build(route, stripped, (n, n), None)
+            if event is not None:
+                self.recognized += 1
+                self._after(rule)
+                return event
+        return self._unrecognized(n, text, None, None, False, prefix)
+
+    def close(self) -> list[Any]:
+        """Events still open at the end of the input."""
+        out: list[Any] = []
+        if self.construct is not None:
+            out.extend(self._close_construct())
+        self.records = None
+        return out
+
+    def _plain(self, route: Route) -> Any:
+        """The compiled matcher of a route that needs no state change, else ``None``."""
+        rule = route.rule
+        if rule.then is not None or rule.enters is not None or rule.leaves:
+            return None
+        return self._matcher(route)
+
+    @staticmethod
+    def _remember(
+        recent: dict[str, Callable[[str], Any]],
+        matcher: CompiledStart,
+        route: Route,
+        message: str,
+    ) -> None:
+        """Remember the whole-line matcher of ``message``'s shape by its first characters.
+
+        Only shapes that begin with their route's keyword prefix qualify: a line that matches
+        such a shape would be routed to the same rule by the keyword table anyway.
+        """
+        found = matcher.line_matcher(message)
+        prefix = route.rule.prefix
+        if found is None or prefix is None or found[0] is None or not found[0].startswith(prefix):
+            return
+        if len(recent) >= _RECENT:
+            recent.clear()
+        recent[message[:_KEY]] = found[1]
+
+    def run(self, lines: Iterable[str]) -> Iterator[Event]:
+        """Events of all ``lines`` (each with its line ending), in file order.
+
+        The loop body is the hot path for the common line: a trtexec envelope, no open
+        construct or section, a keyword row that changes no state and a grammar-compiled
+        matcher that matches. It has no side effects until it yields, so any other line goes
+        to :meth:`feed`, which handles every case (and is what ``compiled=False`` uses).
+        """
+        feed = self.feed
+        fast = FAST_ENVELOPE.match
+        lookup = self.dispatcher.lookup
+        severities = LETTER_SEVERITY
+        classes = EVENT_CLASSES
+        plain: dict[int, Any] = {}
+        plain_of = self._plain
+        exclusive = self.dispatcher.is_exclusive
+        # Whole-line matchers by the first characters of the message: a verbose log repeats
+        # a handful of message shapes in long runs, so most lines need one regex call.
+        recent: dict[str, Callable[[str], Any]] = {}
+        hot = self.compiled
+        # no open construct, no section and no records continuation that an enveloped line
+        # can end: only feed() changes that state
+        clean = hot
+        recognized = 0
+        n = 0
+        for n, raw in enumerate(lines, 1):
+            if clean:
+                text = raw.rstrip("\r\n")
+                if "\x1b" not in text and text[-1:] not in (" ", "\t"):
+                    # the message starts after "[MM/DD/YYYY-hh:mm:ss] [S] " and maybe "[TRT] "
+                    at = 32 if text[26:32] == "[TRT] " else 26
+                    line_match = recent.get(text[at : at + _KEY])
+                    found = line_match(text) if line_match is not None else None
+                    if found is not None:
+                        fields, letter = found
+                    else:
+                        fields = None
+                        m = fast(text)
+                        if m is not None:
+                            letter, _tag, message = m.group(2, 3, 4)
+                            route = lookup(message, None)
+                            if route is not None:
+                                key = id(route)
+                                matcher = plain.get(key, False)
+                                if matcher is False:
+                                    matcher = plain[key] = plain_of(route)
+                                if matcher is not None:
+                                    fields = matcher.first(message) or matcher.match(message)
+                                    if fields is not None and exclusive(route):
+                                        self._remember(recent, matcher, route, message)
+                    if fields is not None:
+                        cls = classes[fields["kind"]]
+                        if len(fields) + 2 != cls._n_fields:
+                            fields = {**cls._defaults, **fields}
+                        fields["span"] = (n, n)
+                        fields["severity"] = severities[letter]
+                        obj = _new(cls)
+                        _set(obj, "__dict__", fields)
+                        _set(obj, "__pydantic_fields_set__", cls._fields_set)
+                        _set(obj, "__pydantic_extra__", None)
+                        _set(obj, "__pydantic_private__", None)
+                        recognized += 1
+                        yield cast(Event, obj)
+                        continue
+            out = feed(n, raw)
+            records = self.records
+            clean = (
+                hot
+                and self.construct is None
+                and self.section is None
+                and (records is None or records[1].enveloped is None)
+            )
+            if out is not None:
+                if out.__class__ is list:
+                    yield from out
+                else:
+                    yield out
+        self.recognized += recognized
+        yield from self.close()
+        if n and not self.recognized:
+            raise InputError(
+                f"none of the {n} lines is a TensorRT or trtexec message",
+                source=self.source,
+                hint="pass the output of trtexec (or of a TensorRT program) with its log "
+                "envelopes, e.g. `trtexec ... --verbose > build.log 2>&1`",
+            )
+
+
+def iter_log_events(
+    lines: Iterable[str], *, strict: bool = False, source: str | None = None
+) -> Iterator[Event]:
+    """Events of ``lines`` (decoded, each with its ending), in file order (streaming)."""
+    return LogParser(strict=strict, source=source).run(lines)
