@@ -26,7 +26,7 @@ from tests.findings.inputs import (
     of,
 )
 from trtlog.findings.context import LintContext
-from trtlog.findings.reformat import is_copy_node, reformats
+from trtlog.findings.rules.reformat import is_copy_node, reformats
 
 REFORMAT_RULES = ("reformat-io-boundary", "reformat-dtype", "reformat-layout")
 

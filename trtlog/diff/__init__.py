@@ -22,6 +22,7 @@ reordered layers are paired as ``order`` changes, and a layer that became severa
 per piece, marked ``split`` (or ``merged`` the other way round).
 """
 
+from trtlog._moved import moved_names
 from trtlog.diff.align import compare_engines
 from trtlog.diff.load import compare
 from trtlog.diff.migration import MigrationCheck, RaisedNode, is_migration, migration_check
@@ -41,7 +42,7 @@ from trtlog.diff.models import (
     TacticChange,
 )
 from trtlog.diff.passes import compare_passes
-from trtlog.diff.summary import step_times, summarize
+from trtlog.diff.summary import step_times, summarize_comparison
 from trtlog.diff.text import fit, render_steps, render_summary
 from trtlog.names import is_qdq_node
 
@@ -71,5 +72,7 @@ __all__ = [
     "render_steps",
     "render_summary",
     "step_times",
-    "summarize",
+    "summarize_comparison",
 ]
+
+__getattr__ = moved_names(__name__, {"summarize": "trtlog.diff.summary:summarize_comparison"})

@@ -356,9 +356,9 @@ class Comparison(BaseModel):
 
     def summary(self, module_depth: int | None = None) -> ComparisonSummary:
         """Counts, fusion groups, precision and tactic changes, reformats, passes, times."""
-        from trtlog.diff.summary import summarize
+        from trtlog.diff.summary import summarize_comparison
 
-        return summarize(self, module_depth=module_depth)
+        return summarize_comparison(self, module_depth=module_depth)
 
     def frame(self) -> pd.DataFrame:
         """One row per step (see :func:`trtlog.frames.diff_frame`)."""

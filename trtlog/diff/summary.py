@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from trtlog._moved import moved_names
 from trtlog.diff.models import (
     Comparison,
     ComparisonSummary,
@@ -20,7 +21,10 @@ from trtlog.diff.models import (
 )
 from trtlog.names import cut_module, parse_kernel_name
 
-__all__ = ["auto_module_depth", "step_times", "sum_known", "summarize"]
+__all__ = ["auto_module_depth", "step_times", "sum_known", "summarize_comparison"]
+
+# trtlog.summary.summarize summarises a build; this one a comparison
+__getattr__ = moved_names(__name__, {"summarize": "trtlog.diff.summary:summarize_comparison"})
 
 
 # -- summary -------------------------------------------------------------------------------
@@ -105,7 +109,7 @@ def auto_module_depth(views: Sequence[LayerView]) -> int:
     return 1
 
 
-def summarize(cmp: Comparison, module_depth: int | None = None) -> ComparisonSummary:
+def summarize_comparison(cmp: Comparison, module_depth: int | None = None) -> ComparisonSummary:
     """The :class:`ComparisonSummary` of a comparison (``cmp.summary()``).
 
     ``module_depth`` cuts module paths for the per-module times (``2``: ``/model/backbone0``);

@@ -15,18 +15,18 @@ from collections.abc import Iterable, Sequence
 from trtlog.build import Build
 from trtlog.engine.model import Engine, Profile
 from trtlog.findings.base import Check
-from trtlog.findings.builder import (
+from trtlog.findings.context import LintContext
+from trtlog.findings.models import Finding, RuleInfo
+from trtlog.findings.rules.build_process import (
     check_build_failed,
     check_dla_fallback,
     check_int8_no_calibration,
     check_slow_build_no_timing_cache,
     check_tactic_memory_skip,
 )
-from trtlog.findings.context import LintContext
-from trtlog.findings.models import Finding, RuleInfo
-from trtlog.findings.myelin import check_attention_not_fused, check_myelin_subkernels
-from trtlog.findings.precision import check_precision_fallback, check_strongly_typed_fp32
-from trtlog.findings.qdq import (
+from trtlog.findings.rules.myelin import check_attention_not_fused, check_myelin_subkernels
+from trtlog.findings.rules.precision import check_precision_fallback, check_strongly_typed_fp32
+from trtlog.findings.rules.qdq import (
     check_int8_slower_than_reference,
     check_qdq_blocked_fusion,
     check_qdq_int8_float_output,
@@ -35,7 +35,7 @@ from trtlog.findings.qdq import (
     check_qdq_split_fusion,
     check_qdq_unfused_quantizer,
 )
-from trtlog.findings.reformat import (
+from trtlog.findings.rules.reformat import (
     check_reformat_dtype,
     check_reformat_io_boundary,
     check_reformat_layout,

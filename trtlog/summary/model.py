@@ -20,27 +20,16 @@ and say so. Only pandas-free work happens here, except for the tactic figures, w
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.build import Build
-from trtlog.build.passes import (
-    FUSION_KINDS,
-    QDQ_KINDS,
-    REMOVAL_KINDS,
-    pass_records,
-    qdq_events,
-    removal_events,
-)
-from trtlog.build.performance import Performance, TimesSummary, performances, times_statistics
-from trtlog.events import LayerCount, Unrecognized
+from trtlog._display import clip
+from trtlog.build.performance import Performance, TimesSummary
 
 if TYPE_CHECKING:
-    from trtlog.engine.model import Times
+    pass
 
 __all__ = [
     "AccuracyRow",
@@ -49,7 +38,6 @@ __all__ = [
     "RunRow",
     "StageCount",
     "Summary",
-    "summarize",
 ]
 
 #: The key of fusions no pass is known for (7.x ``Fusing a with b`` outside any pass).
@@ -57,10 +45,6 @@ NO_PASS = "(no pass)"
 
 #: The most passes the text lists one by one (the last row then sums the others).
 _PASSES_SHOWN = 12
-
-# the event kinds that are errors whatever their envelope (a library's assert() on stderr has
-# none: the 8.4.10 Myelin crash's last line)
-_ERROR_KINDS = frozenset({"trt_error", "error_recorded", "internal_error", "app_error"})
 
 
 class StageCount(BaseModel):
@@ -304,7 +288,7 @@ class Summary(BaseModel):
                     f"{a.value:g}{limit}, line {a.line}"
                 )
         if self.command_line:
-            row("command", _clip(self.command_line, 100))
+            row("command", clip(self.command_line, 100))
         if self.rounds:
             self._rounds_text(out)
         if self.layer_counts:
@@ -369,7 +353,7 @@ class Summary(BaseModel):
         if self.engine_time_ms is not None:
             row(
                 "engine layer time",
-                _clip(f"{self.engine_time_ms:.4g} ms per inference ({self.engine_profile})", 100),
+                clip(f"{self.engine_time_ms:.4g} ms per inference ({self.engine_profile})", 100),
             )
         row("engine size", f"{self.engine_size_mib:g} MiB" if self.engine_size_mib else None)
         row("activation memory", _mib(self.activation_memory_bytes))
@@ -386,7 +370,7 @@ class Summary(BaseModel):
                 out.append(f"{'':<2}{stats.metric:<24}{stats.describe()}")
         row("warnings / errors", f"{self.warnings} / {self.errors}")
         for err in self.first_errors:
-            out.append(f"{'':<24}{_clip(err, 100)}")
+            out.append(f"{'':<24}{clip(err, 100)}")
         row(
             "unrecognized",
             f"{self.unrecognized} line(s), {self.unrecognized_enveloped} with a TensorRT envelope",
@@ -420,7 +404,7 @@ class Summary(BaseModel):
                     f"{r.index + 1}{mark}",
                     f"{r.first_line}-{r.last_line}",
                     r.status or "-",
-                    _clip(r.model or "", 32),
+                    clip(r.model or "", 32),
                     r.precision or "",
                     r.shapes or r.batch or "",
                     engine,
@@ -521,359 +505,9 @@ def _num(value: float | None) -> str:
     return "" if value is None else f"{value:.4g}"
 
 
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _seconds(value: float | None) -> str:
     return "" if value is None else f"{value:.3g} s"
 
 
 def _mib(value: int | None) -> str | None:
     return None if value is None else f"{value / 1048576:.1f} MiB"
-
-
-def _version(build: Build) -> str | None:
-    return ".".join(str(p) for p in build.trt_version) if build.trt_version else None
-
-
-def _last(build: Build, kind: str, field: str) -> Any:
-    """A field of the last event of a kind (``None`` when the log has none)."""
-    events: list[Any] = build.events_of(kind)
-    return getattr(events[-1], field) if events else None
-
-
-def _total(build: Build, kind: str) -> float | None:
-    """The sum of the ``seconds`` of every event of a kind (``None`` when there is none)."""
-    values: list[float] = [getattr(e, "seconds", 0.0) for e in build.events_of(kind)]
-    return math.fsum(values) if values else None
-
-
-def summarize(build: Build, run: int | None = None, *, times: Times | None = None) -> Summary:
-    """Collect the summary of a parsed log.
-
-    Args:
-        build: the parsed log.
-        run: which trtexec run to describe (0-based; negative counts from the end). Default:
-            the last run. A file with several runs also gets a table of every run.
-        times: an ``--exportTimes`` file of the same run, summarised under the performance.
-
-    Raises:
-        IndexError: there is no such run.
-
-    Example:
-        >>> from trtlog import parse_text
-        >>> log = "[V] [TRT] Original: 9 layers\\n[V] [TRT] After vertical fusions: 4 layers\\n"
-        >>> s = summarize(parse_text(log))
-        >>> [(c.stage, c.layers) for c in s.layer_counts]
-        [('Original', 9), ('vertical fusions', 4)]
-    """
-    runs_table: list[RunRow] = []
-    differ: list[str] = []
-    if len(build.runs) > 1:
-        index = len(build.runs) - 1 if run is None else run
-        scope_run = build.for_run(index)
-        runs_table = [_run_row(build.for_run(i)) for i in range(len(build.runs))]
-        differ = _differences([build.for_run(i) for i in range(len(build.runs))])
-    else:
-        scope_run = build.for_run(run) if run is not None else build
-    current = scope_run.runs[0] if scope_run.runs else None
-    rounds = scope_run.rounds if len(scope_run.rounds) > 1 else ()
-    kept = next((r for r in rounds if r.kept), None)
-    scope = scope_run.for_round(kept.index) if kept is not None else scope_run
-    round_rows = [_round_summary(scope_run, r) for r in rounds]
-
-    index_ = scope.pass_index
-    fusions = Counter(index_.of(e) or NO_PASS for e in scope.events_of(*FUSION_KINDS))
-    qdq = _qdq_rows(scope)
-    tactics = _tactic_figures(scope)
-    warnings = sum(1 for e in scope_run.events if e.severity == "warning")
-    errors = [e for e in scope_run.events if _is_error(e)]
-    unrec = scope_run.of(Unrecognized)
-    status: str | None = current.status if current is not None else None
-    # a run that printed its &&&& RUNNING banner but no result line crashed or was cut off
-    cut_off = current is not None and status is None and current.test is not None
-    if cut_off:
-        status = "no &&&& result line (crashed or cut off)"
-    first_errors = [scope_run.text_of(e).splitlines()[0].strip() for e in errors[:3]]
-    device = scope_run.device
-    stats: list[Any] = scope_run.events_of("memory_stats")
-    peak = max((getattr(e, "gpu_mib", 0) or 0 for e in stats), default=0) or None
-    in_use = [
-        getattr(e, "gpu_mib", 0)
-        for e in scope_run.events_of("memory_change", "memory_snapshot")
-        if not str(getattr(e, "phase", "")).startswith("TensorRT-managed")
-    ]
-    weights = [
-        e for e in scope.events_of("persistent_memory") if getattr(e, "memory", "") == "weights"
-    ]
-    engine = scope_run.engine
-    built = [e for e in scope_run.events_of("engine_built") if not getattr(e, "loaded", False)]
-    loaded = [e for e in scope_run.events_of("engine_built") if getattr(e, "loaded", False)]
-    graph: list[Any] = scope_run.events_of("graph_build_done")
-    found = performances(scope_run.events, scope_run.runs)
-    return Summary(
-        source=build.source.name,
-        lines=build.line_count,
-        runs=len(build.runs),
-        run=current.index if current is not None else None,
-        run_first_line=_first_line(build, current),
-        run_last_line=current.last_line if current is not None else None,
-        runs_table=runs_table,
-        runs_differ_in=differ,
-        trt_version=_version(scope_run),
-        command_line=scope_run.command_line,
-        device=device.name if device else None,
-        compute_capability=device.compute_capability if device else None,
-        model=scope_run.options.model,
-        precision=scope_run.options.precision,
-        loaded_engine=scope_run.options.loaded_engine,
-        rounds=round_rows,
-        round=kept.number if kept is not None else None,
-        strongly_typed=_strongly_typed(scope_run),
-        accuracy=_accuracy(scope_run),
-        accuracy_failed=bool(scope_run.events_of("accuracy_failed")),
-        layer_counts=[
-            StageCount(stage=e.stage, layers=e.layers, line=e.span[0]) for e in scope.of(LayerCount)
-        ],
-        fusions_by_pass=dict(fusions),
-        passes=[PassRow(**{k: r[k] for k in PassRow.model_fields}) for r in pass_records(scope)],
-        removals=len(removal_events(scope.events_of(*REMOVAL_KINDS, "pass_run"))),
-        qdq_events=sum(qdq.values()),
-        qdq_by_kind=qdq,
-        **tactics,
-        graph_seconds=graph[0].seconds if graph else None,
-        graph_includes_optimization=bool(graph and graph[0].includes_optimization),
-        graph_optimization_seconds=_total(scope_run, "graph_opt_time"),
-        tactic_selection_seconds=_total(scope_run, "tactics_done"),
-        engine_generation_seconds=_total(scope_run, "engine_generated"),
-        engine_build_seconds=built[-1].seconds if built else None,  # type: ignore[union-attr]
-        engine_load_seconds=loaded[-1].seconds if loaded else None,  # type: ignore[union-attr]
-        engine_deserialize_seconds=_last(scope_run, "engine_deserialized", "seconds"),
-        engine_size_mib=_last(scope_run, "engine_size", "size_mib")
-        or _last(scope_run, "engine_load_size", "size_mib"),
-        activation_memory_bytes=_last(scope, "activation_memory", "bytes"),
-        weights_memory_bytes=getattr(weights[-1], "bytes", None) if weights else None,
-        peak_gpu_mib=peak,
-        gpu_in_use_mib=max(in_use, default=0) or None,
-        engine_layers=len(engine.layers) if engine is not None else None,
-        engine_time_ms=engine.profile.runs[0].total_ms
-        if engine is not None and engine.profile is not None and engine.profile.runs
-        else None,
-        engine_profile=_profile_source(scope_run, engine),
-        performance=found[-1] if found else None,
-        times=times_statistics(times) if times is not None else None,
-        warnings=warnings,
-        errors=len(errors),
-        first_errors=first_errors,
-        status=status,
-        stopped_after=_stopped_after(scope_run) if status == "failed" or cut_off else None,
-        last_line=_last_line(scope_run) if status == "failed" or cut_off else None,
-        unrecognized=len(unrec),
-        unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
-        events=len(scope_run.events),
-    )
-
-
-def _profile_source(build: Build, engine: Any) -> str | None:
-    """Where the engine's layer times come from (the log's own table, said briefly)."""
-    if engine is None or engine.profile is None:
-        return None
-    source: str = engine.profile.source
-    if source.startswith(build.source.name + " ("):
-        return "the log's " + source[len(build.source.name) + 2 : -1]
-    return source
-
-
-def _strongly_typed(build: Build) -> bool:
-    """``Precision: Strongly Typed``, or TensorRT 11 (which builds nothing else)."""
-    return build.options.strongly_typed or (build.trt_version or (0,)) >= (11,)
-
-
-def _accuracy(build: Build) -> list[AccuracyRow]:
-    """The accuracy checks, with their reference pair and the threshold they were held to."""
-    option = build.options.get("Accuracy Threshold", "Inference")
-    try:
-        default = float(option) if option else None
-    except ValueError:
-        default = None
-    seen: Counter[str] = Counter()
-    rows = []
-    for e in build.events_of("accuracy_check"):
-        tensor = str(getattr(e, "tensor", ""))
-        rows.append(
-            AccuracyRow(
-                tensor=tensor,
-                pair=seen[tensor],
-                metric=str(getattr(e, "metric", "")),
-                value=float(getattr(e, "value", 0.0)),
-                threshold=getattr(e, "threshold", None) or default,
-                verdict=str(getattr(e, "verdict", "")),
-                line=e.span[0],
-            )
-        )
-        seen[tensor] += 1
-    return rows
-
-
-def _first_line(build: Build, run: Any) -> int | None:
-    if run is None:
-        return None
-    return 1 if run.index == 0 else int(run.first_line)
-
-
-def _is_error(event: Any) -> bool:
-    """An error: an ``[E]``/``[F]`` line, or an error event without envelope.
-
-    A library's ``assert()`` prints on stderr without an envelope (8.4.10 Myelin crash).
-    """
-    return event.severity in ("error", "fatal") or (
-        event.severity is None and event.kind in _ERROR_KINDS
-    )
-
-
-def _qdq_rows(build: Build) -> dict[str, int]:
-    """The rows ``qdq_frame`` has for each kind (a Q/DQ fusion has one row per Q/DQ layer)."""
-    counts: Counter[str] = Counter()
-    for event in qdq_events(build.events_of(*QDQ_KINDS)):
-        counts[event.kind] += len(event.sources) if event.kind == "fusion_into" else 1
-    return dict(counts.most_common())
-
-
-_TACTIC_KINDS = ("tactic_timing", "tactic_skipped", "tactic_skipped_memory", "cached_tactic")
-
-
-def _tactic_figures(build: Build) -> dict[str, int]:
-    """Tactics timed, cached, skipped and the layers timed, from ``tactics_frame`` itself.
-
-    ``tactics_timed`` are its rows measured in this build (not skipped, not from the timing
-    cache), ``layers_timed`` the distinct ``layer`` values of its rows with a time (timed or
-    cached; the ``Optimizer Reformat(...)`` layers of reformat timings among them, counted
-    in ``reformat_layers_timed``).
-    """
-    runners = len(build.events_of("runner_choice", "legacy_runner_choice"))
-    if not build.events_of(*_TACTIC_KINDS):
-        return {"runners_chosen": runners}
-    frame = build.tactics_frame()
-    timed = frame[~frame["skipped"]]
-    return {
-        "tactics_timed": int((~timed["cached"]).sum()),
-        "tactics_cached": int(timed["cached"].sum()),
-        "tactics_skipped": int(frame["skipped"].sum()),
-        "layers_timed": int(timed["layer"].nunique()),
-        "reformat_layers_timed": int(timed.loc[timed["reformat"], "layer"].nunique()),
-        "runners_chosen": runners,
-    }
-
-
-def _round_summary(build: Build, r: Any) -> RoundSummary:
-    events = [e for e in build.events if r.contains(e.span[0])]
-    stages = [e for e in events if isinstance(e, LayerCount)]
-
-    def total(kind: str) -> float | None:
-        values = [getattr(e, "seconds", 0.0) for e in events if e.kind == kind]
-        return math.fsum(values) if values else None
-
-    activation = [getattr(e, "bytes", None) for e in events if e.kind == "activation_memory"]
-    return RoundSummary(
-        number=r.number,
-        first_line=r.first_line,
-        last_line=r.last_line,
-        strategy=r.strategy,
-        outcome=r.outcome,
-        estimated_time=r.estimated_time,
-        kept=r.kept,
-        stages=[_stage(e) for e in stages],
-        first_stage=_stage(stages[0]) if stages else None,
-        last_stage=_stage(stages[-1]) if stages else None,
-        fusions=sum(1 for e in events if e.kind in FUSION_KINDS),
-        graph_optimization_seconds=total("graph_opt_time"),
-        tactic_selection_seconds=total("tactics_done"),
-        engine_generation_seconds=total("engine_generated"),
-        activation_memory_bytes=activation[-1] if activation else None,
-    )
-
-
-def _stage(event: LayerCount) -> StageCount:
-    return StageCount(stage=event.stage, layers=event.layers, line=event.span[0])
-
-
-def _run_row(build: Build) -> RunRow:
-    run = build.runs[0]
-    options = build.options
-    found = performances(build.events, build.runs)
-    perf = found[-1] if found else None
-
-    def median(metric: str) -> float | None:
-        stats = perf.latency.get(metric) if perf is not None else None
-        return stats.median_ms if stats is not None else None
-
-    engine: list[Any] = build.events_of("engine_built")
-    shapes = [s for s in options.shapes if s.phase == "inference" and not s.model]
-    return RunRow(
-        index=run.index,
-        first_line=1 if run.index == 0 else run.first_line,
-        last_line=run.last_line,
-        status=run.status,
-        model=options.model,
-        precision=options.precision,
-        batch=options.get("Batch", "Inference") or options.get("Max batch", "Build"),
-        shapes=",".join(
-            f"{s.tensor}:{'x'.join(map(str, s.dims or s.opt_dims or ()))}" for s in shapes
-        )
-        or None,
-        engine_seconds=engine[-1].seconds if engine else None,
-        engine_loaded=bool(engine and engine[-1].loaded),
-        throughput_qps=perf.throughput_qps if perf is not None else None,
-        latency_median_ms=median("Latency"),
-        gpu_compute_median_ms=median("GPU Compute Time"),
-        errors=sum(1 for e in build.events if _is_error(e)),
-    )
-
-
-def _differences(builds: list[Build]) -> list[str]:
-    """The option labels whose values differ between runs (``Batch``, ``Prototxt``...).
-
-    Only labels every run printed: an option a run leaves out is unknown, not different.
-    """
-    labels: dict[str, None] = {}
-    for b in builds:
-        for block in b.options.blocks.values():
-            labels.update(dict.fromkeys(block))
-    out = []
-    for label in labels:
-        values = [b.options.get(label) for b in builds]
-        if None not in values and len(set(values)) > 1:
-            out.append(label)
-    return out
-
-
-def _stopped_after(build: Build) -> str | None:
-    """The last line a failed or cut-off run reached: its last TensorRT or trtexec message.
-
-    Whatever its severity: a cut-off verbose log's last ``Timing Runner`` line says how far
-    the build got (8.4.10 Myelin crash: line 347), a build that fails without an error line
-    (8.2.3: ``&&&& FAILED`` right after ``Finish parsing network model``) its last step.
-    Blank lines, the ``&&&&`` footer and text without an envelope are left out (the crash's
-    own text is ``last line``).
-    """
-    for event in reversed(build.events):
-        if event.kind in ("run_end", "log_line") or event.severity is None:
-            continue  # the footer, an empty message, text without an envelope
-        text = build.text_of(event).splitlines()[0].strip()
-        return f"line {event.span[0]}: {_clip(text, 100)}"
-    return None
-
-
-def _last_line(build: Build) -> str | None:
-    """The log's last non-blank line when it is not a TensorRT message (a crash's text)."""
-    for event in reversed(build.events):
-        if event.kind == "run_end":
-            continue
-        text = build.text_of(event).strip()
-        if not text:
-            continue
-        if event.severity is not None:
-            return None
-        return f"line {event.span[1]}: {_clip(text.splitlines()[-1], 100)}"
-    return None

@@ -1,0 +1,237 @@
+"""Myelin and attention rules: kernels of one region explained, attention left unfused.
+
+Part of the view package :mod:`trtlog.findings`. A detailed 10.x engine lists a Myelin
+region's kernels one by one (``kgen``, ``gemm``, ``__myl_...``, ``_myl<g>_<i>`` names): many
+rows that are one ``{ForeignNode[...]}`` of a default build, not a fusion that failed. An
+attention block whose MatMul, Softmax and MatMul are separate layers did not become a fused
+multi-head-attention kernel.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from trtlog.engine.model import EngineLayer
+from trtlog.findings.base import make, rule
+from trtlog.findings.context import LOW_TYPES, LintContext, short
+from trtlog.findings.models import Finding
+from trtlog.names import is_qdq_node
+
+__all__ = ["check_attention_not_fused", "check_myelin_subkernels"]
+
+_GEMM_KERNELS = frozenset({"gemm", "correlation", "conv", "conv_act_pool", "deconv", "fusion"})
+_MATMUL_OPS = frozenset({"MatMul", "Gemm", "Fc", "Einsum"})
+_SOFTMAX_OPS = frozenset({"Softmax", "Soft", "SoftMax"})
+
+
+_SYNC_KERNELS = frozenset({"signal", "wait", "shape_call"})
+
+
+def _is_gemm(kernel: EngineLayer) -> bool:
+    """A Myelin kernel that multiplies matrices (a GEMM, convolution, or fused FC)."""
+    t = kernel.type or ""
+    if t == "fusion":  # a fused FC kernel (`__myl_Fc...`) or a GEMM tactic
+        ops = kernel.myelin.ops if kernel.myelin else ()
+        return "Gemm" in ops or "gemm" in (kernel.tactic_name or "").lower()
+    return t in _GEMM_KERNELS
+
+
+_ATTENTION_KERNEL = re.compile(r"mha|flash|attention", re.IGNORECASE)
+
+
+def _is_attention(kernel: EngineLayer) -> bool:
+    """A fused attention kernel (``_gemm_mha_v2_myl0_3``, an ``fmha`` tactic)."""
+    parsed = kernel.myelin
+    body = parsed.body if parsed is not None else kernel.name
+    if "/" not in body and _ATTENTION_KERNEL.search(body):
+        return True  # the kernel's own name, not an ONNX path with an "mha" module in it
+    return bool(kernel.tactic_name and _ATTENTION_KERNEL.search(kernel.tactic_name))
+
+
+@rule(
+    "myelin-subkernels",
+    "info",
+    "Many engine rows are the kernels of one Myelin region",
+    "TensorRT compiles transformer blocks (and, in 10.x, whole subgraphs) with its Myelin "
+    "compiler. A default build reports such a region as one `{ForeignNode[...]}` layer; a "
+    "`--profilingVerbosity=detailed` build (or a profile) lists its kernels: `kgen` "
+    "generated kernels (`__myl_AddCastMean..._myl0_5`), `gemm` kernels named after their "
+    "MatMuls, `_gemm_mha_v2` attention kernels. An engine that 'split into many layers' this "
+    "way is not missing fusions. For quantized builds the finding also says whether the "
+    "region's GEMM/convolution kernels really read INT8 (their inputs' Format/Datatype).",
+    needs=("engine",),
+)
+def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
+    """One finding per Myelin region listed kernel by kernel."""
+    if ctx.engine is None:
+        return
+    by_name = {x.name: x for x in ctx.layers}
+    for group in ctx.engine.groups("myelin"):
+        if len(group.kernels) < 2:
+            continue  # a region that is one kernel needs no explaining
+        kernels = [by_name[k] for k in group.kernels if k in by_name]
+        label = group.region or (
+            f"Myelin graph {group.graph}" if group.graph is not None else "Myelin kernels"
+        )
+        time = None if group.time_ms != group.time_ms else group.time_ms
+        if not kernels:  # a region whose profile lists the kernels
+            yield make(
+                ctx,
+                check_myelin_subkernels,
+                short(label, 120),
+                f"the profile lists {len(group.kernels)} Myelin kernel records for the region "
+                f"{short(label, 100)}; their times add up to the region's time",
+                "the records are the parts of one engine layer, not separate layers",
+                "nothing to fix; compare regions, not kernel records",
+                layers=[x for x in ctx.layers if x.name == group.region],
+                names=group.kernels[:20],
+                time_ms=time,
+            )
+            continue
+        compute = [k for k in kernels if (k.type or "") not in _SYNC_KERNELS]
+        if len(compute) < 2:
+            continue  # one kernel and its synchronisation: nothing that looks like a split
+        types = ", ".join(
+            f"{n} {t}"
+            for t, n in sorted(group.kernel_types.items(), key=lambda kv: -kv[1])
+            if t != "?"
+        )
+        details = []
+        attention = [k for k in kernels if _is_attention(k)]
+        if attention:
+            details.append(
+                f"{len(attention)} of them are fused attention kernels "
+                f"({short(attention[0].name, 40)})"
+            )
+        gemms = [k for k in kernels if _is_gemm(k)]
+        if gemms and ctx.quantized:
+            int8 = [k for k in gemms if any(t.dtype in LOW_TYPES for t in k.inputs)]
+            text = (
+                f"{len(int8)} of its {len(gemms)} GEMM/convolution kernels read INT8 "
+                "(inputs' Format/Datatype)"
+            )
+            quantized_float = [
+                k for k in gemms if k not in int8 and any(is_qdq_node(n) for n in k.onnx_nodes)
+            ]
+            if quantized_float:
+                read = sorted({t.dtype or "?" for k in quantized_float for t in k.inputs})
+                text += (
+                    f", and {len(quantized_float)} hold Q/DQ nodes but read "
+                    f"{'+'.join(read)} (e.g. {short(quantized_float[0].name, 70)}): those run "
+                    "in float"
+                )
+            details.append(text)
+        yield make(
+            ctx,
+            check_myelin_subkernels,
+            short(label, 120),
+            f"{len(kernels)} engine rows{f' ({types})' if types else ''} are the kernels of "
+            "one Myelin region "
+            f"({short(label, 100)})" + "".join(f"; {d}" for d in details),
+            "a detailed build lists a Myelin region kernel by kernel where a default build "
+            "shows one {ForeignNode[...]} layer: these rows are not separate layers and their "
+            "number is not a missing fusion",
+            "compare with a default build (or group the rows with `trtlog layers --group-by "
+            "myelin`); look inside the region only for kernels that dominate its time",
+            layers=kernels,
+            time_ms=time,
+        )
+
+
+_SOFTMAX_TYPES = frozenset({"SoftMax", "CudaSoftMax", "Softmax"})
+_MATMUL_TYPES = frozenset({"gemm", "MatrixMultiply", "CublasMatrixMultiply", "CaskGemm"})
+
+
+def _ops(ctx: LintContext, layer: EngineLayer) -> frozenset[str]:
+    ops = ctx.layer_ops(layer)
+    if layer.type in _SOFTMAX_TYPES:
+        ops |= {"Softmax"}
+    if layer.type in _MATMUL_TYPES:
+        ops |= {"MatMul"}
+    return ops
+
+
+def _may_be_softmax(ctx: LintContext, layer: EngineLayer, named: frozenset[str]) -> bool:
+    """A cheap test before the op lookup: a Softmax type, "Soft" in a name, a parsed Softmax.
+
+    A ``{ForeignNode[...]}`` region is one layer whatever it holds: never a separate Softmax.
+    """
+    if layer.type == "Myelin" or layer.name.startswith("{ForeignNode["):
+        return False
+    if layer.type in _SOFTMAX_TYPES or "oft" in layer.name:
+        return True
+    return any("oft" in n or n in named for n in layer.onnx_nodes)
+
+
+def _activations(ctx: LintContext, layer: EngineLayer) -> int:
+    """How many of a layer's inputs are activations (not constants)."""
+    n = 0
+    for t in layer.inputs:
+        producer = ctx.producer_of(layer, t.name)
+        if producer is None:
+            n += t.name in ctx.bindings
+        elif producer.type != "Constant":
+            n += 1
+    return n
+
+
+def _near(ctx: LintContext, layer: EngineLayer, up: bool, hops: int = 2) -> EngineLayer | None:
+    frontier = [layer]
+    seen = {layer.index}
+    for _ in range(hops):
+        nxt = []
+        for x in frontier:
+            for y in ctx.upstream(x) if up else ctx.downstream(x):
+                if y.index in seen:
+                    continue
+                seen.add(y.index)
+                if _ops(ctx, y) & _MATMUL_OPS:
+                    # attention multiplies two activations (Q·Kᵀ, P·V), not weights
+                    return y if _activations(ctx, y) >= 2 else None
+                nxt.append(y)
+        frontier = nxt
+    return None
+
+
+@rule(
+    "attention-not-fused",
+    "warning",
+    "MatMul, Softmax and MatMul of an attention block run as separate layers",
+    "TensorRT fuses scaled dot-product attention (MatMul → scale/mask → Softmax → MatMul) "
+    "into one multi-head-attention kernel (`_gemm_mha_v2`, `fmha`), which keeps the attention "
+    "matrix on chip. When the Softmax is its own layer between the two MatMuls, the full "
+    "attention matrix is written to and read from memory. Casts to FP32 around the Softmax, "
+    "unsupported mask ops, Q/DQ nodes in the wrong places or FP32 precision break the pattern.",
+    needs=("engine",),
+)
+def check_attention_not_fused(ctx: LintContext) -> Iterator[Finding]:
+    """Softmax layers with a MatMul layer before and after them (not one fused kernel)."""
+    named = frozenset(n for n, op in ctx.ops.items() if op in _SOFTMAX_OPS)
+    for layer in ctx.layers:
+        if not _may_be_softmax(ctx, layer, named):
+            continue
+        ops = _ops(ctx, layer)
+        if not ops & _SOFTMAX_OPS or ops & _MATMUL_OPS or "mha" in layer.name.lower():
+            continue
+        before = _near(ctx, layer, up=True)
+        after = _near(ctx, layer, up=False)
+        if before is None or after is None:
+            continue
+        t = ctx.times([before, layer, after])
+        share = ctx.share(t)
+        yield make(
+            ctx,
+            check_attention_not_fused,
+            layer.name,
+            f"the Softmax {short(layer.name, 80)} ({layer.type or '?'}) runs between "
+            f"{short(before.name, 70)} and {short(after.name, 70)} as separate layers: the "
+            "attention was not fused into one kernel",
+            "the attention matrix (sequence by sequence per head) goes through memory twice"
+            + (f"; the three layers take {share}" if share else ""),
+            "keep the attention pattern plain (MatMul, scale, mask Add, Softmax, MatMul) in "
+            "FP16 or with Q/DQ only on the MatMul inputs, without Casts to FP32 around the "
+            "Softmax; use a TensorRT version whose Myelin backend fuses attention (8.6+/10.x)",
+            layers=[before, layer, after],
+            time_ms=t,
+        )

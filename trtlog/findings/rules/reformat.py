@@ -1,0 +1,374 @@
+"""Reformat rules: every ``Reformatting CopyNode`` classified, with its share of time.
+
+Part of the view package :mod:`trtlog.findings`. A reformat is a copy TensorRT inserts to
+hand a tensor to a layer in another data type or memory layout. At a network binding it
+converts the application's format (``reformat-io-boundary``); inside the network it either
+changes the data type (``reformat-dtype``: a precision boundary) or only the
+layout/vectorization (``reformat-layout``: two neighbouring kernels chose formats that do not
+match).
+
+Only the copies TensorRT inserted count: layers named ``Reformatting CopyNode for ...`` (or
+``Reformatted ...``) and layers of ``Origin: REFORMAT``. Quantizers (``Origin: QDQ``) belong
+to ``qdq-unfused-quantizer``; the model's own ``Cast`` layers and the copies TensorRT makes
+for concatenations and slices (``..._copy_input``, ``Origin: SLICE``) are not reformats of
+formats; ``NoOp`` reformats that take no time move no data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from trtlog.engine.model import EngineLayer
+from trtlog.findings.base import make, rule
+from trtlog.findings.context import LintContext, short
+from trtlog.findings.models import Finding, Severity
+from trtlog.tensors import Tensor
+
+__all__ = ["check_reformat_dtype", "check_reformat_io_boundary", "check_reformat_layout"]
+
+_COPY_NODE = (
+    "Reformatting CopyNode for ",
+    "Reformatted Input Tensor ",
+    "Reformatted Output Tensor ",
+)
+_LAYOUT_FLAG = {
+    "linear": "chw",
+    "chw2": "chw2",
+    "chw4": "chw4",
+    "chw16": "chw16",
+    "chw32": "chw32",
+    "hwc": "hwc",
+    "hwc8": "hwc8",
+    "hwc16": "hwc16",
+    "dhwc8": "dhwc8",
+    "cdhw32": "cdhw32",
+}
+_DTYPE_FLAG = {"FP32": "fp32", "FP16": "fp16", "INT8": "int8", "BF16": "bf16", "FP8": "fp8"}
+_LOW = frozenset({"INT8", "FP8", "INT4", "FP4", "UINT8"})
+#: A reformat (or group of them) taking this share of the layer time is a warning.
+COSTLY_SHARE = 0.02
+
+
+@dataclass(frozen=True, slots=True)
+class Reformat:
+    """One reformat copy node of the engine, classified.
+
+    Attributes:
+        layer: the reformat layer.
+        src: its (first) input tensor.
+        dst: its (first) output tensor.
+        kind: ``io`` (at a network binding), ``dtype`` (changes the element type) or
+            ``layout`` (same element type, another layout or vectorization).
+        direction: ``input`` or ``output`` for ``io`` reformats, else ``""``.
+        added: the log's ``Adding reformat layer`` event for it, if printed.
+    """
+
+    layer: EngineLayer
+    src: Tensor
+    dst: Tensor
+    kind: str
+    direction: str
+    added: Any = None
+
+    def formats(self) -> tuple[str, str]:
+        """The source and destination formats as text (``FP16/hwc8``; compact when unknown)."""
+        if self.src.layout is None and self.dst.layout is None and self.added is not None:
+            return self.added.from_format.text, self.added.to_format.text
+        return _fmt(self.src), _fmt(self.dst)
+
+
+def _fmt(t: Tensor) -> str:
+    dtype = t.dtype or "?"
+    return f"{dtype}/{t.layout}" if t.layout else dtype
+
+
+def is_copy_node(layer: EngineLayer) -> bool:
+    """Whether a layer is a reformat TensorRT inserted (not a quantizer, Cast or slice copy).
+
+    Example:
+        >>> from trtlog.engine import EngineLayer
+        >>> is_copy_node(EngineLayer(index=0, name="Reformatting CopyNode for Input Tensor 0 to x"))
+        True
+        >>> is_copy_node(EngineLayer(index=0, name="/Cast", type="Reformat"))
+        False
+    """
+    if layer.origin == "QDQ":
+        return False
+    return layer.name.startswith(_COPY_NODE) or layer.origin == "REFORMAT"
+
+
+def reformats(ctx: LintContext) -> list[Reformat]:
+    """The engine's reformat copy nodes, classified (computed once per lint run)."""
+    return ctx.memo("reformats", _reformats)
+
+
+def _reformats(ctx: LintContext) -> list[Reformat]:
+    added = {e.layer: e for e in ctx.events("reformat_layer_added")}
+    out: list[Reformat] = []
+    for layer in ctx.layers:
+        if not layer.inputs or not layer.outputs or not is_copy_node(layer):
+            continue
+        if ctx.qdq_role(layer) is not None:
+            continue
+        t = ctx.time(layer)
+        if layer.type == "NoOp" and not t:
+            continue  # a NoOp reformat moves no data
+        src, dst = layer.inputs[0], layer.outputs[0]
+        if src.dtype is None and dst.dtype is None:
+            continue  # a names-only engine: nothing to classify
+        direction = ""
+        if ctx.is_network_input(layer, src.name):
+            kind, direction = "io", "input"
+        elif ctx.is_network_output(layer, dst.name):
+            kind, direction = "io", "output"
+        elif src.dtype and dst.dtype and src.dtype != dst.dtype:
+            kind = "dtype"
+        elif src.layout is not None and src.layout == dst.layout and src.vector == dst.vector:
+            continue  # the same format on both sides: a copy, not a reformat of formats
+        else:
+            kind = "layout"
+        out.append(Reformat(layer, src, dst, kind, direction, added.get(dst.name)))
+    return out
+
+
+_COPY_TARGET = re.compile(
+    r"^Reformatting CopyNode for (?P<side>Input|Output) Tensor \d+ to (?P<layer>.+)$"
+)
+
+
+def _where(name: str, width: int = 60) -> str:
+    """``before <layer>``/``after <layer>`` for a copy node's name, else the name.
+
+    Example:
+        >>> _where("Reformatting CopyNode for Input Tensor 0 to /a/Conv")
+        'before /a/Conv'
+    """
+    m = _COPY_TARGET.match(name)
+    if m is None:
+        return short(name, width)
+    return f"{'before' if m['side'] == 'Input' else 'after'} {short(m['layer'], width)}"
+
+
+def _lines(items: list[Reformat]) -> list[int]:
+    return [r.added.span[0] for r in items if r.added is not None]
+
+
+def _severity(ctx: LintContext, ms: float | None, base: Severity) -> Severity:
+    total = ctx.total_ms
+    if ms is not None and total and ms / total >= COSTLY_SHARE and base == "info":
+        return "warning"
+    return base
+
+
+def _between(ctx: LintContext, layer: EngineLayer) -> tuple[str, list[EngineLayer]]:
+    up = ctx.upstream(layer)
+    down = ctx.downstream(layer)
+    if up and down:
+        return f" between {short(up[0].name, 70)} and {short(down[0].name, 70)}", [up[0], down[0]]
+    if down:
+        return f" for {short(down[0].name, 70)}", [down[0]]
+    return "", []
+
+
+def _flag(t: Tensor) -> str:
+    dtype = _DTYPE_FLAG.get(t.dtype or "", (t.dtype or "?").lower())
+    return f"{dtype}:{_LAYOUT_FLAG.get(t.layout or 'linear', t.layout or 'chw')}"
+
+
+@rule(
+    "reformat-io-boundary",
+    "info",
+    "A reformat converts a network input or output",
+    "The application hands TensorRT its inputs (and gets its outputs) in the binding formats, "
+    "FP32 linear by default. When the first or last layer wants another type or layout, a "
+    "reformat converts at the boundary. `--inputIOFormats`/`--outputIOFormats` (or "
+    "`ITensor.allowed_formats`/`dtype`) let the engine take and give the format its kernels "
+    "use. Reformats of the same conversion are reported together; raised to warning when "
+    "they take 2% or more of the layer time.",
+    needs=("engine",),
+)
+def check_reformat_io_boundary(ctx: LintContext) -> Iterator[Finding]:
+    """Reformats at network bindings, grouped by direction and conversion, with the flag."""
+    groups: dict[tuple[str, str, str], list[Reformat]] = defaultdict(list)
+    for r in reformats(ctx):
+        if r.kind == "io":
+            groups[(r.direction, *r.formats())].append(r)
+    for (direction, src_fmt, dst_fmt), items in groups.items():
+        layers = [r.layer for r in items]
+        ms = ctx.times(layers)
+        share = ctx.share(ms)
+        tensors = [r.src.name if direction == "input" else r.dst.name for r in items]
+        wanted = items[0].dst if direction == "input" else items[0].src
+        option = "--inputIOFormats" if direction == "input" else "--outputIOFormats"
+        what = f"{wanted.dtype or '?'}{' ' + wanted.layout if wanted.layout else ''}"
+        layout_note = "" if wanted.layout else "; the layout is not printed, so check it"
+        if len(items) == 1:
+            subject = layers[0].name
+            message = (
+                f"{short(layers[0].name, 100)} converts the network {direction} {tensors[0]} "
+                f"from {src_fmt} to {dst_fmt}"
+            )
+        else:
+            shown = ", ".join(tensors[:5]) + (
+                f" and {len(tensors) - 5} more" if len(tensors) > 5 else ""
+            )
+            subject = f"{len(items)} network {direction}s"
+            message = (
+                f"{len(items)} reformats convert network {direction}s ({shown}) from {src_fmt} "
+                f"to {dst_fmt}"
+            )
+        yield make(
+            ctx,
+            check_reformat_io_boundary,
+            subject,
+            message,
+            f"a copy of {'the tensor' if len(items) == 1 else 'each tensor'} on every inference"
+            + (f" ({share})" if share else ""),
+            f"if the application can {'provide' if direction == 'input' else 'take'} {what} "
+            f"data, build with {option}={_flag(wanted)} (one format per {direction}, in "
+            f"binding order{layout_note}) so the engine uses it directly",
+            severity=_severity(ctx, ms, "info"),
+            lines=_lines(items),
+            layers=layers,
+            names=tensors,
+            time_ms=ms,
+        )
+
+
+@rule(
+    "reformat-dtype",
+    "info",
+    "A reformat changes the data type inside the network",
+    "A reformat between two layers that converts FP32↔FP16 or float↔INT8 marks a precision "
+    "boundary: the layers on its two sides run in different precisions. In a Q/DQ network "
+    "a float↔INT8 conversion that is not a Q/DQ node means a quantized layer is fed by an "
+    "unquantized one (a missing Q/DQ, or an activation that was not fused); FP32↔FP16 "
+    "conversions show layers that had no FP16 kernel or were pinned to FP32. Info, raised to "
+    "warning for a float↔INT8 conversion in a Q/DQ network or a copy that takes 2% or more "
+    "of the layer time.",
+    needs=("engine",),
+)
+def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
+    """Reformats that change the data type between two layers of the network."""
+    for r in reformats(ctx):
+        if r.kind != "dtype":
+            continue
+        layer, src, dst = r.layer, r.src, r.dst
+        t = ctx.time(layer)
+        share = ctx.share(t)
+        between, neighbours = _between(ctx, layer)
+        ints = {src.dtype, dst.dtype} & _LOW
+        severity = _severity(ctx, t, "info")
+        if ints and ctx.has_qdq:
+            severity = "warning"
+            cause = (
+                "a quantized layer is fed by (or feeds) an unquantized one without a Q/DQ "
+                "pair: a missing Q/DQ, or an activation that was not fused"
+            )
+            fix = (
+                "add the missing Q/DQ pair (or fuse the activation) so both sides agree on "
+                "INT8, or remove the Q/DQ of the quantized side"
+            )
+        elif ints:
+            cause = (
+                "TensorRT picked INT8 for one side and a float precision for the other "
+                "(implicit quantization chooses per layer by speed; plugins and layers without "
+                "an INT8 kernel stay in float)"
+            )
+            fix = (
+                "nothing to fix if the float side is meant to be float; otherwise give it an "
+                "INT8 implementation, or quantize the model explicitly with Q/DQ nodes"
+            )
+        else:
+            cause = (
+                f"the layers on its two sides run in {src.dtype} and {dst.dtype}: one had no "
+                "kernel in the other precision, or was pinned to it"
+            )
+            fix = (
+                "let both sides run in the same precision (--precisionConstraints with "
+                "--layerPrecisions for the pinned layer), or accept the copy"
+            )
+        yield make(
+            ctx,
+            check_reformat_dtype,
+            layer.name,
+            f"{short(layer.name, 100)} converts {src.dtype}→{dst.dtype}{between}",
+            f"{cause}; the copy runs on every inference" + (f" ({share})" if share else ""),
+            fix,
+            severity=severity,
+            lines=_lines([r]),
+            layers=[layer, *neighbours],
+            time_ms=t,
+        )
+
+
+@rule(
+    "reformat-layout",
+    "info",
+    "A reformat only changes the layout (vectorization) of a tensor",
+    "A reformat that keeps the data type and changes only the memory layout (linear, CHW4, "
+    "CHW32, HWC8...) exists because the kernels on its two sides chose formats that do not "
+    "match: the autotuner judged the copy cheaper than the alternatives. It is informational "
+    "unless it costs 2% or more of the layer time (then a warning): constraining the formats "
+    "(fewer layout-changing ops such as Transpose/Reshape next to convolutions, channel "
+    "counts that are multiples of 8 or 32) can avoid it.",
+    needs=("engine",),
+)
+def check_reformat_layout(ctx: LintContext) -> Iterator[Finding]:
+    """Reformats that change only the layout, one finding per conversion (``A → B``)."""
+    groups: dict[tuple[str, str], list[Reformat]] = defaultdict(list)
+    for r in reformats(ctx):
+        if r.kind == "layout":
+            groups[r.formats()].append(r)
+    for (src_fmt, dst_fmt), items in groups.items():
+        layers = [r.layer for r in items]
+        ms = ctx.times(layers)
+        share = ctx.share(ms)
+        unknown = all(r.src.layout is None and r.dst.layout is None for r in items)
+        if len(items) == 1:
+            r = items[0]
+            between, neighbours = _between(ctx, r.layer)
+            if unknown and r.added is None:
+                what = (
+                    f"re-lays out a {r.src.dtype or '?'} tensor{between} (the layer information "
+                    "does not print layouts)"
+                )
+            else:
+                what = f"converts {src_fmt} to {dst_fmt}{between}"
+            subject = r.layer.name
+            message = f"{short(r.layer.name, 100)} {what}"
+        else:
+            costly = sorted(items, key=lambda r: -(ctx.time(r.layer) or 0.0))
+            shown = ", ".join(_where(r.layer.name) for r in costly[:3])
+            neighbours = []
+            conversion = (
+                f"re-lay out {items[0].src.dtype or '?'} tensors (the layer information does not "
+                "print layouts)"
+                if unknown and all(r.added is None for r in items)
+                else f"convert {src_fmt} to {dst_fmt}"
+            )
+            subject = f"{len(items)} reformats {src_fmt}→{dst_fmt}"
+            message = (
+                f"{len(items)} reformats {conversion} between neighbouring layers"
+                f" ({'the costliest: ' if ctx.timed else 'e.g. '}{shown})"
+            )
+        yield make(
+            ctx,
+            check_reformat_layout,
+            subject,
+            message,
+            "the kernels on the two sides chose different layouts (a tactic-format mismatch); "
+            f"{'the copy runs' if len(items) == 1 else 'the copies run'} on every inference"
+            + (f" ({share})" if share else ""),
+            "usually fine; when it is costly, look at the layers around the copy: a "
+            "Shuffle/Transpose, a channel count that is not a multiple of the vector width, or a "
+            "layer without a kernel in the vectorized layout forces it",
+            severity=_severity(ctx, ms, "info"),
+            lines=_lines(items),
+            layers=[*layers, *neighbours],
+            time_ms=ms,
+        )

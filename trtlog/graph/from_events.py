@@ -1,0 +1,463 @@
+"""Building the merge graph from a build's events, in log order.
+
+Part of the graph package (networkx). One walk over the events adds a node per ONNX node,
+initializer and layer name and an edge per thing the log says happened to it (registered,
+fused, removed, swapped, retargeted...), each with its pass (from ``Build.pass_index``) and
+its line; the final layers come from the engine (its layer dump, its placement lines or the
+layers the autotuner timed). Silences are then explained from the ONNX data flow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from trtlog.engine.from_log import engine_from_autotuned, engine_from_placement
+from trtlog.engine.model import Engine
+from trtlog.events import PassRun
+from trtlog.names import split_name
+
+if TYPE_CHECKING:
+    from trtlog.build import Build
+    from trtlog.build.passes import PassIndex
+
+from trtlog.graph.model import FLOWS, MergeGraph, layer_id
+
+__all__ = ["merge_graph"]
+
+# passes that delete layers rather than fuse them into the layer they run on
+_ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)
+
+
+def _result_name(pass_name: str | None, first: str, second: str) -> str:
+    """The name TensorRT gives the layer ``Fusing first with second`` produces."""
+    if pass_name == "PointWiseFusion":
+        return f"PWN({first}, {second})"
+    return f"{first} + {second}"
+
+
+# events that say what the running pass did
+_EFFECTS = frozenset(
+    {
+        "fusion",
+        "fusion_into",
+        "conv_scale_fusion",
+        "horizontal_merge",
+        "layer_removed",
+        "qdq_dedup",
+        "layer_swap",
+        "qdq_swap",
+        "layer_type_change",
+        "slice_elimination",
+        "concat_elimination",
+        "copy_generated",
+        "retarget",
+    }
+)
+
+
+class _Builder:
+    """Walks the events once, in log order, and adds nodes and edges."""
+
+    def __init__(self, graph: MergeGraph, passes: PassIndex) -> None:
+        self.g = graph
+        self.passes = passes  # which pass was running at a line (Build.pass_index)
+        self.running: PassRun | None = None  # the last "Running: <pass> on <x>" still in scope
+        self.pass_acted = True  # whether the running pass has printed what it did
+        self.silent: dict[str, list[tuple[str, int]]] = defaultdict(list)  # layer -> passes
+        self.order: list[str] = []  # ONNX nodes in parse order
+        self.layer_order: dict[str, int] = {}  # TensorRT layers in the order the parser made them
+        self.foreign: dict[str, tuple[str, ...]] = {}  # Myelin region -> its ONNX nodes
+        self.producers: dict[str, str] = {}  # tensor -> ONNX node that outputs it
+        self.inputs: dict[str, list[str]] = defaultdict(list)  # ONNX node -> input tensors
+        self.consumers: dict[str, list[str]] = defaultdict(list)  # tensor -> ONNX nodes
+
+    def onnx_node(self, name: str, op: str | None, line: int) -> None:
+        node_id = "onnx:" + name
+        if node_id not in self.g:
+            self.g.add_node(
+                node_id, kind="onnx_node", name=name, op=op, line=line, order=len(self.order)
+            )
+            self.order.append(name)
+
+    def event(self, e: Any) -> None:
+        kind = e.kind
+        line = e.span[0]
+        g = self.g
+        if kind in _EFFECTS:
+            self.pass_acted = True
+        if kind == "onnx_parse_node":
+            self.onnx_node(e.node, e.op, line)
+        elif kind == "onnx_import_initializer":
+            node_id = "init:" + e.name
+            if node_id not in g:
+                g.add_node(node_id, kind="onnx_initializer", name=e.name, line=line)
+        elif kind == "onnx_node_io":
+            names = [t.name for t in e.tensors if t.name]
+            if e.direction == "outputs":
+                for tensor in names:
+                    self.producers.setdefault(tensor, e.node)
+            else:
+                self.inputs[e.node].extend(names)
+                for tensor in names:
+                    self.consumers[tensor].append(e.node)
+        elif kind == "onnx_register_layer" and e.layer not in self.layer_order:
+            self.layer_order[e.layer] = len(self.layer_order)
+            if e.node:
+                self._register(e.node, e.layer, line)
+        elif kind == "foreign_node_metadata" and e.onnx_layers:
+            self.foreign[e.layer] = tuple(e.onnx_layers)
+        elif kind == "onnx_register_layer" and e.node:
+            self._register(e.node, e.layer, line)
+        elif kind == "onnx_register_constant":
+            init = "init:" + e.initializer
+            if init not in g:
+                g.add_node(init, kind="onnx_initializer", name=e.initializer, line=line)
+            g.relate(init, g.layer(e.layer, line), "registered as", None, line)
+        elif kind == "pass_run":
+            self._close_pass()
+            self.running = e
+            self.pass_acted = False
+        elif kind in ("layer_count", "qdq_phase"):  # the pass before them is over
+            self._close_pass()
+        elif kind == "fusion":
+            name = self.passes.of(e)
+            result = g.layer(_result_name(name, e.first, e.second), line)
+            g.relate(g.layer(e.first, line), result, "merged into", name, line)
+            g.relate(g.layer(e.second, line), result, "merged into", name, line)
+        elif kind == "fusion_into":
+            target = g.layer(e.target, line)
+            for source in e.sources:
+                g.relate(g.layer(source, line), target, "merged into", self.passes.of(e), line)
+        elif kind == "conv_scale_fusion":
+            scale, conv = g.layer(e.scale, line), g.layer(e.conv, line)
+            g.relate(scale, conv, "merged into", self.passes.of(e), line)
+        elif kind == "horizontal_merge":
+            result = g.layer(" || ".join(e.layers), line)
+            name = self.passes.of(e)  # HorizontalMerge
+            for part in e.layers:
+                g.relate(g.layer(part, line), result, "merged into", name, line)
+        elif kind == "layer_removed":
+            self._removed(e.layer, line)
+        elif kind == "qdq_dedup":
+            g.relate(
+                g.layer(e.layer, line),
+                g.layer(e.duplicate_of, line),
+                "duplicate of",
+                self.passes.at(line),
+                line,
+            )
+        elif kind == "layer_swap":
+            a, b = g.layer(e.first, line), g.layer(e.second, line)
+            g.relate(a, b, "swapped with", self.passes.at(line), line)
+        elif kind in ("qdq_swap", "layer_type_change"):
+            node = g.nodes[g.layer(e.layer, line)]
+            node["types"] = (node.get("types") or "") + f"{e.from_type}->{e.to_type};"
+        elif kind == "slice_elimination":
+            self._retarget(e.slice, e.to_tensor, "SliceElimination", line)
+        elif kind == "concat_elimination":
+            self._retarget(e.concat, None, "ConcatElimination", line)
+        elif kind == "copy_generated":
+            copy = g.layer(f"copy of {e.tensor} for {e.target}", line)
+            producer = self.producers.get(e.target)
+            if producer is not None:
+                g.relate(copy, g.layer(producer, line), "copied for", self.passes.at(line), line)
+
+    def _register(self, node: str, layer: str, line: int) -> None:
+        g = self.g
+        if "init:" + node in g:  # a constant layer made of an initializer
+            g.relate("init:" + node, g.layer(layer, line), "registered as", None, line)
+            return
+        # 8.4/8.5 name a Constant node after its output tensor ("Registering layer: 174 for
+        # ONNX node: 174", made when a later node first reads 174): the node is its producer
+        if "onnx:" + node not in g and node in self.producers:
+            node = self.producers[node]
+        # ... and when the log has no parser line for that Constant (an excerpt, yolov8 seed
+        # line 104), the tensor a parsed node reads is still a constant's output
+        op = None
+        if "onnx:" + node not in g and node == layer and node in self.consumers:
+            op = "Constant"
+            self.producers.setdefault(node, node)
+        self.onnx_node(node, op, line)
+        g.relate("onnx:" + node, g.layer(layer, line), "registered as", None, line)
+
+    def _close_pass(self) -> None:
+        """Remember a pass that ran on a layer and printed nothing about what it did."""
+        run = self.running
+        if not self.pass_acted and run is not None and run.layer is not None:
+            self.silent[run.layer].append((run.pass_name, run.span[0]))
+        self.pass_acted = True
+        self.running = None
+
+    def _removed(self, name: str, line: int) -> None:
+        g = self.g
+        node = g.layer(name, line)
+        if any(d["relation"] in FLOWS for _, _, d in g.out_edges(node, data=True)):
+            return  # already merged into something: the removal is the fusion's clean-up
+        run = self.passes.run_at(line)
+        holder = run.layer if run is not None else None
+        if (
+            run is not None
+            and holder is not None
+            and holder != name
+            and _ERASING.search(run.pass_name) is None
+        ):
+            g.relate(node, self._current(g.layer(holder, line)), "merged into", run.pass_name, line)
+        elif run is not None:
+            g.relate(node, self._pass(run.pass_name), "removed by", run.pass_name, line)
+        else:  # outside any pass: the stage that the next layer count closes
+            stage = self.passes.stage_after(line)
+            target = self._pass(stage or "dead-layer removal")
+            g.relate(node, target, "removed by", stage, line)
+
+    def _current(self, node_id: str) -> str:
+        """The layer that holds ``node_id`` now: fusions printed since may have renamed it.
+
+        ``Running: QuantizeConvWithResidualAdd on Conv_34`` can print ``Fusing ... Conv_34
+        with Add_42 + Relu_43`` before ``Removing DequantizeLinear_41`` (8.5.10 resnet18-QAT
+        lines 2619-2628): the DQ goes into the layer Conv_34 has become.
+        """
+        g = self.g
+        seen = {node_id}
+        while True:
+            later = [
+                (d["line"], b)
+                for _, b, d in g.out_edges(node_id, data=True)
+                if d["relation"] == "merged into" and d["line"] and b not in seen
+            ]
+            if not later:
+                return node_id
+            node_id = max(later)[1]
+            seen.add(node_id)
+
+    def _pass(self, name: str) -> str:
+        node_id = "pass:" + name
+        if node_id not in self.g:
+            self.g.add_node(node_id, kind="pass", name=name)
+        return node_id
+
+    def _retarget(self, name: str, tensor: str | None, pass_name: str, line: int) -> None:
+        g = self.g
+        node = g.layer(name, line)
+        producer = self.producers.get(tensor) if tensor else None
+        target = g.layer(producer, line) if producer else self._pass(pass_name)
+        g.relate(node, target, "retargeted to", pass_name, line)
+
+    def finish(self, engine: Engine | None) -> None:
+        g = self.g
+        self._close_pass()
+        order = {name: i for i, name in enumerate(self.order)}
+        # an initializer without a "Registering ..." line is the constant layer of its name,
+        # when one appears
+        for node_id in list(g.nodes):
+            data = g.nodes[node_id]
+            if data["kind"] == "onnx_initializer" and not g.out_degree(node_id):
+                layer = layer_id(data["name"])
+                if layer in g:
+                    g.relate(node_id, layer, "registered as", None, 0, "name")
+        # an ONNX node without a "Registering layer" line became the layer of its own name
+        for name in self.order:
+            node_id = "onnx:" + name
+            edges = g.out_edges(node_id, data=True)
+            if not any(d["relation"] == "registered as" for _, _, d in edges):
+                g.relate(node_id, g.layer(name), "registered as", None, 0, "name")
+        finals = self._finals(engine)
+        g.graph["final_layers_known"] = bool(finals)
+        for index, (name, onnx_nodes, source) in enumerate(finals):
+            node_id = g.layer(name)
+            g.nodes[node_id]["kind"] = "engine_layer"
+            g.nodes[node_id]["index"] = index
+            if source in ("metadata", "range"):
+                for member in onnx_nodes:
+                    if member not in order:
+                        self.onnx_node(member, None, 0)
+                    g.relate("onnx:" + member, node_id, "merged into", None, 0, source)
+            self._compose(node_id, name, order)
+        # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
+        # lines, or the pass named its result differently)
+        by_member: dict[str, list[str]] = defaultdict(list)
+        for node_id in g.nodes:
+            data = g.nodes[node_id]
+            if data["kind"] == "engine_layer":
+                for member in split_name(data["name"]).members():
+                    by_member[member].append(node_id)
+        for node_id in list(g.nodes):
+            data = g.nodes[node_id]
+            if data["kind"] != "intermediate" or any(
+                d["relation"] in FLOWS | {"removed by", "retargeted to"}
+                for _, _, d in g.out_edges(node_id, data=True)
+            ):
+                continue
+            holders = {h for m in split_name(data["name"]).members() for h in by_member.get(m, ())}
+            for holder in sorted(holders):
+                g.relate(node_id, holder, "merged into", None, 0, "name")
+        self._infer()
+
+    def _dead_end(self, node_id: str) -> bool:
+        ends = FLOWS | {"removed by", "retargeted to"}
+        return not any(d["relation"] in ends for _, _, d in self.g.out_edges(node_id, data=True))
+
+    def _registered(self, node_id: str) -> list[str]:
+        edges = self.g.out_edges(node_id, data=True)
+        return [b for _, b, d in edges if d["relation"] == "registered as"]
+
+    def _infer(self) -> None:
+        """Explain dead ends the log is silent about, from the ONNX data flow.
+
+        For an ONNX node (or initializer) whose layers reach no engine layer and no removal:
+
+        - a constant (a ``Constant`` node, an initializer, or a node that only reads
+          constants) was folded into the layers of the nodes that read it (``dataflow``);
+        - a node reading the output of a layer that a fusion pass ran on without printing
+          what it fused (``Running: ConvReshapeBiasAddFusion on MatMul-9`` and nothing else)
+          was fused into that layer by that pass (``pass``).
+        """
+        g = self.g
+        outputs: dict[str, list[str]] = defaultdict(list)
+        for tensor, node in self.producers.items():
+            outputs[node].append(tensor)
+        initializers = {d["name"] for _, d in g.nodes(data=True) if d["kind"] == "onnx_initializer"}
+        constant: set[str] = set(initializers)
+        for name in self.order:  # parse order is topological
+            op = g.nodes["onnx:" + name].get("op")
+            inputs = self.inputs.get(name, [])
+            if op == "Constant" or (
+                inputs
+                and all(t in initializers or self.producers.get(t) in constant for t in inputs)
+            ):
+                constant.add(name)
+        starts = [("init:" + n, n, [n]) for n in sorted(initializers)]
+        starts += [("onnx:" + n, n, outputs.get(n, [])) for n in self.order]
+        for start, name, tensors in starts:
+            if start not in g:
+                continue
+            reached, _ = g._flow(start)
+            if self._settled(reached):
+                continue
+            ends = [n for n in reached if self._dead_end(n)]
+            if name in constant:
+                readers = [c for t in tensors for c in self.consumers.get(t, ())]
+                targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
+                for end in ends:
+                    for target in targets:
+                        # a reader fused with the constant already holds it (no cycle)
+                        if end not in g._flow(target)[0]:
+                            g.relate(end, target, "merged into", None, 0, "dataflow")
+                continue
+            found = self._silent_fusion(name)
+            if found is not None:
+                target, pass_name, line = found
+                for end in ends:
+                    g.relate(end, target, "merged into", pass_name, line, "pass")
+
+    def _settled(self, reached: list[str]) -> bool:
+        """Whether the log already tells where these nodes went."""
+        g = self.g
+        return any(
+            g.nodes[n]["kind"] == "engine_layer"
+            or any(
+                d["relation"] in ("removed by", "retargeted to")
+                for _, _, d in g.out_edges(n, data=True)
+            )
+            for n in reached
+        )
+
+    def _silent_fusion(self, name: str) -> tuple[str, str, int] | None:
+        """A producer layer of ``name``'s inputs that a fusion pass ran on silently."""
+        for tensor in self.inputs.get(name, ()):
+            producer = self.producers.get(tensor)
+            if producer is None:
+                continue
+            for target in self._registered("onnx:" + producer):
+                runs = self.silent.get(self.g.nodes[target]["name"], [])
+                for pass_name, line in runs:
+                    if "Fusion" in pass_name:
+                        return target, pass_name, line
+        return None
+
+    def _finals(self, engine: Engine | None) -> list[tuple[str, tuple[str, ...], str]]:
+        if engine is not None:
+            return [(x.name, x.onnx_nodes, x.onnx_source) for x in engine.layers]
+        return []
+
+    def _range(self, first: str, last: str) -> list[str] | None:
+        """The layers from ``first`` to ``last`` in the order the parser registered them.
+
+        Else the ONNX nodes in parse order; ``None`` when neither order knows both ends.
+        """
+        for names, index in (
+            (list(self.layer_order), self.layer_order),
+            (self.order, {n: i for i, n in enumerate(self.order)}),
+        ):
+            lo, hi = index.get(first), index.get(last)
+            if lo is not None and hi is not None and lo <= hi:
+                return names[lo : hi + 1]
+        return None
+
+    def _flows(self, node_id: str) -> bool:
+        return any(d["relation"] in FLOWS for _, _, d in self.g.out_edges(node_id, data=True))
+
+    def _compose(self, node_id: str, name: str, order: dict[str, int]) -> None:
+        """Edges from the parts of a composed final name into the layer, recursively."""
+        g = self.g
+        parts = split_name(name)
+        if parts.op in ("fusion", "merge", "pointwise"):
+            for part in parts.parts:
+                part_id = g.layer(part.text)
+                if not self._flows(part_id):  # the log did not say where it went
+                    g.relate(part_id, node_id, "merged into", None, 0, "name")
+                self._compose(part_id, part.text, order)
+        elif parts.op == "clone" and parts.parts:
+            base = parts.parts[0].text
+            g.relate(g.layer(base), node_id, "cloned as", None, 0, "name")
+        elif parts.op == "foreign" and name in self.foreign:
+            for member in self.foreign[name]:
+                if "onnx:" + member not in g:
+                    self.onnx_node(member, None, 0)
+                g.relate("onnx:" + member, node_id, "merged into", "Myelin", 0, "metadata")
+        elif parts.op == "foreign" and parts.detail == "range" and len(parts.parts) == 2:
+            first, last = parts.parts[0].members(), parts.parts[1].members()
+            members = self._range(first[0], last[-1]) if first and last else None
+            if members is not None:
+                for member in members:
+                    g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "order")
+            else:
+                for member in first + last:
+                    g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "name")
+        elif parts.op == "foreign":
+            for member in parts.members():
+                g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "name")
+        elif parts.op == "reformat" and parts.parts:
+            g.relate(node_id, g.layer(parts.parts[0].text), "copied for", None, 0, "name")
+        elif parts.op in ("profile", "myelin") and parts.parts:
+            g.relate(g.layer(parts.parts[0].text), node_id, "merged into", None, 0, "name")
+
+
+def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
+    """The merge graph of ``build`` (see the module docstring).
+
+    Args:
+        build: a parsed log.
+        engine: the built engine whose layers are final (default: the log's own layer dump;
+            without one, the layers of its placement lines, else the layers the builder
+            autotuned).
+    """
+    graph = MergeGraph(source=build.source.name)
+    builder = _Builder(graph, build.pass_index)
+    for event in build.events:
+        builder.event(event)
+    finals = "engine"
+    if engine is None:
+        engine, finals = build.engine, "layer dump"
+    if engine is None:
+        engine, finals = engine_from_placement(build.events, build.source.name), "placement"
+    if engine is None:
+        engine, finals = engine_from_autotuned(build.events, build.source.name), "autotuned layers"
+    graph.graph["final_layers_from"] = finals if engine is not None else "none"
+    graph.graph["build_finished"] = any(
+        e.kind in ("engine_built", "engine_generated", "engine_layer_info_header")
+        for e in build.events
+    )
+    builder.finish(engine)
+    return graph

@@ -1,0 +1,532 @@
+"""The merge graph: which original ONNX nodes became which engine layers, by which pass.
+
+The graph package's model (networkx): :class:`MergeGraph` (a ``networkx.DiGraph``) with its
+queries, and the typed answers (:class:`Fate`, :class:`Provenance`, :class:`Step`).
+:func:`~trtlog.graph.from_events.merge_graph` builds one from a build's events alone, plus the
+final layers of its layer dump or of an :class:`~trtlog.engine.Engine` passed in.
+
+Nodes have a ``kind``: ``onnx_node`` (``Parsing node: x [Op]``), ``onnx_initializer``
+(``Importing initializer: w``), ``intermediate`` (a layer name the network or a pass produced),
+``engine_layer`` (a layer of the built engine) and ``pass`` (the target of ``removed by``
+edges). Node ids are prefixed strings (``onnx:``, ``init:``, ``layer:``, ``pass:``) because one
+name is often both an ONNX node and the TensorRT layer made from it; the ``name`` attribute
+holds the name as printed.
+
+The graph's attributes say where the final layers came from (``final_layers_from``:
+``engine``, ``layer dump``, ``placement`` (the GPU/DLA layer placement lines), ``autotuned
+layers`` or ``none``) and whether the build finished
+(``build_finished``).
+
+Edges carry ``relation``, ``pass_name`` and ``line`` (the evidence; ``line`` is 0 when the
+evidence is a name or metadata, with ``evidence`` saying which):
+
+- ``registered as``: an ONNX node to the TensorRT layer the parser made of it;
+- ``merged into``: a layer (or node, or initializer) to the layer that absorbed it, from
+  ``Fusing a with b`` (the result is ``a + b``, or ``PWN(a, b)`` for point-wise fusion),
+  ``fusing (a and b) into c``, ``Merging layers: a || b``, a ``Removing x`` inside a fusion pass
+  running on another layer (the pass fused ``x`` into that layer), composed names (``a + b``,
+  ``PWN(a, b)``, ``{ForeignNode[a...b]}`` expanded in parse order) and layer metadata;
+- ``duplicate of``: a Q/DQ eliminated as a duplicate of another;
+- ``cloned as``: a layer to its ``_clone_N`` copies;
+- ``swapped with``: Q/DQ propagation swapped two layers (both live on);
+- ``removed by``: a layer to the pass (or stage) that removed it;
+- ``retargeted to``: a slice or concatenation eliminated by retargeting tensors;
+- ``copied for``: a ``Reformatting CopyNode``/generated copy to the layer or tensor it serves.
+
+:meth:`MergeGraph.fate` answers "what happened to this ONNX node"; :meth:`MergeGraph.provenance`
+answers "what is inside this engine layer, and how did it get there".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict
+
+from trtlog._display import html_table, plural, top_counts
+from trtlog.engine.model import EngineLayer
+from trtlog.names import split_name
+
+if TYPE_CHECKING:
+    from trtlog.build import Build
+
+__all__ = [
+    "FLOWS",
+    "Fate",
+    "FateKind",
+    "MergeGraph",
+    "Provenance",
+    "Relation",
+    "Step",
+    "fate",
+    "layer_id",
+    "members",
+    "provenance",
+]
+
+Relation = Literal[
+    "registered as",
+    "merged into",
+    "duplicate of",
+    "cloned as",
+    "swapped with",
+    "removed by",
+    "retargeted to",
+    "copied for",
+]
+#: Relations a node's identity flows along: what it becomes.
+FLOWS: frozenset[str] = frozenset({"registered as", "merged into", "duplicate of", "cloned as"})
+
+FateKind = Literal["fused", "removed", "folded", "retargeted", "unexplained"]
+
+# passes and phases that fold constants rather than fuse computation
+_FOLDING = re.compile(r"const|fold", re.IGNORECASE)
+
+
+class Step(BaseModel):
+    """One edge of a fate or provenance chain.
+
+    Attributes:
+        relation: the edge relation (``merged into``, ``removed by``...).
+        source: the name the edge starts from.
+        target: the name it leads to.
+        pass_name: the optimization pass (or stage) that did it, when known.
+        line: the log line that shows it (0 when the evidence is a name or metadata).
+        evidence: ``log`` (a log line), ``name`` (a composed layer name), ``metadata``
+            (engine layer metadata), ``order`` (a ``{ForeignNode[a...b]}`` range in parse
+            order), or an inference where the log is silent: ``dataflow`` (a constant folded
+            into its only reader) or ``pass`` (a fusion pass ran on the producer and printed
+            nothing; ``line`` is that ``Running:`` line).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    relation: str
+    source: str
+    target: str
+    pass_name: str | None = None
+    line: int = 0
+    evidence: str = "log"
+
+    def describe(self) -> str:
+        """``merged into <target> by <pass> (line N)``."""
+        text = f"{self.relation} {self.target}"
+        if self.pass_name and not (self.relation == "removed by" and self.pass_name == self.target):
+            text += f" by {self.pass_name}"
+        if self.evidence == "pass":
+            text += f" (inferred: the pass ran on it at line {self.line} and printed nothing)"
+        elif self.evidence == "dataflow":
+            text += " (inferred: its only reader)"
+        elif self.line:
+            text += f" (line {self.line})"
+        else:
+            text += f" (from the {self.evidence})"
+        return text
+
+
+class Fate(BaseModel):
+    """What became of one ONNX node (or initializer).
+
+    Attributes:
+        node: the node name.
+        op: its ONNX op type, when the log printed it.
+        kind: ``fused`` (inside one or more final layers, alone or with others), ``removed``
+            (by a named pass or stage), ``folded`` (a constant absorbed into another layer or
+            removed by constant folding), ``retargeted`` (a slice or concatenation eliminated
+            by pointing tensors elsewhere) or ``unexplained``.
+        final_layers: the engine layers that hold it (several when Q/DQ nodes were cloned).
+        passes: the passes along the way, in log order.
+        lines: the log lines of the evidence, in order.
+        steps: the chain, edge by edge.
+        reason: for ``unexplained``, why; otherwise ``None``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    node: str
+    op: str | None = None
+    kind: FateKind
+    final_layers: tuple[str, ...] = ()
+    passes: tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+    steps: tuple[Step, ...] = ()
+    reason: str | None = None
+
+    def describe(self) -> str:
+        """One sentence per step, as ``trtlog explain --node`` prints it."""
+        head = f"{self.node}" + (f" [{self.op}]" if self.op else "") + f": {self.kind}"
+        if self.kind == "unexplained":
+            return f"{head} — {self.reason}"
+        parts = [step.describe() for step in self.steps if step.relation != "registered as"]
+        if self.final_layers:
+            parts.append("final: " + "; ".join(self.final_layers))
+        return head + ("\n  " + "\n  ".join(parts) if parts else "")
+
+
+class Provenance(BaseModel):
+    """What is inside one engine layer, and how it got there.
+
+    Attributes:
+        layer: the layer name.
+        onnx_nodes: the ONNX nodes it holds, in parse order when known.
+        ops: the op type of each of ``onnx_nodes`` (``None`` when not printed).
+        initializers: the ONNX initializers folded into it.
+        original_layers: the layers of the network as parsed (before any pass) that it holds:
+            the ONNX nodes' own layers, and what a log without parser lines shows of them.
+        unparsed: those of ``original_layers`` that no parser line ties to an ONNX node:
+            TensorRT's own layers (``reshape_before_Gemm_311``), or layers whose parsing the
+            log does not show (an excerpt); TensorRT names a parsed layer after its node.
+        steps: every edge that led into the layer, in log order.
+        passes: the passes that built it, in log order, without repeats.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    layer: str
+    onnx_nodes: tuple[str, ...] = ()
+    ops: tuple[str | None, ...] = ()
+    initializers: tuple[str, ...] = ()
+    original_layers: tuple[str, ...] = ()
+    unparsed: tuple[str, ...] = ()
+    steps: tuple[Step, ...] = ()
+    passes: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The layer, its ONNX nodes and the passes, as ``trtlog explain --layer`` prints it.
+
+        Constants folded in are marked as such, and the layers no parser line explains are
+        listed apart, so an excerpt never passes a folded constant off as a layer's only node.
+        """
+        lines = [self.layer]
+        if self.onnx_nodes:
+            computing = sum(op != "Constant" for op in self.ops)
+            label = f"{len(self.onnx_nodes)}" if computing else "only constants"
+            lines.append(f"  ONNX nodes ({label}):")
+            lines += [
+                f"    {n}"
+                + (f" [{op}]" if op else "")
+                + (" (a constant folded in)" if op == "Constant" else "")
+                for n, op in zip(self.onnx_nodes, self.ops, strict=True)
+            ]
+            if self.unparsed:
+                lines.append(
+                    f"  layers without a parser line ({len(self.unparsed)}): TensorRT's own, or "
+                    "the log does not show their parsing"
+                )
+                lines += [f"    {n}" for n in self.unparsed]
+        else:
+            lines.append(f"  original layers ({len(self.original_layers)}; no parser lines):")
+            lines += [f"    {n}" for n in self.original_layers]
+        if self.initializers:
+            lines.append(f"  initializers: {', '.join(self.initializers)}")
+        if self.steps:
+            lines.append("  built by:")
+            lines += [f"    {s.source} {s.describe()}" for s in self.steps]
+        return "\n".join(lines)
+
+
+def layer_id(name: str) -> str:
+    """The node id of a layer name (ids are prefixed: one name is often a node and a layer)."""
+    return "layer:" + name
+
+
+def _name_of(value: str | EngineLayer, call: str) -> str:
+    """A node or layer name, from a name or an :class:`~trtlog.engine.EngineLayer`."""
+    if isinstance(value, str):
+        return value
+    name = getattr(value, "name", None)
+    if isinstance(name, str) and hasattr(value, "onnx_nodes"):
+        return name
+    raise TypeError(f"{call} takes a name (str) or an EngineLayer, not {type(value).__name__}")
+
+
+if TYPE_CHECKING:
+    _DiGraph = nx.DiGraph[str]
+else:
+    _DiGraph = nx.DiGraph
+
+
+class MergeGraph(_DiGraph):
+    """The merge graph of a build (see the module docstring), with its queries."""
+
+    def __repr__(self) -> str:
+        """One line: ``<MergeGraph 'b.log': 877 nodes (120 ONNX nodes, ...), 863 edges, ...>``."""
+        kinds = Counter(d.get("kind") for _, d in self.nodes(data=True))
+        source = self.graph.get("source")
+        return (
+            f"<MergeGraph {source!r}: {plural(self.number_of_nodes(), 'node')} "
+            f"({plural(kinds.get('onnx_node', 0), 'ONNX node')}, "
+            f"{plural(kinds.get('engine_layer', 0), 'engine layer')}), "
+            f"{plural(self.number_of_edges(), 'edge')}, final layers from "
+            f"{self.graph.get('final_layers_from', 'none')}>"
+        )
+
+    def _repr_html_(self) -> str:
+        """A small table for notebooks: nodes by kind, edges by relation."""
+        return html_table(
+            "trtlog.MergeGraph",
+            [
+                ("source", self.graph.get("source")),
+                ("nodes", top_counts((d.get("kind") for _, d in self.nodes(data=True)), 8)),
+                ("edges", top_counts((d.get("relation") for *_, d in self.edges(data=True)), 8)),
+                ("final layers from", self.graph.get("final_layers_from")),
+                ("build finished", self.graph.get("build_finished")),
+            ],
+        )
+
+    # -- building ------------------------------------------------------------------------
+
+    def layer(self, name: str, line: int = 0) -> str:
+        """The id of the layer node ``name`` (created as ``intermediate`` if new)."""
+        node_id = layer_id(name)
+        if node_id not in self:
+            self.add_node(node_id, kind="intermediate", name=name, line=line)
+        return node_id
+
+    def relate(
+        self,
+        source: str,
+        target: str,
+        relation: Relation,
+        pass_name: str | None = None,
+        line: int = 0,
+        evidence: str = "log",
+    ) -> None:
+        """Add an edge unless the same relation already joins the two nodes."""
+        if source == target:
+            return
+        current = self.get_edge_data(source, target)
+        if current is not None and (current["relation"] == relation or current["line"]):
+            return
+        self.add_edge(
+            source, target, relation=relation, pass_name=pass_name, line=line, evidence=evidence
+        )
+
+    # -- queries -------------------------------------------------------------------------
+
+    def find(self, name: str, kinds: Sequence[str] = ()) -> str | None:
+        """The id of the node printed as ``name`` (ONNX nodes first), or ``None``."""
+        order = kinds or ("onnx_node", "onnx_initializer", "engine_layer", "intermediate")
+        ids = {
+            "onnx_node": "onnx:" + name,
+            "onnx_initializer": "init:" + name,
+            "engine_layer": layer_id(name),
+            "intermediate": layer_id(name),
+        }
+        for kind in order:
+            node_id = ids.get(kind)
+            if node_id is not None and node_id in self and self.nodes[node_id]["kind"] == kind:
+                return node_id
+        return None
+
+    def final_layers(self) -> list[str]:
+        """Names of the engine layers, in engine order."""
+        found = [
+            (data.get("index", 0), data["name"])
+            for _, data in self.nodes(data=True)
+            if data["kind"] == "engine_layer"
+        ]
+        return [name for _, name in sorted(found)]
+
+    def _step(self, source: str, target: str) -> Step:
+        data = self.edges[source, target]
+        return Step(
+            relation=data["relation"],
+            source=self.nodes[source]["name"],
+            target=self.nodes[target]["name"],
+            pass_name=data.get("pass_name"),
+            line=data.get("line") or 0,
+            evidence=data.get("evidence") or "log",
+        )
+
+    def fate(self, node: str | EngineLayer) -> Fate:
+        """What became of the ONNX node (or initializer) ``node``.
+
+        A layer name (or an :class:`~trtlog.engine.EngineLayer`) is accepted too (the logs
+        without parser lines know nodes by the layers made of them).
+
+        Raises:
+            KeyError: no ONNX node, initializer or layer of that name in the build.
+            TypeError: ``node`` is neither a name nor an engine layer.
+        """
+        node = _name_of(node, "fate")
+        start = self.find(node, ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"))
+        if start is None:
+            raise KeyError(f"no ONNX node, initializer or layer named {node!r} in this build")
+        data = self.nodes[start]
+        reached, steps = self._flow(start)
+        finals = [n for n in reached if self.nodes[n]["kind"] == "engine_layer"]
+        constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
+        ends: list[Step] = []
+        for n in reached:
+            for _, target, edge in self.out_edges(n, data=True):
+                if edge["relation"] in ("removed by", "retargeted to"):
+                    ends.append(self._step(n, target))
+        kind: FateKind
+        reason = None
+        if finals:
+            kind = "folded" if constant and start not in finals else "fused"
+        elif any(s.relation == "removed by" for s in ends):
+            removal = next(s for s in ends if s.relation == "removed by")
+            folding = constant or _FOLDING.search(removal.target or "") is not None
+            kind = "folded" if folding else "removed"
+            steps += [s for s in ends if s.relation == "removed by"][:1]
+        elif ends:
+            kind = "retargeted"
+            steps += ends[:1]
+        else:
+            kind = "unexplained"
+            reason = self._why(start, reached)
+        steps.sort(key=lambda s: (s.line == 0, s.line))
+        passes = tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name))
+        return Fate(
+            node=data["name"],
+            op=data.get("op"),
+            kind=kind,
+            final_layers=tuple(self.nodes[n]["name"] for n in finals),
+            passes=passes,
+            lines=tuple(sorted({s.line for s in steps if s.line})),
+            steps=tuple(steps),
+            reason=reason,
+        )
+
+    def _flow(self, start: str) -> tuple[list[str], list[Step]]:
+        """Nodes reachable from ``start`` along identity-carrying edges, and those edges."""
+        seen = {start}
+        order = [start]
+        steps: list[Step] = []
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            for _, target, edge in self.out_edges(current, data=True):
+                if edge["relation"] in FLOWS and target not in seen:
+                    seen.add(target)
+                    order.append(target)
+                    stack.append(target)
+                    steps.append(self._step(current, target))
+        return order, steps
+
+    def _why(self, start: str, reached: list[str]) -> str:
+        if not self.graph.get("final_layers_known"):
+            return "the log has no layer dump and no autotuned layers: the final layers are unknown"
+        if self.graph.get("final_layers_from") == "autotuned layers" and not self.graph.get(
+            "build_finished"
+        ):
+            return (
+                "the build did not finish (the log ends, fails or crashes before the engine is "
+                "built): the final layers are only the ones autotuned so far"
+            )
+        if len(reached) == 1 and start.startswith("onnx:"):
+            return "no TensorRT layer of this name, no fusion and no removal mentions it"
+        last = self.nodes[reached[-1]]["name"]
+        return f"last seen as {last!r}, which is neither an engine layer nor removed"
+
+    def fates(self) -> list[Fate]:
+        """The fate of every ONNX node, in parse order."""
+        nodes = [
+            (data.get("order", 0), data["name"])
+            for _, data in self.nodes(data=True)
+            if data["kind"] == "onnx_node"
+        ]
+        return [self.fate(name) for _, name in sorted(nodes)]
+
+    def provenance(self, layer: str | EngineLayer) -> Provenance:
+        """The ONNX nodes inside the engine (or intermediate) layer ``layer`` and the chain.
+
+        ``layer`` is a name or an :class:`~trtlog.engine.EngineLayer`.
+
+        Raises:
+            KeyError: no layer of that name.
+            TypeError: ``layer`` is neither a name nor an engine layer.
+        """
+        layer = _name_of(layer, "provenance")
+        start = self.find(layer, ("engine_layer", "intermediate"))
+        if start is None:
+            raise KeyError(f"no layer named {layer!r} in this build")
+        seen = {start}
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            for source, _, edge in self.in_edges(current, data=True):
+                if edge["relation"] in FLOWS and source not in seen:
+                    seen.add(source)
+                    stack.append(source)
+        steps = [
+            self._step(a, b)
+            for a, b, edge in self.subgraph(seen).edges(data=True)
+            if edge["relation"] in FLOWS
+        ]
+        steps.sort(key=lambda s: (s.line == 0, s.line, s.source))
+        nodes = sorted(
+            (self.nodes[n].get("order", 0), self.nodes[n]["name"], self.nodes[n].get("op"))
+            for n in seen
+            if self.nodes[n]["kind"] == "onnx_node"
+        )
+        initializers = sorted(
+            self.nodes[n]["name"] for n in seen if self.nodes[n]["kind"] == "onnx_initializer"
+        )
+        originals = sorted(
+            (self.nodes[n].get("line", 0), self.nodes[n]["name"])
+            for n in seen
+            if self.nodes[n]["kind"] in ("intermediate", "engine_layer")
+            and split_name(self.nodes[n]["name"]).op in ("leaf", "clone")
+        )
+        original = tuple(dict.fromkeys(name for _, name in originals))
+        registered = {
+            self.nodes[b]["name"]
+            for a, b, edge in self.subgraph(seen).edges(data=True)
+            if edge["relation"] == "registered as"
+        }
+        return Provenance(
+            layer=self.nodes[start]["name"],
+            onnx_nodes=tuple(name for _, name, _ in nodes),
+            ops=tuple(op for _, _, op in nodes),
+            initializers=tuple(initializers),
+            original_layers=original,
+            unparsed=tuple(n for n in original if n not in registered),
+            steps=tuple(steps),
+            passes=tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name)),
+        )
+
+    def members(self, layer: str | EngineLayer) -> list[tuple[str, str | None]]:
+        """``(ONNX node, op type)`` of every node inside ``layer`` (a name or an engine layer)."""
+        found = self.provenance(_name_of(layer, "members"))
+        return list(zip(found.onnx_nodes, found.ops, strict=True))
+
+    def subgraph_matching(self, pattern: str) -> MergeGraph:
+        """The nodes whose name matches ``pattern`` (a regex), with their ancestors and descendants.
+
+        What they came from and what they became, as a graph of its own.
+        """
+        rx = re.compile(pattern)
+        keep: set[str] = set()
+        for node_id, data in self.nodes(data=True):
+            if rx.search(data["name"]):
+                keep.add(node_id)
+                keep |= nx.ancestors(self, node_id)
+                keep |= nx.descendants(self, node_id)
+        sub = MergeGraph(self.subgraph(keep))
+        sub.graph.update(self.graph)
+        return sub
+
+
+# -- conveniences ------------------------------------------------------------------------------
+
+
+def fate(build: Build, node: str | EngineLayer) -> Fate:
+    """What became of the ONNX node ``node`` in ``build`` (see :meth:`MergeGraph.fate`)."""
+    return build.merge_graph().fate(_name_of(node, "trtlog.fate"))
+
+
+def provenance(build: Build, layer: str | EngineLayer) -> Provenance:
+    """The ONNX nodes and passes behind ``layer`` (see :meth:`MergeGraph.provenance`)."""
+    return build.merge_graph().provenance(_name_of(layer, "trtlog.provenance"))
+
+
+def members(build: Build, layer: str | EngineLayer) -> list[tuple[str, str | None]]:
+    """``(ONNX node, op type)`` of every node inside ``layer`` (a name or an engine layer)."""
+    return build.merge_graph().members(_name_of(layer, "trtlog.members"))
