@@ -1,0 +1,112 @@
+"""``trtlog explain``: the merge graph as text or JSON (part of the command-line package)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from trtlog._display import clip
+from trtlog.cli.common import (
+    UsageError,
+    add_run_option,
+    graph_of,
+    table,
+)
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``trtlog explain``."""
+    p.add_argument("file", metavar="LOG", help="a trtexec --verbose log, or - for stdin")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--node", help="what became of this ONNX node (or original layer)")
+    what.add_argument("--layer", help="what is inside this engine layer, and how it got there")
+    p.add_argument("--layers", metavar="JSON", help="the --exportLayerInfo of the same build")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_run_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Which ONNX nodes went into which engine layers, by which passes (the merge graph)."""
+    graph = graph_of(args)
+    out = sys.stdout
+    try:
+        if args.node:
+            found: Any = graph.fate(args.node)
+        elif args.layer:
+            found = graph.provenance(args.layer)
+        else:
+            found = None
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+    if found is not None:
+        if args.format == "json":
+            data = found.model_dump(mode="json")
+            data["pass_descriptions"] = _pass_descriptions(found.passes)
+            out.write(json.dumps(data, indent=1) + "\n")
+        else:
+            out.write(found.describe() + "\n")
+            _write_pass_legend(found.passes, out)
+        return 0
+    fates = graph.fates()
+    counts: dict[str, int] = {}
+    for fate in fates:
+        counts[fate.kind] = counts.get(fate.kind, 0) + 1
+    finals = graph.final_layers()
+    provenances = [graph.provenance(x) for x in finals]
+    used = [p for found in provenances for p in found.passes]
+    if args.format == "json":
+        data = {
+            "final_layers_from": graph.graph.get("final_layers_from"),
+            "fates": counts,
+            "layers": [found.model_dump(mode="json") for found in provenances],
+            "unexplained": [f.model_dump(mode="json") for f in fates if f.kind == "unexplained"],
+            "pass_descriptions": _pass_descriptions(used),
+        }
+        out.write(json.dumps(data, indent=1) + "\n")
+        return 0
+    source = graph.graph.get("final_layers_from")
+    out.write(f"{len(finals)} final layers (from the {source}); {len(fates)} ONNX nodes: ")
+    out.write(", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])))
+    out.write("\n\n")
+    rows = []
+    for name, found in zip(finals, provenances, strict=True):
+        passes = ", ".join(found.passes) or "-"
+        rows.append(
+            [
+                clip(name, 70),
+                len(found.onnx_nodes),
+                len(found.original_layers),
+                passes,
+            ]
+        )
+    table(rows, ["engine layer", "ONNX nodes", "original layers", "passes"], out)
+    unexplained = [f for f in fates if f.kind == "unexplained"]
+    if unexplained:
+        out.write(f"\nunexplained ({len(unexplained)}):\n")
+        for fate in unexplained:
+            out.write(f"  {fate.node}: {fate.reason}\n")
+    _write_pass_legend(used, out)
+    return 0
+
+
+def _pass_descriptions(names: Iterable[str]) -> dict[str, str]:
+    """Each pass named (once, in order) with what it does (trtlog.build.passes.describe_pass)."""
+    from trtlog.build.passes import describe_pass
+
+    return {name: describe_pass(name) for name in dict.fromkeys(names)}
+
+
+def _write_pass_legend(names: Iterable[str], out: TextIO) -> None:
+    """The passes named above, one line each on what they do."""
+    described = _pass_descriptions(names)
+    if not described:
+        return
+    out.write("\npasses:\n")
+    width = max(len(name) for name in described)
+    for name, text in described.items():
+        out.write(f"  {name:<{width}}  {text}\n")

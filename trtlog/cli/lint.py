@@ -1,0 +1,175 @@
+"""``trtlog lint``: the findings of a build (part of the command-line package)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from trtlog._display import clip
+from trtlog.cli.common import (
+    UsageError,
+    add_run_option,
+    is_json_path,
+    open_file,
+    parse_log,
+    select_run,
+    table,
+)
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``trtlog lint``."""
+    p.add_argument(
+        "file",
+        metavar="LOG",
+        nargs="?",
+        help="a trtexec log (- reads standard input), or a layer-info JSON to lint alone",
+    )
+    p.add_argument("--layers", metavar="JSON", help="the --exportLayerInfo of the same build")
+    p.add_argument("--profile", metavar="JSON", help="the --exportProfile of the same build")
+    p.add_argument(
+        "--reference",
+        metavar="REF",
+        help="a reference build of the same model (an FP16 log or layer JSON): adds "
+        "qdq-split-fusion and int8-slower-than-reference",
+    )
+    p.add_argument("--reference-profile", metavar="JSON", help="the reference's --exportProfile")
+    p.add_argument(
+        "--format", choices=("table", "json", "sarif"), default="table", help="output format"
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=("info", "warning", "error", "never"),
+        default="error",
+        help="exit with status 1 when a finding reaches this severity (default: error)",
+    )
+    p.add_argument("--rules", metavar="IDS", help="comma-separated rule ids to run (default all)")
+    p.add_argument("--exclude", metavar="IDS", help="comma-separated rule ids to skip")
+    p.add_argument("--list-rules", action="store_true", help="list the rules and exit")
+    add_run_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Findings: missing fusions after Q/DQ insertion and other build problems (for CI too)."""
+    from trtlog.exports.layers import load_engine
+    from trtlog.findings import RULES, lint, severity_rank, to_sarif
+
+    out = sys.stdout
+    if args.list_rules:
+        rows = [[r.info.id, r.info.severity, r.info.title] for r in RULES]
+        table(rows, ["rule", "severity", "title"], out)
+        return 0
+    if args.file is None:
+        raise UsageError("lint needs a LOG (or a layer-info JSON); --list-rules lists the rules")
+    engine: Any = None
+    # (run number or None, build, engine, profile): a log with several runs and no --run is
+    # linted run by run (CI must see a failure in any of them); --layers and --profile
+    # belong to the last run then
+    targets: list[tuple[int | None, Any, Any, Any]]
+    if args.file != "-" and is_json_path(args.file):
+        if args.layers:
+            raise UsageError("--layers is for a log; the file given is already a layer JSON")
+        if args.run_number is not None:
+            raise UsageError("--run picks a run of a log; the file given is a layer JSON")
+        targets = [(None, None, open_file(args.file, want=("layers",)).engine, args.profile)]
+    else:
+        whole = parse_log(args.file)
+        engine = load_engine(args.layers) if args.layers else None
+        if args.run_number is None and len(whole.runs) > 1:
+            last = len(whole.runs) - 1
+            targets = [
+                (i + 1, whole.for_run(i), *((engine, args.profile) if i == last else (None, None)))
+                for i in range(len(whole.runs))
+            ]
+        else:
+            targets = [(args.run_number, select_run(whole, args), engine, args.profile)]
+    reference: Any = None
+    if args.reference:
+        reference = (
+            args.reference
+            if is_json_path(args.reference)
+            else select_run(
+                parse_log(args.reference), argparse.Namespace(run_number=None, quiet=args.quiet)
+            )
+        )
+    elif args.reference_profile:
+        raise UsageError("--reference-profile needs --reference")
+    findings: list[Any] = []
+    runs_of: list[int | None] = []
+    for number, build, engine, profile in targets:
+        try:
+            found = lint(
+                build if build is not None else engine,
+                engine if build is not None else None,
+                reference,
+                profile=profile,
+                reference_profile=args.reference_profile,
+                rules=_ids(args.rules),
+                exclude=_ids(args.exclude),
+            )
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        findings += found
+        runs_of += [number] * len(found)
+    if args.format == "json":
+        dumps = [f.model_dump(mode="json") for f in findings]
+        if len(targets) > 1:
+            dumps = [{**d, "run": run} for d, run in zip(dumps, runs_of, strict=True)]
+        data = {
+            "source": args.file,
+            "findings": dumps,
+            "counts": {
+                s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")
+            },
+        }
+        out.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    elif args.format == "sarif":
+        artifact = "<stdin>" if args.file == "-" else args.file
+        sarif = to_sarif(findings, artifact=artifact)
+        out.write(json.dumps(sarif, indent=1, ensure_ascii=False) + "\n")
+    else:
+        if len(targets) > 1:
+            out.write(f"{len(targets)} trtexec runs, each linted on its own (--run N for one)\n\n")
+        runs = runs_of if len(targets) > 1 else None
+        _lint_table(findings, targets[-1][1], out, runs)  # the runs share the file's lines
+    if args.fail_on == "never":
+        return 0
+    limit = severity_rank(args.fail_on)
+    return 1 if any(severity_rank(f.severity) >= limit for f in findings) else 0
+
+
+def _ids(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _lint_table(
+    findings: Sequence[Any], build: Any, out: TextIO, runs: Sequence[int | None] | None = None
+) -> None:
+    if not findings:
+        out.write("no findings\n")
+        return
+    rows = [
+        [
+            *([] if runs is None else [runs[i]]),
+            f.severity,
+            f.rule,
+            clip(f.subject, 60),
+            "" if f.time_ms is None or f.time_ms != f.time_ms else f"{f.time_ms:.4g}",
+            ",".join(str(n) for n in (f.evidence.lines or f.evidence.layers)[:4]),
+        ]
+        for i, f in enumerate(findings)
+    ]
+    headers = ["severity", "rule", "subject", "ms", "lines/layers"]
+    table(rows, headers if runs is None else ["run", *headers], out)
+    out.write("\n")
+    for f in findings:
+        out.write(f.to_text(build, max_lines=2) + "\n\n")
+    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+    out.write(", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items()) + "\n")

@@ -1,0 +1,85 @@
+"""The ``trtlog`` command line: the parser, logging, exit codes.
+
+Top of the pipeline (STYLE.md §9): the commands render what the library computed. Each
+command is a module of this package with ``add_arguments(parser)`` and ``run(args) -> int``
+(whose docstring is its help), listed in :data:`trtlog.cli.registry.COMMANDS`. Exit codes: 0
+success, 1 findings at or above ``--fail-on``, 2 usage errors and input that cannot be read
+(one line on stderr, no traceback). Only the chosen command imports what it needs, so
+``trtlog --help`` loads neither pandas nor the parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import TextIO
+
+from trtlog._version import __version__
+from trtlog.cli.common import LOGGING_OPTIONS, UsageError
+from trtlog.cli.registry import commands
+from trtlog.errors import InputError
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="trtlog",
+        description="Explanations of TensorRT build output (trtexec logs, layer and profile JSON).",
+    )
+    parser.add_argument("--version", action="version", version=f"trtlog {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
+    parser.add_argument("-q", "--quiet", action="store_true", help="only errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, command in commands():
+        doc = (command.run.__doc__ or "").strip()
+        p = sub.add_parser(
+            name, help=doc.split("\n")[0], description=doc, parents=[LOGGING_OPTIONS]
+        )
+        command.add_arguments(p)
+        p.set_defaults(run=command.run)
+    return parser
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A library warning as one ``trtlog: warning:`` line (not Python's file:line display)."""
+    sys.stderr.write(f"trtlog: warning: {message}\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    args.verbose += getattr(args, "sub_verbose", 0)
+    args.quiet = args.quiet or getattr(args, "sub_quiet", False)
+    level = logging.ERROR if args.quiet else logging.WARNING - 10 * min(args.verbose, 2)
+    logging.basicConfig(level=level, format="trtlog: %(levelname)s: %(message)s", stream=sys.stderr)
+    if not getattr(args, "run", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        with warnings.catch_warnings():  # restores Python's own display on return
+            warnings.showwarning = _show_warning
+            if not sys.warnoptions:  # -W options given to Python win
+                warnings.simplefilter("ignore" if args.quiet else "default")
+            code: int = args.run(args)
+        return code
+    except InputError as exc:
+        sys.stderr.write(f"trtlog: error: {exc.one_line()}\n")
+        return 2
+    except UsageError as exc:
+        sys.stderr.write(f"trtlog: error: {exc}\n")
+        return 2
+    except BrokenPipeError:  # `trtlog events big.log | head`
+        sys.stderr.close()
+        return 0
