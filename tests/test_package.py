@@ -190,3 +190,27 @@ def test_no_file_of_the_package_is_ignored() -> None:
 def test_doctests_of_every_package_are_collected(pytestconfig: pytest.Config) -> None:
     skipped = pytestconfig.getini("norecursedirs")
     assert "build" not in skipped and "engine" not in skipped
+
+
+def test_import_trtlog_loads_only_the_api_table() -> None:
+    """``import trtlog`` imports no trtlog module but the version: everything is lazy."""
+    code = (
+        "import sys, trtlog\n"
+        "print(sorted(m for m in sys.modules if m.startswith('trtlog')))\n"
+        "print(sorted({'pydantic', 'lark', 'pandas'} & set(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["['trtlog', 'trtlog._version']", "[]"]
+
+
+def test_every_public_name_resolves_to_its_defining_module() -> None:
+    import importlib
+
+    for name in trtlog.__all__:
+        value = getattr(trtlog, name)
+        assert value is not None, name
+        if name != "__version__":
+            home = importlib.import_module(trtlog._API[name])
+            assert getattr(home, name) is value, name
+    assert set(trtlog._API) | {"__version__"} == set(trtlog.__all__)
+    assert set(trtlog.__all__) <= set(dir(trtlog))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import types
 
@@ -43,3 +44,18 @@ def test_a_new_command_is_one_module_and_one_line(
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "hello" in capsys.readouterr().out
+
+
+def test_help_imports_no_view_and_no_parser() -> None:
+    """``trtlog --help`` imports the command modules only: no pandas, no Lark, no events."""
+    import subprocess
+
+    code = (
+        "import sys\nfrom trtlog.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "heavy = {'pandas', 'networkx', 'matplotlib', 'lark', 'pydantic', 'trtlog.events'}\n"
+        "sys.stderr.write(repr(sorted(heavy & set(sys.modules))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stderr == "[]"
+    assert importlib.import_module("trtlog.cli").main is main
