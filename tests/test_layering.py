@@ -149,19 +149,11 @@ def all_imports() -> list[Import]:
     return [i for p in sorted(PACKAGE.rglob("*.py")) for i in imports_of(p)]
 
 
-def is_shim(module: str) -> bool:
-    """A stub left at a moved module's old path (it imports its new place)."""
-    path = PACKAGE.parent / Path(*module.split("."))
-    path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-    return "moved_module(__name__" in path.read_text(encoding="utf-8")
-
-
 def upward(imports: list[Import]) -> list[Import]:
     return [
         i
         for i in imports
         if not i.convenience
-        and not is_shim(i.importer)
         and not (i.importer + ".").startswith(i.imported + ".")  # a package's own __init__
         and layer_of(i.imported) > layer_of(i.importer)
     ]

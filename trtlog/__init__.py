@@ -18,7 +18,10 @@ Example:
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from trtlog import _moved
 from trtlog._version import __version__
+
+_moved.install()  # the old module paths of trtlog 0.1 import until 0.3, with a warning
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
     from trtlog.build import Build, iter_events, parse, parse_text
