@@ -85,6 +85,7 @@ class Import:
     imported: str
     line: int
     convenience: bool  # inside a one-line convenience function or under TYPE_CHECKING
+    line_in_function: bool = False  # inside any function: runs when called, not at import
 
 
 def _is_convenience(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -105,13 +106,14 @@ def _targets(node: ast.Import | ast.ImportFrom, importer: str, is_package: bool)
         base = base if is_package else base[:-1]
         base = base[: len(base) - (node.level - 1)]
         module = ".".join([*base, module] if module else base)
-    if module == "trtlog":  # "from trtlog import x": x may be a submodule
-        return [f"trtlog.{a.name}" if _is_module(a.name) else "trtlog" for a in node.names]
-    return [module]
+    # "from package import x": x may be a module of the package
+    return [f"{module}.{a.name}" if _exists(f"{module}.{a.name}") else module for a in node.names]
 
 
-def _is_module(name: str) -> bool:
-    return (PACKAGE / name).is_dir() or (PACKAGE / f"{name}.py").is_file()
+def _exists(module: str) -> bool:
+    """Whether ``module`` names a module file of the package (not a name in one)."""
+    path = PACKAGE.parent / Path(*module.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def imports_of(path: Path, importer: str | None = None) -> list[Import]:
@@ -120,33 +122,45 @@ def imports_of(path: Path, importer: str | None = None) -> list[Import]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     out: list[Import] = []
 
-    def visit(node: ast.AST, convenience: bool) -> None:
+    def visit(node: ast.AST, convenience: bool, inside: bool) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
                 for sub in child.body:
-                    visit_one(sub, True)
+                    visit_one(sub, True, inside)
                 for sub in child.orelse:
-                    visit_one(sub, convenience)
+                    visit_one(sub, convenience, inside)
                 continue
-            visit_one(child, convenience)
+            visit_one(child, convenience, inside)
 
-    def visit_one(child: ast.AST, convenience: bool) -> None:
+    def visit_one(child: ast.AST, convenience: bool, inside: bool) -> None:
         if isinstance(child, ast.Import | ast.ImportFrom):
             for target in _targets(child, importer, path.name == "__init__.py"):
                 if target == "trtlog" or target.startswith("trtlog."):
-                    out.append(Import(importer, target, child.lineno, convenience))
+                    out.append(Import(importer, target, child.lineno, convenience, inside))
             return
         if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-            visit(child, convenience or _is_convenience(child))
+            visit(child, convenience or _is_convenience(child), True)
             return
-        visit(child, convenience)
+        visit(child, convenience, inside)
 
-    visit(tree, False)
+    visit(tree, False, False)
     return out
 
 
 def all_imports() -> list[Import]:
     return [i for p in sorted(PACKAGE.rglob("*.py")) for i in imports_of(p)]
+
+
+def layer_imported(importer: str, target: str) -> int:
+    """The layer an import reaches: importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__``.
+
+    Left out: the root package (``trtlog/__init__`` imports only the version and the old
+    paths' finder) and the packages the importer lives in (they have run already).
+    """
+    parts = target.split(".")
+    chain = [".".join(parts[:n]) for n in range(2, len(parts) + 1)]
+    chain = [m for m in chain if m == target or not (importer + ".").startswith(m + ".")]
+    return max(layer_of(m) for m in chain) if chain else layer_of(target)
 
 
 def upward(imports: list[Import]) -> list[Import]:
@@ -155,7 +169,7 @@ def upward(imports: list[Import]) -> list[Import]:
         for i in imports
         if not i.convenience
         and not (i.importer + ".").startswith(i.imported + ".")  # a package's own __init__
-        and layer_of(i.imported) > layer_of(i.importer)
+        and layer_imported(i.importer, i.imported) > layer_of(i.importer)
     ]
 
 
@@ -195,3 +209,48 @@ def test_the_check_itself(tmp_path: Path, source: str, expected: list[int]) -> N
     fake.write_text(source, encoding="utf-8")
     found = [layer_of(i.imported) for i in imports_of(fake, module_name(path)) if not i.convenience]
     assert found == expected
+
+
+def _runtime_graph() -> dict[str, set[str]]:
+    """Module → the modules its top-level imports run (package ``__init__`` files included)."""
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        importer = module_name(path)
+        edges = graph.setdefault(importer, set())
+        for i in imports_of(path):
+            if i.convenience or i.line_in_function:
+                continue
+            parts = i.imported.split(".")
+            for n in range(2, len(parts) + 1):
+                target = ".".join(parts[:n])
+                # a package the importer lives in has run already; a name is not a module
+                if (importer + ".").startswith(target + ".") or not _exists(target):
+                    continue
+                edges.add(target)
+    return graph
+
+
+def test_no_import_cycle() -> None:
+    """No module imports (through package ``__init__`` files too) a module that imports it
+    back: each imports on its own, whatever was imported before (``import trtlog`` is lazy,
+    so no import order hides a cycle)."""
+    graph = _runtime_graph()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append([*stack[stack.index(nxt) :], nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    assert cycles == []

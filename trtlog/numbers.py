@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "U64",
+    "decode_version",
     "format_tactic",
     "parse_dims_x",
     "parse_hex",
@@ -86,3 +87,17 @@ def parse_dims_x(text: str) -> tuple[int, ...]:
     if text in ("", "scalar"):
         return ()
     return tuple(int(part) for part in text.split("x"))
+
+
+def decode_version(code: int) -> tuple[int, ...]:
+    """The TensorRT version of a banner code (formats.md §A.1).
+
+    8.x/9.x use ``major*1000 + minor*100 + patch``; 10.x+ ``major*10000 + minor*100 + patch``.
+
+    Example:
+        >>> decode_version(8412), decode_version(101601), decode_version(8001)
+        ((8, 4, 12), (10, 16, 1), (8, 0, 1))
+    """
+    if code >= 10000:
+        return (code // 10000, code // 100 % 100, code % 100)
+    return (code // 1000, code // 100 % 10, code % 100)

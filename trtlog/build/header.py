@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from trtlog.numbers import decode_version
+
 __all__ = [
     "AvailableDevice",
     "Device",
@@ -30,20 +32,6 @@ __all__ = [
 
 Version = tuple[int, ...]
 Dims = tuple[int, ...]
-
-
-def decode_version(code: int) -> Version:
-    """The TensorRT version of a banner code (formats.md §A.1).
-
-    8.x/9.x use ``major*1000 + minor*100 + patch``; 10.x+ ``major*10000 + minor*100 + patch``.
-
-    Example:
-        >>> decode_version(8412), decode_version(101601), decode_version(8001)
-        ((8, 4, 12), (10, 16, 1), (8, 0, 1))
-    """
-    if code >= 10000:
-        return (code // 10000, code // 100 % 100, code % 100)
-    return (code // 1000, code // 100 % 10, code % 100)
 
 
 class Run(BaseModel):

@@ -51,7 +51,7 @@ class RunStart(EventBase):
         test: the test name, ``TensorRT.trtexec`` for trtexec.
         version_code: the banner's version code (``8412``, ``101601``), 8.0+.
         version: the decoded version (``(8, 4, 12)``), see
-            :func:`trtlog.build.header.decode_version`.
+            :func:`trtlog.numbers.decode_version`.
         build_number: the ``[b<n>]`` build number (10.4+).
         command_line: the command line as printed (argv joined by blanks).
     """

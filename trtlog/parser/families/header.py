@@ -18,7 +18,7 @@ import re
 
 from lark import Token, v_args
 
-from trtlog.build.header import decode_version
+from trtlog.numbers import decode_version
 from trtlog.parser.family import BaseTransformer, Family, Fields, Rule
 
 __all__ = ["FAMILY"]
