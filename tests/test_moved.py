@@ -24,6 +24,12 @@ API_0_1: dict[str, list[str]] = json.loads(
     (FIXTURES / "api-0.1.0.json").read_text(encoding="utf-8")
 )
 
+#: Modules of 0.1 that are gone, not moved (issue 13): why.
+DELETED: dict[str, str] = {
+    "trtlog.parse.shapes": "the shape cache, a speed tier behind the grammar-compiled matchers "
+    "that ran 3 times over the whole corpus",
+}
+
 #: (module, name) that moved out of a module still there → where it lives now.
 MOVED_NAMES: dict[tuple[str, str], str] = {
     ("trtlog.engine", "common_module"): "trtlog.names",
@@ -42,7 +48,7 @@ def _fresh(module: str) -> None:
             del sys.modules[name]
 
 
-@pytest.mark.parametrize("module", sorted(API_0_1))
+@pytest.mark.parametrize("module", sorted(set(API_0_1) - set(DELETED)))
 def test_every_public_name_of_0_1_is_found_at_its_old_path(module: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # the moves are tested below
@@ -112,6 +118,7 @@ def test_an_unknown_name_is_still_an_attribute_error() -> None:
         module.nothing_here  # noqa: B018
 
 
-def test_a_module_that_never_existed_is_not_found() -> None:
+@pytest.mark.parametrize("module", ["trtlog.no_such_module", *sorted(DELETED)])
+def test_a_module_that_does_not_exist_is_not_found(module: str) -> None:
     with pytest.raises(ModuleNotFoundError):
-        importlib.import_module("trtlog.no_such_module")
+        importlib.import_module(module)

@@ -61,7 +61,6 @@ MOVED_MODULES: dict[str, str] = {
     "trtlog.parse.grammar": "trtlog.parser.grammar",
     "trtlog.parse.jsonio": "trtlog.exports.jsonio",
     "trtlog.parse.lines": "trtlog.parser.envelope",
-    "trtlog.parse.shapes": "trtlog.parser.shapes",
     "trtlog.parse.source": "trtlog.parser.source",
     "trtlog.parse.stream": "trtlog.parser.stream",
 }

@@ -30,16 +30,26 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lark import Lark, Transformer, Tree
-from lark.grammar import NonTerminal, Rule, Terminal
+from lark import Lark, Transformer
+
+from trtlog.parser._lark import (
+    NonTerminal,
+    Rule,
+    Terminal,
+    Tree,
+    literals,
+    rule_name,
+    rules_by_origin,
+    terminal_patterns,
+    tree_callbacks,
+    unwrap,
+)
+from trtlog.parser.envelope import LINE_ENVELOPE
 
 __all__ = ["CompiledStart", "CompiledStarts"]
 
 _MAX_DEPTH = 4
 
-# The trtexec envelope (lines.FAST_ENVELOPE) in front of a non-empty message, for whole-line
-# matching; the severity letter is the group ``env_severity``.
-_LINE_ENVELOPE = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] \[(?P<env_severity>[VIWEF])\] (?:\[TRT\] )?"
 
 Build = Callable[[re.Match[str]], Any]
 
@@ -53,11 +63,6 @@ class _Marker:
 
     def __init__(self, index: int) -> None:
         self.index = index
-
-
-def _unwrap(method: Any) -> Any:
-    """The plain bound method under Lark's ``v_args`` wrapper (one call layer less)."""
-    return getattr(method, "base_func", method)
 
 
 class CompiledStart:
@@ -111,14 +116,11 @@ class CompiledStart:
 
 class _Compiler:
     def __init__(self, lark: Lark, transformer: Transformer[Any, Any]) -> None:
-        self.rules_by_origin: dict[str, list[Rule]] = {}
-        for rule in lark.rules:
-            self.rules_by_origin.setdefault(rule.origin.name, []).append(rule)
-        self.patterns = {t.name: t.pattern.to_regexp() for t in lark.terminals}
-        self.literals = {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
+        self.rules_by_origin = rules_by_origin(lark)
+        self.patterns = terminal_patterns(lark)
+        self.literals = literals(lark)
         # Tree-building callbacks with the same child filters as the real ones.
-        builder = lark._parse_tree_builder
-        self.tree_callbacks = builder.create_callback(None)  # type: ignore[no-untyped-call]
+        self.tree_callbacks = tree_callbacks(lark)
         self.transformer = transformer
         self.counter = 0
 
@@ -144,7 +146,7 @@ class _Compiler:
         self, rule: Rule, stack: tuple[str, ...], env: dict[str, Any]
     ) -> tuple[str, str]:
         """(regex, Python expression building the rule's value from match ``m``)."""
-        name = rule.alias or rule.options.template_source or rule.origin.name
+        name = rule_name(rule)
         method = getattr(self.transformer, name, None)
         if method is None:
             raise _NotFlat(name)
@@ -166,7 +168,7 @@ class _Compiler:
                 callback = getattr(self.transformer, sym.name, None)
                 if callable(callback):
                     key = f"t_{sym.name}"
-                    env[key] = _unwrap(callback)
+                    env[key] = unwrap(callback)
                     exprs.append(f"{key}(g({group!r}))")
                 else:
                     exprs.append(f"g({group!r})")
@@ -177,7 +179,7 @@ class _Compiler:
                 exprs.append(expr)
         args = ["None" if child is None else exprs[child.index] for child in layout]
         key = f"r_{name}"
-        env[key] = _unwrap(method)
+        env[key] = unwrap(method)
         return "".join(pieces), f"{key}({', '.join(args)})"
 
     def nonterminal(
@@ -202,7 +204,7 @@ class _Compiler:
             env: dict[str, Any] = {"_unreachable": _unreachable}
             regex, expr = self.alternative(rule, (), env)
             compiled = re.compile(regex)
-            line_pattern = re.compile(_LINE_ENVELOPE + regex)
+            line_pattern = re.compile(LINE_ENVELOPE + regex)
             env["_fullmatch"] = compiled.fullmatch
             env["_linematch"] = line_pattern.fullmatch
             # The groups the expression reads are fetched with one m.group(i, j, ...) call

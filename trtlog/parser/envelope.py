@@ -13,7 +13,18 @@ from typing import NamedTuple
 
 from trtlog.events.base import Envelope, Severity
 
-__all__ = ["ANSI", "FAST_ENVELOPE", "LETTER_SEVERITY", "Split", "split_envelope", "strip_ansi"]
+__all__ = [
+    "ANSI",
+    "FAST_ENVELOPE",
+    "LETTER_SEVERITY",
+    "LINE_ENVELOPE",
+    "MESSAGE_AT",
+    "TAGGED_MESSAGE_AT",
+    "TRT_TAG",
+    "Split",
+    "split_envelope",
+    "strip_ansi",
+]
 
 #: ANSI terminal control sequences (colours, cursor moves), removed before parsing (T10).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
@@ -37,15 +48,30 @@ _WORD_SEVERITY: dict[str, Severity] = {
     "CRITICAL": "fatal",
 }
 
+# The trtexec envelope, written once: ``[01/10/2024-21:52:52] [V] [TRT] `` (the tag optional).
+_STAMP = r"\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d"
+_LETTERS = "VIWEF"
+#: The ``[TRT]`` tag and the blank after it.
+TRT_TAG = "[TRT] "
+#: Where the message starts after ``[ts] [S] ``, and after ``[ts] [S] [TRT] `` (the hot path
+#: of the stream reads the first characters of a message there without a regex).
+MESSAGE_AT = len("[01/10/2024-21:52:52] [V] ")
+TAGGED_MESSAGE_AT = MESSAGE_AT + len(TRT_TAG)
+
 #: The common trtexec envelope ``[ts] [S] `` with an optional ``[TRT] ``: tried first because
 #: nearly every line of a trtexec log has it.
 #: Groups: timestamp, severity letter, ``[TRT]`` tag (or None), message.
 FAST_ENVELOPE = re.compile(
-    r"\[(\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d)\] \[([VIWEF])\](?: (\[TRT\](?: |$))?|$)(.*)",
+    rf"\[({_STAMP})\] \[([{_LETTERS}])\](?: (\[TRT\](?: |$))?|$)(.*)",
     re.DOTALL,
 )
 
-_TS = r"\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]"
+#: The same envelope in front of a non-empty message, as a pattern text that the
+#: grammar-compiled matchers put before a message regex to match whole lines; the severity
+#: letter is the group ``env_severity``.
+LINE_ENVELOPE = rf"\[{_STAMP}\] \[(?P<env_severity>[{_LETTERS}])\] (?:\[TRT\] )?"
+
+_TS = rf"\[{_STAMP}\]"
 _GENERAL = re.compile(
     # outer wrappers: ROS 2 launch "[node-1] ", docker compose "svc_1  | "
     r"(?P<wrap>\[[\w.@/:-]+-\d+\] |[\w.-]+ +\| )?"

@@ -13,7 +13,7 @@ with ``"kind"`` set, and values are already typed (``int``, ``float``, tuples, m
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from lark import Token, Transformer
@@ -118,23 +118,27 @@ class Family:
     Attributes:
         name: the grammar file stem in ``grammars/`` (``optimizer`` → ``optimizer.lark``).
         transformer: the transformer class; instantiated once per grammar.
-        rules: the keyword rows.
+        rules: the keyword rows written by hand: rows inside sections, for bare lines, that open
+            continuations or sections, ``contains`` rows, and prefixes that are not the literal
+            an alternative starts with.
         continuations: the continuation modes its rules open.
-        converters: extra functions that turn a number token's text into a field value, used
-            by the shape cache to recognise where a number went (``parse_num`` and ``int`` are
-            always tried).
+        routed: start rules routed by their grammar alone: each literal an alternative starts
+            with (``"Running: " IDENT ...``) is a keyword row (see
+            :func:`trtlog.parser.grammar.with_routes`), unless a row of ``rules`` for the same
+            start rule covers it. The literal is written once, in the grammar.
     """
 
     name: str
     transformer: type[Transformer[Token, Any]]
     rules: tuple[Rule, ...]
     continuations: tuple[Continuation, ...] = ()
-    converters: tuple[Callable[[str], Any], ...] = field(default=())
+    routed: tuple[str, ...] = ()
 
     @property
     def starts(self) -> tuple[str, ...]:
-        """The grammar start rules its keyword rows and continuations use."""
-        names = [r.start for r in self.rules] + [c.records for c in self.continuations if c.records]
+        """The grammar start rules its keyword rows, routed rules and continuations use."""
+        names = [r.start for r in self.rules] + list(self.routed)
+        names += [c.records for c in self.continuations if c.records]
         return tuple(dict.fromkeys(names))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,10 +21,19 @@ from typing import Any, cast
 from lark import Lark
 from lark.exceptions import LarkError
 
+from trtlog.parser import _lark
 from trtlog.parser.compiled import CompiledStarts
-from trtlog.parser.family import Family
+from trtlog.parser.family import Family, Rule
 
-__all__ = ["build_parser", "grammar_dir", "grammar_path", "matchers", "parse_message"]
+__all__ = [
+    "build_parser",
+    "grammar_dir",
+    "grammar_path",
+    "matchers",
+    "parse_message",
+    "routed_rules",
+    "with_routes",
+]
 
 log = logging.getLogger(__name__)
 
@@ -93,19 +103,8 @@ def build_parser(family: Family, *, strict: bool = False, cache: str | None = No
         cache: a file to load the analysed grammar from, or to save it to (see
             :func:`cache_path`); ``None`` builds from scratch.
     """
-    path = grammar_path(family.name)
-    return Lark(
-        path.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        start=list(family.starts),
-        transformer=family.transformer(),
-        propagate_positions=False,
-        maybe_placeholders=True,
-        import_paths=[str(path.parent)],
-        source_path=str(path),
-        strict=strict,
-        cache=cache or False,
+    return _lark.build(
+        grammar_path(family.name), family.starts, family.transformer(), strict=strict, cache=cache
     )
 
 
@@ -138,7 +137,7 @@ def matchers(family: Family) -> CompiledStarts:
     found = _MATCHERS.get(family.name)
     if found is None:
         lark = _cached_parser(family)
-        transformer = lark.options.transformer
+        transformer = lark.options.transformer  # Lark's options: what build() passed
         assert transformer is not None, "grammars are built with their transformer embedded"
         found = _MATCHERS[family.name] = CompiledStarts(lark, transformer, family.starts)
     return found
@@ -173,3 +172,41 @@ def parse_message(
     # Released lark types parse() as returning a Tree; with the transformer embedded it
     # returns what the start rule's transformer method returned: the event fields.
     return cast(dict[str, Any], result)
+
+
+def routed_rules(family: Family) -> tuple[Rule, ...]:
+    """The keyword rows of a family's routed start rules (:attr:`Family.routed`).
+
+    One prefix row per literal an alternative starts with, unless a hand-written row of the
+    same start rule covers it (its prefix is the literal's beginning, or the literal the
+    prefix's).
+
+    Raises:
+        ValueError: a routed start rule that no row would reach (no alternative starts with a
+            literal): it needs a hand-written row.
+    """
+    if not family.routed:
+        return ()
+    found = _lark.leading_literals(_cached_parser(family), family.routed)
+    rows: list[Rule] = []
+    for start in family.routed:
+        own = [r.prefix for r in family.rules if r.start == start and r.prefix is not None]
+        made = [
+            Rule(start, prefix=literal)
+            for literal in dict.fromkeys(text for text in found[start] if text)
+            if not any(literal.startswith(p) or p.startswith(literal) for p in own)
+        ]
+        if not made and not own:
+            raise ValueError(
+                f"{family.name}: routed start rule {start!r} starts with no literal; give it a "
+                "keyword row in the family's rules"
+            )
+        rows += made
+    return tuple(rows)
+
+
+def with_routes(family: Family) -> Family:
+    """``family`` with the rows of its routed start rules after its own (the keyword table's)."""
+    if not family.routed:
+        return family
+    return replace(family, rules=family.rules + routed_rules(family))

@@ -302,9 +302,6 @@ FAMILY = Family(
         # a library's assert() on stderr: "<program>: <file>:<line>: <function>: Assertion ..."
         Rule("c_assertion", contains=": Assertion `", bare=True, enveloped=False),
         *(Rule("app_error", prefix=message) for message in _APP_ERRORS),
-        Rule("app_error", prefix="Could not load library "),
-        Rule("app_error", prefix="Cannot create DLA engine, "),
-        Rule("app_error", prefix="Safe runtime does not support "),
         Rule("app_error", prefix="Uncaught exception detected: ", then=_TEXT),
         Rule("app_error", prefix="Error opening engine file: "),
         Rule("app_error", prefix="Error loading engine file: "),
@@ -314,9 +311,12 @@ FAMILY = Family(
         ),
         Rule("tensor_type_build_time", prefix="Tensor DataType is determined at build time"),
         Rule("fp16_no_native_support", prefix="FP16 support requested on hardware without"),
-        Rule("set_type_non_io", prefix="ITensor::setType("),
         Rule("calibrator_not_used", prefix="Calibrator is not being used."),
         Rule("weakly_typed_deprecated", prefix="Weakly-typed networks have been deprecated"),
+    ),
+    routed=(
+        "app_error",
+        "set_type_non_io",
     ),
     continuations=(Continuation(_TEXT, bare=_is_error_tail, max_lines=1_000),),
 )

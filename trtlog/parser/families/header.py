@@ -498,7 +498,6 @@ FAMILY = Family(
         Rule("pre_option_notice", prefix="minShapes is being broadcasted to "),
         Rule("pre_option_notice", prefix="maxShapes is being broadcasted to "),
         Rule("pre_option_notice", prefix="When --precisionConstraints flag is set to "),
-        Rule("pre_option_notice", prefix="Unknown option: "),
         # the options block
         Rule("options_section", prefix="=== Model Options ===", enters=_OPTIONS),
         Rule("options_section", prefix="=== Build Options ===", enters=_OPTIONS),
@@ -539,25 +538,21 @@ FAMILY = Family(
         # leave when a paste lacks the closing empty line)
         # the device header also closes an options block that lacked its blank line (T8)
         Rule("device_section", prefix="=== Device Information ===", leaves=True),
-        Rule("device_list_header", prefix="Available Devices:"),
-        Rule("device_list_item", prefix="  Device "),
         *(Rule("device_kv", prefix=f"{label}: ") for label in _DEVICE_LABELS),
         Rule("device_note", prefix="Note: The application clock rates"),
         Rule("device_error", prefix="Cannot find any available devices"),
-        Rule("device_error", prefix="Cannot find device ID "),
-        Rule("device_error", prefix="Cuda failure: "),
-        Rule("trt_version", prefix="TensorRT version: "),
         # plugins and libraries
-        Rule("plugin_loading", prefix="Loading standard plugins"),
         Rule("plugin_loading", prefix="Not loading standard plugins"),
         Rule("plugin_loading", prefix="Skipping standard plugin loading"),
-        Rule("plugin_loading", prefix="Loading supplied plugin library: "),
-        Rule("library_note", prefix="Trying to load shared library "),
-        Rule("library_note", prefix="Loaded shared library "),
         Rule("library_note", prefix="CUDA lazy loading is "),
-        Rule("library_note", prefix="Registered plugin creator - "),
-        Rule("library_note", prefix="Plugin creator already registered - "),
-        Rule("library_note", prefix="Trying to set exclusive file lock "),
-        Rule("library_note", prefix="TensorRT was linked against "),
+    ),
+    routed=(
+        "pre_option_notice",
+        "device_list_header",
+        "device_list_item",
+        "device_error",
+        "trt_version",
+        "plugin_loading",
+        "library_note",
     ),
 )

@@ -417,6 +417,7 @@ FAMILY = Family(
             then="inspector_bindings",
         ),
     ),
+    routed=(),
     continuations=(
         Continuation(
             "engine_layers", records="engine_layer_info", bare=_layer_line, enveloped=_layer_line

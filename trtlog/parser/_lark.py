@@ -1,0 +1,146 @@
+"""The one place that knows Lark beyond its documented API (lark 1.1.9 to 1.3.x).
+
+Part of the parser. Everything else builds parsers through :func:`build` and reads a built
+grammar through the functions here, so a Lark release that changes its internals breaks this
+module only (``tests/parser/test_lark_versions.py`` and ``.ci/lark-matrix`` run the parser at
+the lowest and highest Lark versions ``pyproject.toml`` allows). What it reaches into:
+
+* ``Lark._parse_tree_builder.create_callback`` — the tree-building callbacks with Lark's own
+  child filters, which give the grammar-compiled matchers their argument layout;
+* ``Rule.options.template_source`` — the name of a rule expanded from a template;
+* ``base_func`` — the plain function under a ``v_args`` wrapper.
+
+The rest (``Lark(...)``, ``Lark.rules``, ``Lark.terminals``, ``TerminalDef.pattern``,
+``Rule.origin``/``expansion``/``alias``) is Lark's public surface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Transformer, Tree
+from lark.grammar import NonTerminal, Rule, Terminal
+
+__all__ = [
+    "NonTerminal",
+    "Rule",
+    "Terminal",
+    "Tree",
+    "build",
+    "leading_literals",
+    "literals",
+    "rule_name",
+    "rules_by_origin",
+    "terminal_patterns",
+    "tree_callbacks",
+    "unwrap",
+]
+
+
+def build(
+    path: Path,
+    starts: Sequence[str],
+    transformer: Transformer[Any, Any],
+    *,
+    strict: bool = False,
+    cache: str | None = None,
+) -> Lark:
+    """An LALR parser of the grammar file ``path`` with ``transformer`` embedded.
+
+    The contextual lexer, ``[x]`` placeholders as ``None``, no position propagation (line
+    numbers come from the splitter), ``strict`` for the collision checks of the tests, and a
+    file ``cache`` for the analysed grammar (Lark checks it against the grammar text, the
+    imported files, its options and its own version).
+    """
+    return Lark(
+        path.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        start=list(starts),
+        transformer=transformer,
+        propagate_positions=False,
+        maybe_placeholders=True,
+        import_paths=[str(path.parent)],
+        source_path=str(path),
+        strict=strict,
+        cache=cache or False,
+    )
+
+
+def rules_by_origin(lark: Lark) -> dict[str, list[Rule]]:
+    """Rule name → its alternatives, in the grammar's order."""
+    out: dict[str, list[Rule]] = {}
+    for rule in lark.rules:
+        out.setdefault(rule.origin.name, []).append(rule)
+    return out
+
+
+def terminal_patterns(lark: Lark) -> dict[str, str]:
+    """Terminal name → its pattern as a Python regular expression."""
+    return {t.name: t.pattern.to_regexp() for t in lark.terminals}
+
+
+def literals(lark: Lark) -> dict[str, str]:
+    """Terminal name → its text, for the terminals that are a fixed string."""
+    return {t.name: t.pattern.value for t in lark.terminals if t.pattern.type == "str"}
+
+
+def tree_callbacks(lark: Lark) -> dict[Rule, Callable[[list[Any]], Any]]:
+    """The tree-building callback of every rule, with the child filter Lark applies.
+
+    Called on a list of markers, a callback returns the tree Lark would build: which children
+    it keeps, where ``[x]`` placeholders go. (Private: ``Lark._parse_tree_builder``.)
+    """
+    builder = lark._parse_tree_builder
+    callbacks: dict[Rule, Callable[[list[Any]], Any]] = builder.create_callback(None)  # type: ignore[no-untyped-call]
+    return callbacks
+
+
+def rule_name(rule: Rule) -> str:
+    """The name the transformer method of an alternative has: its alias, else its rule's.
+
+    (Private: ``Rule.options.template_source`` names a rule expanded from a template.)
+    """
+    name: str = rule.alias or rule.options.template_source or rule.origin.name
+    return name
+
+
+def unwrap(method: Any) -> Any:
+    """The plain bound method under Lark's ``v_args`` wrapper (one call layer less).
+
+    (Private: the wrapper keeps the function as ``base_func``.)
+    """
+    return getattr(method, "base_func", method)
+
+
+def leading_literals(lark: Lark, starts: Sequence[str]) -> dict[str, tuple[str | None, ...]]:
+    """Start rule → the literal text each of its alternatives starts with (``None``: a terminal).
+
+    An alternative that starts with a sub-rule starts with that rule's leading literals.
+
+    Example:
+        >>> from lark import Lark
+        >>> lark = Lark('''start: "Running: " NAME -> run
+        ...                     | "Removing " NAME -> removed
+        ...                NAME: /\\\\w+/''', parser="lalr")
+        >>> leading_literals(lark, ["start"])
+        {'start': ('Running: ', 'Removing ')}
+    """
+    by_origin = rules_by_origin(lark)
+    text = literals(lark)
+
+    def leads(origin: str, seen: frozenset[str]) -> list[str | None]:
+        out: list[str | None] = []
+        for rule in by_origin[origin]:
+            first = rule.expansion[0] if rule.expansion else None
+            if isinstance(first, NonTerminal) and first.name not in seen:
+                out.extend(leads(first.name, seen | {first.name}))
+            elif isinstance(first, Terminal):
+                out.append(text.get(first.name))
+            else:
+                out.append(None)
+        return out
+
+    return {start: tuple(leads(start, frozenset({start}))) for start in starts}
