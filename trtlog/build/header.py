@@ -16,6 +16,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from trtlog.events import (
+    DeviceKv,
+    DeviceListItem,
+    Event,
+    OptionIoFormat,
+    OptionKv,
+    OptionListItem,
+    OptionsEnd,
+    OptionShape,
+    OptionsSection,
+    RunEnd,
+    RunStart,
+    TrtVersion,
+)
+from trtlog.events.header import ShapeOption
 from trtlog.numbers import decode_version
 
 __all__ = [
@@ -81,32 +96,6 @@ class IoFormat(BaseModel):
     dtype: str | None = None
     layouts: tuple[str, ...] = ()
     text: str
-
-
-class ShapeOption(BaseModel):
-    """One ``Input <phase> shape...`` option line.
-
-    Attributes:
-        phase: ``build``, ``calibration`` or ``inference``.
-        tensor: the input tensor, ``None`` for ``shapes: model``.
-        profile: the optimization profile index, if printed (9.x+ build shapes).
-        model: ``True`` for ``Input <phase> shapes: model`` (the model's own shapes).
-        dims: the shape of a single-shape spec.
-        min_dims: the minimum shape of a ``min+opt+max`` spec.
-        opt_dims: the optimum shape.
-        max_dims: the maximum shape.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    phase: Literal["build", "calibration", "inference"]
-    tensor: str | None = None
-    profile: int | None = None
-    model: bool = False
-    dims: Dims | None = None
-    min_dims: Dims | None = None
-    opt_dims: Dims | None = None
-    max_dims: Dims | None = None
 
 
 class Options(BaseModel):
@@ -340,9 +329,8 @@ class _Collector:
             self.device_run = index
         return self.device_run == index
 
-    def feed(self, ev: Any) -> None:
-        kind = ev.kind
-        if kind == "run_start":
+    def feed(self, ev: Event) -> None:
+        if isinstance(ev, RunStart):
             if self.runs:
                 self.runs[-1]["last_line"] = ev.span[0] - 1
             self.runs.append(
@@ -357,7 +345,7 @@ class _Collector:
                 }
             )
             self.section = self.list_key = None
-        elif kind == "run_end":
+        elif isinstance(ev, RunEnd):
             run = self.run()
             run["status"] = ev.status
             run["end_line"] = ev.span[0]
@@ -366,38 +354,37 @@ class _Collector:
                     run[key] = getattr(ev, key)
             if run.get("trt_version") is None and ev.version:
                 run["trt_version"] = tuple(ev.version)
-        elif kind == "trt_version":
+        elif isinstance(ev, TrtVersion):
             run = self.run()
             if run.get("trt_version") is None:
                 run["trt_version"] = tuple(ev.version)
-        elif kind in _OPTION_KINDS:
+        elif isinstance(ev, _OPTION_CLASSES):
             self.run()
             if self.options_open():
                 self.option(ev)
-        elif kind in ("device_kv", "device_list_item"):
+        elif isinstance(ev, DeviceKv | DeviceListItem):
             self.run()
             if self.device_open():
-                if kind == "device_kv":
+                if isinstance(ev, DeviceKv):
                     self.device.setdefault(ev.key, ev.value)
                 else:
                     self.available.append(
                         AvailableDevice(index=ev.index, name=ev.name, uuid=ev.uuid)
                     )
 
-    def option(self, ev: Any) -> None:
-        kind = ev.kind
-        if kind == "options_section":
+    def option(self, ev: OptionEvent) -> None:
+        if isinstance(ev, OptionsSection):
             self.section = ev.section
             self.blocks.setdefault(ev.section, {})
             self.list_key = None
-        elif kind == "option_kv":
+        elif isinstance(ev, OptionKv):
             self.blocks.setdefault(self.section or "", {}).setdefault(ev.key, ev.value)
             self.list_key = ev.key if not ev.value else None
-        elif kind == "option_list_item":
+        elif isinstance(ev, OptionListItem):
             item = ev.value if ev.tensor is None else f"{ev.tensor}: {ev.value}"
             if self.list_key is not None:
                 self.lists.setdefault(self.list_key, []).append(item)
-        elif kind == "option_io_format":
+        elif isinstance(ev, OptionIoFormat):
             self.io_formats.append(
                 IoFormat(
                     direction=ev.direction,
@@ -410,21 +397,10 @@ class _Collector:
             # I/O formats are Build options; a paste may show them without the block header (T8)
             self.blocks.setdefault(self.section or "Build", {}).setdefault(ev.label, ev.text)
             self.list_key = None
-        elif kind == "option_shape":
-            self.shapes.append(
-                ShapeOption(
-                    phase=ev.phase,
-                    tensor=ev.tensor,
-                    profile=ev.profile,
-                    model=ev.model,
-                    dims=ev.dims,
-                    min_dims=ev.min_dims,
-                    opt_dims=ev.opt_dims,
-                    max_dims=ev.max_dims,
-                )
-            )
+        elif isinstance(ev, OptionShape):
+            self.shapes.append(ShapeOption.of(ev))
             self.list_key = None
-        elif kind == "options_end":
+        else:  # OptionsEnd
             self.section = self.list_key = None
 
     def header(self) -> Header:
@@ -443,19 +419,19 @@ class _Collector:
         )
 
 
-_OPTION_KINDS = frozenset(
-    {
-        "options_section",
-        "option_kv",
-        "option_list_item",
-        "option_io_format",
-        "option_shape",
-        "options_end",
-    }
+#: The option events (of the run whose options are kept).
+OptionEvent = OptionsSection | OptionKv | OptionListItem | OptionIoFormat | OptionShape | OptionsEnd
+_OPTION_CLASSES = (
+    OptionsSection,
+    OptionKv,
+    OptionListItem,
+    OptionIoFormat,
+    OptionShape,
+    OptionsEnd,
 )
 
 
-def derive_header(events: Iterable[Any], n_lines: int) -> Header:
+def derive_header(events: Iterable[Event], n_lines: int) -> Header:
     """Collect runs, version, command line, options and device from the events.
 
     Reads the header family's events (``run_start``/``run_end``, ``trt_version``, the option
@@ -475,17 +451,14 @@ def derive_header(events: Iterable[Any], n_lines: int) -> Header:
     """
     collector = _Collector(n_lines)
     feed = collector.feed
-    wanted = _HEADER_KINDS
+    wanted = _HEADER_CLASSES
     for ev in events:
-        if ev.kind in wanted:  # a set lookup instead of a call for the other events
+        if type(ev) in wanted:  # a set lookup instead of a call for the other events
             feed(ev)
     return collector.header()
 
 
-_HEADER_KINDS = _OPTION_KINDS | {
-    "run_start",
-    "run_end",
-    "trt_version",
-    "device_kv",
-    "device_list_item",
-}
+# the events derive_header reads (a set lookup by class skips the others)
+_HEADER_CLASSES: frozenset[type] = frozenset(
+    {*_OPTION_CLASSES, RunStart, RunEnd, TrtVersion, DeviceKv, DeviceListItem}
+)

@@ -19,7 +19,19 @@ import bisect
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from trtlog.events import LayerCount, PassRun
+from trtlog.events import (
+    ConcatElimination,
+    Event,
+    FusionInto,
+    LayerCount,
+    LayerRemoved,
+    LayerSwap,
+    PassRun,
+    QdqDedup,
+    QdqPhase,
+    QdqSwap,
+    SliceElimination,
+)
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -249,7 +261,14 @@ QDQ_TYPES = frozenset({"QUANTIZE", "DEQUANTIZE", "kQDQ"})
 QDQ_KINDS = ("qdq_swap", "layer_swap", "qdq_dedup", "qdq_phase", "fusion_into")
 
 
-def qdq_events(events: Iterable[Any]) -> list[Any]:
+#: The events of the Q/DQ optimizer (:func:`qdq_events`).
+QdqEvent = QdqSwap | LayerSwap | QdqDedup | QdqPhase | FusionInto
+
+#: The events that remove a layer (:func:`removal_events`).
+RemovalEvent = LayerRemoved | QdqDedup | SliceElimination | ConcatElimination
+
+
+def qdq_events(events: Iterable[Event]) -> list[QdqEvent]:
     """The Q/DQ optimizer's events, in file order (the rows of ``qdq_frame``).
 
     Swaps of a Q or DQ layer with its neighbour (``Swapping``), type swaps to or from a Q/DQ
@@ -267,13 +286,12 @@ def qdq_events(events: Iterable[Any]) -> list[Any]:
         >>> [e.span[0] for e in qdq_events(b.events)]
         [2]
     """
-    out = []
+    out: list[QdqEvent] = []
     for event in events:
-        kind = event.kind
-        if kind == "qdq_swap":
+        if isinstance(event, QdqSwap):
             if event.from_type in QDQ_TYPES or event.to_type in QDQ_TYPES:
                 out.append(event)
-        elif kind in QDQ_KINDS:
+        elif isinstance(event, LayerSwap | QdqDedup | QdqPhase | FusionInto):
             out.append(event)
     return out
 
@@ -283,7 +301,7 @@ def fusion_pass(event: Any, index: PassIndex) -> str | None:
     return index.of(event)
 
 
-def removal_events(events: Iterable[Any]) -> list[Any]:
+def removal_events(events: Iterable[Event]) -> list[RemovalEvent]:
     """The events that remove a layer, each removal once, in file order.
 
     ``Removing x`` lines, Q/DQ duplicates eliminated, slice and concatenation eliminations.
@@ -302,19 +320,18 @@ def removal_events(events: Iterable[Any]) -> list[Any]:
         >>> [(e.kind, e.span[0]) for e in removal_events(parse_text(log).events)]
         [('qdq_dedup', 2)]
     """
-    out: list[Any] = []
+    out: list[RemovalEvent] = []
     eliminated: dict[str, int] = {}  # layer -> its elimination, until its "Removing" line
     for event in events:
-        kind = event.kind
-        if kind == "qdq_dedup":
+        if isinstance(event, QdqDedup):
             eliminated[event.layer] = event.span[0]
             out.append(event)
-        elif kind == "layer_removed":
+        elif isinstance(event, LayerRemoved):
             if eliminated.pop(event.layer, None) is None:
                 out.append(event)
-        elif kind in ("slice_elimination", "concat_elimination"):
+        elif isinstance(event, SliceElimination | ConcatElimination):
             out.append(event)
-        elif kind == "pass_run":
+        elif isinstance(event, PassRun):
             eliminated.clear()  # the confirmation follows within the same pass
     return out
 

@@ -32,6 +32,23 @@ from pydantic import BaseModel, ConfigDict, Field
 from trtlog.build.header import Run, derive_header
 from trtlog.build.rounds import RunIndex
 from trtlog.engine.model import Profile, ProfileRecord, ProfileRun
+from trtlog.events import (
+    Event,
+    PerfBlock7x,
+    PerfScalar,
+    PerfStat,
+    PerfStat7x,
+    PerfSummaryHeader,
+    PerfWarning,
+    ProfileAuxStreamWarning,
+    ProfileColumns,
+    ProfileHeader,
+    ProfileRow,
+    RunStart,
+    TraceAverage,
+    TraceAverages,
+    TraceProlog,
+)
 
 if TYPE_CHECKING:
     from trtlog.engine.model import Times
@@ -313,25 +330,24 @@ class _Run:
         if self.first_line is None:
             self.first_line = line
 
-    def feed(self, ev: Any) -> None:
-        kind = ev.kind
+    def feed(self, ev: Event) -> None:
         line = ev.span[0]
-        if kind == "trace_prolog":
+        if isinstance(ev, TraceProlog):
             self.touch(line)
             if ev.phase == "warmup":
                 self.data["warmup_queries"], self.data["warmup_s"] = ev.queries, ev.seconds
             else:
                 self.data["queries"], self.data["trace_s"] = ev.queries, ev.seconds
-        elif kind == "trace_averages":
+        elif isinstance(ev, TraceAverages):
             self.touch(line)
             self.data["trace_runs"] = ev.runs
-        elif kind == "trace_average":
+        elif isinstance(ev, TraceAverage):
             self.touch(line)
             self.data["trace_averages"] += 1
-        elif kind == "perf_summary_header":
+        elif isinstance(ev, PerfSummaryHeader):
             self.touch(line)
             self.data["format"] = "8.x"
-        elif kind == "perf_stat":
+        elif isinstance(ev, PerfStat):
             self.touch(line)
             self.data.setdefault("format", "8.x")
             self.latency[ev.metric] = {
@@ -343,18 +359,18 @@ class _Run:
                 "percentiles": tuple(ev.percentiles),
                 "line": line,
             }
-        elif kind == "perf_scalar":
+        elif isinstance(ev, PerfScalar):
             self.touch(line)
             field = _SCALARS.get(ev.name)
             if field is not None:
                 self.data[field] = ev.value
-        elif kind == "perf_block_7x":
+        elif isinstance(ev, PerfBlock7x):
             self.touch(line)
             self.data["format"] = "7.x"
             self.block = _METRIC_7X.get(ev.metric, ev.metric)
-        elif kind == "perf_stat_7x" and self.block is not None:
+        elif isinstance(ev, PerfStat7x) and self.block is not None:
             self.stat_7x(ev, line)
-        elif kind == "perf_warning":
+        elif isinstance(ev, PerfWarning):
             self.touch(line)
             self.warnings.append(
                 PerformanceWarning(
@@ -365,9 +381,9 @@ class _Run:
                     line=line,
                 )
             )
-        elif kind in ("profile_header", "profile_columns", "profile_aux_stream_warning"):
+        elif isinstance(ev, ProfileHeader | ProfileColumns | ProfileAuxStreamWarning):
             self.profile_line(ev, line)
-        elif kind == "profile_row":
+        elif isinstance(ev, ProfileRow):
             if self.profile is None:
                 self.profile_line(ev, line)
             row = ProfileLayer(
@@ -384,7 +400,7 @@ class _Run:
             else:
                 self.rows.append(row)
 
-    def stat_7x(self, ev: Any, line: int) -> None:
+    def stat_7x(self, ev: PerfStat7x, line: int) -> None:
         assert self.block is not None
         stats = self.latency.setdefault(self.block, {"metric": self.block, "line": line})
         if ev.stat == "percentile":
@@ -400,16 +416,18 @@ class _Run:
             else:
                 e2e[f"{ev.stat}_ms"] = ev.end_to_end_ms
 
-    def profile_line(self, ev: Any, line: int) -> None:
+    def profile_line(
+        self, ev: ProfileHeader | ProfileColumns | ProfileAuxStreamWarning | ProfileRow, line: int
+    ) -> None:
         self.touch(line)
-        if self.profile is None or (ev.kind == "profile_header" and self.rows):
+        if self.profile is None or (isinstance(ev, ProfileHeader) and self.rows):
             # a second table in the same run replaces the first (the last one printed wins)
             self.profile, self.rows = {"line": line}, []
-        if ev.kind == "profile_header":
+        if isinstance(ev, ProfileHeader):
             self.profile["iterations"] = ev.iterations
-        elif ev.kind == "profile_columns":
+        elif isinstance(ev, ProfileColumns):
             self.profile["layout"] = ev.layout
-        elif ev.kind == "profile_aux_stream_warning":
+        elif isinstance(ev, ProfileAuxStreamWarning):
             self.profile["aux_streams"] = ev.streams
 
     def result(self) -> Performance | None:
@@ -427,7 +445,7 @@ class _Run:
         )
 
 
-def performances(events: Iterable[Any], runs: Sequence[Run] | None = None) -> list[Performance]:
+def performances(events: Iterable[Event], runs: Sequence[Run] | None = None) -> list[Performance]:
     """The performance of every run of a log that printed some (in file order).
 
     Runs are the log's trtexec runs (``Build.runs``; derived from the events' ``&&&& RUNNING``
@@ -449,7 +467,7 @@ def performances(events: Iterable[Any], runs: Sequence[Run] | None = None) -> li
     index = RunIndex(runs)
     found: dict[int, _Run] = {}
     for ev in events:
-        if ev.kind == "run_start":
+        if isinstance(ev, RunStart):
             continue
         run = index.at(ev.span[0])
         number = run.index if run is not None else 0
@@ -461,7 +479,7 @@ def performances(events: Iterable[Any], runs: Sequence[Run] | None = None) -> li
     return [p for p in out if p is not None]
 
 
-def performance(events: Iterable[Any]) -> Performance | None:
+def performance(events: Iterable[Event]) -> Performance | None:
     """The performance of the first run that printed some, or ``None``.
 
     Example:
@@ -543,7 +561,7 @@ def times_statistics(times: Times) -> TimesSummary:
     return TimesSummary(source=times.source, inferences=len(records), metrics=metrics)
 
 
-def profile_from_events(events: Sequence[Any], source: str) -> Profile | None:
+def profile_from_events(events: Sequence[Event], source: str) -> Profile | None:
     """The log's own ``--dumpProfile`` table as a :class:`Profile`, or ``None`` without one.
 
     The last table printed (a run that prints two keeps the second, as

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from trtlog.build.passes import FUSION_KINDS
 from trtlog.diff.models import PassComparison, PassCount, PassFusion
+from trtlog.events import ConvScaleFusion, Fusion, FusionInto, HorizontalMerge, PassRun
 from trtlog.names import normalize_name, split_name
 
 if TYPE_CHECKING:
@@ -36,22 +38,22 @@ class _FusionEvent:
 
 
 def _fusion_events(build: Build) -> tuple[list[_FusionEvent], Counter[str]]:
-    names = [str(getattr(e, "pass_name", "")) for e in build.events_of("pass_run")]
+    runs = Counter(e.pass_name for e in build.of(PassRun))
     passes = build.pass_index  # the attribution of the frames and the merge graph
     out: list[_FusionEvent] = []
-    for e in build.events_of("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion"):
-        d: Any = e
-        if e.kind == "fusion":
-            inputs: tuple[str, ...] = (d.first, d.second)
-        elif e.kind == "fusion_into":
-            inputs = (*d.sources, d.target)
-        elif e.kind == "horizontal_merge":
-            inputs = tuple(d.layers)
+    for e in build.events_of(*FUSION_KINDS):  # every kind of fusion, in file order
+        if isinstance(e, Fusion):
+            inputs: tuple[str, ...] = (e.first, e.second)
+        elif isinstance(e, FusionInto):
+            inputs = (*e.sources, e.target)
+        elif isinstance(e, HorizontalMerge):
+            inputs = tuple(e.layers)
+        elif isinstance(e, ConvScaleFusion):
+            inputs = (e.conv, e.scale)
         else:
-            inputs = (d.conv, d.scale)
-        name = passes.of(e)
-        out.append(_FusionEvent(name, e.kind, inputs, e.span[0]))
-    return out, Counter(names)
+            raise AssertionError(f"not a fusion: {e.kind}")
+        out.append(_FusionEvent(passes.of(e), e.kind, inputs, e.span[0]))
+    return out, runs
 
 
 def compare_passes(build_a: Build, build_b: Build) -> PassComparison:

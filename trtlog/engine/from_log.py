@@ -14,17 +14,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trtlog.engine.model import NAMES_ONLY_NOTE, Engine, EngineLayer
+from trtlog.engine.model import NAMES_ONLY_NOTE, Engine, EngineLayer, EngineOrigin
+from trtlog.events import (
+    EngineLayerInfo,
+    EngineLayerInfoHeader,
+    EngineLayersDetailed,
+    Event,
+    EventBase,
+    ForeignNodeMetadata,
+    InspectorBinding,
+    InspectorLayerName,
+    InspectorLayersHeader,
+    InspectorRecord,
+    LayerCostsHeader,
+    OnnxParseNode,
+    PlacementDla,
+    PlacementGpu,
+    PlacementList,
+    TimingRunner,
+)
 from trtlog.names import OnnxSource, onnx_nodes_of_name
 
 __all__ = ["engine_from_autotuned", "engine_from_events", "engine_from_placement"]
 
 
-_DUMP_STARTS = {
-    "engine_layer_info_header": "listing",
-    "engine_layers_detailed": "inspector",
-    "inspector_layers_header": "inspector",
+_DUMP_STARTS: dict[type[EventBase], str] = {
+    EngineLayerInfoHeader: "listing",
+    EngineLayersDetailed: "inspector",
+    InspectorLayersHeader: "inspector",
 }
+
+#: A record of a layer dump.
+DumpRecord = InspectorRecord | InspectorLayerName | EngineLayerInfo
 
 
 def _json_like(value: Any) -> Any:
@@ -38,11 +59,8 @@ def _json_like(value: Any) -> Any:
     return value
 
 
-def _node_order(events: Sequence[Any]) -> list[str] | None:
-    nodes = [
-        getattr(e, "node", None) for e in events if getattr(e, "kind", None) == "onnx_parse_node"
-    ]
-    found = [n for n in nodes if isinstance(n, str)]
+def _node_order(events: Sequence[Event]) -> list[str] | None:
+    found = [e.node for e in events if isinstance(e, OnnxParseNode)]
     return list(dict.fromkeys(found)) or None
 
 
@@ -58,7 +76,7 @@ def _onnx_of(
     return onnx_nodes_of_name(name, order, nodes)
 
 
-def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
+def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
     """The engine a log's layer dumps describe, or ``None`` when the log has none.
 
     Prefers the last inspector dump with detailed records (``--dumpLayerInfo``, or the 10.x
@@ -68,32 +86,31 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
     otherwise the range is expanded with the parse order of the ONNX nodes when the log has
     the parser's verbose lines.
     """
-    dumps: list[tuple[str, list[Any]]] = []
+    dumps: list[tuple[str, list[DumpRecord]]] = []
     foreign: dict[str, tuple[str, ...]] = {}
-    current: tuple[str, list[Any]] | None = None
+    current: tuple[str, list[DumpRecord]] | None = None
     bindings: dict[int, list[str]] = {}
     for event in events:
-        kind = event.kind
-        start = _DUMP_STARTS.get(kind)
+        start = _DUMP_STARTS.get(type(event))
         if start is not None:
             current = (start, [])
             dumps.append(current)
-        elif kind in ("inspector_record", "inspector_layer_name"):
+        elif isinstance(event, InspectorRecord | InspectorLayerName):
             if current is None or current[0] == "listing":
                 current = ("inspector", [])
                 dumps.append(current)
             current[1].append(event)
-        elif kind == "engine_layer_info":
+        elif isinstance(event, EngineLayerInfo):
             if current is None or current[0] != "listing":
                 current = ("listing", [])
                 dumps.append(current)
             current[1].append(event)
-        elif kind == "inspector_binding" and dumps:
+        elif isinstance(event, InspectorBinding) and dumps:
             bindings.setdefault(len(dumps) - 1, []).append(event.name)
-        elif kind == "foreign_node_metadata" and event.onnx_layers:
+        elif isinstance(event, ForeignNodeMetadata) and event.onnx_layers:
             foreign[event.layer] = tuple(event.onnx_layers)
     detailed = [
-        (i, d) for i, d in enumerate(dumps) if any(e.kind == "inspector_record" for e in d[1])
+        (i, d) for i, d in enumerate(dumps) if any(isinstance(e, InspectorRecord) for e in d[1])
     ]
     listings = [(i, d) for i, d in enumerate(dumps) if d[0] == "listing" and d[1]]
     names = [(i, d) for i, d in enumerate(dumps) if d[0] == "inspector" and d[1]]
@@ -105,9 +122,10 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
     order = {n: i for i, n in enumerate(nodes)} if nodes else None
     layers: list[EngineLayer] = []
     for i, record in enumerate(records):
-        if record.kind == "inspector_record":
+        if isinstance(record, InspectorRecord):
             params = {k: _json_like(v) for k, v in record.parameters}
             parameter_type = params.pop("ParameterType", None)
+            how: OnnxSource
             if record.onnx_layers:
                 onnx, how = tuple(record.onnx_layers), "metadata"
             else:
@@ -126,10 +144,10 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
                     stream_id=record.stream_id,
                     metadata=record.metadata,
                     onnx_nodes=onnx,
-                    onnx_source=how,  # type: ignore[arg-type]
+                    onnx_source=how,
                 )
             )
-        elif record.kind == "engine_layer_info":
+        elif isinstance(record, EngineLayerInfo):
             onnx, how = _onnx_of(record.layer, foreign, order, nodes)
             layers.append(
                 EngineLayer(
@@ -146,17 +164,14 @@ def engine_from_events(events: Sequence[Any], source: str) -> Engine | None:
         else:
             onnx, how = _onnx_of(record.layer, foreign, order, nodes)
             layers.append(EngineLayer(index=i, name=record.layer, onnx_nodes=onnx, onnx_source=how))
-    is_detailed = dump_kind == "listing" or any(r.kind == "inspector_record" for r in records)
-    regions: list[str] = []
-    for event in events:
-        name = getattr(event, "layer", None)
-        if (
-            event.kind in ("placement_gpu", "placement_dla", "engine_layer_info")
-            and isinstance(name, str)
-            and name.startswith("{ForeignNode[")
-        ):
-            regions.append(name)
-    origin: Any = (
+    is_detailed = dump_kind == "listing" or any(isinstance(r, InspectorRecord) for r in records)
+    regions = [
+        event.layer
+        for event in events
+        if isinstance(event, PlacementGpu | PlacementDla | EngineLayerInfo)
+        and event.layer.startswith("{ForeignNode[")
+    ]
+    origin: EngineOrigin = (
         "log_listing" if dump_kind == "listing" else "log_inspector" if is_detailed else "log_names"
     )
     notes = [] if is_detailed else [NAMES_ONLY_NOTE]
@@ -193,7 +208,7 @@ _PLACEMENT_NOTE = (
 )
 
 
-def engine_from_placement(events: Sequence[Any], source: str) -> Engine | None:
+def engine_from_placement(events: Sequence[Event], source: str) -> Engine | None:
     """The layers a log's GPU/DLA placement lines list, for a log without a layer dump.
 
     ``[GpuLayer] CONVOLUTION: a + b`` and ``[DlaLayer] {ForeignNode[...]}`` (8.2+), or the 7.x
@@ -208,10 +223,9 @@ def engine_from_placement(events: Sequence[Any], source: str) -> Engine | None:
     """
     names: dict[str, None] = {}
     for event in events:
-        kind = event.kind
-        if kind in ("placement_gpu", "placement_dla"):
+        if isinstance(event, PlacementGpu | PlacementDla):
             names[event.layer] = None
-        elif kind == "placement_list":
+        elif isinstance(event, PlacementList):
             names.update(dict.fromkeys(event.layers))
     if not names:
         return None
@@ -231,11 +245,7 @@ def engine_from_placement(events: Sequence[Any], source: str) -> Engine | None:
     )
 
 
-#: The autotuner's lines that name a layer it timed.
-_AUTOTUNED = ("layer_costs_header", "timing_runner")
-
-
-def engine_from_autotuned(events: Sequence[Any], source: str) -> Engine | None:
+def engine_from_autotuned(events: Sequence[Event], source: str) -> Engine | None:
     """The layers the autotuner timed (``Computing costs for <layer>``), names only.
 
     For a log without a layer dump and without placement lines; ``None`` when the log has no
@@ -250,11 +260,9 @@ def engine_from_autotuned(events: Sequence[Any], source: str) -> Engine | None:
     """
     names: dict[str, None] = {}
     for event in events:
-        if event.kind not in _AUTOTUNED:
-            continue
-        found = getattr(event, "layers", None) or (getattr(event, "layer", None),)
-        for name in found:
-            if isinstance(name, str) and name and not name.startswith("Optimizer Reformat("):
+        if isinstance(event, LayerCostsHeader | TimingRunner):
+            name = event.layer
+            if name and not name.startswith("Optimizer Reformat("):
                 names[name] = None
     if not names:
         return None

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict
+
 from trtlog.events.base import EventBase
 
 __all__ = [
@@ -165,8 +167,11 @@ class OptionKv(EventBase):
     value: str
 
 
-class OptionShape(EventBase):
-    """``Input <phase> shape[s][ (profile <i>)]: <tensor>=<spec>`` or ``...shapes: model`` (§A.5).
+class ShapeOption(BaseModel):
+    """One ``Input <phase> shape...`` option: the fields of :class:`OptionShape`.
+
+    The build header keeps these (``Build.options.shapes``); the event carries the same
+    fields, declared here once.
 
     Attributes:
         phase: ``build``, ``calibration`` or ``inference``.
@@ -179,7 +184,8 @@ class OptionShape(EventBase):
         max_dims: the maximum shape of a ``min+opt+max`` spec.
     """
 
-    kind: Literal["option_shape"] = "option_shape"
+    model_config = ConfigDict(frozen=True)
+
     phase: Literal["build", "calibration", "inference"]
     tensor: str | None = None
     profile: int | None = None
@@ -188,6 +194,27 @@ class OptionShape(EventBase):
     min_dims: Dims | None = None
     opt_dims: Dims | None = None
     max_dims: Dims | None = None
+
+    @classmethod
+    def of(cls, event: ShapeOption) -> ShapeOption:
+        """The shape option an :class:`OptionShape` event carries.
+
+        Example:
+            >>> ev = OptionShape(span=(1, 1), phase="build", tensor="x", dims=(1, 3))
+            >>> ShapeOption.of(ev)
+            ShapeOption(phase='build', tensor='x', profile=None, model=False, dims=(1, 3), \
+min_dims=None, opt_dims=None, max_dims=None)
+        """
+        return cls(**{name: getattr(event, name) for name in cls.model_fields})
+
+
+class OptionShape(ShapeOption, EventBase):
+    """``Input <phase> shape[s][ (profile <i>)]: <tensor>=<spec>`` or ``...shapes: model`` (§A.5).
+
+    Attributes: those of :class:`ShapeOption`.
+    """
+
+    kind: Literal["option_shape"] = "option_shape"
 
 
 class OptionIoFormat(EventBase):

@@ -11,11 +11,37 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from trtlog.engine.from_log import engine_from_autotuned, engine_from_placement
 from trtlog.engine.model import Engine
-from trtlog.events import PassRun
+from trtlog.events import (
+    ConcatElimination,
+    ConvScaleFusion,
+    CopyGenerated,
+    Event,
+    EventBase,
+    ForeignNodeMetadata,
+    Fusion,
+    FusionInto,
+    HorizontalMerge,
+    LayerCount,
+    LayerRemoved,
+    LayerSwap,
+    LayerTypeChange,
+    OnnxImportInitializer,
+    OnnxNodeIo,
+    OnnxParseNode,
+    OnnxRegisterConstant,
+    OnnxRegisterLayer,
+    PassRun,
+    QdqDedup,
+    QdqPhase,
+    QdqSwap,
+    Retarget,
+    SliceElimination,
+)
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
@@ -38,21 +64,21 @@ def _result_name(pass_name: str | None, first: str, second: str) -> str:
 
 
 # events that say what the running pass did
-_EFFECTS = frozenset(
+_EFFECTS: frozenset[type[EventBase]] = frozenset(
     {
-        "fusion",
-        "fusion_into",
-        "conv_scale_fusion",
-        "horizontal_merge",
-        "layer_removed",
-        "qdq_dedup",
-        "layer_swap",
-        "qdq_swap",
-        "layer_type_change",
-        "slice_elimination",
-        "concat_elimination",
-        "copy_generated",
-        "retarget",
+        Fusion,
+        FusionInto,
+        ConvScaleFusion,
+        HorizontalMerge,
+        LayerRemoved,
+        QdqDedup,
+        LayerSwap,
+        QdqSwap,
+        LayerTypeChange,
+        SliceElimination,
+        ConcatElimination,
+        CopyGenerated,
+        Retarget,
     }
 )
 
@@ -72,6 +98,30 @@ class _Builder:
         self.producers: dict[str, str] = {}  # tensor -> ONNX node that outputs it
         self.inputs: dict[str, list[str]] = defaultdict(list)  # ONNX node -> input tensors
         self.consumers: dict[str, list[str]] = defaultdict(list)  # tensor -> ONNX nodes
+        # the method that reads each kind of event (a dict lookup per event of the log)
+        self.handlers: dict[type[EventBase], Callable[[Any], None]] = {
+            OnnxParseNode: self._parse_node,
+            OnnxImportInitializer: self._initializer,
+            OnnxNodeIo: self._node_io,
+            OnnxRegisterLayer: self._register_layer,
+            ForeignNodeMetadata: self._foreign_metadata,
+            OnnxRegisterConstant: self._register_constant,
+            PassRun: self._pass_run,
+            LayerCount: self._pass_over,
+            QdqPhase: self._pass_over,
+            Fusion: self._fusion,
+            FusionInto: self._fusion_into,
+            ConvScaleFusion: self._conv_scale,
+            HorizontalMerge: self._horizontal_merge,
+            LayerRemoved: self._layer_removed,
+            QdqDedup: self._duplicate,
+            LayerSwap: self._swap,
+            QdqSwap: self._type_change,
+            LayerTypeChange: self._type_change,
+            SliceElimination: self._slice,
+            ConcatElimination: self._concat,
+            CopyGenerated: self._copy,
+        }
 
     def onnx_node(self, name: str, op: str | None, line: int) -> None:
         node_id = "onnx:" + name
@@ -81,88 +131,114 @@ class _Builder:
             )
             self.order.append(name)
 
-    def event(self, e: Any) -> None:
-        kind = e.kind
-        line = e.span[0]
-        g = self.g
-        if kind in _EFFECTS:
+    def event(self, e: Event) -> None:
+        """Add what one event says (events of other kinds say nothing to the graph)."""
+        cls = type(e)
+        if cls in _EFFECTS:
             self.pass_acted = True
-        if kind == "onnx_parse_node":
-            self.onnx_node(e.node, e.op, line)
-        elif kind == "onnx_import_initializer":
-            node_id = "init:" + e.name
-            if node_id not in g:
-                g.add_node(node_id, kind="onnx_initializer", name=e.name, line=line)
-        elif kind == "onnx_node_io":
-            names = [t.name for t in e.tensors if t.name]
-            if e.direction == "outputs":
-                for tensor in names:
-                    self.producers.setdefault(tensor, e.node)
-            else:
-                self.inputs[e.node].extend(names)
-                for tensor in names:
-                    self.consumers[tensor].append(e.node)
-        elif kind == "onnx_register_layer" and e.layer not in self.layer_order:
+        handler = self.handlers.get(cls)
+        if handler is not None:
+            handler(e)
+
+    # -- one method per kind of event the graph reads -------------------------------------
+
+    def _parse_node(self, e: OnnxParseNode) -> None:
+        self.onnx_node(e.node, e.op, e.span[0])
+
+    def _initializer(self, e: OnnxImportInitializer) -> None:
+        node_id = "init:" + e.name
+        if node_id not in self.g:
+            self.g.add_node(node_id, kind="onnx_initializer", name=e.name, line=e.span[0])
+
+    def _node_io(self, e: OnnxNodeIo) -> None:
+        names = [t.name for t in e.tensors if t.name]
+        if e.direction == "outputs":
+            for tensor in names:
+                self.producers.setdefault(tensor, e.node)
+        else:
+            self.inputs[e.node].extend(names)
+            for tensor in names:
+                self.consumers[tensor].append(e.node)
+
+    def _register_layer(self, e: OnnxRegisterLayer) -> None:
+        if e.layer not in self.layer_order:
             self.layer_order[e.layer] = len(self.layer_order)
-            if e.node:
-                self._register(e.node, e.layer, line)
-        elif kind == "foreign_node_metadata" and e.onnx_layers:
+        if e.node:
+            self._register(e.node, e.layer, e.span[0])
+
+    def _foreign_metadata(self, e: ForeignNodeMetadata) -> None:
+        if e.onnx_layers:
             self.foreign[e.layer] = tuple(e.onnx_layers)
-        elif kind == "onnx_register_layer" and e.node:
-            self._register(e.node, e.layer, line)
-        elif kind == "onnx_register_constant":
-            init = "init:" + e.initializer
-            if init not in g:
-                g.add_node(init, kind="onnx_initializer", name=e.initializer, line=line)
-            g.relate(init, g.layer(e.layer, line), "registered as", None, line)
-        elif kind == "pass_run":
-            self._close_pass()
-            self.running = e
-            self.pass_acted = False
-        elif kind in ("layer_count", "qdq_phase"):  # the pass before them is over
-            self._close_pass()
-        elif kind == "fusion":
-            name = self.passes.of(e)
-            result = g.layer(_result_name(name, e.first, e.second), line)
-            g.relate(g.layer(e.first, line), result, "merged into", name, line)
-            g.relate(g.layer(e.second, line), result, "merged into", name, line)
-        elif kind == "fusion_into":
-            target = g.layer(e.target, line)
-            for source in e.sources:
-                g.relate(g.layer(source, line), target, "merged into", self.passes.of(e), line)
-        elif kind == "conv_scale_fusion":
-            scale, conv = g.layer(e.scale, line), g.layer(e.conv, line)
-            g.relate(scale, conv, "merged into", self.passes.of(e), line)
-        elif kind == "horizontal_merge":
-            result = g.layer(" || ".join(e.layers), line)
-            name = self.passes.of(e)  # HorizontalMerge
-            for part in e.layers:
-                g.relate(g.layer(part, line), result, "merged into", name, line)
-        elif kind == "layer_removed":
-            self._removed(e.layer, line)
-        elif kind == "qdq_dedup":
-            g.relate(
-                g.layer(e.layer, line),
-                g.layer(e.duplicate_of, line),
-                "duplicate of",
-                self.passes.at(line),
-                line,
-            )
-        elif kind == "layer_swap":
-            a, b = g.layer(e.first, line), g.layer(e.second, line)
-            g.relate(a, b, "swapped with", self.passes.at(line), line)
-        elif kind in ("qdq_swap", "layer_type_change"):
-            node = g.nodes[g.layer(e.layer, line)]
-            node["types"] = (node.get("types") or "") + f"{e.from_type}->{e.to_type};"
-        elif kind == "slice_elimination":
-            self._retarget(e.slice, e.to_tensor, "SliceElimination", line)
-        elif kind == "concat_elimination":
-            self._retarget(e.concat, None, "ConcatElimination", line)
-        elif kind == "copy_generated":
-            copy = g.layer(f"copy of {e.tensor} for {e.target}", line)
-            producer = self.producers.get(e.target)
-            if producer is not None:
-                g.relate(copy, g.layer(producer, line), "copied for", self.passes.at(line), line)
+
+    def _register_constant(self, e: OnnxRegisterConstant) -> None:
+        g, line = self.g, e.span[0]
+        init = "init:" + e.initializer
+        if init not in g:
+            g.add_node(init, kind="onnx_initializer", name=e.initializer, line=line)
+        g.relate(init, g.layer(e.layer, line), "registered as", None, line)
+
+    def _pass_run(self, e: PassRun) -> None:
+        self._close_pass()
+        self.running = e
+        self.pass_acted = False
+
+    def _pass_over(self, e: LayerCount | QdqPhase) -> None:
+        self._close_pass()  # a layer count or a Q/DQ phase line ends the pass before it
+
+    def _fusion(self, e: Fusion) -> None:
+        g, line = self.g, e.span[0]
+        name = self.passes.of(e)
+        result = g.layer(_result_name(name, e.first, e.second), line)
+        g.relate(g.layer(e.first, line), result, "merged into", name, line)
+        g.relate(g.layer(e.second, line), result, "merged into", name, line)
+
+    def _fusion_into(self, e: FusionInto) -> None:
+        g, line = self.g, e.span[0]
+        target = g.layer(e.target, line)
+        for source in e.sources:
+            g.relate(g.layer(source, line), target, "merged into", self.passes.of(e), line)
+
+    def _conv_scale(self, e: ConvScaleFusion) -> None:
+        g, line = self.g, e.span[0]
+        scale, conv = g.layer(e.scale, line), g.layer(e.conv, line)
+        g.relate(scale, conv, "merged into", self.passes.of(e), line)
+
+    def _horizontal_merge(self, e: HorizontalMerge) -> None:
+        g, line = self.g, e.span[0]
+        result = g.layer(" || ".join(e.layers), line)
+        name = self.passes.of(e)  # HorizontalMerge
+        for part in e.layers:
+            g.relate(g.layer(part, line), result, "merged into", name, line)
+
+    def _layer_removed(self, e: LayerRemoved) -> None:
+        self._removed(e.layer, e.span[0])
+
+    def _duplicate(self, e: QdqDedup) -> None:
+        g, line = self.g, e.span[0]
+        a, b = g.layer(e.layer, line), g.layer(e.duplicate_of, line)
+        g.relate(a, b, "duplicate of", self.passes.at(line), line)
+
+    def _swap(self, e: LayerSwap) -> None:
+        g, line = self.g, e.span[0]
+        a, b = g.layer(e.first, line), g.layer(e.second, line)
+        g.relate(a, b, "swapped with", self.passes.at(line), line)
+
+    def _type_change(self, e: QdqSwap | LayerTypeChange) -> None:
+        node = self.g.nodes[self.g.layer(e.layer, e.span[0])]
+        node["types"] = (node.get("types") or "") + f"{e.from_type}->{e.to_type};"
+
+    def _slice(self, e: SliceElimination) -> None:
+        self._retarget(e.slice, e.to_tensor, "SliceElimination", e.span[0])
+
+    def _concat(self, e: ConcatElimination) -> None:
+        self._retarget(e.concat, None, "ConcatElimination", e.span[0])
+
+    def _copy(self, e: CopyGenerated) -> None:
+        g, line = self.g, e.span[0]
+        copy = g.layer(f"copy of {e.tensor} for {e.target}", line)
+        producer = self.producers.get(e.target)
+        if producer is not None:
+            g.relate(copy, g.layer(producer, line), "copied for", self.passes.at(line), line)
 
     def _register(self, node: str, layer: str, line: int) -> None:
         g = self.g
