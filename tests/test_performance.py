@@ -93,3 +93,20 @@ def test_corpus_performance() -> None:
     )
     assert len(runs) == 4
     assert all(p.format == "7.x" and p.throughput_qps for p in runs)
+
+
+def test_times_percentiles_are_trtexecs_in_the_summary_and_the_frame() -> None:
+    """With 100 inferences trtexec's percentile(99%) is the largest value (it leaves out
+    ``int((1 - 0.99) * 100)`` values computed in single precision: 0); the summary's
+    statistics said the 99th value, the frame the 100th (issue 13: one percentile rule)."""
+    from trtlog.build.performance import times_statistics
+    from trtlog.engine import Times, TimingRecord, TimingRun
+    from trtlog.frames import times_stats_frame
+
+    records = tuple(TimingRecord(compute_ms=float(v)) for v in range(1, 101))
+    times = Times(source="t.json", runs=(TimingRun(keys="8.4", records=records),))
+    stats = times_statistics(times).metrics["GPU Compute Time"]
+    frame = times_stats_frame(times).set_index("measure")
+    assert stats.percentile(99) == 100.0 == frame.loc["GPU Compute Time", "p99_ms"]
+    assert stats.percentile(90) == frame.loc["GPU Compute Time", "p90_ms"]
+    assert stats.percentile(95) == frame.loc["GPU Compute Time", "p95_ms"]

@@ -1,10 +1,14 @@
-"""Numbers as TensorRT prints them: C++ iostream floats, tactic ids, ``1x3x224x224`` dims.
+"""Numbers as TensorRT prints and computes them: floats, tactic ids, dims, versions, percentiles.
 
 Shared by the log grammars' transformers and the JSON loaders (formats.md §0.3, traps T2, T26).
 Pure functions, no dependencies.
 """
 
 from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Sequence
 
 __all__ = [
     "U64",
@@ -15,6 +19,7 @@ __all__ = [
     "parse_num",
     "parse_tactic",
     "signed_tactic",
+    "trtexec_percentile",
 ]
 
 U64 = 1 << 64
@@ -101,3 +106,28 @@ def decode_version(code: int) -> tuple[int, ...]:
     if code >= 10000:
         return (code // 10000, code // 100 % 100, code % 100)
     return (code // 1000, code // 100 % 10, code % 100)
+
+
+def _f32(value: float) -> float:
+    """``value`` rounded to single precision, as a C++ ``float`` holds it."""
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
+def trtexec_percentile(ordered: Sequence[float], percent: float) -> float:
+    """The ``percent`` percentile of ascending values, as trtexec computes it.
+
+    trtexec (``sampleReporting.cpp``) leaves out the ``int((1 - p/100) * n)`` largest values,
+    computed in single precision, and takes the largest of the rest; with 100 values its
+    ``percentile(99%)`` is the maximum.
+
+    Example:
+        >>> trtexec_percentile([float(i) for i in range(1, 101)], 99)
+        100.0
+        >>> trtexec_percentile([1.0, 2.0, 3.0, 4.0], 90)
+        4.0
+    """
+    n = len(ordered)
+    if not n:
+        return math.nan
+    exclude = int(_f32(_f32(1.0 - _f32(_f32(percent) / 100.0)) * _f32(n)))
+    return ordered[max(n - 1 - exclude, 0)]

@@ -49,6 +49,7 @@ from trtlog.events import (
     TraceAverages,
     TraceProlog,
 )
+from trtlog.numbers import trtexec_percentile
 
 if TYPE_CHECKING:
     from trtlog.engine.model import Times
@@ -514,8 +515,9 @@ def times_statistics(times: Times) -> TimesSummary:
     ``Latency`` (H2D + compute + D2H, ``latencyMs``), ``GPU Compute Time`` (``computeMs``),
     ``H2D Latency``, ``D2H Latency``, ``Enqueue Time`` (end minus start of the enqueue
     call) and, up to 8.2, ``End-to-End Host Latency``: minimum, mean, median (the mean of
-    the two middle values for an even count, as trtexec), percentiles 90, 95 and 99 (the
-    nearest-rank value: the ``ceil(p * n / 100)``-th smallest) and maximum.
+    the two middle values for an even count, as trtexec), percentiles 90, 95 and 99 (as
+    trtexec computes them: :func:`trtlog.numbers.trtexec_percentile`, as
+    ``times_stats_frame`` does) and maximum.
 
     Example:
         >>> from trtlog.engine import Times, TimingRun, TimingRecord
@@ -553,9 +555,7 @@ def times_statistics(times: Times) -> TimesSummary:
             max_ms=ordered[-1],
             mean_ms=math.fsum(ordered) / n,
             median_ms=median,
-            percentiles=tuple(
-                (float(p), ordered[max(0, math.ceil(p * n / 100) - 1)]) for p in (90, 95, 99)
-            ),
+            percentiles=tuple((float(p), trtexec_percentile(ordered, p)) for p in (90, 95, 99)),
             line=0,
         )
     return TimesSummary(source=times.source, inferences=len(records), metrics=metrics)

@@ -3,9 +3,9 @@
 Part of the view package :mod:`trtlog.findings` (pydantic models in, no pandas). A
 :class:`LintContext` is made once per :func:`~trtlog.findings.lint` call; its indexes are
 built lazily and cached, so that a rule pays only for what it reads and every index is built
-once (the rules run over 50 MB logs and 20,000-layer engines). Rules read events by ``kind``
-string (``build.events_of("...")``), so kinds another parser family adds later are picked up
-without an import.
+once (the rules run over 50 MB logs and 20,000-layer engines). Rules read events by their
+class (``ctx.events(Fusion, FusionInto)``, typed), so ``mypy --strict`` checks every field a
+rule reads.
 """
 
 from __future__ import annotations
@@ -15,10 +15,27 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from trtlog.diff import compare
 from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, Profile, strongly_typed
+from trtlog.events import (
+    BindingCreated,
+    CalibratorExplicitPrecision,
+    EngineLayerInfo,
+    EventBase,
+    FusionInto,
+    InspectorBinding,
+    InspectorLayerName,
+    InspectorRecord,
+    OnnxParseNode,
+    OptionKv,
+    PlacementDla,
+    PlacementGpu,
+    QdqDedup,
+    QdqPhase,
+    QdqSwap,
+)
 from trtlog.names import (
     is_qdq_node,
     is_quantize_scale_node,
@@ -75,9 +92,12 @@ CONV_TYPES = frozenset(
 )
 _WEIGHTED_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Convolution", "Linear"})
 
-_SKIP_KINDS = ("inspector_record", "engine_layer_info", "inspector_layer_name")
-_PLACEMENT_KINDS = ("placement_gpu", "placement_dla")
+_DUMP_RECORDS = (InspectorRecord, EngineLayerInfo, InspectorLayerName)
+_PLACEMENTS = (PlacementGpu, PlacementDla)
 T = TypeVar("T")
+E1 = TypeVar("E1", bound=EventBase)
+E2 = TypeVar("E2", bound=EventBase)
+E3 = TypeVar("E3", bound=EventBase)
 
 
 def _first_line(event: Any) -> int:
@@ -151,16 +171,30 @@ class LintContext:
         """The engine's layers (empty without an engine)."""
         return self.engine.layers if self.engine is not None else ()
 
-    def events(self, *kinds: str) -> list[Any]:
-        """The build's events of these kinds in file order (empty without a log), typed loosely.
+    @overload
+    def events(self, first: type[E1], /) -> list[E1]: ...
 
-        Rules read events by ``kind`` string, so kinds a parser family adds later are read
-        without an import (their fields through ``getattr`` when they may be absent). Several
-        kinds are merged from the build's per-kind index, not by scanning every event.
+    @overload
+    def events(self, first: type[E1], second: type[E2], /) -> list[E1 | E2]: ...
+
+    @overload
+    def events(
+        self, first: type[E1], second: type[E2], third: type[E3], /
+    ) -> list[E1 | E2 | E3]: ...
+
+    @overload
+    def events(self, *classes: type[EventBase]) -> list[EventBase]: ...
+
+    def events(self, *classes: type[EventBase]) -> list[Any]:
+        """The build's events of these classes, in file order (empty without a log).
+
+        Typed: a rule reads the fields of the classes it asks for, and ``mypy --strict``
+        checks them. Several classes are merged from the build's per-kind index, not by
+        scanning every event.
         """
         if self.build is None:
             return []
-        lists = [found for kind in kinds if (found := self.build.events_of(kind))]
+        lists = [found for cls in classes if (found := self.build.of(cls))]
         if len(lists) <= 1:
             return lists[0] if lists else []
         return list(heapq.merge(*lists, key=_first_line))
@@ -171,7 +205,7 @@ class LintContext:
     def option_lines(self) -> dict[str, int]:
         """Option label → the line that printed it (first run)."""
         found: dict[str, int] = {}
-        for e in self.events("option_kv"):
+        for e in self.events(OptionKv):
             found.setdefault(e.key, e.span[0])
         return found
 
@@ -233,7 +267,8 @@ class LintContext:
     @cached_property
     def _layer_lines(self) -> dict[str, list[int]]:
         found: dict[str, list[int]] = defaultdict(list)
-        for e in self.events(*_SKIP_KINDS, *_PLACEMENT_KINDS):
+        for e in self.events(*_DUMP_RECORDS, *_PLACEMENTS):
+            assert isinstance(e, _DUMP_RECORDS + _PLACEMENTS)
             found[e.layer].append(e.span[0])
         return found
 
@@ -250,7 +285,7 @@ class LintContext:
     @cached_property
     def ops(self) -> dict[str, str]:
         """ONNX node → op type, from the parser's ``Parsing node: x [Op]`` lines."""
-        return {e.node: e.op for e in self.events("onnx_parse_node")}
+        return {e.node: e.op for e in self.events(OnnxParseNode)}
 
     def op(self, node: str) -> str | None:
         """The op type of an ONNX node (printed, or guessed from its name)."""
@@ -301,14 +336,12 @@ class LintContext:
     def qdq_lines(self) -> tuple[int, ...]:
         """Log lines showing Q/DQ nodes (parser nodes, Q/DQ passes), at most a few."""
         lines: list[int] = []
-        for e in self.events("onnx_parse_node"):
-            if e.op in ("QuantizeLinear", "DequantizeLinear"):
-                lines.append(e.span[0])
+        for node in self.events(OnnxParseNode):
+            if node.op in ("QuantizeLinear", "DequantizeLinear"):
+                lines.append(node.span[0])
                 break
-        for e in self.events(
-            "qdq_swap", "qdq_dedup", "fusion_into", "calibrator_explicit_precision"
-        ):
-            if e.kind != "qdq_swap" or e.to_type == "kQDQ":
+        for e in self.events(QdqSwap, QdqDedup, FusionInto, CalibratorExplicitPrecision):
+            if not isinstance(e, QdqSwap) or e.to_type == "kQDQ":
                 lines.append(e.span[0])
                 break
         return tuple(sorted(lines))
@@ -322,9 +355,9 @@ class LintContext:
         """
         if self.qdq_lines:
             return True
-        if self.events("qdq_phase", "qdq_dedup"):
+        if self.events(QdqPhase, QdqDedup):
             return True
-        if any(e.to_type == "kQDQ" for e in self.events("qdq_swap")):
+        if any(e.to_type == "kQDQ" for e in self.events(QdqSwap)):
             return True
         for layer in self.layers:
             if layer.origin == "QDQ":
@@ -447,7 +480,7 @@ class LintContext:
     def bindings(self) -> frozenset[str]:
         """The engine's input and output tensors (from the engine, or the log's bindings)."""
         names: set[str] = set(self.engine.bindings) if self.engine is not None else set()
-        for e in self.events("binding_created", "inspector_binding"):
+        for e in self.events(BindingCreated, InspectorBinding):
             names.add(e.name)
         return frozenset(names)
 

@@ -10,7 +10,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
@@ -18,7 +17,7 @@ from trtlog.engine.model import Profile, Times, compute_precision
 from trtlog.engine.modules import name_index, served_layer
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.names import common_module, parse_kernel_name
-from trtlog.numbers import U64
+from trtlog.numbers import U64, trtexec_percentile
 from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
@@ -357,26 +356,6 @@ _MEASURES = (
     ("compute_ms", "GPU Compute Time"),
     ("d2h_ms", "D2H Latency"),
 )
-
-
-def trtexec_percentile(ordered: Sequence[float], percent: float) -> float:
-    """The ``percent`` percentile of ascending values, as trtexec computes it.
-
-    trtexec (``sampleReporting.cpp``) leaves out the ``int((1 - p/100) * n)`` largest values,
-    computed in single precision, and takes the largest of the rest; with 100 values its
-    ``percentile(99%)`` is the maximum.
-
-    Example:
-        >>> trtexec_percentile([float(i) for i in range(1, 101)], 99)
-        100.0
-        >>> trtexec_percentile([1.0, 2.0, 3.0, 4.0], 90)
-        4.0
-    """
-    n = len(ordered)
-    if not n:
-        return math.nan
-    exclude = int((np.float32(1) - np.float32(percent) / np.float32(100)) * np.float32(n))
-    return ordered[max(n - 1 - exclude, 0)]
 
 
 def times_stats_frame(times: Times | None) -> pd.DataFrame:

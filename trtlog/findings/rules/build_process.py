@@ -14,6 +14,43 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from trtlog.events import (
+    AccuracyCheck,
+    AccuracyFailed,
+    AppError,
+    CachedTactic,
+    CalibratorNotUsed,
+    DefaultQuantization,
+    DlaFallback,
+    DlaOffloaded,
+    DlaOffloadSummary,
+    DynamicRangeSet,
+    EngineBuilt,
+    EngineGenerated,
+    EngineLayerInfoHeader,
+    EngineSize,
+    ErrorRecorded,
+    EventBase,
+    GraphBuildDone,
+    InternalError,
+    LayerCostsHeader,
+    MyelinMemBudget,
+    OnnxNodeError,
+    PlacementDla,
+    PreOptionNotice,
+    RunEnd,
+    TacticsDone,
+    TacticSkipped,
+    TacticSkippedMemory,
+    TimingCacheMode,
+    TimingCacheSaved,
+    TimingCacheSerialized,
+    TimingCacheWarning,
+    TimingRunner,
+    TrtError,
+    Unrecognized,
+    WorkspaceHint,
+)
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding
@@ -70,12 +107,12 @@ def check_tactic_memory_skip(ctx: LintContext) -> Iterator[Finding]:
     """Tactics skipped for want of scratch or device memory, aggregated."""
     skipped = [
         e
-        for e in ctx.events("tactic_skipped_memory", "tactic_skipped")
-        if e.kind == "tactic_skipped_memory" or e.requested_bytes is not None
+        for e in ctx.events(TacticSkippedMemory, TacticSkipped)
+        if isinstance(e, TacticSkippedMemory) or e.requested_bytes is not None
     ]
-    hints = ctx.events("workspace_hint")
+    hints = ctx.events(WorkspaceHint)
     # 10.x Myelin: "(foreignNode) [pass.cpp:2131: run_passes] Exceeded mem budget of <b>. Need <n>"
-    budgets = ctx.events("myelin_mem_budget")
+    budgets = ctx.events(MyelinMemBudget)
     if not skipped and not hints and not budgets:
         return
     requests = [e.requested_bytes for e in skipped if e.requested_bytes is not None]
@@ -161,7 +198,7 @@ def _uses_dla(ctx: LintContext) -> bool:
     core = (ctx.option("DLACore") or "").strip()
     if core and core != "-1":
         return True
-    if ctx.events("placement_dla", "dla_fallback", "dla_offloaded"):
+    if ctx.events(PlacementDla, DlaFallback, DlaOffloaded):
         return True
     return any(_is_dla_layer(x.name, x.type) for x in ctx.layers)
 
@@ -182,8 +219,8 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
     check = check_dla_fallback
     if not _uses_dla(ctx):
         return  # DLA's summary lines are printed by every 8.4+ build, DLA or not
-    fallbacks = ctx.events("dla_fallback")
-    offload = [e for e in ctx.events("dla_offload_summary") if e.offloaded < e.candidates]
+    fallbacks = ctx.events(DlaFallback)
+    offload = [e for e in ctx.events(DlaOffloadSummary) if e.offloaded < e.candidates]
     offload_text = (
         f"; only {offload[-1].offloaded} of {offload[-1].candidates} DLA candidate nodes were "
         "offloaded"
@@ -236,19 +273,18 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
             names=[e.layer for e in named],
         )
     elif offload:
-        e = offload[-1]
+        summary = offload[-1]
         yield make(
             ctx,
             check,
             "DLA offload",
-            f"only {e.offloaded} of {e.candidates} DLA candidate nodes were offloaded to DLA",
+            f"only {summary.offloaded} of {summary.candidates} DLA candidate nodes were "
+            "offloaded to DLA",
             "the rest runs on the GPU",
             "rebuild with --verbose and look for the DLA messages before this line",
-            lines=[e.span[0]],
+            lines=[summary.span[0]],
         )
-    limits = [
-        e for e in ctx.events("unrecognized") if _SUBGRAPH.search(getattr(e, "message", "") or "")
-    ]
+    limits = [e for e in ctx.events(Unrecognized) if _SUBGRAPH.search(e.message)]
     if limits:
         moved = [m.group("layer") for e in limits if (m := _SWITCHED.search(e.message))]
         shown = ", ".join(short(x, 50) for x in moved[:5]) + (
@@ -266,7 +302,7 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
             lines=[e.span[0] for e in limits[:50]],
             names=moved,
         )
-    placed = frozenset(e.layer for e in ctx.events("placement_dla"))
+    placed = frozenset(e.layer for e in ctx.events(PlacementDla))
     devices = [
         ("DLA" if _is_dla_layer(x.name, x.type, placed) else "GPU", x)
         for x in ctx.layers
@@ -327,19 +363,19 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
 )
 def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
     """A build without a persistent (or with an invalid) timing cache."""
-    invalid = [e for e in ctx.events("timing_cache_warning") if e.reason == "invalid"]
-    local = [e for e in ctx.events("timing_cache_mode") if e.mode == "local"]
+    invalid = [e for e in ctx.events(TimingCacheWarning) if e.reason == "invalid"]
+    local = [e for e in ctx.events(TimingCacheMode) if e.mode == "local"]
     if not invalid and not local:
         return
     if not invalid and (
         ctx.option("timingCacheFile")
-        or ctx.events("timing_cache_saved", "timing_cache_serialized", "cached_tactic")
+        or ctx.events(TimingCacheSaved, TimingCacheSerialized, CachedTactic)
     ):
         return  # a cache file is in use (the local cache was a pass of its own)
-    built = ctx.events("tactics_done", "layer_costs_header", "timing_runner", "graph_build_done")
+    built = ctx.events(TacticsDone, LayerCostsHeader, TimingRunner, GraphBuildDone)
     if not built:
         return
-    seconds = sum(e.seconds for e in ctx.events("tactics_done"))
+    seconds = sum(e.seconds for e in ctx.events(TacticsDone))
     long = seconds >= _LONG_TACTICS_S
     took = f"; tactic selection took {seconds:.1f} s" if seconds else ""
     if invalid:
@@ -361,7 +397,7 @@ def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
         "TensorRT version",
         severity="warning" if long else "info",
         lines=[x.span[0] for x in [*invalid, *local][:3]]
-        + [x.span[0] for x in ctx.events("tactics_done")[:1]],
+        + [x.span[0] for x in ctx.events(TacticsDone)[:1]],
     )
 
 
@@ -385,22 +421,23 @@ _FAILED_TEXT = re.compile(
     r"Unable to create engine",
     re.IGNORECASE,
 )
-_ERROR_KINDS = (
-    "onnx_node_error",
-    "error_recorded",
-    "trt_error",
-    "internal_error",
-    "app_error",
-    "pre_option_notice",
+_ERRORS: tuple[type[EventBase], ...] = (
+    OnnxNodeError,
+    ErrorRecorded,
+    TrtError,
+    InternalError,
+    AppError,
+    PreOptionNotice,
 )
 # the order in which errors are quoted: the node the parser rejected says most
-_PRIORITY = {kind: i for i, kind in enumerate(_ERROR_KINDS)}
-_BUILT = ("engine_built", "engine_generated", "engine_layer_info_header", "engine_size")
-_WORKING_ON = ("timing_runner", "layer_costs_header")
+_PRIORITY = {cls.model_fields["kind"].default: i for i, cls in enumerate(_ERRORS)}
+_BUILT = (EngineBuilt, EngineGenerated, EngineLayerInfoHeader, EngineSize)
+_WORKING_ON = (TimingRunner, LayerCostsHeader)
 
 
-def _text(e: Any) -> str:
-    if e.kind == "internal_error" and e.what == "assertion":
+def _text(e: EventBase) -> str:
+    """What an error event says, in words (the error classes name their text differently)."""
+    if isinstance(e, InternalError) and e.what == "assertion":
         where = f" at {e.source_file}:{e.source_line}" if e.source_file else ""
         return f"Assertion `{e.message}' failed{where}"
     for attr in ("description", "message", "node_text", "text"):
@@ -410,10 +447,10 @@ def _text(e: Any) -> str:
     return ""
 
 
-def _is_error(e: Any) -> bool:
-    if e.kind == "onnx_node_error":
+def _is_error(e: EventBase) -> bool:
+    if isinstance(e, OnnxNodeError):
         return True
-    return e.severity in ("error", "fatal") or (e.kind == "internal_error" and e.severity is None)
+    return e.severity in ("error", "fatal") or (isinstance(e, InternalError) and e.severity is None)
 
 
 def _segments(ctx: LintContext) -> list[tuple[int, int, str | None, str]]:
@@ -445,10 +482,8 @@ def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
     """The first error of a failed (or crashed) run, its node or layer, and the known cause."""
     if ctx.build is None:
         return
-    errors = [e for e in ctx.events(*_ERROR_KINDS) if _is_error(e)]
-    crashes = [
-        e for e in ctx.events("unrecognized") if _CRASH.search(getattr(e, "message", "") or "")
-    ]
+    errors = [e for e in ctx.events(*_ERRORS) if _is_error(e)]
+    crashes: list[EventBase] = [e for e in ctx.events(Unrecognized) if _CRASH.search(e.message)]
     built_lines = [e.span[0] for e in ctx.events(*_BUILT)]
     for first_line, last_line, status, label in _segments(ctx):
 
@@ -457,14 +492,14 @@ def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
 
         errs = sorted((e for e in errors if inside(e)), key=lambda e: e.span[0])
         crash = [e for e in crashes if inside(e)]
-        crash += [e for e in errs if e.kind == "internal_error" and e.aborting]
+        crash += [e for e in errs if isinstance(e, InternalError) and e.aborting]
         built = any(first_line <= n <= last_line for n in built_lines)
         # a log without a trtexec footer (a crash, a Python API build) fails on a crash line
         # or on an error that ends a build, when no engine followed
         stopped = not built and any(_FAILED_TEXT.search(_text(e)) for e in errs)
         if status != "failed" and not (status is None and (crash or stopped)):
             continue
-        accuracy = [e for e in ctx.events("accuracy_failed") if inside(e)]
+        accuracy = [e for e in ctx.events(AccuracyFailed) if inside(e)]
         if accuracy and not crash and all(e.span[0] in accuracy_lines(accuracy) for e in errs):
             yield _accuracy_failure(ctx, label, (first_line, last_line), accuracy)
             continue
@@ -483,7 +518,7 @@ def _accuracy_failure(
     first_line, last_line = segment
     checks = [
         e
-        for e in ctx.events("accuracy_check")
+        for e in ctx.events(AccuracyCheck)
         if first_line <= e.span[0] <= last_line and e.verdict == "fail"
     ]
     shown = ", ".join(
@@ -517,7 +552,7 @@ def _failure(
 ) -> Finding:
     assert ctx.build is not None
     first_line, last_line = segment
-    ends = [e for e in ctx.events("run_end") if first_line <= e.span[0] <= last_line]
+    ends = [e for e in ctx.events(RunEnd) if first_line <= e.span[0] <= last_line]
     quoted_events = sorted(errs, key=lambda e: (_PRIORITY[e.kind], e.span[0]))
     first = quoted_events[0] if quoted_events else (crash[0] if crash else None)
     lines = sorted({e.span[0] for e in [*errs[:10], *crash[:3], *ends[:1]]})
@@ -546,7 +581,7 @@ def _failure(
             lines=[*([last.span[0]] if last else []), *([stop] if end is not None else [])],
         )
     all_text = " ".join(_text(e) for e in [*errs, *crash])
-    node = next((e.node_name for e in errs if getattr(e, "node_name", None)), None)
+    node = next((e.node_name for e in errs if isinstance(e, OnnxNodeError) and e.node_name), None)
     m = _NO_IMPL.search(all_text)
     if m:
         node = m.group("node").strip()
@@ -557,7 +592,7 @@ def _failure(
         if before and before[-1].layer:
             working_on = before[-1].layer
             lines = sorted({*lines, before[-1].span[0]})
-    op = next((e.node_op_type or e.op for e in errs if e.kind == "onnx_node_error"), None)
+    op = next((e.node_op_type or e.op for e in errs if isinstance(e, OnnxNodeError)), None)
     cause, fix = _cause(all_text, node, op, [e.kind for e in errs], bool(crash))
     named = node or working_on
     parts = split_name(named).members() if named else []
@@ -669,13 +704,13 @@ def check_int8_no_calibration(ctx: LintContext) -> Iterator[Finding]:
     calibration = (ctx.option("Calibration") or "").strip()
     if calibration and calibration != "Dynamic":
         return  # a calibration cache was given
-    ranges = ctx.events("dynamic_range_set")
+    ranges = ctx.events(DynamicRangeSet)
     # trtexec without --calib gives every tensor [-4,4] (layer inputs [-2,2]): placeholders
     placeholder = all(e.low == -e.high and e.high in (2.0, 4.0) for e in ranges)
     if ranges and not placeholder:
         return  # ranges that differ per tensor were given on purpose
-    defaults = [e for e in ctx.events("default_quantization") if e.layer]
-    notes = ctx.events("calibrator_not_used")
+    defaults = [e for e in ctx.events(DefaultQuantization) if e.layer]
+    notes = ctx.events(CalibratorNotUsed)
     dynamic = calibration == "Dynamic" and "INT8" in ctx.precisions
     if not defaults and not notes and not ranges and not dynamic:
         return

@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from trtlog.engine.model import EngineLayer
+from trtlog.events import (
+    Fp16NoNativeSupport,
+    NonconformingImplementation,
+)
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding
@@ -88,7 +92,7 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
     ):
         key = ctx.option_lines.get("LayerPrecisions")
         # "a non-conforming implementation was chosen" (8.0+): the layers that ignored them
-        ignored = ctx.events("nonconforming_implementation")
+        ignored = ctx.events(NonconformingImplementation)
         layers = list(dict.fromkeys(e.layer for e in ignored))
         shown = ", ".join(short(x, 60) for x in layers[:3]) + (
             f" and {len(layers) - 3} more" if len(layers) > 3 else ""
@@ -110,7 +114,7 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
             lines=[n for n in (key, line) if n] + [e.span[0] for e in ignored[:20]],
             names=layers,
         )
-    for e in ctx.events("fp16_no_native_support"):
+    for e in ctx.events(Fp16NoNativeSupport):
         yield make(
             ctx,
             check,

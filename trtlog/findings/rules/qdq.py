@@ -14,10 +14,20 @@ from collections.abc import Iterator
 
 from trtlog.diff.summary import step_times
 from trtlog.engine.model import Engine, EngineLayer
+from trtlog.events import (
+    ConvScaleFusion,
+    Fusion,
+    FusionInto,
+    HorizontalMerge,
+    LayerCount,
+    MissingScale,
+    QdqSwap,
+)
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import FLOAT_TYPES, LOW_TYPES, LintContext, fmt_ms, short
 from trtlog.findings.models import Finding
 from trtlog.names import is_qdq_node, normalize_name
+from trtlog.tensors import Tensor
 
 __all__ = [
     "check_int8_slower_than_reference",
@@ -86,8 +96,8 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _dtypes(tensors: tuple[object, ...]) -> str:
-    types = [t.dtype for t in tensors if getattr(t, "dtype", None)]  # type: ignore[attr-defined]
+def _dtypes(tensors: tuple[Tensor, ...]) -> str:
+    types = [t.dtype for t in tensors if t.dtype]
     return "+".join(dict.fromkeys(types)) or "?"
 
 
@@ -101,22 +111,24 @@ def _engine_complete(ctx: LintContext) -> bool:
         return False
     if ctx.engine.origin == "layer_json":
         return True
-    counts = [e.layers for e in ctx.events("layer_count")]
+    counts = [e.layers for e in ctx.events(LayerCount)]
     return not counts or len(ctx.engine.layers) >= 0.5 * counts[-1]
 
 
 def _merged_after(ctx: LintContext) -> dict[str, int]:
     """Layer name → the last line of a fusion that used it as an operand."""
     out: dict[str, int] = {}
-    for e in ctx.events("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion"):
-        if e.kind == "fusion":
+    for e in ctx.events(Fusion, FusionInto, HorizontalMerge, ConvScaleFusion):
+        if isinstance(e, Fusion):
             names: tuple[str, ...] = (e.first, e.second)
-        elif e.kind == "fusion_into":
+        elif isinstance(e, FusionInto):
             names = tuple(e.sources)
-        elif e.kind == "horizontal_merge":
+        elif isinstance(e, HorizontalMerge):
             names = tuple(e.layers)
-        else:
+        elif isinstance(e, ConvScaleFusion):
             names = (e.scale,)
+        else:
+            raise AssertionError(e.kind)
         for n in names:
             out[n] = max(out.get(n, 0), e.span[0])
     return out
@@ -142,7 +154,7 @@ def check_qdq_unfused_quantizer(ctx: LintContext) -> Iterator[Finding]:
     """Standalone Q/DQ layers of the engine, and Q/DQ nodes the log turned into copies."""
     check = check_qdq_unfused_quantizer
     swaps: dict[str, list[int]] = {}
-    for e in ctx.events("qdq_swap"):
+    for e in ctx.events(QdqSwap):
         if e.to_type == "kQDQ":
             swaps.setdefault(normalize_name(e.layer), []).append(e.span[0])
     reported: set[str] = set()
@@ -159,7 +171,7 @@ def check_qdq_unfused_quantizer(ctx: LintContext) -> Iterator[Finding]:
     complete = _engine_complete(ctx)
     names = {normalize_name(x.name) for x in ctx.layers}
     merged = _merged_after(ctx)
-    for e in ctx.events("qdq_swap"):
+    for e in ctx.events(QdqSwap):
         key = normalize_name(e.layer)
         if e.to_type != "kQDQ" or key in reported:
             continue
@@ -671,7 +683,7 @@ def _add_after_quantized_conv(
 )
 def check_qdq_missing_scale(ctx: LintContext) -> Iterator[Finding]:
     """The ``Missing scale and zero-point`` warnings, aggregated."""
-    events = ctx.events("missing_scale")
+    events = ctx.events(MissingScale)
     if not events:
         return
     tensors = list(dict.fromkeys(e.tensor for e in events))

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from trtlog.engine.model import EngineLayer
+from trtlog.events import (
+    ReformatLayerAdded,
+)
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding, Severity
@@ -107,7 +110,7 @@ def reformats(ctx: LintContext) -> list[Reformat]:
 
 
 def _reformats(ctx: LintContext) -> list[Reformat]:
-    added = {e.layer: e for e in ctx.events("reformat_layer_added")}
+    added = {e.layer: e for e in ctx.events(ReformatLayerAdded)}
     out: list[Reformat] = []
     for layer in ctx.layers:
         if not layer.inputs or not layer.outputs or not is_copy_node(layer):
