@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from trtlog._display import clip
 from trtlog.build import Build
@@ -22,7 +23,26 @@ from trtlog.build.passes import (
     removal_events,
 )
 from trtlog.build.performance import performances, times_statistics
-from trtlog.events import LayerCount, Unrecognized
+from trtlog.events import (
+    AccuracyCheck,
+    AccuracyFailed,
+    ActivationMemory,
+    EngineBuilt,
+    EngineDeserialized,
+    EngineGenerated,
+    EngineLoadSize,
+    EngineSize,
+    EventBase,
+    GraphBuildDone,
+    GraphOptTime,
+    LayerCount,
+    MemoryChange,
+    MemorySnapshot,
+    MemoryStats,
+    PersistentMemory,
+    TacticsDone,
+    Unrecognized,
+)
 
 if TYPE_CHECKING:
     from trtlog.engine.model import Times
@@ -39,6 +59,8 @@ from trtlog.summary.model import (
 
 __all__ = ["summarize"]
 
+E = TypeVar("E", bound=EventBase)
+
 # the event kinds that are errors whatever their envelope (a library's assert() on stderr has
 # none: the 8.4.10 Myelin crash's last line)
 _ERROR_KINDS = frozenset({"trt_error", "error_recorded", "internal_error", "app_error"})
@@ -48,16 +70,14 @@ def _version(build: Build) -> str | None:
     return ".".join(str(p) for p in build.trt_version) if build.trt_version else None
 
 
-def _last(build: Build, kind: str, field: str) -> Any:
-    """A field of the last event of a kind (``None`` when the log has none)."""
-    events: list[Any] = build.events_of(kind)
-    return getattr(events[-1], field) if events else None
+def _last(events: Sequence[E]) -> E | None:
+    """The last of some events (``None`` when there is none)."""
+    return events[-1] if events else None
 
 
-def _total(build: Build, kind: str) -> float | None:
-    """The sum of the ``seconds`` of every event of a kind (``None`` when there is none)."""
-    values: list[float] = [getattr(e, "seconds", 0.0) for e in build.events_of(kind)]
-    return math.fsum(values) if values else None
+def _total(events: Sequence[GraphOptTime | TacticsDone | EngineGenerated]) -> float | None:
+    """The sum of the ``seconds`` of the events (``None`` when there is none)."""
+    return math.fsum(e.seconds for e in events) if events else None
 
 
 def summarize(build: Build, run: int | None = None, *, times: Times | None = None) -> Summary:
@@ -108,20 +128,22 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         status = "no &&&& result line (crashed or cut off)"
     first_errors = [scope_run.text_of(e).splitlines()[0].strip() for e in errors[:3]]
     device = scope_run.device
-    stats: list[Any] = scope_run.events_of("memory_stats")
-    peak = max((getattr(e, "gpu_mib", 0) or 0 for e in stats), default=0) or None
+    peak = max((e.gpu_mib or 0 for e in scope_run.of(MemoryStats)), default=0) or None
     in_use = [
-        getattr(e, "gpu_mib", 0)
+        e.gpu_mib
         for e in scope_run.events_of("memory_change", "memory_snapshot")
-        if not str(getattr(e, "phase", "")).startswith("TensorRT-managed")
+        if isinstance(e, MemoryChange | MemorySnapshot)
+        and not e.phase.startswith("TensorRT-managed")
     ]
-    weights = [
-        e for e in scope.events_of("persistent_memory") if getattr(e, "memory", "") == "weights"
-    ]
+    weights = [e for e in scope.of(PersistentMemory) if e.memory == "weights"]
     engine = scope_run.engine
-    built = [e for e in scope_run.events_of("engine_built") if not getattr(e, "loaded", False)]
-    loaded = [e for e in scope_run.events_of("engine_built") if getattr(e, "loaded", False)]
-    graph: list[Any] = scope_run.events_of("graph_build_done")
+    built = [e for e in scope_run.of(EngineBuilt) if not e.loaded]
+    loaded = [e for e in scope_run.of(EngineBuilt) if e.loaded]
+    graph = scope_run.of(GraphBuildDone)
+    built_size = _last(scope_run.of(EngineSize))
+    loaded_size = _last(scope_run.of(EngineLoadSize))
+    deserialized = _last(scope_run.of(EngineDeserialized))
+    activation = _last(scope.of(ActivationMemory))
     found = performances(scope_run.events, scope_run.runs)
     return Summary(
         source=build.source.name,
@@ -143,7 +165,7 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         round=kept.number if kept is not None else None,
         strongly_typed=_strongly_typed(scope_run),
         accuracy=_accuracy(scope_run),
-        accuracy_failed=bool(scope_run.events_of("accuracy_failed")),
+        accuracy_failed=bool(scope_run.of(AccuracyFailed)),
         layer_counts=[
             StageCount(stage=e.stage, layers=e.layers, line=e.span[0]) for e in scope.of(LayerCount)
         ],
@@ -155,16 +177,16 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         **tactics,
         graph_seconds=graph[0].seconds if graph else None,
         graph_includes_optimization=bool(graph and graph[0].includes_optimization),
-        graph_optimization_seconds=_total(scope_run, "graph_opt_time"),
-        tactic_selection_seconds=_total(scope_run, "tactics_done"),
-        engine_generation_seconds=_total(scope_run, "engine_generated"),
-        engine_build_seconds=built[-1].seconds if built else None,  # type: ignore[union-attr]
-        engine_load_seconds=loaded[-1].seconds if loaded else None,  # type: ignore[union-attr]
-        engine_deserialize_seconds=_last(scope_run, "engine_deserialized", "seconds"),
-        engine_size_mib=_last(scope_run, "engine_size", "size_mib")
-        or _last(scope_run, "engine_load_size", "size_mib"),
-        activation_memory_bytes=_last(scope, "activation_memory", "bytes"),
-        weights_memory_bytes=getattr(weights[-1], "bytes", None) if weights else None,
+        graph_optimization_seconds=_total(scope_run.of(GraphOptTime)),
+        tactic_selection_seconds=_total(scope_run.of(TacticsDone)),
+        engine_generation_seconds=_total(scope_run.of(EngineGenerated)),
+        engine_build_seconds=built[-1].seconds if built else None,
+        engine_load_seconds=loaded[-1].seconds if loaded else None,
+        engine_deserialize_seconds=deserialized.seconds if deserialized else None,
+        engine_size_mib=(built_size.size_mib if built_size else None)
+        or (loaded_size.size_mib if loaded_size else None),
+        activation_memory_bytes=activation.bytes if activation else None,
+        weights_memory_bytes=weights[-1].bytes if weights else None,
         peak_gpu_mib=peak,
         gpu_in_use_mib=max(in_use, default=0) or None,
         engine_layers=len(engine.layers) if engine is not None else None,
@@ -210,20 +232,19 @@ def _accuracy(build: Build) -> list[AccuracyRow]:
         default = None
     seen: Counter[str] = Counter()
     rows = []
-    for e in build.events_of("accuracy_check"):
-        tensor = str(getattr(e, "tensor", ""))
+    for e in build.of(AccuracyCheck):
         rows.append(
             AccuracyRow(
-                tensor=tensor,
-                pair=seen[tensor],
-                metric=str(getattr(e, "metric", "")),
-                value=float(getattr(e, "value", 0.0)),
-                threshold=getattr(e, "threshold", None) or default,
-                verdict=str(getattr(e, "verdict", "")),
+                tensor=e.tensor,
+                pair=seen[e.tensor],
+                metric=e.metric,
+                value=e.value,
+                threshold=e.threshold or default,
+                verdict=e.verdict,
                 line=e.span[0],
             )
         )
-        seen[tensor] += 1
+        seen[e.tensor] += 1
     return rows
 
 
@@ -281,11 +302,7 @@ def _round_summary(build: Build, r: Any) -> RoundSummary:
     events = [e for e in build.events if r.contains(e.span[0])]
     stages = [e for e in events if isinstance(e, LayerCount)]
 
-    def total(kind: str) -> float | None:
-        values = [getattr(e, "seconds", 0.0) for e in events if e.kind == kind]
-        return math.fsum(values) if values else None
-
-    activation = [getattr(e, "bytes", None) for e in events if e.kind == "activation_memory"]
+    activation = [e.bytes for e in events if isinstance(e, ActivationMemory)]
     return RoundSummary(
         number=r.number,
         first_line=r.first_line,
@@ -298,9 +315,9 @@ def _round_summary(build: Build, r: Any) -> RoundSummary:
         first_stage=_stage(stages[0]) if stages else None,
         last_stage=_stage(stages[-1]) if stages else None,
         fusions=sum(1 for e in events if e.kind in FUSION_KINDS),
-        graph_optimization_seconds=total("graph_opt_time"),
-        tactic_selection_seconds=total("tactics_done"),
-        engine_generation_seconds=total("engine_generated"),
+        graph_optimization_seconds=_total([e for e in events if isinstance(e, GraphOptTime)]),
+        tactic_selection_seconds=_total([e for e in events if isinstance(e, TacticsDone)]),
+        engine_generation_seconds=_total([e for e in events if isinstance(e, EngineGenerated)]),
         activation_memory_bytes=activation[-1] if activation else None,
     )
 
