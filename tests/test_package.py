@@ -12,31 +12,6 @@ import pytest
 
 import trtlog
 from tests.conftest import ROOT
-from trtlog.events import EVENT_CLASSES, EVENTS_ADAPTER, Unrecognized
-
-
-def test_event_class_names_are_pascal_case_of_their_kind() -> None:
-    for kind, cls in EVENT_CLASSES.items():
-        pascal = "".join(part.capitalize() for part in kind.split("_"))
-        assert cls.__name__ == pascal, f"{kind} -> {cls.__name__}"
-
-
-def test_unknown_kinds_read_as_unrecognized() -> None:
-    events = EVENTS_ADAPTER.validate_json('[{"kind": "from_2030", "span": [1, 1], "x": 5}]')
-    assert isinstance(events[0], Unrecognized)
-    assert "from_2030" in events[0].message
-
-
-def test_importing_events_loads_no_heavy_dependency() -> None:
-    code = (
-        "import sys, trtlog, trtlog.events\n"
-        "heavy = {'pandas', 'networkx', 'matplotlib', 'tensorrt'} & set(sys.modules)\n"
-        "print(sorted(heavy))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert out.strip() == "[]"
 
 
 def test_version_matches_changelog_style() -> None:
@@ -214,3 +189,19 @@ def test_every_public_name_resolves_to_its_defining_module() -> None:
             assert getattr(home, name) is value, name
     assert set(trtlog._API) | {"__version__"} == set(trtlog.__all__)
     assert set(trtlog.__all__) <= set(dir(trtlog))
+
+
+def test_tests_mirror_the_package() -> None:
+    """tests/ has a folder per package of trtlog/ and nothing else (STYLE.md §3)."""
+    tests = ROOT / "tests"
+    packages = {
+        p.parent.relative_to(ROOT / "trtlog").as_posix()
+        for p in (ROOT / "trtlog").rglob("__init__.py")
+        if p.parent != ROOT / "trtlog"
+    }
+    folders = {
+        p.parent.relative_to(tests).as_posix()
+        for p in tests.rglob("__init__.py")
+        if p.parent != tests
+    }
+    assert folders == packages

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trtlog
-from tests.parse.family_checks import (
+from tests.parser.family_checks import (
     check_blank_lines_inside,
     check_partitions_and_agrees,
     multi_line_cases,

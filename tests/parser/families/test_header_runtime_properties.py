@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.parse.family_checks import check_partitions_and_agrees
+from tests.parser.family_checks import check_partitions_and_agrees
 
 PIECES = st.sampled_from(
     [

@@ -34,7 +34,7 @@ def test_the_matrix_tests_the_lowest_version_and_one_below_the_bound() -> None:
     tested = [_version(v) for v in m[1].split()]
     assert tested[0] == low
     assert all(low <= v < high for v in tested)
-    assert "tests/parse" in script and "lark-matrix" in (ROOT / ".ci" / "run").read_text()
+    assert "tests/parser" in script and "lark-matrix" in (ROOT / ".ci" / "run").read_text()
 
 
 def test_the_installed_lark_is_within_the_bounds() -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import trtlog
 from tests.conftest import FIXTURES, corpus_logs, needs_corpus
-from tests.parse.family_checks import (
+from tests.parser.family_checks import (
     check_blank_lines_inside,
     check_partitions_and_agrees,
     multi_line_cases,
