@@ -281,3 +281,25 @@ def test_placement_lines_give_the_final_layers_as_the_cli_reads_them() -> None:
     region = graph.provenance("{ForeignNode[/a/Conv.../b/Conv]}")
     assert region.onnx_nodes == ("/a/Conv", "/a/Relu", "/b/Conv")
     assert engine.layers[0].onnx_nodes == region.onnx_nodes
+
+
+def test_provenance_is_the_same_whatever_the_hash_seed() -> None:
+    """The steps into a layer are collected from a set of nodes; their order must not depend
+    on Python's string hashing (``trtlog explain`` printed two orders of one graph)."""
+    import os
+    import subprocess
+    import sys
+
+    log = FIXTURES / "logs" / "trt10.16-like_smallnet-fp16_build-verbose-dumpLayerInfo.log"
+    code = "from trtlog.cli import main; main(['explain', '--format', 'json', '" + str(log) + "'])"
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1

@@ -460,7 +460,8 @@ class MergeGraph(_DiGraph):
             for a, b, edge in self.subgraph(seen).edges(data=True)
             if edge["relation"] in FLOWS
         ]
-        steps.sort(key=lambda s: (s.line == 0, s.line, s.source))
+        # a total order: steps of one line come from a set of nodes (hash order otherwise)
+        steps.sort(key=lambda s: (s.line == 0, s.line, s.source, s.target, s.relation, s.evidence))
         nodes = sorted(
             (self.nodes[n].get("order", 0), self.nodes[n]["name"], self.nodes[n].get("op"))
             for n in seen
