@@ -1138,7 +1138,7 @@ def _logging_options() -> argparse.ArgumentParser:
 _LOGGING_OPTIONS = _logging_options()
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="trtlog",
         description="Explanations of TensorRT build output (trtexec logs, layer and profile JSON).",
@@ -1154,7 +1154,28 @@ def _parser() -> argparse.ArgumentParser:
         )
         setup(p)
         p.set_defaults(run=run)
+    _warehouse_commands(sub, sys.argv[1:] if argv is None else argv)
     return parser
+
+
+# the warehouse commands (issue 16) live in trtlog.warehouse.command, which is imported only
+# when one of them is on the command line (`trtlog --help` lists them from these lines)
+_WAREHOUSE = {
+    "ingest": "Put builds into a warehouse (Parquet; serial, local processes or Dask).",
+    "query": "Run SQL over a warehouse with DuckDB.",
+    "trend": "How the builds of one model moved, and the build where each figure jumped.",
+}
+
+
+def _warehouse_commands(sub: Any, words: Sequence[str]) -> None:
+    for name, doc in _WAREHOUSE.items():
+        p = sub.add_parser(name, help=doc, description=doc, parents=[_LOGGING_OPTIONS])
+        if name in words:
+            from trtlog.warehouse.command import COMMANDS
+
+            p.description = (COMMANDS[name].run.__doc__ or doc).strip()
+            COMMANDS[name].add_arguments(p)
+            p.set_defaults(run=COMMANDS[name].run)
 
 
 def _show_warning(
@@ -1171,7 +1192,7 @@ def _show_warning(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
-    parser = _parser()
+    parser = _parser(argv)
     args = parser.parse_args(argv)
     args.verbose += getattr(args, "sub_verbose", 0)
     args.quiet = args.quiet or getattr(args, "sub_quiet", False)

@@ -1,0 +1,55 @@
+"""The warehouse commands stay out of `import trtlog` and `trtlog --help`; a missing extra."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trtlog import cli
+from trtlog.warehouse.command import COMMANDS
+
+
+def test_help_and_import_load_no_warehouse() -> None:
+    code = (
+        "import sys, contextlib, io, trtlog, trtlog.cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    try:\n"
+        "        trtlog.cli.main(['--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "assert 'ingest' in out.getvalue() and 'trend' in out.getvalue()\n"
+        "loaded = [m for m in ('trtlog.warehouse', 'duckdb', 'pyarrow', 'dask', 'distributed')"
+        " if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_the_tool_lists_the_commands_with_their_help() -> None:
+    assert {name: c.help for name, c in COMMANDS.items()} == cli._WAREHOUSE
+
+
+def test_command_help_shows_the_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["ingest", "--help"])
+    out = capsys.readouterr().out
+    assert "--workers N" in out and "--scheduler ADDR" in out and "--manifest CSV" in out
+
+
+def test_a_missing_extra_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = importlib.util.find_spec
+
+    def find_spec(name: str, *args: Any) -> Any:
+        return None if name == "duckdb" else real(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    assert cli.main(["query", str(tmp_path), "SELECT 1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "trtlog: error: the warehouse needs duckdb: pip install 'trtlog[warehouse]'\n"
