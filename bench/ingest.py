@@ -123,7 +123,9 @@ def folder_bytes(folder: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--logs", type=int, default=1000, help="generated logs (default 1000)")
+    ap.add_argument(
+        "--logs", type=int, default=1000, help="generated logs (default 1000; 0: only (e))"
+    )
     ap.add_argument("--min-kb", type=float, default=1.0, help="smallest log (KB)")
     ap.add_argument("--max-mb", type=float, default=20.0, help="largest log (MB)")
     ap.add_argument("--workers", type=int, default=2, help="Dask worker processes (default 2)")
@@ -136,6 +138,17 @@ def main() -> int:
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="trtlog-bench-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.logs > 0:
+        fleet_figures(work, args)
+    if args.huge_mb > 0:
+        huge_figures(work, args)
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+def fleet_figures(work: Path, args: argparse.Namespace) -> None:
+    """(a) to (d)."""
     fleet = work / "artifacts"
     t0 = time.perf_counter()
     if not fleet.exists():
@@ -201,7 +214,7 @@ def main() -> int:
 
     # (d) a GROUP BY over the tactics, and sizes
     con = warehouse.open(serial_wh)
-    rows = con.execute("SELECT count(*) FROM tactics").fetchone()[0]
+    rows = con.execute("SELECT count(*) FROM tactics").fetchall()[0][0]
     query = (
         "SELECT runner, count(*) AS n, avg(time_ms) AS mean_ms, min(time_ms) AS best_ms, "
         "count(DISTINCT layer) AS layers FROM tactics GROUP BY runner ORDER BY n DESC"
@@ -222,36 +235,34 @@ def main() -> int:
     )
     con.close()
 
-    # (e) a 1 GB log, streamed, in a fresh worker process
-    if args.huge_mb > 0:
-        big = work / "huge" / "huge.log"
-        big.parent.mkdir(exist_ok=True)
-        if not big.exists():
-            t0 = time.perf_counter()
-            generate(big, args.huge_mb)
-            print(
-                f"    (generated {big.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t0:.0f} s)"
-            )
-        huge_wh = work / "wh-huge"
-        shutil.rmtree(huge_wh, ignore_errors=True)
+
+def huge_figures(work: Path, args: argparse.Namespace) -> None:
+    """(e) a 1 GB log, streamed, in a fresh worker process."""
+    big = work / "huge" / "huge.log"
+    big.parent.mkdir(exist_ok=True)
+    if not big.exists():
         t0 = time.perf_counter()
-        # one batch: one fresh worker process, whose peak memory is the build's alone
-        report = warehouse.ingest([big], to=huge_wh, jobs=2, stream_bytes=args.stream_mb * 1e6)
-        t_huge = time.perf_counter() - t0
-        assert report.ingested == 1 and not report.failures, report.failures
-        con = warehouse.open(huge_wh)
-        streamed, tactics = con.execute(
-            "SELECT bool_and(streamed), sum(table_rows.tactics) FROM builds"
-        ).fetchone()
+        generate(big, args.huge_mb)
         print(
-            f"(e) {big.stat().st_size / 1e6:.0f} MB log: {t_huge:.0f} s "
-            f"({big.stat().st_size / 1e6 / t_huge:.1f} MB/s), streamed: {streamed}, "
-            f"{tactics:,} tactic rows; worker peak RSS {report.peak_rss_bytes / 1e9:.2f} GB "
-            "(target < 2 GB)"
+            f"    (generated {big.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t0:.0f} s)"
         )
-    if not args.keep:
-        shutil.rmtree(work, ignore_errors=True)
-    return 0
+    huge_wh = work / "wh-huge"
+    shutil.rmtree(huge_wh, ignore_errors=True)
+    t0 = time.perf_counter()
+    # one batch: one fresh worker process, whose peak memory is the build's alone
+    report = warehouse.ingest([big], to=huge_wh, jobs=2, stream_bytes=args.stream_mb * 1e6)
+    t_huge = time.perf_counter() - t0
+    assert report.ingested == 1 and not report.failures, report.failures
+    con = warehouse.open(huge_wh)
+    streamed, tactics = con.execute(
+        "SELECT bool_and(streamed), sum(table_rows.tactics) FROM builds"
+    ).fetchall()[0]
+    print(
+        f"(e) {big.stat().st_size / 1e6:.0f} MB log: {t_huge:.0f} s "
+        f"({big.stat().st_size / 1e6 / t_huge:.1f} MB/s), streamed: {streamed}, "
+        f"{tactics:,} tactic rows; worker peak RSS {report.peak_rss_bytes / 1e9:.2f} GB "
+        "(target < 2 GB)"
+    )
 
 
 if __name__ == "__main__":

@@ -53,3 +53,35 @@ def test_a_missing_extra_is_named(
     assert cli.main(["query", str(tmp_path), "SELECT 1"]) == 2
     err = capsys.readouterr().err
     assert err == "trtlog: error: the warehouse needs duckdb: pip install 'trtlog[warehouse]'\n"
+
+
+def test_docs_list_every_column_of_every_table() -> None:
+    from tests.conftest import ROOT
+    from trtlog.warehouse import TABLES
+
+    text = (ROOT / "docs" / "warehouse.md").read_text()
+    for table, schema in TABLES.items():
+        assert f"`{table}`" in text, table
+        for name in schema.names:
+            assert f"`{name}`" in text, (table, name)
+
+
+def test_the_progress_bar_shows_on_a_terminal_only() -> None:
+    import io
+
+    from trtlog.warehouse.command import _Bar
+    from trtlog.warehouse.driver import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    progress = Progress(3, 10, 2_000_000, 8_000_000, 1, 2.0)
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        bar = _Bar(stream)
+        bar(progress)
+        bar.close()
+    assert "3/10 files, 2.0 MB, 1.0 MB/s, 1 failed" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r")
+    assert pipe.getvalue() == ""

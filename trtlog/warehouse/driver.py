@@ -330,6 +330,7 @@ def ingest(
         >>> log.close()
         >>> ingest([log.name], to=wh).ingested, ingest([log.name], to=wh).present
         (1, 1)
+        >>> import os, shutil; os.unlink(log.name); shutil.rmtree(wh)
     """
     started = time.perf_counter()
     root = store.create(to)

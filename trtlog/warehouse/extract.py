@@ -206,7 +206,9 @@ def _log_build(
     profiles = _split(loaded.profile, n_runs)
     times = _split(loaded.times, n_runs)
     for i in range(max(n_runs, 1)):
-        run_build = build.for_run(i) if n_runs else build
+        # one run: the build itself (the same events), whose engine and merge graph the
+        # summary has built already
+        run_build = build.for_run(i) if n_runs > 1 else build
         mine = i == target
         profile = profiles[i] if profiles else (loaded.profile if mine else None)
         run_times = times[i] if times else (loaded.times if mine else None)

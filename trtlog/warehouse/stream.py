@@ -6,21 +6,23 @@ verbose log is the autotuner's tactic lines (two thirds of the events of the ben
 log), which only the ``tactics`` table needs. So the log is read twice with
 :func:`trtlog.iter_events`:
 
-1. every event except the tactic lines themselves (``tactic_timing``, ``fastest_tactic``,
-   ``runner_profiled``, ``tactic_name_set``) is kept: the log's *rest*, a
+1. every event except the autotuner's runner blocks (:data:`BULK_KINDS`: the tactic lines,
+   ``Timing Runner``, format combinations, runner choices) is kept: the log's *rest*, a
    :class:`~trtlog.Build` without text from which every other table, the summary, the
    findings and the merge graph are computed as usual;
-2. the tactic lines come again in windows of about :data:`WINDOW_EVENTS`, each cut before a
-   ``Computing costs``/``Computing reformatting costs`` header so that no runner block is
-   split; each window's rows are ``tactics_frame`` of the rest plus that window (the rest
-   holds every header, combination and choice line, so each row gets the same layer, runner,
-   format combination, ``fastest`` and ``chosen`` as in a whole parse) and are written out
-   before the next window is read.
+2. the runner blocks come again in windows of about :data:`WINDOW_EVENTS`, each cut before a
+   ``Computing costs``/``Computing reformatting costs`` header, where the autotuner's state
+   starts afresh, so that no block is split; each window's rows are ``tactics_frame`` of the
+   rest plus that window (the rest holds every header and the layer dump, the window its
+   blocks whole, so each row gets the same layer, runner, format combination, ``fastest``,
+   ``chosen`` and ``in_engine`` as in a whole parse) and are written out before the next
+   window is read.
 
-Differences from a whole parse, both documented in docs/warehouse.md: ``in_engine`` marks
-the first matching chosen row of a layer in file order, also when a later window has one with
-the engine layer's data types (a whole parse prefers those); finding messages that quote a
-log line quote an empty line (the rest keeps no text).
+Differences from a whole parse, documented in docs/warehouse.md: ``in_engine`` marks the
+first matching chosen row of a layer in file order, also when a later window has one with the
+engine layer's data types (a whole parse prefers those); finding messages that quote a log
+line quote an empty line (the rest keeps no text), and a crash's ``build-failed`` finding
+names the layer of the last ``Computing costs`` header rather than of the last runner line.
 """
 
 from __future__ import annotations
@@ -45,11 +47,25 @@ if TYPE_CHECKING:
 
 __all__ = ["BULK_KINDS", "WINDOW_EVENTS", "extract_streamed"]
 
-#: The event kinds only the ``tactics`` table reads: streamed, never held.
-BULK_KINDS = frozenset({"tactic_timing", "fastest_tactic", "runner_profiled", "tactic_name_set"})
+#: The event kinds of the autotuner's runner blocks, which the ``tactics`` table reads and no
+#: other table needs: streamed, never held. (The ``Computing costs`` headers, which other views
+#: read, stay in the rest; each window brings its own runner blocks whole.)
+BULK_KINDS = frozenset(
+    {
+        "tactic_timing",
+        "fastest_tactic",
+        "runner_profiled",
+        "tactic_name_set",
+        "timing_runner",
+        "autotune_combination",
+        "autotune_reformat",
+        "runner_skipped",
+        "runner_choice",
+    }
+)
 
 #: Tactic events per window (a window ends at the next ``Computing costs`` header after this).
-WINDOW_EVENTS = 200_000
+WINDOW_EVENTS = 50_000
 
 _CUT_KINDS = frozenset({"layer_costs_header", "reformat_costs_header"})
 
@@ -156,6 +172,7 @@ def extract_streamed(
     after = 0
     for last, window in _windows(log.path):
         events = list(heapq.merge(rest.events, window, key=lambda e: e.span[0]))
+        del window  # (the generator fills the next one while this is still referenced)
         frame = rest_build(log.path, log.size, events, rest.n_lines).tactics_frame()
         del events
         # the rest's own tactic rows (cached, skipped) come out once: in their window
@@ -168,6 +185,7 @@ def extract_streamed(
             if len(part):
                 _count(counted[i], part, excluded[i])
                 yield "tactics", frame_table("tactics", part, build_id)
+        del frame, part
     target = _target_run(whole, loaded.paths)
     profiles = _split(loaded.profile, n_runs)
     times = _split(loaded.times, n_runs)
@@ -179,7 +197,7 @@ def extract_streamed(
             if run_times is None
             else summarize(whole, i if n_runs > 1 else None, times=run_times)
         )
-        run_build = whole.for_run(i) if n_runs else whole
+        run_build = whole.for_run(i) if n_runs > 1 else whole
         first = starts[i] if n_runs else 1
         last = runs[i].last_line if n_runs else rest.n_lines
         lo = bisect.bisect_left(rest.bulk_first, first)
