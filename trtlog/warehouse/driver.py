@@ -75,6 +75,8 @@ class BatchResult:
         failures: ``(path, message)`` of every file that could not be read.
         input_bytes: the bytes of its files.
         seconds: the worker's time on it.
+        cpu_seconds: the worker process's CPU time on it (less than ``seconds`` when the
+            machine is shared).
         worker: the worker's process id.
         peak_rss_bytes: the worker process's peak resident memory so far.
     """
@@ -86,6 +88,7 @@ class BatchResult:
     failures: tuple[tuple[str, str], ...]
     input_bytes: int
     seconds: float
+    cpu_seconds: float
     worker: int
     peak_rss_bytes: int
 
@@ -106,7 +109,7 @@ def process_batch(job: BatchJob) -> BatchResult:
 
     from trtlog.warehouse.extract import ABORT, extract_build
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     writer = store.PartWriter(Path(job.root) / store.STAGING / job.part)
     failures: list[tuple[str, str]] = []
     for spec in job.specs:
@@ -140,6 +143,7 @@ def process_batch(job: BatchJob) -> BatchResult:
         failures=tuple(failures),
         input_bytes=sum(s.size for s in job.specs),
         seconds=time.perf_counter() - start,
+        cpu_seconds=time.process_time() - cpu,
         worker=os.getpid(),
         peak_rss_bytes=_peak_rss(),
     )
@@ -217,6 +221,7 @@ class IngestReport:
         unmatched: input patterns that matched no file.
         cleaned: staging folders of dead ingests removed.
         worker_seconds: the time each worker spent on its batches.
+        worker_cpu_seconds: the CPU time each worker process spent on them.
     """
 
     warehouse: str
@@ -236,6 +241,7 @@ class IngestReport:
     unmatched: list[str] = field(default_factory=list)
     cleaned: list[str] = field(default_factory=list)
     worker_seconds: dict[int, float] = field(default_factory=dict)
+    worker_cpu_seconds: dict[int, float] = field(default_factory=dict)
 
     @property
     def mb_per_s(self) -> float:
@@ -372,6 +378,9 @@ def ingest(
             report.peak_rss_bytes = max(report.peak_rss_bytes, result.peak_rss_bytes)
             report.worker_seconds[result.worker] = (
                 report.worker_seconds.get(result.worker, 0.0) + result.seconds
+            )
+            report.worker_cpu_seconds[result.worker] = (
+                report.worker_cpu_seconds.get(result.worker, 0.0) + result.cpu_seconds
             )
             seen_workers.add(result.worker)
             totals.files_done += files_of[result.part]
