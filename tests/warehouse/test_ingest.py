@@ -212,3 +212,12 @@ def test_ingest_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["ingest", str(tmp_path / "nothing-*.log"), "--to", str(tmp_path / "w")]) == 2
     err = capsys.readouterr().err
     assert "matches no file" in err and "no input file found" in err
+
+
+def test_a_json_file_named_like_nothing_is_read_by_the_loader_that_fits(tmp_path: Path) -> None:
+    source = FIXTURES / "layer_info" / "trt8.6.1_tinynet-fp16.profile.json"
+    shutil.copy(source, tmp_path / "export-17.json")
+    ingest([tmp_path / "export-17.json"], to=tmp_path / "wh")
+    row = open(tmp_path / "wh").execute("SELECT roles, table_rows.profile FROM builds").fetchall()
+    records = len(json.loads(source.read_text())) - 1  # a {"count": n} header, then records
+    assert row == [(["profile"], records)]

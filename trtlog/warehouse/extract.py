@@ -23,7 +23,7 @@ import os
 import re
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ import pyarrow as pa
 
 import trtlog
 from trtlog.errors import InputError
-from trtlog.warehouse.files import BuildSpec, InputFile, name_role
+from trtlog.warehouse.files import BuildSpec, InputFile, Role, name_role
 from trtlog.warehouse.schema import ROW_TABLES, TABLES
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class Loaded:
     engine: Engine | None = None
     profile: Profile | None = None
     times: Times | None = None
-    paths: dict[str, str] = field(default_factory=dict)  # role -> path
+    paths: dict[Role, str] = field(default_factory=dict)
 
 
 def frame_table(table: str, frame: pd.DataFrame, build_id: str) -> pa.Table:
@@ -111,11 +111,12 @@ def _load_json(file: InputFile, loaded: Loaded) -> None:
         # the name does not say: the loaders refuse other kinds of export with an InputError
         # naming the loader that reads them
         first: InputError | None = None
-        for role, loader in (
+        loaders: tuple[tuple[Role, Any], ...] = (
             ("layers", trtlog.load_engine),
             ("profile", trtlog.load_profile),
             ("times", trtlog.load_times),
-        ):
+        )
+        for role, loader in loaders:
             try:
                 value: Any = loader(file.path)
             except InputError as exc:
@@ -150,6 +151,10 @@ def extract_build(spec: BuildSpec, *, stream_bytes: float = math.inf) -> Iterato
             _load_json(file, loaded)
         except (InputError, OSError) as exc:
             errors.append(error_row(spec, file, exc))
+    found = {path: role for role, path in loaded.paths.items()}
+    if any(f.role == "json" and f.path in found for f in spec.files):  # now we know what it is
+        files = tuple(replace(f, role=found.get(f.path, f.role)) for f in spec.files)
+        spec = replace(spec, files=files)
     log = spec.log
     ingested = False
     if log is not None:
@@ -181,7 +186,7 @@ def extract_build(spec: BuildSpec, *, stream_bytes: float = math.inf) -> Iterato
 # -- a build with a log ----------------------------------------------------------------------
 
 
-def _target_run(build: Build, paths: dict[str, str]) -> int:
+def _target_run(build: Build, paths: dict[Role, str]) -> int:
     """The run the JSON files belong to: the one whose command line names one, else the last."""
     names = [os.path.basename(p) for p in paths.values()]
     for run in reversed(build.runs):
