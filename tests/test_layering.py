@@ -53,6 +53,7 @@ LAYERS: dict[str, int] = {
     "trtlog.frames": 8,
     "trtlog.findings": 9,
     "trtlog.plots": 10,
+    "trtlog.warehouse": 10,  # many builds: reads builds through the views below
     "trtlog.cli": 11,
     "trtlog.__main__": 12,
     "trtlog": 12,  # the public API gathers everything

@@ -31,6 +31,9 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("graph", "trtlog.cli.graph"),
     ("plot", "trtlog.cli.plot"),
     ("lint", "trtlog.cli.lint"),
+    ("ingest", "trtlog.cli.ingest"),
+    ("query", "trtlog.cli.query"),
+    ("trend", "trtlog.cli.trend"),
 )
 
 

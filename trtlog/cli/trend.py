@@ -1,0 +1,12 @@
+"""``trtlog trend``: how the builds of one model moved (part of the command-line package).
+
+The command itself lives with the warehouse (``trtlog.warehouse.command``), which imports
+only the standard library at load time; DuckDB, PyArrow and Dask load when the command runs.
+"""
+
+from __future__ import annotations
+
+from trtlog.warehouse.command import add_trend_arguments as add_arguments
+from trtlog.warehouse.command import run_trend as run
+
+__all__ = ["add_arguments", "run"]

@@ -1,0 +1,459 @@
+"""The warehouse commands of the ``trtlog`` tool: ``ingest``, ``query`` and ``trend``.
+
+Top of the pipeline (rendering only). Each command has ``add_arguments(parser)`` and
+``run(args) -> int``; exit codes as the other commands: 0 done, 1 some input files could
+not be ingested (each is an ``errors`` row), 2 usage or input errors and bad queries (one
+``trtlog: error: ...`` line). This module imports only the standard library at load time:
+the warehouse and its packages (DuckDB, PyArrow, Dask) are imported when a command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+__all__ = [
+    "add_ingest_arguments",
+    "add_query_arguments",
+    "add_trend_arguments",
+    "run_ingest",
+    "run_query",
+    "run_trend",
+]
+
+_FORMATS = ("table", "csv", "json", "parquet")
+
+
+def _fail(message: str) -> int:
+    sys.stderr.write(f"trtlog: error: {message}\n")
+    return 2
+
+
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn the warehouse's usage errors (and a missing extra) into exit code 2."""
+
+    def guarded(args: argparse.Namespace) -> int:
+        from trtlog.warehouse import MissingExtraError
+
+        try:
+            return run(args)
+        except MissingExtraError as exc:
+            return _fail(str(exc))
+        except ValueError as exc:
+            from trtlog.errors import InputError
+            from trtlog.warehouse.store import WarehouseError
+
+            if isinstance(exc, InputError):
+                return _fail(exc.one_line())
+            if isinstance(exc, WarehouseError):
+                return _fail(str(exc))
+            raise
+
+    guarded.__doc__ = run.__doc__
+    guarded.__name__ = run.__name__
+    return guarded
+
+
+# -- ingest ---------------------------------------------------------------------------------
+
+
+def add_ingest_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``trtlog ingest``."""
+    p.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="PATH",
+        help="logs and JSON exports: files, folders (searched recursively) or quoted glob "
+        "patterns ('ci/**/*.log')",
+    )
+    p.add_argument("--to", required=True, metavar="WAREHOUSE", help="the warehouse folder")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers", type=int, metavar="N", help="start a local Dask cluster of N worker processes"
+    )
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDR",
+        help="run on an existing Dask cluster (tcp://host:8786); its workers must reach the "
+        "inputs and the warehouse under the same paths",
+    )
+    where.add_argument(
+        "--jobs",
+        type=int,
+        metavar="N",
+        help="local processes without Dask (1: this process; default: one per CPU, or this "
+        "process alone for small inputs)",
+    )
+    p.add_argument(
+        "--manifest",
+        metavar="CSV",
+        help="which files form one build: columns build,path[,role,model,labels...]",
+    )
+    p.add_argument(
+        "--stream-mb",
+        type=float,
+        default=256.0,
+        metavar="MB",
+        help="stream logs larger than this in batches of events (default 256)",
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text", help="the report's format")
+
+
+class _Bar:
+    """``files done, MB/s, failures`` on one line of a terminal's stderr; nothing otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.shown = False
+
+    def __call__(self, p: Any) -> None:
+        if not self.enabled:
+            return
+        self.shown = True
+        width = 24
+        done = int(width * p.bytes_done / p.bytes_total) if p.bytes_total else width
+        bar = "#" * done + "." * (width - done)
+        self.stream.write(
+            f"\rtrtlog: [{bar}] {p.files_done}/{p.files_total} files, "
+            f"{p.bytes_done / 1e6:.1f} MB, {p.mb_per_s:.1f} MB/s, {p.failures} failed "
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * 100 + "\r")
+            self.stream.flush()
+
+
+def _client(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The Dask client (and the cluster it started) that ``--workers``/``--scheduler`` ask for."""
+    if args.workers is None and args.scheduler is None:
+        return None, None
+    from trtlog.warehouse import require_extra
+
+    require_extra(dask=True)
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    if args.scheduler is not None:
+        return Client(args.scheduler), None  # type: ignore[no-untyped-call]
+    if args.workers < 1:
+        raise _usage("--workers needs at least 1 worker")
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=args.workers,
+        threads_per_worker=1,  # one build at a time per worker: bounded memory
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    return Client(cluster), cluster  # type: ignore[no-untyped-call]
+
+
+def _usage(message: str) -> Exception:
+    from trtlog.warehouse.store import WarehouseError
+
+    return WarehouseError(message)
+
+
+@_guarded
+def run_ingest(args: argparse.Namespace) -> int:
+    """Put builds (logs with their layer, profile and timing JSON) into a warehouse.
+
+    A log and the JSON exports of the same build are grouped into one build (by a
+    --manifest, the paths the log's command line names, or trtexec naming conventions).
+    Ingesting the same files again adds nothing; a file that cannot be read becomes a row of
+    the errors table, and the exit status is 1.
+    """
+    from trtlog.warehouse import require_extra
+
+    require_extra()
+    from trtlog.warehouse.driver import ingest as run_ingest
+
+    if not args.inputs and not args.manifest:
+        return _fail("ingest needs files, folders or patterns (or --manifest)")
+    if args.jobs is not None and args.jobs < 1:
+        return _fail("--jobs needs at least 1")
+    client, cluster = _client(args)
+    bar = _Bar(sys.stderr)
+    try:
+        report = run_ingest(
+            args.inputs,
+            to=args.to,
+            client=client,
+            jobs=args.jobs,
+            manifest=args.manifest,
+            stream_bytes=args.stream_mb * 1e6,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+    for pattern in report.unmatched:
+        sys.stderr.write(f"trtlog: warning: {pattern} matches no file\n")
+    if report.files == 0:
+        return _fail("no input file found: " + ", ".join(args.inputs))
+    out = sys.stdout
+    if args.format == "json":
+        data = {
+            "warehouse": report.warehouse,
+            "files": report.files,
+            "builds": report.builds,
+            "ingested": report.ingested,
+            "builds_rows": report.builds_rows,
+            "present": report.present,
+            "present_failures": report.present_failures,
+            "failed_files": len(report.failures),
+            "failures": [{"path": p, "message": m} for p, m in report.failures],
+            "rows": report.rows,
+            "input_bytes": report.input_bytes,
+            "seconds": report.seconds,
+            "mb_per_s": report.mb_per_s,
+            "executor": report.executor,
+        }
+        out.write(json.dumps(data, indent=1) + "\n")
+    else:
+        out.write(report.describe() + "\n")
+    if report.failures:
+        for path, message in report.failures[:5]:
+            sys.stderr.write(
+                f"trtlog: failed: {message if path in message else path + ': ' + message}\n"
+            )
+        more = len(report.failures) - 5
+        if more > 0:
+            sys.stderr.write(f"trtlog: ... and {more} more (SELECT * FROM errors)\n")
+        sys.stderr.write(
+            f"trtlog: {len(report.failures)} file(s) failed to ingest (rows of the errors table)\n"
+        )
+        return 1
+    return 0
+
+
+# -- query ----------------------------------------------------------------------------------
+
+
+def add_query_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``trtlog query``."""
+    p.add_argument("warehouse", help="the warehouse folder")
+    p.add_argument("sql", help="a DuckDB query over the tables (builds, layers, tactics, ...)")
+    p.add_argument("--format", choices=_FORMATS, default="table", help="output format")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the result here (parquet: needed on a terminal)",
+    )
+    p.add_argument(
+        "--max-rows",
+        type=int,
+        default=200,
+        metavar="N",
+        help="table format: show at most N rows, and say how many more (default 200)",
+    )
+
+
+def _one_line(message: str) -> str:
+    """DuckDB's message on one line (its caret excerpt folded in)."""
+    lines = [line.strip() for line in str(message).splitlines() if line.strip()]
+    head = [line for line in lines if not line.startswith(("LINE ", "^"))]
+    where = next((line for line in lines if line.startswith("LINE ")), None)
+    text = " ".join(head)
+    return f"{text} ({where})" if where else text
+
+
+@_guarded
+def run_query(args: argparse.Namespace) -> int:
+    """Run SQL over a warehouse with DuckDB (tables: builds, layers, tactics, passes, ...).
+
+    The tables are views over the warehouse's Parquet files (see docs/warehouse.md). A query
+    DuckDB refuses exits with status 2 and DuckDB's message.
+    """
+    from trtlog.warehouse import require_extra
+
+    require_extra()
+    import duckdb
+
+    from trtlog.warehouse.store import open_warehouse
+
+    con = open_warehouse(args.warehouse)
+    try:
+        relation = con.sql(args.sql)
+        if relation is None:
+            return 0  # a statement without result (SET, CREATE VIEW ...)
+        table = relation.arrow()
+    except duckdb.Error as exc:
+        return _fail(f"query failed: {_one_line(str(exc))}")
+    if hasattr(table, "read_all"):  # DuckDB may hand a record batch reader
+        table = table.read_all()
+    return _write(table, args)
+
+
+def _write(table: Any, args: argparse.Namespace) -> int:
+    fmt = args.format
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        if args.output is None and sys.stdout.isatty():
+            return _fail("--format parquet writes binary: give -o FILE (or redirect stdout)")
+        sink: Any = args.output if args.output else sys.stdout.buffer
+        pq.write_table(table, sink, compression="zstd")
+        if args.output:
+            sys.stderr.write(f"trtlog: wrote {table.num_rows} rows to {args.output}\n")
+        return 0
+    out: TextIO
+    close = False
+    if args.output:
+        out = open(args.output, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        close = True
+    else:
+        out = sys.stdout
+    try:
+        frame = table.to_pandas(types_mapper=_types_mapper())
+        if fmt == "csv":
+            frame.to_csv(out, index=False)
+        elif fmt == "json":
+            out.write(
+                frame.to_json(orient="records", indent=1, force_ascii=False, date_format="iso")
+                + "\n"
+            )
+        else:
+            _table(frame, out, getattr(args, "max_rows", None))
+    finally:
+        if close:
+            out.close()
+    return 0
+
+
+def _types_mapper() -> Any:
+    import pandas as pd
+    import pyarrow as pa
+
+    mapping = {
+        pa.int64(): pd.Int64Dtype(),
+        pa.int32(): pd.Int64Dtype(),
+        pa.uint64(): pd.UInt64Dtype(),
+    }
+    return mapping.get
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return "" if value != value else f"{value:.6g}"
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    text = str(value)
+    if text in ("<NA>", "nan", "NaT", "None"):
+        return ""
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _table(frame: Any, out: TextIO, max_rows: int | None) -> None:
+    shown = frame if max_rows is None or len(frame) <= max_rows else frame.head(max_rows)
+    headers = [str(c) for c in frame.columns]
+    cells = [[_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    out.write("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip() + "\n")
+    out.write("  ".join("-" * w for w in widths) + "\n")
+    for r in cells:
+        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() + "\n")
+    if len(shown) < len(frame):
+        sys.stderr.write(
+            f"trtlog: note: {len(frame) - len(shown)} more row(s) not shown (--max-rows, "
+            "--format csv, or LIMIT)\n"
+        )
+
+
+# -- trend ----------------------------------------------------------------------------------
+
+
+def add_trend_arguments(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``trtlog trend``."""
+    p.add_argument("warehouse", help="the warehouse folder")
+    p.add_argument("--model", required=True, help="the model (builds.model, e.g. yolov8s)")
+    p.add_argument(
+        "--by",
+        default="trt_version",
+        metavar="COLUMN",
+        help="order builds by this builds column (default trt_version, as version numbers)",
+    )
+    p.add_argument("--where", metavar="SQL", help="an extra condition on builds")
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=10.0,
+        metavar="PCT",
+        help="the least change, in percent, that counts as a jump (default 10)",
+    )
+    p.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    p.add_argument(
+        "--plot", metavar="IMAGE", help="also draw the figures into this image (.png, .svg)"
+    )
+
+
+@_guarded
+def run_trend(args: argparse.Namespace) -> int:
+    """How the builds of one model moved (layers, fusions, Q/DQ, precisions, times, size).
+
+    One row per build, ordered by --by, and for each figure the build where it jumped.
+    """
+    from trtlog.warehouse import require_extra
+
+    require_extra()
+    import duckdb
+
+    from trtlog.warehouse.store import open_warehouse
+    from trtlog.warehouse.trends import trend as make_trend
+
+    if args.plot:
+        _check_image(args.plot)
+    con = open_warehouse(args.warehouse)
+    try:
+        result = make_trend(
+            con, args.model, by=args.by, where=args.where, threshold=args.threshold / 100
+        )
+    except duckdb.Error as exc:
+        return _fail(f"query failed: {_one_line(str(exc))}")
+    out = sys.stdout
+    if args.format == "csv":
+        result.frame.to_csv(out, index=False)
+    elif args.format == "json":
+        data = {
+            "model": result.model,
+            "by": result.by,
+            "builds": json.loads(result.frame.to_json(orient="records")),
+            "jumps": [j.__dict__ for j in result.jumps],
+        }
+        out.write(json.dumps(data, indent=1, default=str) + "\n")
+    else:
+        out.write(result.to_text())
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from trtlog.warehouse.trends import plot_trend
+
+        axes = plot_trend(result.frame)
+        if axes:
+            axes[0].get_figure().savefig(args.plot, dpi=110)  # type: ignore[union-attr]
+            sys.stderr.write(f"trtlog: wrote {args.plot}\n")
+    return 0
+
+
+def _check_image(path: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise _usage(f"{path}: the folder {folder} does not exist")
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in (".png", ".svg", ".pdf", ".jpg", ".jpeg"):
+        raise _usage(f"{path}: name the image .png, .svg, .pdf or .jpg")

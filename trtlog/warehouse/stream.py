@@ -1,0 +1,251 @@
+"""A log too large to hold: its events streamed into the tables in batches.
+
+Part of the per-build function (:mod:`trtlog.warehouse.extract`), for logs larger than
+``stream_bytes``. A whole parse holds about five times the file in memory; most of a big
+verbose log is the autotuner's tactic lines (two thirds of the events of the benchmark's
+log), which only the ``tactics`` table needs. So the log is read twice with
+:func:`trtlog.iter_events`:
+
+1. every event except the autotuner's runner blocks (:data:`BULK_KINDS`: the tactic lines,
+   ``Timing Runner``, format combinations, runner choices) is kept: the log's *rest*, a
+   :class:`~trtlog.Build` without text from which every other table, the summary, the
+   findings and the merge graph are computed as usual;
+2. the runner blocks come again in windows of about :data:`WINDOW_EVENTS`, each cut before a
+   ``Computing costs``/``Computing reformatting costs`` header, where the autotuner's state
+   starts afresh, so that no block is split; each window's rows are ``tactics_frame`` of the
+   rest plus that window (the rest holds every header and the layer dump, the window its
+   blocks whole, so each row gets the same layer, runner, format combination, ``fastest``,
+   ``chosen`` and ``in_engine`` as in a whole parse) and are written out before the next
+   window is read.
+
+Differences from a whole parse, documented in docs/warehouse.md: ``in_engine`` marks the
+first matching chosen row of a layer in file order, also when a later window has one with the
+engine layer's data types (a whole parse prefers those); finding messages that quote a log
+line quote an empty line (the rest keeps no text), and a crash's ``build-failed`` finding
+names the layer of the last ``Computing costs`` header rather than of the last runner line.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import sys
+import time
+from array import array
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trtlog
+from trtlog.warehouse.extract import Loaded, Piece, _run_tables, frame_table
+from trtlog.warehouse.files import BuildSpec, InputFile
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from trtlog import Build
+
+__all__ = ["BULK_KINDS", "WINDOW_EVENTS", "extract_streamed"]
+
+#: The event kinds of the autotuner's runner blocks, which the ``tactics`` table reads and no
+#: other table needs: streamed, never held. (The ``Computing costs`` headers, which other views
+#: read, stay in the rest; each window brings its own runner blocks whole.)
+BULK_KINDS = frozenset(
+    {
+        "tactic_timing",
+        "fastest_tactic",
+        "runner_profiled",
+        "tactic_name_set",
+        "timing_runner",
+        "autotune_combination",
+        "autotune_reformat",
+        "runner_skipped",
+        "runner_choice",
+    }
+)
+
+#: Tactic events per window (a window ends at the next ``Computing costs`` header after this).
+WINDOW_EVENTS = 50_000
+
+_CUT_KINDS = frozenset({"layer_costs_header", "reformat_costs_header"})
+
+
+@dataclass
+class _Rest:
+    events: list[Any] = field(default_factory=list)
+    n_lines: int = 0
+    bulk_first: array[int] = field(default_factory=lambda: array("q"))
+    bulk_lines: array[int] = field(default_factory=lambda: array("q"))
+
+
+def _read_rest(path: str) -> _Rest:
+    rest = _Rest()
+    keep = rest.events.append
+    first, lines = rest.bulk_first.append, rest.bulk_lines.append
+    last = 0
+    for event in trtlog.iter_events(path):
+        a, last = event.span
+        if event.kind in BULK_KINDS:
+            first(a)
+            lines(last - a + 1)
+        else:
+            keep(event)
+    rest.n_lines = last
+    return rest
+
+
+def rest_build(name: str, size: int, events: list[Any], n_lines: int) -> Build:
+    """A Build of some of a log's events, without their text (blank lines stand in).
+
+    Its header (runs, version, options, device) is derived from the events as a parse does.
+    """
+    # trtlog has no public way to make a Build from events: two internals are used here
+    # (listed in docs/warehouse.md under "public API gaps")
+    from trtlog.build import SourceMeta
+    from trtlog.build.header import derive_header
+
+    header = derive_header(events, n_lines)
+    return trtlog.Build.model_construct(
+        source=SourceMeta(name=name, size_bytes=size),
+        text="\n" * n_lines,
+        events=events,
+        runs=header.runs,
+        trt_version=header.trt_version,
+        command_line=header.command_line,
+        options=header.options,
+        device=header.device,
+    )
+
+
+def _windows(path: str) -> Iterator[tuple[int, list[Any]]]:
+    """The tactic events of the log in windows that never split a runner block.
+
+    Yields ``(last line, events)``: a window covers the lines after the previous window's
+    last line up to its own (the last window to the end of the log; a log without tactic
+    lines is one empty window), so the windows partition the log's lines.
+    """
+    window: list[Any] = []
+    for event in trtlog.iter_events(path):
+        kind = event.kind
+        if kind in BULK_KINDS:
+            window.append(event)
+        elif kind in _CUT_KINDS and len(window) >= WINDOW_EVENTS:
+            yield event.span[0] - 1, window
+            window = []
+    yield sys.maxsize, window
+
+
+@dataclass
+class StreamedTactics:
+    """The tactic rows of one run of a streamed log, counted as the summary counts them."""
+
+    rows: int = 0
+    timed: int = 0
+    cached: int = 0
+    skipped: int = 0
+    layers: set[str] = field(default_factory=set)
+
+
+def extract_streamed(
+    spec: BuildSpec, log: InputFile, loaded: Loaded, started: float
+) -> Iterator[Piece]:
+    """Every table's rows for a build whose log is streamed (see the module docstring)."""
+    from trtlog.summary import summarize
+    from trtlog.warehouse.extract import _split, _target_run
+
+    t0 = time.perf_counter()
+    rest = _read_rest(log.path)
+    whole = rest_build(log.path, log.size, rest.events, rest.n_lines)
+    parse_seconds = time.perf_counter() - t0
+    n_runs = len(whole.runs)
+    runs = list(whole.runs)
+    starts = [1 if r.index == 0 else r.first_line for r in runs]
+    summaries = [
+        summarize(whole, i if n_runs > 1 else None, times=None) for i in range(max(n_runs, 1))
+    ]
+    ids = [
+        spec.source_id if n_runs <= 1 else f"{spec.source_id}:{i}" for i in range(max(n_runs, 1))
+    ]
+    counted = [StreamedTactics() for _ in ids]
+    excluded = [_other_rounds(s) for s in summaries]
+    marked: set[str] = set()
+    after = 0
+    for last, window in _windows(log.path):
+        events = list(heapq.merge(rest.events, window, key=lambda e: e.span[0]))
+        del window  # (the generator fills the next one while this is still referenced)
+        frame = rest_build(log.path, log.size, events, rest.n_lines).tactics_frame()
+        del events
+        # the rest's own tactic rows (cached, skipped) come out once: in their window
+        frame = frame[(frame["line"] > after) & (frame["line"] <= last)].reset_index(drop=True)
+        after = last
+        _first_in_engine(frame, marked)
+        run_of = [max(bisect.bisect_right(starts, line) - 1, 0) for line in frame["line"]]
+        for i, build_id in enumerate(ids):
+            part = frame[[r == i for r in run_of]] if len(ids) > 1 else frame
+            if len(part):
+                _count(counted[i], part, excluded[i])
+                yield "tactics", frame_table("tactics", part, build_id)
+        del frame, part
+    target = _target_run(whole, loaded.paths)
+    profiles = _split(loaded.profile, n_runs)
+    times = _split(loaded.times, n_runs)
+    for i, build_id in enumerate(ids):
+        mine = i == target
+        run_times = times[i] if times else (loaded.times if mine else None)
+        summary = (
+            summaries[i]
+            if run_times is None
+            else summarize(whole, i if n_runs > 1 else None, times=run_times)
+        )
+        run_build = whole.for_run(i) if n_runs > 1 else whole
+        first = starts[i] if n_runs else 1
+        last = runs[i].last_line if n_runs else rest.n_lines
+        lo = bisect.bisect_left(rest.bulk_first, first)
+        hi = bisect.bisect_right(rest.bulk_first, last)
+        yield from _run_tables(
+            spec,
+            build_id,
+            run_build,
+            summary,
+            loaded.engine if mine else None,
+            profiles[i] if profiles else (loaded.profile if mine else None),
+            run_index=i if n_runs else None,
+            n_runs=n_runs,
+            parse_seconds=parse_seconds,
+            started=started,
+            streamed=counted[i],
+            bulk=(hi - lo, sum(rest.bulk_lines[lo:hi])),
+        )
+
+
+def _other_rounds(summary: Any) -> list[tuple[int, int]]:
+    """The line ranges of the rounds the summary's tactic figures leave out (not kept)."""
+    if summary.round is None:
+        return []
+    return [(r.first_line, r.last_line) for r in summary.rounds if not r.kept]
+
+
+def _count(into: StreamedTactics, frame: pd.DataFrame, excluded: list[tuple[int, int]]) -> None:
+    """Count rows as ``trtlog.summary`` does (timed, cached, skipped, layers timed)."""
+    into.rows += len(frame)
+    if excluded:
+        lines = frame["line"]
+        inside = lines.apply(lambda n: any(a <= n <= b for a, b in excluded))
+        frame = frame[~inside]
+    timed = frame[~frame["skipped"]]
+    into.timed += int((~timed["cached"]).sum())
+    into.cached += int(timed["cached"].sum())
+    into.skipped += int(frame["skipped"].sum())
+    into.layers.update(str(x) for x in timed["layer"].dropna().tolist())
+
+
+def _first_in_engine(frame: pd.DataFrame, marked: set[str]) -> None:
+    """Keep ``in_engine`` on the first row of each layer across windows (file order)."""
+    flags = frame["in_engine"].to_numpy(copy=True)
+    for i, layer in enumerate(frame["layer"].tolist()):
+        if flags[i]:
+            if layer in marked:
+                flags[i] = False
+            else:
+                marked.add(str(layer))
+    frame["in_engine"] = flags

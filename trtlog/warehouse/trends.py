@@ -1,0 +1,290 @@
+"""``trend``: how the builds of one model moved, and the build where each figure jumped.
+
+A view over the warehouse tables (DuckDB, pandas; matplotlib only in :func:`plot_trend`).
+One row per build of the model, in the order of a ``builds`` column (``trt_version`` by
+default, compared as version numbers: 10.8 before 10.13), with the figures a fleet watches:
+layer counts, fusions, lone Q/DQ layers, the precision mix of the engine's layers, findings,
+build and tactic-selection time, engine size and latency. For each figure, the build where it
+changed most from the build before (by at least ``threshold``) is its jump; failed and
+cut-off builds are listed but not compared (they printed less, not fewer fusions).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from trtlog.warehouse.schema import TABLES
+from trtlog.warehouse.store import WarehouseError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+
+__all__ = ["METRICS", "Jump", "Trend", "plot_trend", "trend"]
+
+#: The figures of a trend: column → what it is (the builds column it comes from, or how).
+METRICS: dict[str, str] = {
+    "layers_final": "layers after the optimizer's last stage (builds.layers_final)",
+    "engine_layers": "layers of the engine (builds.engine_layers)",
+    "fusions": "fusions the log printed (builds.fusions)",
+    "lone_qdq": "Q/DQ layers left alone in the engine (builds.lone_qdq)",
+    "fp32_share": "share of the engine's layers running in FP32 (layers.precision)",
+    "findings_error": "findings of severity error (builds.findings_error)",
+    "findings_warning": "findings of severity warning (builds.findings_warning)",
+    "engine_build_seconds": "trtexec's 'Engine built in' (builds.engine_build_seconds)",
+    "tactic_selection_seconds": "tactic selection time (builds.tactic_selection_seconds)",
+    "engine_size_mib": "engine size (builds.engine_size_mib)",
+    "latency_median_ms": "median latency of the performance run (builds.latency_median_ms)",
+}
+
+_BUILD_COLUMNS = [m for m in METRICS if m in TABLES["builds"].names]
+
+
+@dataclass(frozen=True)
+class Jump:
+    """The build where a figure changed most from the build before it.
+
+    Attributes:
+        metric: the figure (a column of :attr:`Trend.frame`).
+        build_id: the build where it jumped.
+        label: that build's value of the ``by`` column.
+        before: the figure in the build before.
+        after: the figure in this build.
+        change: ``after - before``.
+        relative: ``change / |before|`` (``inf`` from 0).
+    """
+
+    metric: str
+    build_id: str
+    label: str
+    before: float
+    after: float
+    change: float
+    relative: float
+
+    def describe(self) -> str:
+        """``fusions 120 → 95 (-20.8%) at 10.13.0 (build 3f2a9c1d)``."""
+        rel = "new" if math.isinf(self.relative) else f"{100 * self.relative:+.1f}%"
+        return (
+            f"{self.metric} {_num(self.before)} → {_num(self.after)} ({rel}) at {self.label} "
+            f"(build {self.build_id[:8]})"
+        )
+
+
+def _num(value: float) -> str:
+    return f"{value:.4g}"
+
+
+@dataclass
+class Trend:
+    """The builds of one model, in order, and the jumps of their figures.
+
+    Attributes:
+        model: the model.
+        by: the ``builds`` column the builds are ordered by.
+        frame: one row per build: ``by``'s value (as text), ``build_id``, ``status``, the
+            figures of :data:`METRICS`, ``precision_mix`` (``FP16 62%, INT8 30%, FP32 8%`` of the
+            engine's layers) and ``jumps`` (the figures that jumped at this build).
+        jumps: one per figure that changed by at least the threshold.
+    """
+
+    model: str
+    by: str
+    frame: pd.DataFrame
+    jumps: list[Jump] = field(default_factory=list)
+
+    def to_text(self) -> str:
+        """The table and one line per jump."""
+        lines = [f"{self.model}: {len(self.frame)} build(s) by {self.by}"]
+        shown = self.frame.drop(columns=["build_id"]).copy()
+        shown.insert(1, "build", self.frame["build_id"].str[:8])
+        headers = list(shown.columns)
+        cells = [[_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
+        widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+        lines.append("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+        lines.append("  ".join("-" * w for w in widths))
+        for r in cells:
+            lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        if self.jumps:
+            lines.append("")
+            lines += ["jump: " + j.describe() for j in self.jumps]
+        else:
+            lines.append("\nno figure changed by the threshold between two builds")
+        return "\n".join(lines) + "\n"
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    text = str(value)
+    return "" if text in ("<NA>", "nan", "None") else text
+
+
+def trend(
+    wh: Any,
+    model: str,
+    *,
+    by: str = "trt_version",
+    where: str | None = None,
+    threshold: float = 0.10,
+) -> Trend:
+    """How the builds of ``model`` moved, ordered by a ``builds`` column.
+
+    Args:
+        wh: a warehouse connection (:func:`trtlog.warehouse.open`).
+        model: the ``builds.model`` value.
+        by: the ``builds`` column to order by (``trt_version`` orders as version numbers).
+        where: an extra SQL condition on ``builds`` (``"device LIKE '%A100%'"``).
+        threshold: the least relative change (0.10: 10%) that counts as a jump.
+
+    Raises:
+        WarehouseError: an unknown ``by`` column, or no build of that model.
+
+    Example::
+
+        t = trend(wh, "yolov8s", by="trt_version")
+        [j.describe() for j in t.jumps]
+    """
+    names = TABLES["builds"].names
+    if by not in names:
+        raise WarehouseError(f"--by {by!r} is not a builds column; try trt_version, device, ...")
+    order = "trt_version_parts" if by == "trt_version" else by
+    condition = f" AND ({where})" if where else ""
+    columns = ", ".join(_BUILD_COLUMNS)
+    frame = wh.execute(
+        f"SELECT CAST({by} AS VARCHAR) AS {by}, build_id, status, {columns} FROM builds "
+        f"WHERE model = ?{condition} ORDER BY {order} NULLS FIRST, ingested_at, build_id",
+        [model],
+    ).df()
+    if frame.empty:
+        known = [
+            r[0] for r in wh.execute("SELECT DISTINCT model FROM builds ORDER BY 1").fetchall()
+        ]
+        raise WarehouseError(
+            f"no build of model {model!r}"
+            + (f" (models: {', '.join(map(str, known[:12]))})" if known else "")
+        )
+    mix = _precision_mix(wh, list(frame["build_id"]))
+    frame["fp32_share"] = frame["build_id"].map(mix["fp32_share"])
+    frame["precision_mix"] = frame["build_id"].map(mix["precision_mix"])
+    ordered = [by, "build_id", "status", *METRICS, "precision_mix"]
+    frame = frame[ordered].reset_index(drop=True)
+    jumps = _jumps(frame, by, threshold)
+    at: dict[str, list[str]] = {}
+    for j in jumps:
+        rel = "new" if math.isinf(j.relative) else f"{100 * j.relative:+.0f}%"
+        at.setdefault(j.build_id, []).append(f"{j.metric} {rel}")
+    frame["jumps"] = [", ".join(at.get(b, [])) for b in frame["build_id"]]
+    return Trend(model=model, by=by, frame=frame, jumps=jumps)
+
+
+def _precision_mix(wh: Any, ids: list[str]) -> dict[str, dict[str, Any]]:
+    counts = wh.execute(
+        "SELECT build_id, coalesce(precision, '?') AS precision, count(*) AS n FROM layers "
+        "WHERE list_contains(?, build_id) GROUP BY ALL ORDER BY build_id, n DESC, precision",
+        [ids],
+    ).fetchall()
+    per: dict[str, list[tuple[str, int]]] = {}
+    for build_id, precision, n in counts:
+        per.setdefault(build_id, []).append((precision, int(n)))
+    shares: dict[str, Any] = {}
+    texts: dict[str, Any] = {}
+    for build_id, parts in per.items():
+        total = sum(n for _, n in parts)
+        known = sum(n for p, n in parts if p != "?")  # a names-only engine: precision unknown
+        shares[build_id] = sum(n for p, n in parts if p == "FP32") / known if known else None
+        texts[build_id] = ", ".join(f"{p} {100 * n / total:.0f}%" for p, n in parts)
+    return {"fp32_share": shares, "precision_mix": texts}
+
+
+#: Builds whose figures are not compared (a failed or cut-off build printed less).
+UNFINISHED = ("failed", "cut_off")
+
+
+def _jumps(frame: pd.DataFrame, by: str, threshold: float) -> list[Jump]:
+    out = []
+    finished = frame[~frame["status"].isin(UNFINISHED)]
+    for metric in METRICS:
+        best: Jump | None = None
+        previous: float | None = None
+        for label, build_id, value in zip(
+            finished[by], finished["build_id"], finished[metric], strict=True
+        ):
+            if _missing(value):
+                continue
+            value = float(value)
+            if previous is not None and value != previous:
+                change = value - previous
+                relative = change / abs(previous) if previous else math.inf
+                if abs(relative) >= threshold and (
+                    best is None or abs(relative) > abs(best.relative)
+                ):
+                    best = Jump(metric, build_id, str(label), previous, value, change, relative)
+            previous = value
+        if best is not None:
+            out.append(best)
+    return out
+
+
+def _missing(value: Any) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(value))
+
+
+def plot_trend(
+    frame: pd.DataFrame, metrics: Sequence[str] | None = None, axes: Sequence[Axes] | None = None
+) -> list[Axes]:
+    """One small panel per figure of a trend, builds along the x axis, jumps marked.
+
+    Several figures with different units do not share one axis, so this plot takes and
+    returns a sequence of Axes (one per figure) instead of one.
+
+    Args:
+        frame: :attr:`Trend.frame`.
+        metrics: the figures to draw (default: those with at least one value).
+        axes: where to draw them (default: a new figure with one row of panels per two).
+
+    Returns:
+        The Axes drawn on, one per figure.
+    """
+    import matplotlib.pyplot as plt
+
+    by = frame.columns[0]
+    chosen = [m for m in (metrics or METRICS) if frame[m].notna().any()]
+    if axes is None:
+        n = max(len(chosen), 1)
+        rows = math.ceil(n / 2)
+        fig, grid = plt.subplots(rows, 2, figsize=(11, 2.6 * rows), squeeze=False)
+        flat = list(grid.ravel())
+        for extra in flat[len(chosen) :]:
+            extra.set_visible(False)
+        axes = flat[: len(chosen)]
+        fig.suptitle(f"{len(frame)} builds by {by}")
+    labels = [str(v) for v in frame[by]]
+    if len(set(labels)) < len(labels):  # builds of one version: tell them apart
+        labels = [f"{v}\n{b[:8]}" for v, b in zip(labels, frame["build_id"], strict=True)]
+    unfinished = frame["status"].isin(UNFINISHED).to_numpy()
+    for ax, metric in zip(axes, chosen, strict=False):
+        values = frame[metric].astype("float64").to_numpy()
+        known = [i for i, v in enumerate(values) if v == v and not unfinished[i]]
+        ax.plot(known, values[known], marker="o", color="tab:blue")
+        failed = [i for i, v in enumerate(values) if v == v and unfinished[i]]
+        if failed:
+            ax.plot(failed, values[failed], "x", color="grey", label="failed or cut off")
+            ax.legend(fontsize=7, loc="best")
+        for i, tag in enumerate(frame["jumps"]):
+            if any(t.startswith(metric + " ") for t in str(tag).split(", ")):
+                ax.plot([i], [values[i]], "o", markersize=12, color="tab:red", fillstyle="none")
+        ax.set_title(metric, fontsize=9)
+        ax.set_xticks(range(len(frame)))
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=7)
+        ax.margins(x=0.08, y=0.15)
+    if axes:
+        axes[0].get_figure().tight_layout()  # type: ignore[union-attr]
+    return list(axes)
