@@ -20,6 +20,10 @@ SMALL = {
     "graph.py": (["--events", "2000", "--repeat", "1"], ["ratio (b)/(a)"]),
     "lint.py": (["--mb", "0.3", "--layers", "400", "--repeat", "1"], ["ratio (b)/(a)"]),
     "compare.py": (["--layers", "200", "--repeat", "1"], ["every edit recovered: True"]),
+    "report.py": (
+        ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--no-browser"],
+        ["ratio (b)/(a)", "file:"],
+    ),
 }
 
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on 
         plot_tactic_timing,
         plot_time_by,
     )
+    from trtlog.report import report
 
 __version__ = "0.1.0"
 
@@ -68,11 +69,18 @@ def __getattr__(name: str) -> object:
         from trtlog import graph
 
         return getattr(graph, name)
+    if name == "report":  # jinja2 and the views, on first use
+        from trtlog.report import report
+
+        # importing the package bound it to this name; the name is the function
+        globals()["report"] = report
+        return report
     raise AttributeError(f"module 'trtlog' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    # the lazily imported names (plots, merge-graph functions, findings_frame) are public too
+    # the lazily imported names (plots, merge-graph functions, findings_frame, report) are
+    # public too
     return sorted(set(globals()) | set(__all__))
 
 
@@ -113,6 +121,7 @@ __all__ = [
     "plot_tactic_timing",
     "plot_time_by",
     "provenance",
+    "report",
     "split_name",
     "write_graph",
 ]

@@ -1106,6 +1106,13 @@ def _lint_table(
     out.write(", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items()) + "\n")
 
 
+# -- report (issue 15): the command lives in its package ------------------------------------
+
+from trtlog.report import command as _report  # noqa: E402 (argparse only: --help stays light)
+
+_COMMANDS["report"] = (_report.add_arguments, _report.run)
+
+
 # -- main ----------------------------------------------------------------------------------
 
 
