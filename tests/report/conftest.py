@@ -33,6 +33,7 @@ ARTIFACTS = (
 REPORTS: dict[str, dict[str, Any]] = {
     "yolov8": {"build": LOGS / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"},
     "bert": {"build": LOGS / "trt10.10_bert-matcher-fp16_engine-layers-detailed.log"},
+    "bert_names": {"build": LOGS / "trt10.10_bert-matcher-fp16_engine-layer-info-names-only.log"},
     "tinynet": {
         "build": LOGS / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log",
         "profile": JSON / "trt8.6.1_tinynet-qdq-int8.profile.json",

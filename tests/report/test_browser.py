@@ -86,6 +86,22 @@ def test_search_finds_a_node_and_shows_its_fate(reports: dict[str, Path], open_p
     page.screenshot("search-fate")
 
 
+def test_a_layer_without_parser_line_has_its_fate(reports: dict[str, Path], open_page: Any) -> None:
+    # the yolov8 excerpt shows the parsing of three nodes only: the others are known by
+    # the layers of the network as parsed
+    name = "/model/backbone0/bn/BatchNormalization"
+    build = trtlog.parse(REPORTS["yolov8"]["build"])
+    fate = trtlog.fate(build, name)
+    page = open_page(reports["yolov8"])
+    page.js("location.hash = arguments[0]", "#explore=" + _quote(name))
+    assert page.wait("return document.getElementById('explorer-fate')")
+    assert page.css("#explorer-fate").text == fate.kind == "fused"
+    steps = [li.text for li in page.all("#explorer-steps li")]
+    assert [t.split(" by ")[0] for t in steps] == [
+        f"{s.relation} {s.target}" for s in fate.steps if s.relation != "registered as"
+    ]
+
+
 def test_a_layer_shows_what_merged_into_it(reports: dict[str, Path], open_page: Any) -> None:
     build = trtlog.parse(REPORTS["tinynet"]["build"])
     layer = _engine(build).layers[4]
@@ -159,6 +175,21 @@ def test_myelin_kernels_sit_folded_under_their_region(
     child = page.css("#layers-table .tr.child")
     assert "·" in child.text  # the decoded op sequence of a generated kernel
     assert rows
+    # and why this build "has 89 layers": the region's sentence
+    assert groups[0].summary in page.css("#layers ul.myelin-notes").text
+
+
+def test_the_names_only_dump_shows_the_region_whole(
+    reports: dict[str, Path], open_page: Any
+) -> None:
+    engine = _engine(trtlog.parse(REPORTS["bert_names"]["build"]))
+    page = open_page(reports["bert_names"])
+    names = page.js(
+        "return [...document.querySelectorAll('#layers-table .tr')]"
+        ".map(r => r.children[1].textContent)"
+    )
+    assert names == [layer.name for layer in engine.layers]
+    assert any(n.startswith("{ForeignNode[") for n in names)
 
 
 def test_module_tree_expands(reports: dict[str, Path], open_page: Any) -> None:
@@ -230,6 +261,9 @@ def test_evidence_links_scroll_to_their_raw_line(reports: dict[str, Path], open_
     page = open_page(reports["failed"])
     link = page.css("#findings-list .ev-lines a.line-link")
     number = int(link.text)
+    # the finding quotes its evidence lines, as the log has them
+    quote = page.css("#findings-list .finding pre.quote").text
+    assert build.lines[number - 1].strip()[:100] in quote
     link.click()
     _assert_line_shown(page, build, number)
 

@@ -237,13 +237,26 @@ def test_page_data_is_trtlogs_own_figures() -> None:
     graph = main.build.merge_graph()
     fates = {f.node: f.kind for f in graph.fates()}
     g = data["graph"]
+    kinds = g["nodeKinds"]
     shown = {
-        s[g["nodes"]["name"][node]]: g["fateKinds"][kind]
+        (kinds[g["nodes"]["kind"][node]], s[g["nodes"]["name"][node]]): g["fateKinds"][kind]
         for node, kind in zip(g["fates"]["node"], g["fates"]["kind"], strict=True)
     }
-    assert shown == fates
-    # findings in lint's order, with their evidence
+    assert {n: k for (what, n), k in shown.items() if what == "onnx_node"} == fates
+    # and the layers of the network as parsed that no parser line ties to a node
+    for (what, name), kind in shown.items():
+        if what == "intermediate":
+            assert graph.fate(name).kind == kind
+    # findings: trtlog lint's, with the same inputs
+    kwargs = REPORTS["tinynet"]
+    expected = trtlog.lint(
+        kwargs["build"],
+        reference=kwargs["reference"],
+        profile=kwargs["profile"],
+        reference_profile=kwargs["reference_profile"],
+    )
     findings = collected["findings"]
+    assert findings == expected
     assert [f["rule"] for f in data["findings"]] == [f.rule for f in findings]
     assert [f["lines"] for f in data["findings"]] == [list(f.evidence.lines) for f in findings]
     # the comparison rows are cmp.frame()'s

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import trtlog
 from trtlog.report.inputs import Inputs, Side
@@ -288,6 +288,10 @@ def _passes(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
     }
 
 
+#: The most layers without a parser line whose fates the page holds (each is a walk of the
+#: merge graph; beyond this, such a layer shows what followed it, not its fate).
+ORIGINAL_FATES = 5_000
+
 # node kinds and edge evidence of the merge graph, as codes
 _NODE_KINDS = ("onnx_node", "onnx_initializer", "intermediate", "engine_layer", "pass")
 _FATE_KINDS = ("fused", "folded", "removed", "retargeted", "unexplained")
@@ -298,53 +302,49 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
     from trtlog.graph import FLOWS
 
     graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
+    kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     ids: dict[str, int] = {}
-    names: list[int | None] = []
+    nodes = cast("list[tuple[str, dict[str, Any]]]", list(graph.nodes(data=True)))
     kinds: list[int] = []
-    ops: list[int | None] = []
     order: list[int | None] = []
     layer: list[int | None] = []
-    node_kind_codes = {k: i for i, k in enumerate(_NODE_KINDS)}
-    for node_id, data in graph.nodes(data=True):
-        ids[node_id] = len(names)
-        names.append(s(data.get("name", node_id)))
-        kinds.append(node_kind_codes.get(data.get("kind", "intermediate"), 2))
-        ops.append(s(data.get("op")))
+    by_name: dict[str, int] = {}  # an ONNX node (or initializer) by name
+    layer_ids: dict[str, int] = {}  # an engine layer by name
+    for i, (node_id, data) in enumerate(nodes):
+        ids[node_id] = i
+        kind = data.get("kind", "intermediate")
+        kinds.append(kind_code.get(kind, 2))
         order.append(data.get("order"))
-        layer.append(data.get("index") if data.get("kind") == "engine_layer" else None)
+        if kind == "engine_layer":
+            layer.append(data.get("index"))
+            layer_ids[data["name"]] = i
+        else:
+            layer.append(None)
+            if kind in ("onnx_node", "onnx_initializer"):
+                by_name.setdefault(data["name"], i)
+    names = s.many(data.get("name", node_id) for node_id, data in nodes)
+    ops = s.many(data.get("op") for _, data in nodes)
+    edges = cast("list[tuple[str, str, dict[str, Any]]]", list(graph.edges(data=True)))
     relations = Strings()
     evidence = Strings()
-    es: list[int] = []
-    et: list[int] = []
-    rel: list[int | None] = []
-    passes: list[int | None] = []
-    at: list[int] = []
-    ev: list[int | None] = []
-    for a, b, data in graph.edges(data=True):
-        es.append(ids[a])
-        et.append(ids[b])
-        rel.append(relations(data.get("relation", "")))
-        passes.append(s(data.get("pass_name")))
-        at.append(data.get("line") or 0)
-        ev.append(evidence(data.get("evidence") or "log"))
+    es = [ids[a] for a, _, _ in edges]
+    et = [ids[b] for _, b, _ in edges]
+    rel = relations.many(data.get("relation", "") for _, _, data in edges)
+    passes = s.many(data.get("pass_name") for _, _, data in edges)
+    at = [data.get("line") or 0 for _, _, data in edges]
+    ev = evidence.many(data.get("evidence") or "log" for _, _, data in edges)
     fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
     fates: dict[str, list[Any]] = {"node": [], "kind": [], "reason": [], "finals": [], "steps": []}
-    by_name: dict[str, int] = {}
-    for node_id, data in graph.nodes(data=True):
-        if data.get("kind") in ("onnx_node", "onnx_initializer"):
-            by_name.setdefault(data["name"], ids[node_id])
-    layer_ids = {
-        data["name"]: ids[node_id]
-        for node_id, data in graph.nodes(data=True)
-        if data.get("kind") == "engine_layer"
-    }
-    # the fate of every ONNX node; a log without parser lines knows nodes by the layers of
-    # the network as parsed: their fates then
+    # the fate of every ONNX node, and of every layer of the network as parsed that no parser
+    # line ties to a node (an excerpt, or a log without parser lines, knows nodes by those)
     found = [(by_name.get(f.node), f) for f in graph.fates()]
-    if not found:
-        for node_id, data in graph.nodes(data=True):
-            if data.get("kind") == "intermediate" and not graph.in_degree(node_id):
-                found.append((ids[node_id], graph.fate(data["name"])))
+    originals = [
+        node_id
+        for node_id, data in nodes
+        if data.get("kind") == "intermediate" and not graph.in_degree(node_id)
+    ]
+    if len(originals) <= ORIGINAL_FATES:
+        found += [(ids[n], graph.fate(graph.nodes[n]["name"])) for n in originals]
     for index, fate in found:
         fates["node"].append(index)
         fates["kind"].append(fate_kind.get(fate.kind, 4))
@@ -369,6 +369,8 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
         "relations": relations.items,
         "evidence": evidence.items,
         "flows": sorted(FLOWS),
+        "originals": len(originals),
+        "originalFates": len(originals) <= ORIGINAL_FATES,
         "finalFrom": graph.graph.get("final_layers_from"),
         "finished": bool(graph.graph.get("build_finished")),
         "fates": fates,
@@ -715,15 +717,20 @@ def _compare(inputs: Inputs) -> Comparison:
 
 
 def _lint(inputs: Inputs) -> list[Finding]:
+    """``trtlog.lint`` as ``trtlog lint`` runs it with the same inputs."""
     main, ref = inputs.main, inputs.reference
     reference: Any = None
+    reference_profile = None
     if ref is not None:
-        reference = ref.build if ref.build is not None and not ref.engine_given else ref.engine
+        if ref.build is not None and not ref.engine_given:
+            reference, reference_profile = ref.build, ref.profile
+        else:
+            reference = ref.engine  # its profile is merged already
     subject: Any = main.build if main.build is not None else main.engine
     engine = (
         main.engine if main.build is not None and main.engine is not main.build.engine else None
     )
-    return trtlog.lint(subject, engine, reference)
+    return trtlog.lint(subject, engine, reference, reference_profile=reference_profile)
 
 
 def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import trtlog
 from trtlog.report import Report
 from trtlog.report.data import collect
 from trtlog.report.inputs import BuildInput, EngineInput, Inputs, ProfileInput, resolve
-from trtlog.report.page import pack_log, render
+from trtlog.report.page import LogPack, render
 
 __all__ = ["SECTIONS", "make"]
 
@@ -75,11 +75,12 @@ def make(
 def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
     main = inputs.main
     with ThreadPoolExecutor(max_workers=1) as pool:
-        log = None
+        # the log compresses in a thread while the views are computed
+        log = LogPack(main.file_build, pool) if main.file_build is not None else None
         collected = collect(inputs, step)
-        if main.file_build is not None:
+        if log is not None:
             step("packing the log")
-            log = pack_log(main.file_build, collected["lines"], pool)
+            log.finish(collected["lines"])
         step("writing the page")
         overview = collected["overview"]
         summary = overview["summary"]

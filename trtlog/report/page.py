@@ -18,7 +18,9 @@ import base64
 import gzip
 import hashlib
 import json
+import sys
 import zlib
+from array import array
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
 from importlib import resources
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 
     from trtlog import Build
 
-__all__ = ["COMPRESS_ABOVE", "LogPack", "embed_json", "pack_log", "render"]
+__all__ = ["COMPRESS_ABOVE", "LogPack", "embed_json", "render"]
 
 #: Data bigger than this (bytes of JSON) is embedded gzip-compressed and base64-encoded.
 COMPRESS_ABOVE = 1 << 20
@@ -64,49 +66,63 @@ def _b64_gzip(data: bytes, level: int) -> str:
 class LogPack:
     """The whole log for the page: its text compressed, each line's event kind, an excerpt.
 
+    Made in two steps: the text starts compressing in a thread at once (zlib releases the
+    GIL, so it overlaps the views), and :meth:`finish` adds the excerpt once the page knows
+    which lines it points at.
+
     Attributes:
         name: the log's file name.
         lines: how many lines it has.
         text: the text, gzip-compressed and base64-encoded (a future while it compresses).
         codes: each line's kind code (one byte, two when there are more than 255 kinds),
             gzip-compressed and base64-encoded.
+        wide: whether the codes take two bytes (little-endian).
         kinds: ``[kind, severity]`` of each code.
         excerpt: ``[[line numbers], [texts]]`` of the lines the page points at.
         unfold: whether the page unfolds the whole log at once (small logs).
     """
 
-    def __init__(self, build: Build, wanted: set[int], pool: ThreadPoolExecutor) -> None:
+    def __init__(self, build: Build, pool: ThreadPoolExecutor) -> None:
+        self.build = build
         self.name = build.source.name
         self.lines = build.line_count
-        # zlib releases the GIL: the text compresses in a thread while the page is assembled
         self.text: Future[str] = pool.submit(
             _b64_gzip, build.text.encode("utf-8", "surrogatepass"), 6
         )
+        self.codes = ""
+        self.wide = False
+        self.kinds: list[list[str | None]] = []
+        self.excerpt: list[list[Any]] = [[], []]
+        self.unfold = self.lines <= UNFOLD_LINES
+
+    def finish(self, wanted: set[int]) -> LogPack:
+        """Add each line's kind and the excerpt of the lines in ``wanted``."""
         table: dict[tuple[str, str | None], int] = {}
-        events = build.events
-        for e in events:
+        codes: list[int] = []
+        add, extend = codes.append, codes.extend
+        get = table.get
+        for e in self.build.events:  # their spans partition the lines, in order
             key = (e.kind, e.severity)
-            if key not in table:
-                table[key] = len(table)
-        wide = len(table) > 255
-        codes = bytearray(self.lines * (2 if wide else 1))
-        for e in events:
-            code = table[(e.kind, e.severity)]
+            code = get(key)
+            if code is None:
+                code = table[key] = len(table)
             first, last = e.span
-            if wide:
-                piece = code.to_bytes(2, "little")
-                codes[2 * (first - 1) : 2 * last] = piece * (last - first + 1)
-            elif first == last:
-                codes[first - 1] = code
+            if first == last:
+                add(code)
             else:
-                codes[first - 1 : last] = bytes((code,)) * (last - first + 1)
-        self.wide = wide
-        self.codes = _b64_gzip(bytes(codes), 6)
+                extend([code] * (last - first + 1))
+        self.wide = len(table) > 255
+        packed = array("H", codes).tobytes() if self.wide else bytes(codes)
+        if self.wide and sys.byteorder == "big":
+            swapped = array("H", codes)
+            swapped.byteswap()
+            packed = swapped.tobytes()
+        self.codes = _b64_gzip(packed, 6)
         self.kinds = [[k, s] for k, s in table]
-        every = build.lines
+        every = self.build.lines
         shown = sorted(n for n in wanted if 1 <= n <= self.lines)
         self.excerpt = [shown, [every[n - 1].rstrip("\r\n") for n in shown]]
-        self.unfold = self.lines <= UNFOLD_LINES
+        return self
 
     def meta(self) -> dict[str, Any]:
         """What the page's script needs to know about the log (the data, not the packs)."""
@@ -118,11 +134,6 @@ class LogPack:
             "excerpt": self.excerpt,
             "unfold": self.unfold,
         }
-
-
-def pack_log(build: Build, wanted: set[int], pool: ThreadPoolExecutor) -> LogPack:
-    """The whole log of ``build`` for the page (see :class:`LogPack`)."""
-    return LogPack(build, wanted, pool)
 
 
 @cache

@@ -125,6 +125,15 @@
 
   // -- router: links between sections ----------------------------------------------------------
 
+  // a fragment typed by hand may hold a lone %: take it as written then
+  function decode(text) {
+    try {
+      return decodeURIComponent(text);
+    } catch (err) {
+      return text;
+    }
+  }
+
   const routes = [];
   function route(pattern, handler) {
     routes.push([pattern, handler]);
@@ -840,6 +849,9 @@
         const outs = this.out[node].map((e) => [G.relations[E.rel[e]], str(G.nodes.name[E.t[e]]), str(E.pass[e]), E.line[e], G.evidence[E.ev[e]]]);
         if (outs.length) this.detail.append(h('p', null, h('b', null, 'then')), h('ul', { class: 'steps' }, outs.map((o) => h('li', null, this.stepLine(o[0], name, o[1], o[2], o[3], o[4])))));
         else this.detail.append(note('Nothing the log prints follows from this layer.'));
+        if (!this.G.originalFates && !this.in[node].length) {
+          this.detail.append(note('The page holds the fates of ONNX nodes; this layer is one of ' + this.G.originals.toLocaleString('en') + ' that no parser line ties to a node, too many to hold each one\u2019s fate: the steps above and the graph below show what became of it (trtlog explain --node gives its fate).'));
+        }
       }
       if (idx !== null && D.layers) this.detail.append(h('p', null, layerLink(idx, 'layer ' + idx + ' in the layers table')));
       const p = this.provenance(node);
@@ -941,6 +953,11 @@
       else parts.push('no profile: pass --profile (an --exportProfile JSON) or build with --dumpProfile to see times');
       host.append(note(parts.join('; ') + '.'));
       for (const n of L.notes) host.append(note('Note: ' + n));
+      // why one build "has 2 layers" and another "has 89": each Myelin region, said once
+      const regions = L.myelin.filter((g) => g.kernels.length);
+      if (regions.length) {
+        host.append(h('ul', { class: 'myelin-notes' }, regions.slice(0, 8).map((g) => h('li', null, g.summary))));
+      }
       const rows = [];
       for (let i = 0; i < t.name.length; i++) {
         rows.push({
@@ -1486,8 +1503,6 @@
       host.append(bar, this.legend());
       this.list = new VirtualList(host, { height: 520, rowHeight: 18, className: 'log', render: (i) => this.row(i) });
       this.entries = [];
-      const [numbers, texts] = L.excerpt;
-      for (let k = 0; k < numbers.length; k++) excerpt.set(numbers[k], texts[k]);
       this.showExcerpt();
       if (L.unfold) await this.unfold();
     },
@@ -1527,7 +1542,7 @@
           this.bytes = bytes;
           const text = new TextDecoder().decode(bytes);
           // lines end at \n, \r\n or a lone \r, as trtlog splits them
-          const lines = text.split(/\r\n|\r|\n/);
+          const lines = text.indexOf('\r') < 0 ? text.split('\n') : text.split(/\r\n|\r|\n/);
           if (lines.length && lines[lines.length - 1] === '' && /[\r\n]$/.test(text)) lines.pop();
           if (lines.length !== this.L.lines) console.error('trtlog report: the log has ' + lines.length + ' lines here, ' + this.L.lines + ' in trtlog');
           this.lines = lines;
@@ -1606,13 +1621,13 @@
   route(/^#finding-(\d+)$/, (m) => Findings.goto(Number(m[1])));
   route(/^#explore=(.*)$/, (m) => {
     if (!Explorer.G) return;
-    Explorer.selectName(decodeURIComponent(m[1]));
+    Explorer.selectName(decode(m[1]));
   });
-  route(/^#module=(.*)$/, (m) => Modules.tree && Modules.open(decodeURIComponent(m[1])));
+  route(/^#module=(.*)$/, (m) => Modules.tree && Modules.open(decode(m[1])));
   route(/^#cmp-row-(\d+)$/, (m) => Compare.gotoRow((r) => r.step === Number(m[1])));
   route(/^#cmp-a-(\d+)$/, (m) => Compare.gotoRow((r) => r.ia === Number(m[1])));
   route(/^#cmp-b-(\d+)$/, (m) => Compare.gotoRow((r) => r.ib === Number(m[1])));
-  route(/^#cmp-module=(.*)$/, (m) => Compare.filterModule(decodeURIComponent(m[1])));
+  route(/^#cmp-module=(.*)$/, (m) => Compare.filterModule(decode(m[1])));
   route(/^#cmp-group-(\d+)$/, (m) => {
     const el = doc.getElementById('cmp-group-' + m[1]);
     if (el) reveal(el);
@@ -1621,6 +1636,11 @@
   async function main() {
     D = await loadData();
     S = D.S;
+    if (D.log) {
+      // the lines the page points at, quoted by the findings before the log is unfolded
+      const [numbers, texts] = D.log.excerpt;
+      for (let k = 0; k < numbers.length; k++) excerpt.set(numbers[k], texts[k]);
+    }
     const parts = [
       ['findings', Findings, D.findings],
       ['passes', Passes, D.passes],
