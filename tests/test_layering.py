@@ -54,9 +54,10 @@ LAYERS: dict[str, int] = {
     "trtlog.findings": 9,
     "trtlog.plots": 10,
     "trtlog.warehouse": 10,  # many builds: reads builds through the views below
-    "trtlog.cli": 11,
-    "trtlog.__main__": 12,
-    "trtlog": 12,  # the public API gathers everything
+    "trtlog.html": 11,  # one page: reads the views and the frames of the plots
+    "trtlog.cli": 12,
+    "trtlog.__main__": 13,
+    "trtlog": 13,  # the public API gathers everything
 }
 
 #: Upward imports that the restructure of issue 13 removes (importer, imported).

@@ -50,6 +50,8 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "trtlog/grammars/common.lark" in names
     assert "trtlog/grammars/optimizer.lark" in names
+    for asset in ("templates/report.html.j2", "assets/report.js", "vendor/dagre.min.js"):
+        assert f"trtlog/html/{asset}" in names  # the report page's files (issue 15)
     # Install the wheel alone into a folder and put it first on the path: the interpreter
     # already has the dependencies, and the wheel's copy of trtlog shadows the checkout.
     target = tmp_path / "site"
@@ -72,6 +74,7 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         "import trtlog\nfrom trtlog.parser import grammar as g\n"
         "b = trtlog.parse_text('[V] [TRT] Original: 3 layers\\n')\n"
         "print(b.events[0].kind, trtlog.__file__, g.grammar_dir())\n"
+        "assert trtlog.report(b).startswith('<!DOCTYPE html>')\n"
     )
     # its own grammar cache: a wheel in a temporary folder must not leave files in the user's
     env = {

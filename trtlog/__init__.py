@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on 
     from trtlog.findings import Finding, lint
     from trtlog.findings.frame import findings_frame
     from trtlog.graph import fate, members, merge_graph, provenance, write_graph
+    from trtlog.html import report
     from trtlog.names import ComposedName, split_name
     from trtlog.plots import (
         plot_diff,
@@ -83,6 +84,7 @@ _API: dict[str, str] = {
     **dict.fromkeys(_GRAPH, "trtlog.graph"),
     **dict.fromkeys(("ComposedName", "split_name"), "trtlog.names"),
     **dict.fromkeys(_PLOTS, "trtlog.plots"),
+    "report": "trtlog.html",
 }
 
 
@@ -137,6 +139,7 @@ __all__ = [
     "plot_tactic_timing",
     "plot_time_by",
     "provenance",
+    "report",
     "split_name",
     "write_graph",
 ]

@@ -31,6 +31,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("graph", "trtlog.cli.graph"),
     ("plot", "trtlog.cli.plot"),
     ("lint", "trtlog.cli.lint"),
+    ("report", "trtlog.html.command"),
     ("ingest", "trtlog.cli.ingest"),
     ("query", "trtlog.cli.query"),
     ("trend", "trtlog.cli.trend"),

@@ -93,7 +93,9 @@ class _Builder:
         self.pass_acted = True  # whether the running pass has printed what it did
         self.silent: dict[str, list[tuple[str, int]]] = defaultdict(list)  # layer -> passes
         self.order: list[str] = []  # ONNX nodes in parse order
+        self.order_index: dict[str, int] = {}  # ONNX node -> its position in self.order
         self.layer_order: dict[str, int] = {}  # TensorRT layers in the order the parser made them
+        self.layer_names: list[str] = []  # the same, as a list
         self.foreign: dict[str, tuple[str, ...]] = {}  # Myelin region -> its ONNX nodes
         self.producers: dict[str, str] = {}  # tensor -> ONNX node that outputs it
         self.inputs: dict[str, list[str]] = defaultdict(list)  # ONNX node -> input tensors
@@ -129,6 +131,7 @@ class _Builder:
             self.g.add_node(
                 node_id, kind="onnx_node", name=name, op=op, line=line, order=len(self.order)
             )
+            self.order_index[name] = len(self.order)
             self.order.append(name)
 
     def event(self, e: Event) -> None:
@@ -163,6 +166,7 @@ class _Builder:
     def _register_layer(self, e: OnnxRegisterLayer) -> None:
         if e.layer not in self.layer_order:
             self.layer_order[e.layer] = len(self.layer_order)
+            self.layer_names.append(e.layer)
         if e.node:
             self._register(e.node, e.layer, e.span[0])
 
@@ -323,7 +327,7 @@ class _Builder:
     def finish(self, engine: Engine | None) -> None:
         g = self.g
         self._close_pass()
-        order = {name: i for i, name in enumerate(self.order)}
+        order = self.order_index
         # an initializer without a "Registering ..." line is the constant layer of its name,
         # when one appears
         for node_id in list(g.nodes):
@@ -462,9 +466,11 @@ class _Builder:
 
         Else the ONNX nodes in parse order; ``None`` when neither order knows both ends.
         """
+        # the indexes are kept as the nodes come (rebuilding them per call made an engine of
+        # thousands of Myelin ranges quadratic)
         for names, index in (
-            (list(self.layer_order), self.layer_order),
-            (self.order, {n: i for i, n in enumerate(self.order)}),
+            (self.layer_names, self.layer_order),
+            (self.order, self.order_index),
         ):
             lo, hi = index.get(first), index.get(last)
             if lo is not None and hi is not None and lo <= hi:

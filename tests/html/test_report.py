@@ -1,0 +1,376 @@
+"""``trtlog.report``: the page's contents, its safety and its figures (without a browser)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import trtlog
+from tests.conftest import CORPUS, FIXTURES, ROOT, needs_corpus
+from tests.html.conftest import REPORTS
+from trtlog.html.data import Strings, collect
+from trtlog.html.inputs import looks_like_json, resolve
+from trtlog.html.make import SECTIONS
+from trtlog.html.page import decode_embedded, embed_json
+
+VENDOR = ROOT / "trtlog" / "html" / "vendor"
+
+
+class _Scripts(HTMLParser):
+    """The page's script blocks (attributes and text) and every other start tag."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.tags: list[str] = []
+        self.handlers: list[str] = []
+        self._in: dict[str, str | None] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.handlers += [name for name, _ in attrs if name.startswith("on")]
+        if tag == "script":
+            self._in = dict(attrs)
+            self._text = []
+
+    def handle_data(self, data: str) -> None:
+        if self._in is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._in is not None:
+            self.scripts.append((self._in, "".join(self._text)))
+            self._in = None
+
+
+def _scripts(page: str) -> _Scripts:
+    parser = _Scripts()
+    parser.feed(page)
+    return parser
+
+
+@pytest.fixture(scope="module")
+def hostile() -> str:
+    return trtlog.report(FIXTURES / "logs" / "hostile-names_build-verbose-dumpLayerInfo.log")
+
+
+def test_embedded_json_cannot_end_its_script_block() -> None:
+    value = {"n": "</script><script>alert(1)</script><!-- ]]> \u2028\u2029 & {{ 7*7 }} \x01"}
+    text = embed_json(value)
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert "\u2028" not in text and "\u2029" not in text and "\x01" not in text
+    import json
+
+    assert json.loads(text) == value
+
+
+def test_hostile_names_stay_data(hostile: str) -> None:
+    build = trtlog.parse(FIXTURES / "logs" / "hostile-names_build-verbose-dumpLayerInfo.log")
+    parsed = _scripts(hostile)
+    # exactly the page's own blocks: no script, image or handler from the input
+    kinds = [attrs.get("type") for attrs, _ in parsed.scripts]
+    assert kinds == ["application/json", *["application/octet-stream"] * 2, None, None]
+    assert "img" not in parsed.tags
+    assert parsed.handlers == []  # no on...= attribute anywhere
+    for attrs, text in parsed.scripts:
+        assert "</script" not in text.lower()
+        if attrs.get("type") is None:
+            assert "__pwned" not in text
+    # the names come back out of the data exactly
+    data = decode_embedded(hostile)
+    names = set(data["S"])
+    assert build.engine is not None
+    for layer in build.engine.layers:
+        assert layer.name in names
+    assert decode_embedded(hostile, "trtlog-log") == build.to_text()
+    # the template escaped what it shows itself
+    assert "<title>&lt;script&gt;window.__pwned=5&lt;/script&gt;.onnx" in hostile
+    # a template expression in a name is text, never evaluated
+    overview = hostile.split('<section id="findings"', 1)[0]
+    assert "&lt;img src=x onerror=&#34;window.__pwned=7&#34;&gt; {{ 7*7 }} an error" in overview
+
+
+def test_csp_allows_only_the_pages_own_scripts_and_no_network(hostile: str) -> None:
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', hostile)
+    assert csp is not None
+    text = html.unescape(csp.group(1))  # an attribute value: the template escaped its quotes
+    policy = dict(p.strip().split(" ", 1) for p in text.split(";"))
+    assert policy["default-src"] == "'none'"
+    assert "connect-src" not in policy  # default-src 'none' covers fetch, XHR, WebSocket
+    code = [text for attrs, text in _scripts(hostile).scripts if attrs.get("type") is None]
+    hashes = {
+        "'sha256-" + base64.b64encode(hashlib.sha256(c.encode()).digest()).decode() + "'"
+        for c in code
+    }
+    assert set(policy["script-src"].split()) == hashes
+    assert "http://" not in hostile.split("<script", 1)[0]
+    assert not re.search(r'(src|href)="(https?:)?//', hostile)
+
+
+def test_vendored_library_is_the_recorded_release() -> None:
+    text = (VENDOR / "dagre.min.js").read_bytes()
+    readme = (VENDOR / "README.md").read_text(encoding="utf-8")
+    assert hashlib.sha256(text).hexdigest() in readme
+    assert b're="3.1.3"' in text and "| 3.1.3 |" in readme
+    assert (VENDOR / "dagre.LICENSE").read_text(encoding="utf-8").startswith("Copyright (c)")
+
+
+def test_report_api_returns_the_page_and_writes_it(tmp_path: Path) -> None:
+    log = REPORTS["tinynet"]["build"]
+    target = tmp_path / "page.html"
+    page = trtlog.report(log, path=target, title="tinynet <int8>")
+    assert isinstance(page, str) and page.startswith("<!DOCTYPE html>")
+    assert target.read_text(encoding="utf-8") == page
+    assert "<title>tinynet &lt;int8&gt; · trtlog report</title>" in page
+    assert page.write(tmp_path / "again.html").read_text(encoding="utf-8") == page
+    assert set(page.sections) == {k for k, _ in SECTIONS} - {"tactics", "memory", "compare"}
+    # the same page whatever the input form (path, Build, engine given apart)
+    build = trtlog.parse(log)
+    assert trtlog.report(build, title="tinynet <int8>") == page
+
+
+def test_report_is_reproducible() -> None:
+    build = trtlog.parse(REPORTS["yolov8"]["build"])
+    assert trtlog.report(build) == trtlog.report(build)
+
+
+def test_report_takes_json_only_and_says_what_is_missing() -> None:
+    kwargs = REPORTS["json_only"]
+    page = trtlog.report(**kwargs)
+    assert page.sections == ("overview", "findings", "layers", "modules")
+    data = decode_embedded(page)
+    engine = trtlog.load_engine(kwargs["build"], profile=kwargs["profile"])
+    assert data["layers"]["count"] == len(engine.layers)
+    assert data["log"] is None and data["graph"] is None
+    assert "needs the trtexec --verbose build log" in data["available"]["passes"]
+
+
+def test_report_rejects_what_it_cannot_show() -> None:
+    with pytest.raises(TypeError, match="Build, an Engine or a path"):
+        trtlog.report(123)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="needs a log or an engine"):
+        trtlog.report(None)
+    with pytest.raises(ValueError, match="numbered from 1"):
+        trtlog.report(REPORTS["yolov8"]["build"], run=3)
+    with pytest.raises(trtlog.InputError):
+        trtlog.report(ROOT / "no-such.log")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("order", ["function first", "submodule first"])
+def test_trtlog_report_is_the_function_in_any_import_order(order: str) -> None:
+    first = "trtlog.report" if order == "function first" else "import trtlog.html.page"
+    code = (
+        "import sys, trtlog\n"
+        f"{first}\n"
+        "page = trtlog.report(trtlog.parse_text('[I] [TRT] Original: 5 layers\\n'))\n"
+        "assert page.startswith('<!DOCTYPE html>')\n"
+        "from trtlog import report\n"
+        "import trtlog.html\n"
+        "assert report is trtlog.report is trtlog.html.report\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_import_trtlog_stays_light() -> None:
+    code = (
+        "import sys, trtlog, trtlog.html.command\n"
+        "heavy = {'pandas', 'networkx', 'matplotlib', 'jinja2', 'lark'} & set(sys.modules)\n"
+        "print(sorted(heavy))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() in ("[]", "['lark']")
+
+
+def test_looks_like_json(tmp_path: Path) -> None:
+    import gzip
+
+    cases = {
+        "a.json": ('[\n  {"count": 10}', True),
+        "b.json": ('{"Layers": []}', True),
+        "c.log": ("[04/18/2025-03:51:19] [V] [TRT] Layers:", False),
+        "d.log": ("&&&& RUNNING TensorRT.trtexec", False),
+    }
+    for name, (text, expected) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert looks_like_json(tmp_path / name) is expected, name
+    (tmp_path / "e.json.gz").write_bytes(gzip.compress(b'\xef\xbb\xbf{"Layers": []}'))
+    assert looks_like_json(tmp_path / "e.json.gz")
+    (tmp_path / "f.json").write_bytes('{"Layers": []}'.encode("utf-16"))
+    assert looks_like_json(tmp_path / "f.json")
+
+
+def test_strings_table() -> None:
+    s = Strings()
+    assert s.many(["a", None, "b", "a"]) == [0, None, 1, 0]
+    assert s("b") == 1 and s.items == ["a", "b"]
+
+
+def _data(name: str) -> tuple[dict[str, Any], Any]:
+    inputs = resolve(**REPORTS[name])
+    return collect(inputs), inputs
+
+
+def test_page_data_is_trtlogs_own_figures() -> None:
+    collected, inputs = _data("tinynet")
+    data = collected["data"]
+    s = data["S"]
+    main = inputs.main
+    frame = main.engine.layers_frame()
+    table = data["layers"]["table"]
+    assert [s[i] for i in table["name"]] == frame["name"].tolist()
+    assert table["ms"] == frame["time_ms"].tolist()
+    assert [[s[n] for n in nodes] for nodes in table["nodes"]] == [
+        list(n) for n in frame["onnx_nodes"]
+    ]
+    # fates: each ONNX node's kind as the merge graph says
+    graph = main.build.merge_graph()
+    fates = {f.node: f.kind for f in graph.fates()}
+    g = data["graph"]
+    kinds = g["nodeKinds"]
+    shown = {
+        (kinds[g["nodes"]["kind"][node]], s[g["nodes"]["name"][node]]): g["fateKinds"][kind]
+        for node, kind in zip(g["fates"]["node"], g["fates"]["kind"], strict=True)
+    }
+    assert {n: k for (what, n), k in shown.items() if what == "onnx_node"} == fates
+    # and the layers of the network as parsed that no parser line ties to a node
+    for (what, name), kind in shown.items():
+        if what == "intermediate":
+            assert graph.fate(name).kind == kind
+    # findings: trtlog lint's, with the same inputs
+    kwargs = REPORTS["tinynet"]
+    expected = trtlog.lint(
+        kwargs["build"],
+        reference=kwargs["reference"],
+        profile=kwargs["profile"],
+        reference_profile=kwargs["reference_profile"],
+    )
+    findings = collected["findings"]
+    assert findings == expected
+    assert [f["rule"] for f in data["findings"]] == [f.rule for f in findings]
+    assert [f["lines"] for f in data["findings"]] == [list(f.evidence.lines) for f in findings]
+    # the comparison rows are cmp.frame()'s
+    cmp = collected["comparison"]
+    assert data["cmp"]["rows"]["marker"] == cmp.frame()["marker"].tolist()
+    assert data["cmp"]["markers"] == cmp.markers()
+
+
+def test_time_by_type_adds_up_to_the_engine_time() -> None:
+    collected, inputs = _data("json_only")
+    layers = collected["data"]["layers"]
+    total = sum(r[2] or 0.0 for r in layers["byType"])
+    assert total == pytest.approx(inputs.main.engine.total_ms)
+    assert sum(r[1] for r in layers["byType"]) == len(inputs.main.engine.layers)
+
+
+def test_tactics_keep_per_layer_counts_when_rows_are_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trtlog.html import data as data_module
+
+    log = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+    build = trtlog.parse(log)
+    frame = build.tactics_frame()
+    monkeypatch.setattr(data_module, "TACTIC_ROWS", 1)
+    monkeypatch.setattr(data_module, "TACTICS_PER_LAYER", 1)
+    tactics = collect(resolve(build))["data"]["tactics"]
+    assert tactics["rows"] == len(frame)
+    assert tactics["kept"] < len(frame)
+    timed = int((~frame["skipped"] & frame["time_ms"].notna()).sum())
+    assert sum(tactics["layers"]["timed"]) == timed
+    # the rows kept: every chosen, fastest or engine row, and the fastest other
+    marked = frame["chosen"] | frame["fastest"] | frame["in_engine"] | frame["cached"]
+    assert tactics["kept"] >= int(marked.sum())
+
+
+def test_the_log_is_whole_and_its_line_kinds_are_the_events() -> None:
+    import gzip
+
+    build = trtlog.parse(REPORTS["failed"]["build"])
+    page = trtlog.report(build)
+    assert decode_embedded(page, "trtlog-log") == build.to_text()
+    data = decode_embedded(page)
+    codes_b64 = re.search(r'id="trtlog-codes"[^>]*>([^<]*)<', page)
+    assert codes_b64 is not None
+    codes = gzip.decompress(base64.b64decode(codes_b64.group(1)))
+    kinds = data["log"]["kinds"]
+    assert len(codes) == build.line_count
+    for event in build.events:
+        for n in range(event.span[0], event.span[1] + 1):
+            assert kinds[codes[n - 1]] == [event.kind, event.severity]
+    # every line a finding cites is in the excerpt, with its text
+    numbers, texts = data["log"]["excerpt"]
+    shown = dict(zip(numbers, texts, strict=True))
+    for finding in data["findings"]:
+        for n in finding["lines"]:
+            assert shown[n] == build.lines[n - 1].rstrip("\r\n")
+
+
+@needs_corpus
+def test_overview_figures_are_the_logs_own() -> None:
+    """Checked against the raw text of a corpus log (lines found with grep)."""
+    log = CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log"
+    if not log.exists():
+        pytest.skip(f"{log.name} is not in the corpus")
+    page = trtlog.report(log)
+    text = log.read_text(encoding="utf-8")
+    lines = text.splitlines()
+
+    def fact(row: str) -> str:
+        found = re.search(rf'<tr id="fact-{row}"><th>[^<]*</th><td>(.*?)</td></tr>', page)
+        assert found is not None, row
+        return found.group(1)
+
+    # line 77: "[I] TensorRT version: 8.5.10"
+    assert lines[76].endswith("TensorRT version: 8.5.10") and fact("trt") == "8.5.10"
+    # line 68: "[I] Selected Device: NVIDIA RTX 2000 Ada Generation Laptop GPU"
+    assert fact("device").startswith("NVIDIA RTX 2000 Ada Generation Laptop GPU")
+    assert lines[67].endswith("Selected Device: NVIDIA RTX 2000 Ada Generation Laptop GPU")
+    # line 11: "[I] Precision: FP32+FP16+INT8"
+    assert lines[10].endswith("Precision: FP32+FP16+INT8") and fact("precision") == "FP32+FP16+INT8"
+    # line 6529: "[I] Engine built in 53.4699 sec."
+    assert lines[6528].endswith("Engine built in 53.4699 sec.")
+    assert fact("build-time") == "53.4699 s"
+    # line 6404: "Formats and tactics selection completed in 6.146 seconds."
+    assert "completed in 6.146 seconds." in lines[6403] and fact("tactic-time") == "6.146 s"
+    # line 2176: "Original: 359 layers", the first count the layers row links to
+    assert lines[2175].endswith("Original: 359 layers")
+    assert fact("layers").startswith('359 (Original, <a href="#L2176">line 2176</a>)')
+    assert '<div id="status" class="status passed">' in page  # "&&&& PASSED" on line 8839
+    assert lines[-1].startswith("&&&& PASSED")
+
+
+@needs_corpus
+def test_rounds_are_said_and_the_kept_round_is_shown() -> None:
+    log = CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log"
+    if not log.exists():
+        pytest.skip(f"{log.name} is not in the corpus")
+    build = trtlog.parse(log)
+    kept = next(r for r in build.rounds if r.kept)
+    page = trtlog.report(build)
+    assert f"TensorRT built this network {len(build.rounds)} times" in page
+    assert f"those of round {kept.number + 1}" in page
+    data = decode_embedded(page)
+    # the stages shown are the kept round's, as summarize counts them
+    stages = build.for_round(kept.index).layer_counts_frame()
+    assert data["passes"]["stages"]["line"] == stages["line"].tolist()
+
+
+def test_browser_tests_skip_locally_and_fail_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.html.conftest import _unavailable
+
+    monkeypatch.delenv("TRTLOG_REQUIRE_BROWSER", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="no headless browser"):
+        _unavailable("no headless browser: apt-get install chromium chromium-driver")
+    monkeypatch.setenv("TRTLOG_REQUIRE_BROWSER", "1")
+    with pytest.raises(pytest.fail.Exception, match="required here"):
+        _unavailable("no headless browser: apt-get install chromium chromium-driver")

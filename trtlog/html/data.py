@@ -1,0 +1,830 @@
+"""The data a report page shows, gathered from builds, engines, comparisons and findings.
+
+A view (STYLE.md §8): every figure comes from trtlog's public API (``summarize``, the
+``*_frame`` methods, the merge graph's fates, ``lint``, ``compare``), never re-counted here.
+This module only reshapes it for the page: a string table (layer and node names appear in
+several sections and are stored once), column arrays for the big tables, and the list of
+log lines that some part of the page points at.
+
+The result is plain JSON-ready data (``None`` for a missing value: no NaN), which
+:mod:`trtlog.html.page` embeds in the page; the page's JavaScript (``assets/report.js``)
+is the only reader, and the keys below are its contract.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import trtlog
+from trtlog.html.inputs import Inputs, Side
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from trtlog import Build, Comparison, Engine, Finding
+
+__all__ = ["Progress", "Strings", "collect"]
+
+#: Called with a stage name as the report is made (the CLI's progress display).
+Progress = Callable[[str], None]
+
+#: The ``trtlog.summary`` function gives the overview's figures (run, status, times, sizes).
+_SEVERITY_RANK = {"error": 2, "warning": 1, "info": 0}
+
+#: Lines of context shown around a line a finding cites, before the whole log is unfolded.
+CONTEXT = 2
+
+
+class Strings:
+    """A string table: each distinct string once, referred to by its position.
+
+    Example:
+        >>> s = Strings()
+        >>> s("a"), s("b"), s("a"), s(None), s.items
+        (0, 1, 0, None, ['a', 'b'])
+    """
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.items: list[str] = []
+
+    def __call__(self, text: str | None) -> int | None:
+        """The position of ``text`` (added when new); ``None`` for ``None``."""
+        if text is None:
+            return None
+        found = self.index.get(text)
+        if found is None:
+            found = self.index[text] = len(self.items)
+            self.items.append(text)
+        return found
+
+    def many(self, texts: Iterable[str | None]) -> list[int | None]:
+        """The positions of several strings."""
+        index = self.index
+        items = self.items
+        out: list[int | None] = []
+        add = out.append
+        for t in texts:
+            if t is None:
+                add(None)
+                continue
+            found = index.get(t)
+            if found is None:
+                found = index[t] = len(items)
+                items.append(t)
+            add(found)
+        return out
+
+
+def num(value: Any) -> float | None:
+    """A float for JSON: ``None`` for a missing value or NaN.
+
+    Example:
+        >>> num(float("nan")), num(None), num(2)
+        (None, None, 2.0)
+    """
+    if value is None:
+        return None
+    try:
+        out = float(value)
+    except (TypeError, ValueError):
+        return None
+    return out if math.isfinite(out) else None
+
+
+def column(frame: pd.DataFrame, name: str) -> list[Any]:
+    """A frame column as a list, with ``None`` for missing values (NA, NaN, infinities)."""
+    import numpy as np
+
+    series = frame[name]
+    if series.dtype.kind == "f":
+        series = series.replace([np.inf, -np.inf], np.nan)
+    values: list[Any] = series.astype(object).where(series.notna(), None).tolist()
+    return values
+
+
+class Lines:
+    """The log lines the page points at (shown before the whole log is unfolded)."""
+
+    def __init__(self) -> None:
+        self.wanted: set[int] = set()
+
+    def add(self, line: int | None, context: int = 0) -> None:
+        """Mark a line (and ``context`` lines around it) to be shown."""
+        if line:
+            self.wanted.update(range(max(1, line - context), line + context + 1))
+
+    def add_all(self, lines: Iterable[int], context: int = 0) -> None:
+        """Mark several lines."""
+        for n in lines:
+            self.add(n, context)
+
+
+# -- the sections ----------------------------------------------------------------------------
+
+
+def _scope(build: Build) -> tuple[Build, dict[str, Any] | None]:
+    """The builder round the engine comes from (``summarize`` counts that round too)."""
+    rounds = build.rounds
+    if len(rounds) <= 1:
+        return build, None
+    kept = next((r for r in rounds if r.kept), rounds[-1])
+    return build.for_round(kept.index), {
+        "rounds": len(rounds),
+        "kept": kept.number + 1,
+        "first": kept.first_line,
+        "last": kept.last_line,
+    }
+
+
+def _overview(side: Side, findings: Sequence[Finding], lines: Lines) -> dict[str, Any]:
+    """What the Overview section shows (rendered by the template)."""
+    from trtlog.summary import summarize
+
+    engine = side.engine
+    out: dict[str, Any] = {"engine": None, "summary": None, "top": [], "performance": []}
+    if side.build is not None:
+        summary = summarize(side.build)
+        out["summary"] = summary
+        out["performance"] = summary.performance.text_lines() if summary.performance else []
+        for stage in summary.layer_counts:
+            lines.add(stage.line)
+        for run in side.build.runs:
+            lines.add(run.first_line)
+            lines.add(run.end_line)
+    if engine is not None:
+        out["engine"] = {
+            "source": engine.source,
+            "origin": engine.origin,
+            "detailed": engine.detailed,
+            "layers": len(engine.layers),
+            "total_ms": num(engine.total_ms) if engine.profile is not None else None,
+            "profile": engine.profile.source if engine.profile is not None else None,
+            "notes": list(engine.notes),
+        }
+
+    def rank(i: int) -> tuple[int, float, int]:
+        f = findings[i]
+        return (-_SEVERITY_RANK.get(f.severity, 0), -(num(f.time_ms) or 0.0), i)
+
+    ranked = sorted(range(len(findings)), key=rank)
+    out["top"] = [(i, findings[i]) for i in ranked[:6]]
+    out["counts"] = {
+        s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")
+    }
+    return out
+
+
+def _findings(
+    findings: Sequence[Finding], build: Build | None, s: Strings, lines: Lines
+) -> list[dict[str, Any]]:
+    log = build.source.name if build is not None else None
+    out = []
+    for f in findings:
+        ev = f.evidence
+        in_log = build is not None and (ev.source is None or ev.source == log)
+        if in_log:
+            for n in ev.lines[:6]:
+                lines.add(n, CONTEXT)
+            lines.add_all(ev.lines)
+        out.append(
+            {
+                "rule": f.rule,
+                "sev": f.severity,
+                "subject": f.subject,
+                "msg": f.message,
+                "why": f.why,
+                "fix": f.mitigation,
+                "ms": num(f.time_ms),
+                "lines": list(ev.lines),
+                "inLog": in_log,
+                "source": ev.source,
+                "layers": list(ev.layers),
+                "ref": list(ev.reference_layers),
+                "names": s.many(ev.names),
+            }
+        )
+    return out
+
+
+def _passes(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
+    """Layer counts by stage, the passes, and every fusion, removal and Q/DQ step by pass."""
+    counts = build.layer_counts_frame()
+    passes = build.passes_frame()
+    fusions = build.fusions_frame()
+    removals = build.removals_frame()
+    qdq = build.qdq_frame()
+    stage_lines = column(counts, "line")
+    lines.add_all(n for n in stage_lines if n)
+    events: dict[str, list[Any]] = {"pass": [], "line": [], "what": [], "text": []}
+
+    def add(pass_names: list[Any], at: list[Any], what: list[Any], text: list[str]) -> None:
+        events["pass"] += s.many(pass_names)
+        events["line"] += at
+        events["what"] += s.many(what)
+        events["text"] += s.many(text)
+
+    if len(fusions):
+        texts = [
+            " + ".join(inputs) + ("  →  " + result if result else "")
+            for inputs, result in zip(
+                fusions["inputs"].tolist(), column(fusions, "result"), strict=True
+            )
+        ]
+        add(column(fusions, "pass_name"), column(fusions, "line"), column(fusions, "kind"), texts)
+    if len(removals):
+        texts = [
+            (layer or "") + (f" ({detail})" if detail else "")
+            for layer, detail in zip(
+                column(removals, "layer"), column(removals, "detail"), strict=True
+            )
+        ]
+        add(
+            column(removals, "pass_name"),
+            column(removals, "line"),
+            column(removals, "kind"),
+            texts,
+        )
+    if len(qdq):
+        texts = []
+        for layer, other, a, b in zip(
+            column(qdq, "layer"),
+            column(qdq, "other"),
+            column(qdq, "from_type"),
+            column(qdq, "to_type"),
+            strict=True,
+        ):
+            text = layer or ""
+            if other:
+                text += f" ↔ {other}"
+            if a or b:
+                text += f" ({a or '?'} → {b or '?'})"
+            texts.append(text)
+        add(column(qdq, "pass_name"), column(qdq, "line"), column(qdq, "kind"), texts)
+    return {
+        "stages": {
+            "stage": column(counts, "stage"),
+            "layers": column(counts, "layers"),
+            "change": column(counts, "change"),
+            "line": stage_lines,
+            "run": column(counts, "run"),
+            "round": column(counts, "round"),
+        },
+        "passes": {
+            "name": column(passes, "pass_name"),
+            "first": column(passes, "first_line"),
+            "last": column(passes, "last_line"),
+            "runs": column(passes, "runs"),
+            "fusions": column(passes, "fusions"),
+            "removals": column(passes, "removals"),
+            "swaps": column(passes, "swaps"),
+            "before": column(passes, "layers_before"),
+            "after": column(passes, "layers_after"),
+            "desc": column(passes, "description"),
+        },
+        "events": events,
+    }
+
+
+#: The most layers without a parser line whose fates the page holds (each is a walk of the
+#: merge graph; beyond this, such a layer shows what followed it, not its fate).
+ORIGINAL_FATES = 5_000
+
+# node kinds and edge evidence of the merge graph, as codes
+_NODE_KINDS = ("onnx_node", "onnx_initializer", "intermediate", "engine_layer", "pass")
+_FATE_KINDS = ("fused", "folded", "removed", "retargeted", "unexplained")
+
+
+def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict[str, Any]:
+    """The merge graph (nodes, edges) and the fate of every ONNX node."""
+    from trtlog.graph import FLOWS
+
+    graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
+    kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
+    ids: dict[str, int] = {}
+    nodes = cast("list[tuple[str, dict[str, Any]]]", list(graph.nodes(data=True)))
+    kinds: list[int] = []
+    order: list[int | None] = []
+    layer: list[int | None] = []
+    by_name: dict[str, int] = {}  # an ONNX node (or initializer) by name
+    layer_ids: dict[str, int] = {}  # an engine layer by name
+    for i, (node_id, data) in enumerate(nodes):
+        ids[node_id] = i
+        kind = data.get("kind", "intermediate")
+        kinds.append(kind_code.get(kind, 2))
+        order.append(data.get("order"))
+        if kind == "engine_layer":
+            layer.append(data.get("index"))
+            layer_ids[data["name"]] = i
+        else:
+            layer.append(None)
+            if kind in ("onnx_node", "onnx_initializer"):
+                by_name.setdefault(data["name"], i)
+    names = s.many(data.get("name", node_id) for node_id, data in nodes)
+    ops = s.many(data.get("op") for _, data in nodes)
+    edges = cast("list[tuple[str, str, dict[str, Any]]]", list(graph.edges(data=True)))
+    relations = Strings()
+    evidence = Strings()
+    es = [ids[a] for a, _, _ in edges]
+    et = [ids[b] for _, b, _ in edges]
+    rel = relations.many(data.get("relation", "") for _, _, data in edges)
+    passes = s.many(data.get("pass_name") for _, _, data in edges)
+    at = [data.get("line") or 0 for _, _, data in edges]
+    ev = evidence.many(data.get("evidence") or "log" for _, _, data in edges)
+    fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
+    fates: dict[str, list[Any]] = {"node": [], "kind": [], "reason": [], "finals": [], "steps": []}
+    # the fate of every ONNX node, and of every layer of the network as parsed that no parser
+    # line ties to a node (an excerpt, or a log without parser lines, knows nodes by those)
+    found = [(by_name.get(f.node), f) for f in graph.fates()]
+    originals = [
+        node_id
+        for node_id, data in nodes
+        if data.get("kind") == "intermediate" and not graph.in_degree(node_id)
+    ]
+    if len(originals) <= ORIGINAL_FATES:
+        found += [(ids[n], graph.fate(graph.nodes[n]["name"])) for n in originals]
+    for index, fate in found:
+        fates["node"].append(index)
+        fates["kind"].append(fate_kind.get(fate.kind, 4))
+        fates["reason"].append(s(fate.reason))
+        fates["finals"].append([layer_ids.get(n, -1) for n in fate.final_layers])
+        steps: list[Any] = []
+        for step in fate.steps:
+            steps += [
+                relations(step.relation),
+                s(step.source),
+                s(step.target),
+                s(step.pass_name),
+                step.line,
+                evidence(step.evidence),
+            ]
+        fates["steps"].append(steps)
+    return {
+        "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
+        "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},
+        "nodeKinds": list(_NODE_KINDS),
+        "fateKinds": list(_FATE_KINDS),
+        "relations": relations.items,
+        "evidence": evidence.items,
+        "flows": sorted(FLOWS),
+        "originals": len(originals),
+        "originalFates": len(originals) <= ORIGINAL_FATES,
+        "finalFrom": graph.graph.get("final_layers_from"),
+        "finished": bool(graph.graph.get("build_finished")),
+        "fates": fates,
+    }
+
+
+def _group_totals(frame: pd.DataFrame, key: str) -> list[list[Any]]:
+    """Layers and time per value of ``key`` (``type``, ``precision``), biggest first.
+
+    The aggregation of ``trtlog layers --group-by`` and ``plot_time_by``: a missing key is
+    ``?``; the time is the sum of the layers' times, ``None`` when no layer has one.
+    """
+    keys = frame[key].astype("object").where(frame[key].notna(), "?")
+    grouped = frame.groupby(keys, dropna=False)
+    layers = grouped.size()
+    times = grouped["time_ms"].sum(min_count=1)
+    rows = [(str(k), int(layers[k]), num(times[k])) for k in layers.index]
+    rows.sort(key=lambda r: (-(r[2] or 0.0), -r[1], r[0]))
+    return [list(r) for r in rows]
+
+
+def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
+    """The engine's layers as columns, with Myelin kernels grouped under their region."""
+    frame = engine.layers_frame()
+    nodes = frame["onnx_nodes"].tolist()
+    table = {
+        "index": column(frame, "index"),
+        "name": s.many(column(frame, "name")),
+        "type": s.many(column(frame, "type")),
+        "precision": s.many(column(frame, "precision")),
+        "inTypes": s.many(column(frame, "input_dtypes")),
+        "outTypes": s.many(column(frame, "output_dtypes")),
+        "outLayouts": s.many(column(frame, "output_layouts")),
+        "dims": s.many(column(frame, "output_dims")),
+        "tactic": s.many(column(frame, "tactic_hex")),
+        "kernel": s.many(column(frame, "tactic_name")),
+        "nodes": [[s(n) for n in group] for group in nodes],
+        "nodeSource": s.many(column(frame, "onnx_source")),
+        "module": s.many(column(frame, "module")),
+        "ms": column(frame, "time_ms"),
+        "share": column(frame, "percentage"),
+        "reason": s.many(column(frame, "time_reason")),
+        "reformat": column(frame, "is_reformat"),
+        "origin": s.many(column(frame, "origin")),
+    }
+    positions: dict[str, list[int]] = {}
+    for i, layer in enumerate(engine.layers):
+        positions.setdefault(layer.name, []).append(i)
+    groups = []
+    for g in engine.groups("myelin"):
+        members: list[int] = []
+        for kernel in g.kernels:
+            found = positions.get(kernel)
+            if found:
+                members.append(found.pop(0) if len(found) > 1 else found[0])
+        region = None
+        if g.region is not None and not g.kernels:
+            found = positions.get(g.region)
+            region = found[0] if found else None
+        groups.append(
+            {
+                "label": g.region or f"Myelin graph {g.graph}",
+                "graph": g.graph,
+                "region": region,
+                "kernels": members,
+                "types": g.kernel_types,
+                "ops": {str(members[k]): list(g.ops[name]) for k, name in _ops(g, members)},
+                "nodes": len(g.onnx_nodes),
+                "ms": num(g.time_ms),
+                "summary": g.summary,
+            }
+        )
+    return {
+        "table": table,
+        "count": len(frame),
+        "timed": bool(frame["time_ms"].notna().any()),
+        "profile": engine.profile.source if engine.profile is not None else None,
+        "total": num(engine.total_ms) if engine.profile is not None else None,
+        "myelin": groups,
+        "byType": _group_totals(frame, "type"),
+        "byPrecision": _group_totals(frame, "precision"),
+        "notes": list(engine.notes),
+    }
+
+
+def _ops(group: Any, members: list[int]) -> Iterable[tuple[int, str]]:
+    """``(position in members, kernel name)`` of the kernels whose ops were decoded."""
+    for k, name in enumerate(group.kernels[: len(members)]):
+        if name in group.ops:
+            yield k, name
+
+
+def _modules(engine: Engine, s: Strings) -> list[Any]:
+    """The module tree as nested lists.
+
+    Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children.
+    """
+    tree = engine.module_tree()
+
+    def node(m: Any) -> list[Any]:
+        return [
+            s(m.path[-1] if m.path else "/"),
+            m.layers,
+            m.own_layers,
+            m.onnx_nodes,
+            num(m.time_ms),
+            num(m.split_ms),
+            dict(m.precisions),
+            [node(c) for c in m.children],
+        ]
+
+    return node(tree)
+
+
+#: Above this many tactic rows, the page keeps per layer only the rows that matter (chosen,
+#: fastest, cached, the engine's) and the fastest others (:data:`TACTICS_PER_LAYER`); the
+#: per-layer counts stay those of every row, and the log holds the rest.
+TACTIC_ROWS = 50_000
+TACTICS_PER_LAYER = 12
+
+
+def _tactics(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
+    """Every timed tactic by layer: candidates, the fastest, the chosen and the engine's."""
+    frame = build.tactics_frame()
+    if not len(frame):
+        return {"rows": 0}
+    import pandas as pd
+
+    from trtlog.plots import engine_tactics
+
+    picked = engine_tactics(frame)
+    layer = frame["layer"].astype(object).where(frame["layer"].notna(), "")
+    timed = ~frame["skipped"] & frame["time_ms"].notna()
+    grouped = pd.DataFrame(
+        {
+            "layer": layer,
+            "timed": timed,
+            "skipped": frame["skipped"],
+            "best": frame["time_ms"].where(timed),
+            "line": frame["line"],
+            "reformat": frame["reformat"],
+        }
+    ).groupby("layer", sort=False)
+    per_layer = grouped.agg(
+        timed=("timed", "sum"),
+        skipped=("skipped", "sum"),
+        best=("best", "min"),
+        first=("line", "min"),
+        last=("line", "max"),
+        reformat=("reformat", "any"),
+    ).reset_index()
+    position = {name: i for i, name in enumerate(per_layer["layer"].tolist())}
+    flags = (
+        frame["fastest"].astype(int)
+        + 2 * frame["chosen"].astype(int)
+        + 4 * frame["skipped"].astype(int)
+        + 8 * frame["cached"].astype(int)
+        + 16 * frame["in_engine"].astype(int)
+        + 32 * frame["reformat"].astype(int)
+    )
+    rows = frame
+    if len(frame) > TACTIC_ROWS:
+        # the rows that say something, and the fastest others of each layer
+        marked = (flags & (1 | 2 | 8 | 16)) > 0
+        rank = frame["time_ms"].where(timed).groupby(layer).rank(method="first")
+        keep = marked | (rank <= TACTICS_PER_LAYER)
+        rows = frame[keep]
+        flags = flags[keep]
+        layer = layer[keep]
+    engine_lines = column(picked, "line")
+    lines.add_all(n for n in engine_lines if n)
+    return {
+        "rows": len(frame),
+        "kept": len(rows),
+        "perLayer": TACTICS_PER_LAYER if len(rows) < len(frame) else None,
+        "layers": {
+            "layer": s.many(n or None for n in per_layer["layer"].tolist()),
+            "timed": [int(v) for v in per_layer["timed"].tolist()],
+            "skipped": [int(v) for v in per_layer["skipped"].tolist()],
+            "best": column(per_layer, "best"),
+            "first": [int(v) for v in per_layer["first"].tolist()],
+            "last": [int(v) for v in per_layer["last"].tolist()],
+            "reformat": [bool(v) for v in per_layer["reformat"].tolist()],
+        },
+        "layer": [position[n] for n in layer.tolist()],
+        "runner": s.many(column(rows, "runner")),
+        "combo": s.many(column(rows, "format_combination")),
+        "tactic": column(rows, "tactic_hex"),
+        "kernel": s.many(column(rows, "tactic_name")),
+        "ms": column(rows, "time_ms"),
+        "flags": flags.tolist(),
+        "reason": s.many(column(rows, "skip_reason")),
+        "line": column(rows, "line"),
+        "engine": {
+            "layer": s.many(column(picked, "layer")),
+            "tactic": column(picked, "tactic_hex"),
+            "kernel": s.many(column(picked, "tactic_name")),
+            "ms": column(picked, "time_ms"),
+            "known": column(picked, "engine_known"),
+            "line": engine_lines,
+        },
+    }
+
+
+def _memory(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
+    frame = build.memory_frame()
+    at = column(frame, "line")
+    lines.add_all(n for n in at if n)
+    return {
+        "line": at,
+        "stage": s.many(column(frame, "stage")),
+        "kind": s.many(column(frame, "kind")),
+        "metric": s.many(column(frame, "metric")),
+        "layer": s.many(column(frame, "layer")),
+        "bytes": column(frame, "bytes"),
+        "mib": column(frame, "mib"),
+    }
+
+
+def _comparison(cmp: Comparison, s: Strings) -> dict[str, Any]:
+    """The comparison for the page.
+
+    The aligned rows, the fusion groups, precision and tactic changes, and the times per
+    ONNX node and per module.
+    """
+    frame = cmp.frame()
+    onnx = cmp.onnx_frame()
+    summary = cmp.summary()
+    groups = [
+        {
+            "id": g.id,
+            "kind": g.kind,
+            "text": g.describe(),
+            "nodes": s.many(g.nodes),
+            "a": list(g.layers_a),
+            "b": list(g.layers_b),
+            "namesA": s.many(g.names_a),
+            "namesB": s.many(g.names_b),
+            "qdq": s.many(g.qdq_nodes),
+        }
+        for g in cmp.groups
+    ]
+    passes = None
+    if summary.passes is not None:
+        passes = {
+            "counts": [
+                [p.pass_name, p.runs_a, p.runs_b, p.fusions_a, p.fusions_b]
+                for p in summary.passes.counts
+            ],
+            "onlyA": [
+                [f.pass_name, f.kind, " + ".join(f.inputs), f.line, f.other_pass]
+                for f in summary.passes.only_a
+            ],
+            "onlyB": [
+                [f.pass_name, f.kind, " + ".join(f.inputs), f.line, f.other_pass]
+                for f in summary.passes.only_b
+            ],
+        }
+    return {
+        "a": cmp.a.describe(),
+        "b": cmp.b.describe(),
+        "aligned": cmp.aligned,
+        "nodeSource": cmp.node_source,
+        "markers": cmp.markers(),
+        "notes": list(cmp.notes) + [n for n in summary.notes if n not in cmp.notes],
+        "rows": {
+            "step": column(frame, "step"),
+            "marker": column(frame, "marker"),
+            "ia": column(frame, "index_a"),
+            "ib": column(frame, "index_b"),
+            "nameA": s.many(column(frame, "name_a")),
+            "nameB": s.many(column(frame, "name_b")),
+            "typeA": s.many(column(frame, "type_a")),
+            "typeB": s.many(column(frame, "type_b")),
+            "precA": s.many(column(frame, "precision_a")),
+            "precB": s.many(column(frame, "precision_b")),
+            "shapeA": s.many(column(frame, "shape_a")),
+            "shapeB": s.many(column(frame, "shape_b")),
+            "moduleA": s.many(column(frame, "module_a")),
+            "moduleB": s.many(column(frame, "module_b")),
+            "reasons": s.many(column(frame, "reasons")),
+            "group": column(frame, "group"),
+            "msA": column(frame, "time_a_ms"),
+            "msB": column(frame, "time_b_ms"),
+            "delta": column(frame, "delta_ms"),
+        },
+        "groups": groups,
+        "precision": [
+            [c.step, c.index_a, c.index_b, s(c.name), c.before, c.after]
+            for c in summary.precision_changes
+        ],
+        "transitions": summary.precision_transitions,
+        "tactics": [
+            [
+                *(c.step, c.index_a, c.index_b, s(c.name), c.tactic_a, c.tactic_b),
+                *(num(c.time_a_ms), num(c.time_b_ms)),
+            ]
+            for c in summary.tactic_changes
+        ],
+        "modules": [
+            [m.module, m.layers_a, m.layers_b, num(m.time_a_ms), num(m.time_b_ms), num(m.delta_ms)]
+            for m in summary.modules
+        ],
+        "moduleDepth": summary.module_depth,
+        "onnx": {
+            "node": s.many(column(onnx, "node")),
+            "kind": s.many(column(onnx, "kind")),
+            "module": s.many(column(onnx, "module")),
+            "ia": column(onnx, "index_a"),
+            "ib": column(onnx, "index_b"),
+            "precA": s.many(column(onnx, "precision_a")),
+            "precB": s.many(column(onnx, "precision_b")),
+            "msA": column(onnx, "time_a_ms"),
+            "msB": column(onnx, "time_b_ms"),
+            "fusion": s.many(column(onnx, "fusion")),
+        },
+        "total": [num(summary.time_a_ms), num(summary.time_b_ms), num(summary.delta_ms)],
+        "layerCounts": [summary.layers_a, summary.layers_b],
+        "passes": passes,
+    }
+
+
+def _compare(inputs: Inputs) -> Comparison:
+    """``trtlog.compare`` of the reference (A) and the build (B).
+
+    A side given as a log keeps its log (per-pass differences); a side whose layers came
+    from a separate JSON is compared as that engine, with its profile merged.
+    """
+    ref = inputs.reference
+    assert ref is not None
+
+    def arg(side: Side) -> Any:
+        if side.build is not None and not side.engine_given:
+            return side.build
+        return side.engine
+
+    main, other = inputs.main, ref
+    return trtlog.compare(
+        arg(other),
+        arg(main),
+        profile_a=other.profile if other.build is not None and not other.engine_given else None,
+        profile_b=main.profile if main.build is not None and not main.engine_given else None,
+    )
+
+
+def _lint(inputs: Inputs) -> list[Finding]:
+    """``trtlog.lint`` as ``trtlog lint`` runs it with the same inputs."""
+    main, ref = inputs.main, inputs.reference
+    reference: Any = None
+    reference_profile = None
+    if ref is not None:
+        if ref.build is not None and not ref.engine_given:
+            reference, reference_profile = ref.build, ref.profile
+        else:
+            reference = ref.engine  # its profile is merged already
+    subject: Any = main.build if main.build is not None else main.engine
+    engine = (
+        main.engine if main.build is not None and main.engine is not main.build.engine else None
+    )
+    return trtlog.lint(subject, engine, reference, reference_profile=reference_profile)
+
+
+def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
+    """Everything the page shows, as JSON-ready data plus the overview for the template.
+
+    Returns a dict with ``data`` (embedded in the page for its script), ``overview`` (the
+    template's context for the Overview section), ``lines`` (the log lines the page points
+    at) and the objects the page was made from (``findings``, ``comparison``).
+    """
+    step = progress or (lambda _stage: None)
+    s = Strings()
+    lines = Lines()
+    main = inputs.main
+    build, engine = main.build, main.engine
+    available: dict[str, str | None] = {}
+    data: dict[str, Any] = {"v": 1}
+
+    step("findings")
+    findings = _lint(inputs)
+    data["findings"] = _findings(findings, build, s, lines)
+    step("overview")
+    overview = _overview(main, findings, lines)
+    scope, rounds = (build, None) if build is None else _scope(build)
+    data["rounds"] = rounds
+    if scope is not None:
+        step("passes")
+        data["passes"] = _passes(scope, s, lines)
+        if (
+            not data["passes"]["stages"]["stage"]
+            and not data["passes"]["passes"]["name"]
+            and not data["passes"]["events"]["line"]
+        ):
+            available["passes"] = (
+                "needs the optimizer's lines: this log has no layer count by stage and no "
+                "pass (build with --verbose)"
+            )
+        step("merge graph")
+        data["graph"] = _graph(scope, engine, s, main.engine_given)
+        if not any(k in (0, 3) for k in data["graph"]["nodes"]["kind"]):
+            available["explorer"] = (
+                "needs ONNX parser lines or engine layers: this log has neither (a --verbose "
+                "build log with a layer dump, or --layers, fills it)"
+            )
+        step("tactics")
+        data["tactics"] = _tactics(scope, s, lines)
+        summary = overview["summary"]
+        data["tactics"]["selection"] = summary.tactic_selection_seconds if summary else None
+        if not data["tactics"]["rows"]:
+            available["tactics"] = (
+                "needs the autotuner's lines: this log times no tactic (a --verbose build "
+                "log that ran tactic selection has them)"
+            )
+        step("memory")
+        data["memory"] = _memory(scope, s, lines)
+        if not data["memory"]["line"]:
+            available["memory"] = (
+                "needs memory lines ([MemUsageChange], activation and persistent memory of a "
+                "build log): this log prints none"
+            )
+    else:
+        for key in ("passes", "graph", "tactics", "memory"):
+            data[key] = None
+        why = "needs the trtexec --verbose build log (this report was made from JSON only)"
+        available.update(passes=why, explorer=why, tactics=why, memory=why, log=why)
+    if engine is not None:
+        step("layers")
+        data["layers"] = _layers(engine, s)
+        step("modules")
+        data["modules"] = _modules(engine, s)
+    else:
+        data["layers"] = data["modules"] = None
+        why = (
+            "needs the engine's layers: build with --dumpLayerInfo "
+            "--profilingVerbosity=detailed, or pass the --exportLayerInfo JSON (--layers)"
+        )
+        available.update(layers=why, modules=why)
+    comparison = None
+    if inputs.reference is not None:
+        step("comparison")
+        comparison = _compare(inputs)
+        data["cmp"] = _comparison(comparison, s)
+    else:
+        data["cmp"] = None
+        available["compare"] = (
+            "needs a reference build of the same model: --reference fp16.log (with "
+            "--reference-layers and --reference-profile when its layers and times are apart)"
+        )
+    data["available"] = available
+    data["S"] = s.items
+    return {
+        "data": data,
+        "overview": overview,
+        "lines": lines.wanted,
+        "findings": findings,
+        "comparison": comparison,
+        "scope": scope,
+    }

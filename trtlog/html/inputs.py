@@ -1,0 +1,243 @@
+"""What a report is made of: the build, its engine, the reference, and where each came from.
+
+The first step of :func:`trtlog.report`: paths become a :class:`~trtlog.Build` (a trtexec
+log) or an :class:`~trtlog.Engine` (a layer-info JSON), profiles are merged into engines, and
+a log with several trtexec runs is narrowed to one (the last, as every command does). Only
+trtlog's public API is used.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trtlog
+from trtlog import Build, Engine, Profile
+
+__all__ = ["BuildInput", "EngineInput", "Inputs", "resolve"]
+
+#: A build side as callers give it: a parsed log, an engine, or a path to either.
+BuildInput = Build | Engine | str | os.PathLike[str]
+#: An engine as callers give it: an engine or a layer-info JSON path.
+EngineInput = Engine | str | os.PathLike[str]
+#: A profile as callers give it.
+ProfileInput = Profile | str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class Side:
+    """One build as the report shows it.
+
+    Attributes:
+        build: the log of the build (one trtexec run of it), ``None`` for a JSON-only side.
+        engine: the engine's layers with their times, ``None`` without a layer dump or JSON.
+        file_build: the whole parsed file (several runs), ``None`` without a log.
+        run_note: when the file holds several runs, which one is shown.
+        engine_given: whether the engine came from a separate layer JSON (not the log).
+        profile_given: whether a profile was given apart from the log.
+        profile: that profile, when given.
+    """
+
+    build: Build | None
+    engine: Engine | None
+    file_build: Build | None = None
+    run_note: str | None = None
+    engine_given: bool = False
+    profile_given: bool = False
+    profile: Profile | None = None
+
+    @property
+    def name(self) -> str:
+        """The file the side was read from."""
+        if self.build is not None:
+            return self.build.source.name
+        return self.engine.source if self.engine is not None else "?"
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The two sides of a report (the reference is optional).
+
+    Attributes:
+        main: the build the page is about.
+        reference: the reference build (``--reference``), if any.
+        names: ``(role, file)`` pairs for the page's header.
+    """
+
+    main: Side
+    reference: Side | None = None
+    names: list[tuple[str, str]] = field(default_factory=list)
+
+
+def looks_like_json(path: str | os.PathLike[str]) -> bool:
+    """Whether a file holds a JSON export (layer info, profile) rather than a log.
+
+    The rule of the CLI's readers: a log never starts with ``{"`` or ``[{``, ``["``, ``[[``,
+    ``[]``; trtexec's JSON exports always do (a log's ``[04/18/2025-...] [V]`` has a digit
+    after the bracket). A gzip stream is opened; BOMs and UTF-16 NULs are looked through.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (folder / "a.json").write_text('[\\n  { "count" : 10 }')
+        >>> _ = (folder / "b.log").write_text("[04/18/2025-03:51:19] [V] [TRT] x")
+        >>> looks_like_json(folder / "a.json"), looks_like_json(folder / "b.log")
+        (True, False)
+    """
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            head = f.read(4096)
+        if head[:2] == b"\x1f\x8b":
+            with gzip.open(p, "rb") as g:
+                head = g.read(4096)
+    except (OSError, EOFError):
+        return False  # trtlog.parse says what is wrong with the file
+    if head[:3] == b"\xef\xbb\xbf":
+        head = head[3:]
+    text = head.replace(b"\x00", b"").lstrip(b"\xff\xfe \t\r\n")
+    first = text[:1]
+    second = text[1:].lstrip(b" \t\r\n")[:1]
+    if first == b"{":
+        return second in (b'"', b"}")
+    return first == b"[" and second in (b"{", b'"', b"]", b"[")
+
+
+def _engine(value: EngineInput) -> Engine:
+    if isinstance(value, Engine):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return trtlog.load_engine(value)
+    raise TypeError(f"an engine is an Engine or a layer-info JSON path, not {type(value).__name__}")
+
+
+def _profile(value: ProfileInput) -> Profile:
+    if isinstance(value, Profile):
+        return value
+    if isinstance(value, str | os.PathLike):
+        return trtlog.load_profile(value)
+    raise TypeError(
+        f"a profile is a Profile or an --exportProfile path, not {type(value).__name__}"
+    )
+
+
+def _one_run(build: Build) -> tuple[Build, str | None]:
+    """The build of the last trtexec run when the file holds several, and a note saying so."""
+    if len(build.runs) <= 1:
+        return build, None
+    last = build.runs[-1]
+    note = (
+        f"the log holds {len(build.runs)} trtexec runs; this page shows run {len(build.runs)} "
+        f"(lines {last.first_line}-{last.last_line}); trtlog report --run N (or "
+        "build.for_run(i)) shows another"
+    )
+    return build.for_run(len(build.runs) - 1), note
+
+
+def side(
+    value: BuildInput | None,
+    engine: EngineInput | None = None,
+    profile: ProfileInput | None = None,
+    *,
+    run: int | None = None,
+) -> Side:
+    """One side of a report from what the caller gave.
+
+    Args:
+        value: a parsed log, an engine, or a path to a log or a layer-info JSON.
+        engine: the engine's layer JSON, when apart from the log.
+        profile: an ``--exportProfile`` of the engine.
+        run: the trtexec run to show (0-based); default the last.
+
+    Raises:
+        TypeError: an argument of the wrong type.
+        ValueError: no build and no engine, or ``run`` out of range.
+    """
+    build: Build | None = None
+    own: Engine | None = None
+    if isinstance(value, Build):
+        build = value
+    elif isinstance(value, Engine):
+        own = value
+    elif isinstance(value, str | os.PathLike):
+        if looks_like_json(value):
+            own = trtlog.load_engine(value)
+        else:
+            build = trtlog.parse(value)
+    elif value is not None:
+        raise TypeError(
+            "report takes a Build, an Engine or a path to a log or layer JSON, not "
+            f"{type(value).__name__}"
+        )
+    if build is None and engine is not None:
+        raise ValueError(
+            "the layers are given twice: the input is already a layer JSON (the engine is for "
+            "a log without a layer dump)"
+        )
+    if build is None and run is not None:
+        raise ValueError("--run picks a trtexec run of a log; the input is a layer JSON")
+    file_build = build
+    note = None
+    if build is not None:
+        if run is not None:
+            if not -len(build.runs) <= run < max(len(build.runs), 1):
+                raise ValueError(
+                    f"run {run + 1}: the log has {len(build.runs)} trtexec run(s), numbered from 1"
+                )
+            if build.runs:
+                build = build.for_run(run)
+            if len(file_build.runs) > 1:  # type: ignore[union-attr]
+                note = f"this page shows run {run + 1} of the {len(file_build.runs)} in the log"  # type: ignore[union-attr]
+        else:
+            build, note = _one_run(build)
+    engine_given = engine is not None
+    if engine is not None:
+        own = _engine(engine)
+    elif own is None and build is not None:
+        own = build.engine
+    the_profile = _profile(profile) if profile is not None else None
+    if own is not None and the_profile is not None:
+        own = own.with_profile(the_profile)
+    if build is None and own is None:
+        raise ValueError("a report needs a log or an engine (a layer-info JSON)")
+    return Side(
+        build=build,
+        engine=own,
+        file_build=file_build,
+        run_note=note,
+        engine_given=engine_given or (build is None),
+        profile_given=the_profile is not None,
+        profile=the_profile,
+    )
+
+
+def resolve(
+    build: BuildInput | None,
+    engine: EngineInput | None = None,
+    reference: BuildInput | None = None,
+    *,
+    profile: ProfileInput | None = None,
+    reference_engine: EngineInput | None = None,
+    reference_profile: ProfileInput | None = None,
+    run: int | None = None,
+) -> Inputs:
+    """Both sides of a report (see :func:`trtlog.report` for the arguments)."""
+    main = side(build, engine, profile, run=run)
+    ref = None
+    if reference is not None or reference_engine is not None:
+        ref = side(reference, reference_engine, reference_profile)
+    elif reference_profile is not None:
+        raise ValueError("reference_profile needs a reference")
+    names: list[tuple[str, str]] = []
+    for role, s in (("build", main), ("reference", ref)):
+        if s is None:
+            continue
+        if s.build is not None:
+            names.append((f"{role} log", s.build.source.name))
+        if s.engine is not None and s.engine_given:
+            names.append((f"{role} layers", s.engine.source))
+        if s.profile is not None:
+            names.append((f"{role} profile", s.profile.source))
+    return Inputs(main=main, reference=ref, names=names)

@@ -1,0 +1,112 @@
+"""Making a report: inputs resolved, data collected, log packed, page rendered.
+
+Called by :func:`trtlog.report`; see :mod:`trtlog.html.inputs`, :mod:`trtlog.html.data`
+and :mod:`trtlog.html.page` for the three steps.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import trtlog
+from trtlog.html import Report
+from trtlog.html.data import collect
+from trtlog.html.inputs import BuildInput, EngineInput, Inputs, ProfileInput, resolve
+from trtlog.html.page import LogPack, render
+
+__all__ = ["SECTIONS", "make"]
+
+#: The page's sections: id, title, what each answers (the navigation bar and the README).
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("overview", "Overview"),
+    ("findings", "Findings"),
+    ("passes", "Passes"),
+    ("explorer", "Merge explorer"),
+    ("layers", "Layers"),
+    ("modules", "Modules"),
+    ("tactics", "Tactics"),
+    ("memory", "Memory"),
+    ("compare", "Comparison"),
+    ("log", "Raw log"),
+)
+
+
+def make(
+    build: BuildInput | None,
+    engine: EngineInput | None = None,
+    reference: BuildInput | None = None,
+    *,
+    profile: ProfileInput | None = None,
+    reference_engine: EngineInput | None = None,
+    reference_profile: ProfileInput | None = None,
+    run: int | None = None,
+    title: str | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
+    """The report page (see :func:`trtlog.report`)."""
+    step = progress or (lambda _stage: None)
+    step("reading inputs")
+    inputs = resolve(
+        build,
+        engine,
+        reference,
+        profile=profile,
+        reference_engine=reference_engine,
+        reference_profile=reference_profile,
+        run=run,
+    )
+    # the page is built from many small objects next to a build of millions: a collection
+    # walking that build over and over would cost more than the page (trtlog's engine
+    # loader pauses the collector likewise)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        page = _make(inputs, title, step)
+    finally:
+        if collecting:
+            gc.enable()
+    return page
+
+
+def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
+    main = inputs.main
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # the log compresses in a thread while the views are computed
+        log = LogPack(main.file_build, pool) if main.file_build is not None else None
+        collected = collect(inputs, step)
+        if log is not None:
+            step("packing the log")
+            log.finish(collected["lines"])
+        step("writing the page")
+        overview = collected["overview"]
+        summary = overview["summary"]
+        name = (
+            title
+            or (summary.model if summary is not None and summary.model else None)
+            or os.path.basename(main.name)
+        )
+        data = collected["data"]
+        available = data["available"]
+        context: dict[str, Any] = {
+            "title": name,
+            "version": trtlog.__version__,
+            "inputs": inputs.names,
+            "sections": SECTIONS,
+            "available": available,
+            "overview": overview,
+            "run_note": main.run_note,
+            "rounds": data["rounds"],
+            "reference": inputs.reference is not None,
+        }
+        data["meta"] = {
+            "title": name,
+            "version": trtlog.__version__,
+            "runNote": main.run_note,
+        }
+        page = Report(render(context, data, log))
+    page.sections = tuple(key for key, _ in SECTIONS if key not in available)
+    return page

@@ -1,0 +1,241 @@
+"""The report page: the Jinja2 templates filled, the data and the log packed in, one file.
+
+The last step of :func:`trtlog.report`. Everything the page needs is inline: its stylesheet
+and script (``assets/``), the vendored graph layout library (``vendor/``), the data of every
+section as JSON, and the whole log gzip-compressed (the page unfolds it on demand with the
+browser's own ``DecompressionStream``). A Content-Security-Policy allows only these inline
+scripts (by hash) and no network at all.
+
+Hostile text stays data: templates autoescape, the JSON escapes ``<``, ``>`` and ``&`` (so
+``</script>`` and ``<!--`` cannot appear inside a script block) and every non-ASCII
+character (U+2028/U+2029 included), and the page's script writes names with ``textContent``
+only.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import sys
+import zlib
+from array import array
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
+    from trtlog import Build
+
+__all__ = ["COMPRESS_ABOVE", "LogPack", "embed_json", "render"]
+
+#: Data bigger than this (bytes of JSON) is embedded gzip-compressed and base64-encoded.
+COMPRESS_ABOVE = 1 << 20
+
+#: Logs of at most this many lines are unfolded as soon as the page is open.
+UNFOLD_LINES = 50_000
+
+#: Characters the JSON keeps out of a ``<script>`` block (json.dumps escapes the rest).
+_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def embed_json(value: Any) -> str:
+    """JSON that is safe inside a ``<script type="application/json">`` block.
+
+    Non-ASCII characters become ``\\uXXXX`` escapes (U+2028 and U+2029 too), and so do
+    ``<``, ``>`` and ``&``: no ``</script>``, ``<!--`` or ``]]>`` can end or change the block.
+
+    Example:
+        >>> embed_json({"name": "</script><b>\\u2028"})
+        '{"name":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u2028"}'
+    """
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    return text.translate(_UNSAFE)
+
+
+def _b64_gzip(data: bytes, level: int) -> str:
+    # gzip (not raw zlib): the browser's DecompressionStream("gzip") reads it; mtime 0 keeps
+    # the page byte-for-byte reproducible
+    return base64.b64encode(gzip.compress(data, compresslevel=level, mtime=0)).decode("ascii")
+
+
+class LogPack:
+    """The whole log for the page: its text compressed, each line's event kind, an excerpt.
+
+    Made in two steps: the text starts compressing in a thread at once (zlib releases the
+    GIL, so it overlaps the views), and :meth:`finish` adds the excerpt once the page knows
+    which lines it points at.
+
+    Attributes:
+        name: the log's file name.
+        lines: how many lines it has.
+        text: the text, gzip-compressed and base64-encoded (a future while it compresses).
+        codes: each line's kind code (one byte, two when there are more than 255 kinds),
+            gzip-compressed and base64-encoded.
+        wide: whether the codes take two bytes (little-endian).
+        kinds: ``[kind, severity]`` of each code.
+        excerpt: ``[[line numbers], [texts]]`` of the lines the page points at.
+        unfold: whether the page unfolds the whole log at once (small logs).
+    """
+
+    def __init__(self, build: Build, pool: ThreadPoolExecutor) -> None:
+        self.build = build
+        self.name = build.source.name
+        self.lines = build.line_count
+        self.text: Future[str] = pool.submit(
+            _b64_gzip, build.text.encode("utf-8", "surrogatepass"), 6
+        )
+        self.codes = ""
+        self.wide = False
+        self.kinds: list[list[str | None]] = []
+        self.excerpt: list[list[Any]] = [[], []]
+        self.unfold = self.lines <= UNFOLD_LINES
+
+    def finish(self, wanted: set[int]) -> LogPack:
+        """Add each line's kind and the excerpt of the lines in ``wanted``."""
+        table: dict[tuple[str, str | None], int] = {}
+        codes: list[int] = []
+        add, extend = codes.append, codes.extend
+        get = table.get
+        for e in self.build.events:  # their spans partition the lines, in order
+            key = (e.kind, e.severity)
+            code = get(key)
+            if code is None:
+                code = table[key] = len(table)
+            first, last = e.span
+            if first == last:
+                add(code)
+            else:
+                extend([code] * (last - first + 1))
+        self.wide = len(table) > 255
+        packed = array("H", codes).tobytes() if self.wide else bytes(codes)
+        if self.wide and sys.byteorder == "big":
+            swapped = array("H", codes)
+            swapped.byteswap()
+            packed = swapped.tobytes()
+        self.codes = _b64_gzip(packed, 6)
+        self.kinds = [[k, s] for k, s in table]
+        every = self.build.lines
+        shown = sorted(n for n in wanted if 1 <= n <= self.lines)
+        self.excerpt = [shown, [every[n - 1].rstrip("\r\n") for n in shown]]
+        return self
+
+    def meta(self) -> dict[str, Any]:
+        """What the page's script needs to know about the log (the data, not the packs)."""
+        return {
+            "name": self.name,
+            "lines": self.lines,
+            "kinds": self.kinds,
+            "wide": self.wide,
+            "excerpt": self.excerpt,
+            "unfold": self.unfold,
+        }
+
+
+@cache
+def _environment() -> Environment:
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    env = Environment(
+        loader=PackageLoader("trtlog.html", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["ms"] = _fmt_ms
+    env.filters["seconds"] = _fmt_seconds
+    env.filters["mib"] = _fmt_mib
+    return env
+
+
+def _fmt_ms(value: float | None) -> str:
+    return "\u2013" if value is None or value != value else f"{value:.4g} ms"
+
+
+def _fmt_seconds(value: float | None) -> str:
+    return "\u2013" if value is None else f"{value:g} s"
+
+
+def _fmt_mib(value: float | None) -> str:
+    if value is None:
+        return "\u2013"
+    return f"{value / (1 << 20):.1f} MiB"
+
+
+@cache
+def asset(name: str) -> str:
+    """The text of a file in the report package (``assets/report.js``, ``vendor/...``)."""
+    return resources.files("trtlog.html").joinpath(name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -> str:
+    """The page: the template filled with ``context``, ``data`` and ``log`` embedded.
+
+    Args:
+        context: the template's variables (title, inputs, overview, sections).
+        data: the JSON data of the page's script.
+        log: the packed log, or ``None`` for a report made from JSON only.
+    """
+    data = {**data, "log": log.meta() if log is not None else None}
+    payload = embed_json(data)
+    encoding = "json"
+    if len(payload) > COMPRESS_ABOVE:
+        # level 1 for big data: a quarter of level 6's time for 15% more bytes
+        payload = _b64_gzip(payload.encode("ascii"), 6 if len(payload) < 8 << 20 else 1)
+        encoding = "gzip+base64"
+    scripts = [asset("vendor/dagre.min.js"), asset("assets/report.js")]
+    style = asset("assets/report.css")
+    for code in scripts:
+        if "</script" in code.lower():  # a script block would end early
+            raise ValueError("an inline script holds '</script'")
+    csp = "; ".join(
+        [
+            "default-src 'none'",
+            "script-src " + " ".join(_sha256(c) for c in scripts),
+            "style-src " + _sha256(style),
+            "img-src data: blob:",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
+    return (
+        _environment()
+        .get_template("report.html.j2")
+        .render(
+            **context,
+            csp=csp,
+            style=style,
+            scripts=scripts,
+            data=payload,
+            data_encoding=encoding,
+            log_text=log.text.result() if log is not None else "",
+            log_codes=log.codes if log is not None else "",
+        )
+    )
+
+
+def decode_embedded(page: str, element: str = "trtlog-data") -> Any:
+    """The JSON data (or the log text) a page holds, decoded as the page's script does.
+
+    For tests and tools: ``element`` is ``trtlog-data`` (the data, as a value) or
+    ``trtlog-log`` (the log, as text).
+    """
+    start = page.index(f'id="{element}"')
+    open_end = page.index(">", start) + 1
+    body = page[open_end : page.index("</script>", open_end)]
+    tag = page[page.rindex("<script", 0, start) : open_end]
+    if element == "trtlog-log":
+        return gzip.decompress(base64.b64decode(body)).decode("utf-8") if body else ""
+    if 'data-encoding="gzip+base64"' in tag:
+        body = zlib.decompress(base64.b64decode(body), 31).decode("ascii")
+    return json.loads(body)
