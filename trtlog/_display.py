@@ -109,13 +109,10 @@ def csv_cell(value: Any) -> Any:
 def write_csv(frame: Any, out: TextIO, *, raw: bool = False) -> None:
     """Write a pandas frame as CSV, its text cells guarded (:func:`csv_cell`) unless ``raw``.
 
-    A cell holding a carriage return is quoted (pandas' writer quotes a line feed but writes
-    a lone CR bare, which a reader takes for the end of the row). ``raw=True`` (the CLI's
-    ``--csv-raw``) writes the values exactly as they are.
+    A cell holding a carriage return is quoted, raw or not (pandas' writer quotes a line feed
+    but writes a lone CR bare, which a reader takes for the end of the row). ``raw=True`` (the
+    CLI's ``--csv-raw``) writes the values exactly as they are.
     """
-    if raw:
-        frame.to_csv(out, index=False)
-        return
     import uuid
 
     # a line feed makes the writer quote the cell; the random text makes the marker unique
@@ -126,7 +123,8 @@ def write_csv(frame: Any, out: TextIO, *, raw: bool = False) -> None:
         nonlocal seen
         if not isinstance(value, str):
             return value
-        value = csv_cell(value)
+        if not raw:
+            value = csv_cell(value)
         if "\r" in value:
             seen = True
             value = value.replace("\r", marker)
