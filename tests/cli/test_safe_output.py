@@ -24,6 +24,7 @@ import trtlog
 from tests.conftest import FIXTURES
 from trtlog._display import clip, csv_cell, json_visible, visible
 from trtlog.cli import main
+from trtlog.events import OnnxParseNode
 
 LOG = FIXTURES / "logs" / "hostile-terminal_build-verbose-dumpLayerInfo.log"
 LAYERS = FIXTURES / "layer_info" / "hostile-terminal_layers-detailed.json"
@@ -133,7 +134,7 @@ def test_json_names_round_trip(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(capsys, "layers", str(LAYERS), "--format", "json")
     assert [row["name"] for row in json.loads(out)] == names
     build = trtlog.parse(LOG)
-    nodes = [e.node for e in build.events_of("onnx_parse_node")]
+    nodes = [e.node for e in build.events if isinstance(e, OnnxParseNode)]
     _, out, _ = _run(capsys, "events", str(LOG), "--format", "jsonl", "--kind", "onnx_parse_node")
     assert [json.loads(line)["node"] for line in out.splitlines()] == nodes
     _, out, _ = _run(capsys, "lint", str(LOG), "--format", "sarif", "--fail-on", "never")
