@@ -10,16 +10,15 @@ be a log at all is refused here with an :class:`~trtlog.errors.InputError` befor
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import os
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Literal, cast
 
+from trtlog._files import BoundedGzip, open_binary
 from trtlog.errors import InputError
 
 __all__ = [
@@ -269,7 +268,7 @@ def _decode_opened(raw: IO[bytes], name: str, size: int | None) -> Opened:
     compressed: Literal["gzip"] | None = None
     if head.startswith(_GZIP_MAGIC):
         compressed = "gzip"
-        raw = cast(IO[bytes], gzip.GzipFile(fileobj=_Rewound(head, raw), mode="rb"))
+        raw = cast(IO[bytes], BoundedGzip(_Rewound(head, raw), name))  # bombs: _files.py
         try:
             head = raw.read(_SNIFF)
         except (OSError, EOFError) as exc:
@@ -410,15 +409,8 @@ def open_lines(source: LogInput, *, name: str | None = None, call: str = "trtlog
                 source=name or "<string>",
                 hint="use trtlog.parse_text(text) for a string that holds the log itself",
             )
-        p = Path(path)
-        if not p.exists():
-            raise InputError(
-                "no such file", source=path, hint="check the path (relative to the working folder)"
-            )
-        if p.is_dir():
-            raise InputError("this is a folder, not a log file", source=path)
-        size = p.stat().st_size
-        return _decode_stream(p.open("rb"), name or path, size, owned=True)
+        stream, size = open_binary(path)  # missing, folder, no permission, FIFO: _files.py
+        return _decode_stream(stream, name or path, size, owned=True)
     if isinstance(source, io.TextIOBase):
         label = name or getattr(source, "name", None) or "<stream>"
         return Opened(
