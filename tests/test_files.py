@@ -80,11 +80,11 @@ def test_a_file_without_read_permission(
 def test_library_errors_for_files(tmp_path: Path) -> None:
     for call in (trtlog.parse, trtlog.load_engine, open_input):
         with pytest.raises(InputError, match="this is a folder"):
-            call(tmp_path)  # type: ignore[operator]
+            call(tmp_path)
         with pytest.raises(InputError, match="no such file"):
-            call(tmp_path / "missing")  # type: ignore[operator]
+            call(tmp_path / "missing")
         with pytest.raises(InputError, match="permission denied"):
-            call(_unreadable(tmp_path))  # type: ignore[operator]
+            call(_unreadable(tmp_path))
 
 
 def _run_cli(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
