@@ -274,3 +274,26 @@ def test_display_helpers() -> None:
     ]:
         value_: Any = value
         assert csv_cell(value_) == guarded
+
+
+def test_warehouse_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "in"
+    source.mkdir()
+    for path in (LOG, LAYERS):
+        (source / path.name).write_bytes(path.read_bytes())
+    warehouse = str(tmp_path / "wh")
+    code, out, err = _run(capsys, "ingest", str(source), "--to", warehouse)
+    assert code == 0, err
+    assert UNSAFE.search(out + err) is None
+    sql = "SELECT name FROM layers ORDER BY name"
+    code, out, err = _run(capsys, "query", warehouse, sql)
+    assert code == 0, err
+    assert UNSAFE.search(out) is None and not any(r.startswith("fake_row") for r in out.split("\n"))
+    _, out, _ = _run(capsys, "query", warehouse, sql, "--format", "json")
+    names = [row["name"] for row in json.loads(out)]
+    assert any("\x1b]8;;" in n for n in names)  # exact
+    _, out, _ = _run(capsys, "query", warehouse, sql, "--format", "csv")
+    guarded = [row["name"] for row in csv.DictReader(io.StringIO(out, newline=""))]
+    assert guarded == [csv_cell(n) for n in names]
+    _, out, _ = _run(capsys, "query", warehouse, sql, "--format", "csv", "--csv-raw")
+    assert [row["name"] for row in csv.DictReader(io.StringIO(out, newline=""))] == names
