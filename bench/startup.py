@@ -10,7 +10,8 @@ falls on every command alike, ``--repeat`` times each (default 10):
 (summary) ``trtlog summary`` of the bundled seed log (the grammar cache warm: one untimed run
           first fills it).
 
-It prints min/median/max wall time of each and the ratio of the medians to the baseline's.
+It prints min/median/max wall time of each, the ratio of the medians to the baseline's, and
+the median CPU time (user + system) of each child, which a loaded machine changes less.
 Targets (issue 18, item 6): help at most 6x the baseline, import at most 8x, summary at most
 0.5 s of wall time.
 
@@ -20,6 +21,8 @@ Usage: python bench/startup.py [--repeat 10] [--log PATH]
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -41,10 +44,14 @@ def _commands(log: Path) -> dict[str, list[str]]:
     }
 
 
-def _wall(command: list[str]) -> float:
+def _wall(command: list[str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of one run of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -55,20 +62,29 @@ def main() -> None:
     args = parser.parse_args()
     commands = _commands(args.log)
     _wall(commands["summary"])  # fills the grammar cache: the rounds measure a warm start
-    times: dict[str, list[float]] = {name: [] for name in commands}
+    load = os.getloadavg()[0]
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(args.repeat):
         for name, command in commands.items():
-            times[name].append(_wall(command))
-    base = statistics.median(times["base"])
-    print(f"{'command':<10} {'min':>8} {'median':>8} {'max':>8}   ratio to base (median)")
-    for name, values in times.items():
+            wall, cpu = _wall(command)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+    base = statistics.median(walls["base"])
+    print(f"{args.repeat} rounds; load average before them: {load:.1f} (2 cores here)")
+    print(f"{'command':<9} {'wall min':>9} {'median':>8} {'max':>8} {'ratio':>7} {'CPU s':>7}")
+    for name, values in walls.items():
         med = statistics.median(values)
-        print(f"{name:<10} {min(values):8.3f} {med:8.3f} {max(values):8.3f}   {med / base:5.1f}x")
+        print(
+            f"{name:<9} {min(values):9.3f} {med:8.3f} {max(values):8.3f} {med / base:6.1f}x"
+            f" {statistics.median(cpus[name]):7.3f}"
+        )
+    print("(ratio: median wall time over the median of base; CPU s: median user + system)")
     checks = [
-        ("help", statistics.median(times["help"]) / base, 6.0, "x"),
-        ("cmdhelp", statistics.median(times["cmdhelp"]) / base, 6.0, "x"),
-        ("import", statistics.median(times["import"]) / base, 8.0, "x"),
-        ("summary", statistics.median(times["summary"]), 0.5, " s"),
+        ("help", statistics.median(walls["help"]) / base, 6.0, "x"),
+        ("cmdhelp", statistics.median(walls["cmdhelp"]) / base, 6.0, "x"),
+        ("import", statistics.median(walls["import"]) / base, 8.0, "x"),
+        ("summary", statistics.median(walls["summary"]), 0.5, " s"),
     ]
     print()
     for name, value, target, unit in checks:
