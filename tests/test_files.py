@@ -209,3 +209,13 @@ def test_bounded_gzip_reads_in_pieces() -> None:
         pieces.append(piece)
     assert b"".join(pieces) == data
     assert stream.produced == len(data)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+def test_devices_are_refused_from_their_first_bytes() -> None:
+    """/dev/zero never ends: it is refused as binary from its first bytes, not read whole."""
+    for command in ("layers", "summary"):
+        done = _run_cli(command, "/dev/zero", timeout=60)
+        assert done.returncode == 2 and "binary file" in done.stderr, done.stderr
+    done = _run_cli("summary", "/dev/null", timeout=60)
+    assert done.returncode == 2 and "the input is empty" in done.stderr

@@ -165,14 +165,17 @@ def open_input(
 
 
 def _is_pipe(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` names a FIFO or a device (``os.stat`` never blocks on one)."""
+    """Whether ``path`` names a FIFO (``<(...)`` too; ``os.stat`` never blocks on one).
+
+    A device (``/dev/zero``) is left to the log reader, which reads its first bytes only
+    before it refuses binary data.
+    """
     if os.fspath(path) == "-":
         return False
     try:
-        mode = os.stat(path).st_mode
+        return stat.S_ISFIFO(os.stat(path).st_mode)
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def _given(value: Build | Engine | Profile | Times, name: str | None) -> Opened:
