@@ -219,3 +219,27 @@ def test_devices_are_refused_from_their_first_bytes() -> None:
         assert done.returncode == 2 and "binary file" in done.stderr, done.stderr
     done = _run_cli("summary", "/dev/null", timeout=60)
     assert done.returncode == 2 and "the input is empty" in done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_diff_reads_pipes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``trtlog diff <(zcat a.json.gz) <(zcat b.log.gz)``: each pipe read once, as what it is."""
+    log = FIXTURES / "logs" / "trt8.6.1_tinynet-fp16_build-verbose-dumpLayerInfo.log"
+    pipes = {tmp_path / "a": LAYERS, tmp_path / "b": log}
+    writers = []
+    for fifo, source in pipes.items():
+        os.mkfifo(fifo)
+        writers.append(subprocess.Popen(["sh", "-c", f'cat "{source}" > "{fifo}"']))
+    try:
+        done = _run_cli("diff", *map(str, pipes), "--view", "summary", timeout=120)
+    finally:
+        for writer in writers:
+            writer.wait(timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert main(["diff", str(LAYERS), str(log), "--view", "summary"]) == 0
+    expected = capsys.readouterr().out
+    for fifo, source in pipes.items():
+        expected = expected.replace(str(source), str(fifo))
+    # the pipe's layers reach compare() as the Engine read from it, which it labels so
+    expected = expected.replace("/a — layer JSON,", "/a — engine,")
+    assert done.stdout == expected

@@ -8,6 +8,7 @@ terminal) and works on one trtexec run of a log (:func:`select_run`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -321,7 +322,24 @@ def compare_sides(args: argparse.Namespace) -> Any:
 
 
 def side(path: str, run: int | None, args: argparse.Namespace) -> Any:
-    """One side of a comparison: a layer JSON path as is, a log's run as a build."""
+    """One side of a comparison: a layer JSON path as is, a log's run as a build.
+
+    A named pipe (``<(zcat a.layers.json.gz)``) can be read once only: it is opened here, and
+    its engine or build is the side.
+    """
+    import stat
+
+    try:
+        pipe = path != "-" and stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        pipe = False
+    if pipe:
+        opened = open_file(path, want=("log", "layers"))
+        if opened.engine is not None:
+            if run is not None:
+                raise UsageError(f"--run-a/--run-b pick a run of a log; {path} is a layer JSON")
+            return opened.engine
+        return select_run(opened.build, argparse.Namespace(run_number=run, quiet=args.quiet))
     if is_json_path(path):
         if run is not None:
             raise UsageError(f"--run-a/--run-b pick a run of a log; {path} is a layer JSON")
