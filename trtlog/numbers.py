@@ -45,10 +45,12 @@ def parse_tactic(text: str) -> int:
     Example:
         >>> parse_tactic("0xfffffffffffffffd") == parse_tactic("-3")
         True
-        >>> parse_tactic("1002")
-        1002
+        >>> parse_tactic("1002"), parse_tactic("0123")
+        (1002, 123)
     """
-    return int(text, 0) % U64
+    # int(text, 0) would refuse a decimal with a leading zero ("0123")
+    base = 16 if text[:2] in ("0x", "0X") or text[:3] in ("-0x", "-0X") else 10
+    return int(text, base) % U64
 
 
 def parse_hex(text: str) -> int:
