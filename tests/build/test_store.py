@@ -20,7 +20,7 @@ import trtlog
 from tests.conftest import FIXTURES, corpus_logs
 from trtlog.build.model import Build, SourceMeta
 from trtlog.build.parsing import _build
-from trtlog.build.store import EventStore, family_kinds
+from trtlog.build.store import EventStore, family_kinds, route_kinds
 from trtlog.parser.scanner import Unusual, _one_line, scan
 from trtlog.parser.source import iter_lines, read_text
 from trtlog.parser.stream import Deferred, LogParser
@@ -89,6 +89,7 @@ def test_deferred_messages_give_a_kind_of_their_family(path: Path) -> None:
         if isinstance(item, Deferred):
             event = item.event()
             assert event.kind in family_kinds(item.route.family), (event.kind, item.message)
+            assert event.kind in route_kinds(item.route), (event.kind, item.message)
 
 
 def test_events_are_built_once_and_shared() -> None:
@@ -216,3 +217,18 @@ def test_a_decimal_tactic_with_a_leading_zero_parses() -> None:
     line = "[01/10/2024-21:52:52] [V] [TRT] Tactic: 0123 Time: 0.5\n"
     for build in lazy_and_eager(line * 6):
         assert [e.tactic for e in build.of(trtlog.events.TacticTiming)] == [123] * 6
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_tactics_frame_from_columns_equals_the_per_event_frame(path: Path) -> None:
+    """The columnar tactics frame, lazy and eager, equals trtlog 0.1's per-event one."""
+    import pandas as pd
+
+    from tests.frames.reference_tactics import reference_tactics_frame
+
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    expected = reference_tactics_frame(eager)
+    pd.testing.assert_frame_equal(lazy.tactics_frame(), expected)
+    pd.testing.assert_frame_equal(eager.tactics_frame(), expected)
+    assert "events" not in lazy.__dict__  # built from columns and the kinds it reads

@@ -225,7 +225,7 @@ class Build(BaseModel):
 
         Example:
             >>> from trtlog import parse_text
-            >>> b = parse_text("[V] [TRT] Tactic: 0x1f Time: 0.5\n")
+            >>> b = parse_text("[V] [TRT] Tactic: 0x1f Time: 0.5\\n")
             >>> b.columns("tactic_timing")["time_ms"]
             [0.5]
         """

@@ -16,13 +16,17 @@ first needed.
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from trtlog.events import EVENT_CLASSES, Event
+from trtlog.parser._lark import rule_name, rules_by_origin
+from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
+from trtlog.parser.grammar import _cached_parser
 from trtlog.parser.scanner import HotRows, Scan
 from trtlog.parser.stream import Deferred
 
@@ -136,7 +140,7 @@ class EventStore:
         may = _may_give(wanted)
         for i, event in enumerate(cold):
             if event.__class__ is Deferred:
-                if not may(event.route.family):
+                if not may(event.route):
                     continue
                 event = cold[i] = event.event()
             if event.kind in wanted:
@@ -279,14 +283,53 @@ def family_kinds(family: Family) -> frozenset[str]:
 _FAMILY_KINDS: dict[str, frozenset[str]] = {}
 
 
-def _may_give(wanted: set[str]) -> Callable[[Family], bool]:
-    """Whether a deferred message of a family may give one of ``wanted`` kinds."""
-    memo: dict[str, bool] = {}
+def route_kinds(route: Route) -> frozenset[str]:
+    """The kinds a message routed to ``route`` can give (a superset).
 
-    def may(family: Family) -> bool:
-        found = memo.get(family.name)
+    The kinds its start rule's alternatives return: each alternative's transformer method
+    (its alias) names the kind it returns (``"kind": "..."``), or is the kind; a method that
+    names none (it calls a helper) counts as every kind of its family. Plus ``unrecognized``.
+    """
+    key = (route.family.name, route.rule.start)
+    found = _ROUTE_KINDS.get(key)
+    if found is None:
+        found = _start_kinds(route)
+        _ROUTE_KINDS[key] = found
+    return found
+
+
+def _start_kinds(route: Route) -> frozenset[str]:
+    family = route.family
+    rules = rules_by_origin(_cached_parser(family)).get(route.rule.start)
+    if not rules:
+        return family_kinds(family)
+    kinds: set[str] = {"unrecognized"}
+    for rule in rules:
+        alias = rule_name(rule)
+        method = getattr(family.transformer, alias, None)
+        named: set[str] = set()
+        if method is not None:
+            named = set(_KIND_LITERAL.findall(inspect.getsource(method)))
+        if alias in EVENT_CLASSES:
+            named.add(alias)
+        if not named or not named <= EVENT_CLASSES.keys():
+            return family_kinds(family)
+        kinds |= named
+    return frozenset(kinds)
+
+
+_ROUTE_KINDS: dict[tuple[str, str], frozenset[str]] = {}
+_KIND_LITERAL = re.compile(r"""["']kind["']\s*:\s*["'](\w+)["']""")
+
+
+def _may_give(wanted: set[str]) -> Callable[[Route], bool]:
+    """Whether a deferred message of a route may give one of ``wanted`` kinds."""
+    memo: dict[int, bool] = {}
+
+    def may(route: Route) -> bool:
+        found = memo.get(id(route))
         if found is None:
-            found = memo[family.name] = not wanted.isdisjoint(family_kinds(family))
+            found = memo[id(route)] = not wanted.isdisjoint(route_kinds(route))
         return found
 
     return may
