@@ -24,6 +24,7 @@ from trtlog.build.store import EventStore, family_kinds, route_kinds
 from trtlog.parser.scanner import Unusual, _one_line, scan
 from trtlog.parser.source import iter_lines, read_text
 from trtlog.parser.stream import Deferred, LogParser
+from trtlog.summary.collect import summarize
 
 LOGS = sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
 
@@ -232,3 +233,35 @@ def test_tactics_frame_from_columns_equals_the_per_event_frame(path: Path) -> No
     pd.testing.assert_frame_equal(lazy.tactics_frame(), expected)
     pd.testing.assert_frame_equal(eager.tactics_frame(), expected)
     assert "events" not in lazy.__dict__  # built from columns and the kinds it reads
+
+
+_FRAMES = (
+    "layer_counts_frame",
+    "passes_frame",
+    "fusions_frame",
+    "removals_frame",
+    "qdq_frame",
+    "memory_frame",
+)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_views_of_a_lazy_build_equal_those_of_an_eager_build(path: Path) -> None:
+    """Frames, summary, findings, merge graph, engine: the same from the store."""
+    import networkx as nx
+    import pandas as pd
+
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    assert (lazy.engine is None) == (eager.engine is None)
+    if lazy.engine is not None and eager.engine is not None:
+        assert lazy.engine.model_dump() == eager.engine.model_dump()
+    for name in _FRAMES:
+        pd.testing.assert_frame_equal(getattr(lazy, name)(), getattr(eager, name)(), obj=name)
+    assert summarize(lazy).model_dump() == summarize(eager).model_dump()
+    assert [f.model_dump() for f in trtlog.lint(lazy)] == [
+        f.model_dump() for f in trtlog.lint(eager)
+    ]
+    a, b = lazy.merge_graph(), eager.merge_graph()
+    assert nx.utils.graphs_equal(a, b)
+    assert sorted(a.edges(data=True), key=repr) == sorted(b.edges(data=True), key=repr)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
+from trtlog._pydantic import gc_paused
 from trtlog.build.header import Device, Options, Run, derive_header
 from trtlog.build.passes import PassIndex
 from trtlog.build.performance import profile_from_events
@@ -462,11 +463,12 @@ class Build(BaseModel):
         ``--dumpProfile`` table, its layer times are merged (``Engine.profile``, ``time_ms``
         of ``layers_frame()``), as a ``--exportProfile`` file would be.
         """
-        engine = engine_from_events(self._events_for(_ENGINE_CLASSES), self.source.name)
-        if engine is None:
-            return None
-        profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
-        return engine if profile is None else engine.with_profile(profile)
+        with gc_paused():  # thousands of layer and tensor objects
+            engine = engine_from_events(self._events_for(_ENGINE_CLASSES), self.source.name)
+            if engine is None:
+                return None
+            profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
+            return engine if profile is None else engine.with_profile(profile)
 
     def _events_for(self, classes: tuple[type[EventBase], ...]) -> list[Event]:
         """The events a reader of only ``classes`` needs.

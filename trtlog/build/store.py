@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from trtlog._pydantic import gc_paused
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.parser._lark import rule_name, rules_by_origin
 from trtlog.parser.dispatch import Route
@@ -55,6 +56,15 @@ class _Hot:
         if self.rows.shape.groups:
             return make(*values[1:])  # type: ignore[no-any-return]
         return make()  # type: ignore[no-any-return]
+
+    def all_fields(self) -> list[dict[str, Any]]:
+        """The transformed fields of every row (without span and severity)."""
+        rows = self.rows
+        make = rows.shape.make
+        if not rows.shape.groups:
+            return [make() for _ in rows.values]
+        groups = list(zip(*rows.values, strict=True))
+        return list(map(make, *groups[1:]))
 
     def build(self) -> list[Any]:
         """The events of every row (built once)."""
@@ -150,6 +160,13 @@ class EventStore:
     def events(self) -> list[Event]:
         """Every event in file order (built once; the same objects ``events_of`` gives)."""
         if self._events is None:
+            with gc_paused():
+                self._build_all()
+        assert self._events is not None
+        return self._events
+
+    def _build_all(self) -> None:
+        if self._events is None:
             cold = self._cold_events()
             if not self._hot:
                 self._events = list(cold)
@@ -161,11 +178,13 @@ class EventStore:
                 for event in cold:
                     slots[event.span[0]] = event
                 self._events = [e for e in slots if e is not None]
-        return self._events
 
     def events_of(self, kinds: Iterable[str]) -> list[Event]:
         """The events of ``kinds`` in file order, building only those."""
-        wanted = set(kinds)
+        with gc_paused():
+            return self._events_of(set(kinds))
+
+    def _events_of(self, wanted: set[str]) -> list[Event]:
         if self._events is not None:
             return [e for e in self._events if e.kind in wanted]
         found: list[Any] = self._cold_of(wanted)
@@ -205,6 +224,10 @@ class EventStore:
         Columns: ``line`` (first line), ``end_line``, ``severity``, then the kind's own
         fields in the class's order.
         """
+        with gc_paused():
+            return self._columns(kind)
+
+    def _columns(self, kind: str) -> dict[str, list[Any]]:
         cls = EVENT_CLASSES[kind]
         names = [f for f in cls.model_fields if f not in ("kind", "span", "severity")]
         parts: list[tuple[list[int], list[Any], list[Any], list[Any]]] = []
@@ -226,8 +249,10 @@ class EventStore:
                 if hot.kind != kind:
                     continue
                 lines = list(hot.rows.lines)
-                defaults = cls._defaults
-                dicts = [{**defaults, **hot.fields(i)} for i in range(len(lines))]
+                if hot.events is not None:
+                    dicts = [e.__dict__ for e in hot.events]
+                else:
+                    dicts = hot.all_fields()
                 parts.append((lines, lines, hot.severities(), dicts))
         out: dict[str, list[Any]] = {"line": [], "end_line": [], "severity": []}
         for name in names:
@@ -252,8 +277,10 @@ class EventStore:
         out["line"] = list(lines)
         out["end_line"] = list(ends)
         out["severity"] = list(sevs)
+        defaults = cls._defaults
         for name in names:
-            out[name] = [d[name] for d in dicts]
+            default = defaults[name]
+            out[name] = [d.get(name, default) for d in dicts]
         return out
 
 
