@@ -48,9 +48,11 @@ def parse_tactic(text: str) -> int:
         >>> parse_tactic("1002"), parse_tactic("0123")
         (1002, 123)
     """
-    # int(text, 0) would refuse a decimal with a leading zero ("0123")
-    base = 16 if text[:2] in ("0x", "0X") or text[:3] in ("-0x", "-0X") else 10
-    return int(text, base) % U64
+    try:
+        return int(text, 0) % U64
+    except ValueError:
+        # int(text, 0) refuses a decimal with a leading zero ("0123"); base 10 reads it
+        return int(text, 10) % U64
 
 
 def parse_hex(text: str) -> int:

@@ -28,7 +28,7 @@ from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
 from trtlog.parser.grammar import _cached_parser
-from trtlog.parser.scanner import HotRows, Scan
+from trtlog.parser.scanner import HotRows, Scan, _alternation
 from trtlog.parser.stream import Deferred
 
 __all__ = ["EventStore"]
@@ -40,10 +40,11 @@ _set = object.__setattr__
 class _Hot:
     """One hot shape's rows with their kind and, once built, their events."""
 
-    __slots__ = ("cls", "events", "kind", "rows")
+    __slots__ = ("cls", "events", "kind", "rows", "text")
 
-    def __init__(self, rows: HotRows) -> None:
+    def __init__(self, rows: HotRows, text: str) -> None:
         self.rows = rows
+        self.text = text
         self.events: list[Any] | None = None
         first = self.fields(0)
         self.kind: str = first["kind"]
@@ -51,58 +52,62 @@ class _Hot:
 
     def fields(self, i: int) -> dict[str, Any]:
         """The transformed fields of row ``i`` (without span and severity)."""
-        values = self.rows.values[i]
+        pattern, indices = _alternation((self.rows.shape,))
+        found = pattern.match(self.text, self.rows.starts[i])
+        assert found is not None
+        values = found.group(*indices[0][2:])
         make = self.rows.shape.make
         if self.rows.shape.groups:
             return make(*values[1:])  # type: ignore[no-any-return]
         return make()  # type: ignore[no-any-return]
 
-    def all_fields(self) -> list[dict[str, Any]]:
-        """The transformed fields of every row (without span and severity)."""
+    def all_fields(self) -> tuple[list[dict[str, Any]], list[str | None]]:
+        """The transformed fields (without span and severity) and severity of every row."""
         rows = self.rows
         make = rows.shape.make
+        values = rows.values(self.text)
+        severity = LETTER_SEVERITY.__getitem__
         if not rows.shape.groups:
-            return [make() for _ in rows.values]
-        groups = list(zip(*rows.values, strict=True))
-        return list(map(make, *groups[1:]))
+            return [make() for _ in values], list(map(severity, values))
+        groups = list(zip(*values, strict=True))
+        return list(map(make, *groups[1:])), list(map(severity, groups[0]))
 
     def build(self) -> list[Any]:
         """The events of every row (built once)."""
         if self.events is not None:
             return self.events
         rows = self.rows
-        make = rows.shape.make
-        grouped = bool(rows.shape.groups)
+        values = rows.values(self.text)
+        if rows.shape.groups:
+            groups = list(zip(*values, strict=True))
+            letters: Iterable[str] = groups[0]
+            fields_of: Iterable[dict[str, Any]] = map(rows.shape.make, *groups[1:])
+        else:
+            letters = values
+            fields_of = (rows.shape.make() for _ in values)
         classes = EVENT_CLASSES
-        severities = LETTER_SEVERITY
+        severity = LETTER_SEVERITY.__getitem__
+        kind = None
+        cls: Any = None
+        fields_set = None
         out: list[Any] = []
         append = out.append
-        for n, values in zip(rows.lines, rows.values, strict=True):
-            if grouped:
-                fields = make(*values[1:])
-                letter = values[0]
-            else:
-                fields = make()
-                letter = values  # type: ignore[assignment]
-            cls = classes[fields["kind"]]
+        for n, letter, fields in zip(rows.lines, letters, fields_of, strict=True):
+            if fields["kind"] != kind:
+                kind = fields["kind"]
+                cls = classes[kind]
+                fields_set = cls._fields_set
             data = {**cls._defaults, **fields}
             data["span"] = (n, n)
-            data["severity"] = severities[letter]
+            data["severity"] = severity(letter)
             obj = _new(cls)
             _set(obj, "__dict__", data)
-            _set(obj, "__pydantic_fields_set__", cls._fields_set)
+            _set(obj, "__pydantic_fields_set__", fields_set)
             _set(obj, "__pydantic_extra__", None)
             _set(obj, "__pydantic_private__", None)
             append(obj)
         self.events = out
         return out
-
-    def severities(self) -> list[str | None]:
-        rows = self.rows
-        severities = LETTER_SEVERITY
-        if rows.shape.groups:
-            return [severities[v[0]] for v in rows.values]
-        return [severities[v] for v in rows.values]  # type: ignore[index]
 
 
 class EventStore:
@@ -114,7 +119,7 @@ class EventStore:
 
     def __init__(self, scan: Scan) -> None:
         self.n_lines = scan.n_lines
-        self._hot = [_Hot(rows) for rows in scan.hot]
+        self._hot = [_Hot(rows, scan.text) for rows in scan.hot]
         self._cold: list[Any] = scan.cold
         self._resolved = False
         self._events: list[Event] | None = None
@@ -122,7 +127,7 @@ class EventStore:
     @classmethod
     def of_events(cls, events: list[Event], n_lines: int) -> EventStore:
         """A store of events already built (for ``columns`` of a built or loaded Build)."""
-        store = cls(Scan([], list(events), n_lines))
+        store = cls(Scan([], list(events), n_lines, ""))
         store._events = events
         return store
 
@@ -251,9 +256,10 @@ class EventStore:
                 lines = list(hot.rows.lines)
                 if hot.events is not None:
                     dicts = [e.__dict__ for e in hot.events]
+                    sevs = [e.severity for e in hot.events]
                 else:
-                    dicts = hot.all_fields()
-                parts.append((lines, lines, hot.severities(), dicts))
+                    dicts, sevs = hot.all_fields()
+                parts.append((lines, lines, sevs, dicts))
         out: dict[str, list[Any]] = {"line": [], "end_line": [], "severity": []}
         for name in names:
             out[name] = []

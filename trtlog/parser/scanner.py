@@ -52,20 +52,34 @@ class Unusual(Exception):
 
 
 class HotRows:
-    """The rows of one hot shape: line numbers and the texts of the shape's groups.
+    """The rows of one hot shape: line numbers and where each line starts in the text.
+
+    A row keeps no text of its own: its groups are read again, when its event or a column
+    is asked for, by matching the shape at the line's start (:meth:`values`), which holds
+    the memory of a row to two integers.
 
     Attributes:
         shape: the compiled alternative.
         lines: the 1-based line number of each row.
-        values: per row, the severity letter followed by the group texts ``shape.make`` takes.
+        starts: the offset of each row's line in the text.
     """
 
-    __slots__ = ("lines", "shape", "values")
+    __slots__ = ("lines", "shape", "starts")
 
     def __init__(self, shape: Shape) -> None:
         self.shape = shape
         self.lines: array[int] = array("q")
-        self.values: list[tuple[str, ...]] = []
+        self.starts: array[int] = array("q")
+
+    def values(self, text: str) -> list[Any]:
+        """Per row, the severity letter and the group texts ``shape.make`` takes.
+
+        A tuple per row, or the letter alone for a shape without groups.
+        """
+        pattern, indices = _alternation((self.shape,))
+        idx = indices[0][2:]
+        match = pattern.match
+        return [match(text, start).group(*idx) for start in self.starts]  # type: ignore[union-attr]
 
 
 class Scan:
@@ -78,12 +92,13 @@ class Scan:
         n_lines: the number of lines.
     """
 
-    __slots__ = ("cold", "hot", "n_lines")
+    __slots__ = ("cold", "hot", "n_lines", "text")
 
-    def __init__(self, hot: list[HotRows], cold: list[Any], n_lines: int) -> None:
+    def __init__(self, hot: list[HotRows], cold: list[Any], n_lines: int, text: str) -> None:
         self.hot = hot
         self.cold = cold
         self.n_lines = n_lines
+        self.text = text
 
 
 def _sample(parser: LogParser, text: str, start: int, stop: int, counts: Counter[Shape]) -> None:
@@ -283,7 +298,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
                         rows = rows_of[shape] = HotRows(shape)
                     table[idx[0]] = (
                         rows.lines.append,
-                        rows.values.append,
+                        rows.starts.append,
                         idx[2:],
                         bool(idx[1]),
                     )
@@ -297,14 +312,14 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
                 n += 1
                 entry = get(m.lastindex)  # type: ignore[arg-type]
                 if entry is not None and clean:
-                    line_append, value_append, idx, risky = entry
+                    line_append, start_append, _idx, risky = entry
                     if risky and text.find("\n", m.start(), m.end() - 1) >= 0:
                         # the match ran on into the next line: read its lines one by one
                         n = feed_lines(m.group(), n - 1)
                         clean = parser.clean
                         continue
                     line_append(n)
-                    value_append(m.group(*idx))
+                    start_append(m.start())
                     hot_lines += 1
                     continue
                 out = feed(n, m.group())
@@ -328,4 +343,4 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             "envelopes, e.g. `trtexec ... --verbose > build.log 2>&1`",
         )
     hot = [rows for rows in rows_of.values() if rows.lines]
-    return Scan(hot, cold, n)
+    return Scan(hot, cold, n, text)
