@@ -265,3 +265,47 @@ def test_views_of_a_lazy_build_equal_those_of_an_eager_build(path: Path) -> None
     a, b = lazy.merge_graph(), eager.merge_graph()
     assert nx.utils.graphs_equal(a, b)
     assert sorted(a.edges(data=True), key=repr) == sorted(b.edges(data=True), key=repr)
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "logs").glob("*.log")), ids=lambda p: p.name)
+def test_streaming_and_strict_parsing_give_the_same_events(path: Path) -> None:
+    """``iter_events`` and ``strict=True`` read line by line, eagerly; same events."""
+    lazy = trtlog.parse(path)
+    assert "_store" in lazy.__dict__
+    assert list(trtlog.iter_events(path)) == lazy.events
+    try:
+        strict = trtlog.parse(path, strict=True)
+    except trtlog.InputError:
+        return  # a fixture with a line its grammar rule does not parse
+    assert "_store" not in strict.__dict__
+    assert strict.events == lazy.events
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(_LINES[:13]), min_size=1, max_size=25),
+    crlf=st.booleans(),
+    codec=st.sampled_from(["utf-8", "utf-8-sig", "utf-16"]),
+    gz=st.booleans(),
+    read_piece=st.integers(min_value=1, max_value=64),
+)
+def test_reading_in_small_pieces_keeps_the_text(
+    lines: list[str], crlf: bool, codec: str, gz: bool, read_piece: int
+) -> None:
+    """A multi-byte character or a CRLF cut between two read pieces decodes whole."""
+    import gzip
+
+    import trtlog.parser.source as source
+
+    text = ("\r\n" if crlf else "\n").join(lines) + "\n"
+    data = text.encode(codec)
+    if gz:
+        data = gzip.compress(data)
+    before = source.READ_PIECE
+    source.READ_PIECE = read_piece
+    try:
+        build = trtlog.parse(data)
+    finally:
+        source.READ_PIECE = before
+    assert build.to_text() == text
+    assert build.events == trtlog.parse_text(text).events
