@@ -162,6 +162,7 @@ _LINES = [
     "[01/10/2024-21:52:52] [V] [TRT] Removing /m/relu_層",
     _V + "--------------- Timing Runner: /m/conv (CaskConvolution[0x80000009])",
     "[01/10/2024-21:52:52] [V] [TRT] Removing trailing blank ",
+    "[01/10/2024-21:52:52] [V] [TRT] Removing trailing nbsp\xa0",
     "[01/10/2024-21:52:52] [I] === Build Options ===",
     "[01/10/2024-21:52:52] [I] Precision: FP32+FP16",
     "[01/10/2024-21:52:52] [I] ",
@@ -309,3 +310,18 @@ def test_reading_in_small_pieces_keeps_the_text(
         source.READ_PIECE = before
     assert build.to_text() == text
     assert build.events == trtlog.parse_text(text).events
+
+
+def test_a_message_ending_in_any_whitespace_is_read_as_the_line_parser_reads_it() -> None:
+    """``feed`` strips every trailing whitespace character (``str.rstrip``), not only blanks."""
+    text = "".join(
+        f"[01/10/2024-21:52:52] [V] [TRT] Removing layer{i}{end}\n"
+        for i in range(6)
+        for end in ("", "\xa0", "\x0c", " ")
+    )
+    lazy, eager = lazy_and_eager(text)
+    assert lazy.events == eager.events
+    assert {e.layer for e in lazy.of(trtlog.events.LayerRemoved)} == {f"layer{i}" for i in range(6)}
+    parser = LogParser()
+    fed = [parser.feed(n, raw) for n, raw in enumerate(iter_lines(text), 1)]
+    assert fed == eager.events

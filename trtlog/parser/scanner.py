@@ -15,7 +15,7 @@ state (a section, a multi-line construct, a records block an enveloped line can 
 The rules that keep it equal to the line parser:
 
 * a match starts at a line start and ends at the line's end (``\\n``, ``\\r\\n`` or the end of
-  the text), and the line must not end in a blank (the line parser strips those);
+  the text), and the line must not end in whitespace (the line parser strips it);
 * a piece holding an ANSI escape or a lone ``\\r`` is read line by line through ``feed``;
 * every piece is checked: the lines it counted must be the piece's lines, or a terminal
   matched across a line end, and :class:`Unusual` sends the whole input back to the line
@@ -109,7 +109,7 @@ def _sample(parser: LogParser, text: str, start: int, stop: int, counts: Counter
         if i >= _SAMPLE_LINES:
             break
         line = raw.rstrip("\r\n")
-        if "\x1b" in line or line[-1:] in (" ", "\t", ""):
+        if "\x1b" in line or not line or line[-1].isspace():
             continue
         m = FAST_ENVELOPE.match(line)
         if m is None:
@@ -211,7 +211,7 @@ def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tupl
         risky.append(doubt)
     # every line matches: a hot shape, or the last alternative (a line for the line parser)
     pattern = re.compile(
-        rf"(?m)^(?:{envelope}(?:{'|'.join(parts)})(?<![ \t])(?:\r?\n|\Z)"
+        rf"(?m)^(?:{envelope}(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
         rf"|[^\n]+\Z|[^\n]*\n)",
     )
     severity = pattern.groupindex[_ENVELOPE_GROUP]

@@ -496,7 +496,7 @@ class LogParser:
         for n, raw in enumerate(lines, 1):
             if clean:
                 text = raw.rstrip("\r\n")
-                if "\x1b" not in text and text[-1:] not in (" ", "\t"):
+                if "\x1b" not in text and not text[-1:].isspace():
                     # the message starts after "[MM/DD/YYYY-hh:mm:ss] [S] " and maybe "[TRT] "
                     at = tagged_at if text[plain_at:tagged_at] == tag else plain_at
                     line_match = recent.get(text[at : at + _KEY])
