@@ -85,7 +85,7 @@ def read_all(opened: Opened) -> str:
         return "".join(opened.lines)
     stream = opened.stream
     try:
-        text = stream.read()
+        text = _decode_pieces(stream)
     except (OSError, EOFError) as exc:
         raise InputError(
             f"the input ends in the middle of compressed data ({exc})",
@@ -95,6 +95,29 @@ def read_all(opened: Opened) -> str:
     finally:
         stream.close()
     return text
+
+
+#: Bytes per piece when a whole input is read (see :func:`read_all`).
+READ_PIECE = 1 << 22
+
+
+def _decode_pieces(stream: io.TextIOWrapper) -> str:
+    """The rest of ``stream``'s text, its bytes decoded piece by piece.
+
+    ``stream.read()`` holds every byte and every character at once; an incremental decoder
+    of the stream's codec (the one it would use, BOMs and characters cut between two pieces
+    included) over :data:`READ_PIECE`-byte pieces holds one piece of bytes at a time.
+    """
+    raw = stream.buffer
+    decoder = codecs.getincrementaldecoder(stream.encoding)(errors=stream.errors or "strict")
+    pieces: list[str] = []
+    while True:
+        chunk = raw.read(READ_PIECE)
+        if not chunk:
+            break
+        pieces.append(decoder.decode(chunk))
+    pieces.append(decoder.decode(b"", True))
+    return "".join(pieces)
 
 
 def looks_utf16(head: bytes) -> str | None:
