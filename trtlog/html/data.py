@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import trtlog
 from trtlog.html.inputs import Inputs, Side
@@ -139,14 +139,22 @@ def _scope(build: Build) -> tuple[Build, dict[str, Any] | None]:
     }
 
 
-def _overview(side: Side, findings: Sequence[Finding], lines: Lines) -> dict[str, Any]:
-    """What the Overview section shows (rendered by the template)."""
+def _overview(
+    side: Side,
+    findings: Sequence[Finding],
+    lines: Lines,
+    tactics: pd.DataFrame | None = None,
+) -> dict[str, Any]:
+    """What the Overview section shows (rendered by the template).
+
+    ``tactics``: the tactics frame of the round ``summarize`` counts, when already made.
+    """
     from trtlog.summary import summarize
 
     engine = side.engine
     out: dict[str, Any] = {"engine": None, "summary": None, "top": [], "performance": []}
     if side.build is not None:
-        summary = summarize(side.build)
+        summary = summarize(side.build, tactics=tactics)
         out["summary"] = summary
         out["performance"] = summary.performance.text_lines() if summary.performance else []
         for stage in summary.layer_counts:
@@ -304,7 +312,8 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
     graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     ids: dict[str, int] = {}
-    nodes = cast("list[tuple[str, dict[str, Any]]]", list(graph.nodes(data=True)))
+    # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node
+    nodes = list(graph.node_data().items())
     kinds: list[int] = []
     order: list[int | None] = []
     layer: list[int | None] = []
@@ -324,7 +333,9 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
                 by_name.setdefault(data["name"], i)
     names = s.many(data.get("name", node_id) for node_id, data in nodes)
     ops = s.many(data.get("op") for _, data in nodes)
-    edges = cast("list[tuple[str, str, dict[str, Any]]]", list(graph.edges(data=True)))
+    edges = [
+        (a, b, data) for a, targets in graph.out_adjacency().items() for b, data in targets.items()
+    ]
     relations = Strings()
     evidence = Strings()
     es = [ids[a] for a, _, _ in edges]
@@ -338,10 +349,11 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
     # the fate of every ONNX node, and of every layer of the network as parsed that no parser
     # line ties to a node (an excerpt, or a log without parser lines, knows nodes by those)
     found = [(by_name.get(f.node), f) for f in graph.fates()]
+    sources = graph.in_adjacency()
     originals = [
         node_id
         for node_id, data in nodes
-        if data.get("kind") == "intermediate" and not graph.in_degree(node_id)
+        if data.get("kind") == "intermediate" and not sources[node_id]
     ]
     if len(originals) <= ORIGINAL_FATES:
         found += [(ids[n], graph.fate(graph.nodes[n]["name"])) for n in originals]
@@ -492,14 +504,16 @@ TACTIC_ROWS = 50_000
 TACTICS_PER_LAYER = 12
 
 
-def _tactics(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
-    """Every timed tactic by layer: candidates, the fastest, the chosen and the engine's."""
-    frame = build.tactics_frame()
+def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
+    """Every timed tactic by layer: candidates, the fastest, the chosen and the engine's.
+
+    ``frame`` is the ``tactics_frame`` of the round the page shows.
+    """
     if not len(frame):
         return {"rows": 0}
     import pandas as pd
 
-    from trtlog.plots import engine_tactics
+    from trtlog.frames.choices import engine_tactics
 
     picked = engine_tactics(frame)
     layer = frame["layer"].astype(object).where(frame["layer"].notna(), "")
@@ -752,9 +766,14 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
     findings = _lint(inputs)
     data["findings"] = _findings(findings, build, s, lines)
     step("overview")
-    overview = _overview(main, findings, lines)
     scope, rounds = (build, None) if build is None else _scope(build)
     data["rounds"] = rounds
+    # one tactics frame for the overview's figures and the Tactics section (the biggest
+    # frame of a verbose log), when summarize counts the round this page shows
+    tactics = scope.tactics_frame() if scope is not None else None
+    # (summarize counts the whole run when the builder kept no round; the page the last one)
+    same_round = rounds is None or (build is not None and any(r.kept for r in build.rounds))
+    overview = _overview(main, findings, lines, tactics if same_round else None)
     if scope is not None:
         step("passes")
         data["passes"] = _passes(scope, s, lines)
@@ -775,7 +794,8 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
                 "build log with a layer dump, or --layers, fills it)"
             )
         step("tactics")
-        data["tactics"] = _tactics(scope, s, lines)
+        assert tactics is not None
+        data["tactics"] = _tactics(tactics, s, lines)
         summary = overview["summary"]
         data["tactics"]["selection"] = summary.tactic_selection_seconds if summary else None
         if not data["tactics"]["rows"]:

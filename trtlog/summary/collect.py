@@ -27,24 +27,46 @@ from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
     ActivationMemory,
+    CachedTactic,
     EngineBuilt,
     EngineDeserialized,
     EngineGenerated,
     EngineLoadSize,
     EngineSize,
+    Event,
     EventBase,
     GraphBuildDone,
     GraphOptTime,
     LayerCount,
+    LegacyRunnerChoice,
     MemoryChange,
     MemorySnapshot,
     MemoryStats,
+    PerfBlock7x,
+    PerfScalar,
+    PerfStat,
+    PerfStat7x,
+    PerfSummaryHeader,
+    PerfWarning,
     PersistentMemory,
+    ProfileAuxStreamWarning,
+    ProfileColumns,
+    ProfileHeader,
+    ProfileRow,
+    RunnerChoice,
     TacticsDone,
+    TacticSkipped,
+    TacticSkippedMemory,
+    TacticTiming,
+    TraceAverage,
+    TraceAverages,
+    TraceProlog,
     Unrecognized,
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from trtlog.engine.model import Times
 
 from trtlog.summary.model import (
@@ -57,7 +79,25 @@ from trtlog.summary.model import (
     Summary,
 )
 
-__all__ = ["summarize"]
+__all__ = ["PERFORMANCE_EVENTS", "summarize"]
+
+#: The event classes :func:`trtlog.build.performance.performances` reads (every other event
+#: leaves its result unchanged): summarize hands it only these, not every line of the log.
+PERFORMANCE_EVENTS: tuple[type[EventBase], ...] = (
+    TraceProlog,
+    TraceAverages,
+    TraceAverage,
+    PerfSummaryHeader,
+    PerfStat,
+    PerfScalar,
+    PerfBlock7x,
+    PerfStat7x,
+    PerfWarning,
+    ProfileHeader,
+    ProfileColumns,
+    ProfileAuxStreamWarning,
+    ProfileRow,
+)
 
 E = TypeVar("E", bound=EventBase)
 
@@ -80,7 +120,13 @@ def _total(events: Sequence[GraphOptTime | TacticsDone | EngineGenerated]) -> fl
     return math.fsum(e.seconds for e in events) if events else None
 
 
-def summarize(build: Build, run: int | None = None, *, times: Times | None = None) -> Summary:
+def summarize(
+    build: Build,
+    run: int | None = None,
+    *,
+    times: Times | None = None,
+    tactics: pd.DataFrame | None = None,
+) -> Summary:
     """Collect the summary of a parsed log.
 
     Args:
@@ -88,9 +134,14 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         run: which trtexec run to describe (0-based; negative counts from the end). Default:
             the last run. A file with several runs also gets a table of every run.
         times: an ``--exportTimes`` file of the same run, summarised under the performance.
+        tactics: the ``tactics_frame()`` of the build summarized (the run, and the round that
+            gave the engine when the builder ran several), when the caller has made it
+            already (``trtlog report`` shows it too); by default summarize makes it. The
+            tactic figures are counted from it, so it must be that frame.
 
     Raises:
         IndexError: there is no such run.
+        ValueError: ``tactics`` is not a tactics frame.
 
     Example:
         >>> from trtlog import parse_text
@@ -117,7 +168,7 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
     index_ = scope.pass_index
     fusions = Counter(index_.of(e) or NO_PASS for e in scope.events_of(*FUSION_KINDS))
     qdq = _qdq_rows(scope)
-    tactics = _tactic_figures(scope)
+    tactic_figures = _tactic_figures(scope, tactics)
     warnings = sum(1 for e in scope_run.events if e.severity == "warning")
     errors = [e for e in scope_run.events if _is_error(e)]
     unrec = scope_run.of(Unrecognized)
@@ -144,7 +195,7 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
     loaded_size = _last(scope_run.of(EngineLoadSize))
     deserialized = _last(scope_run.of(EngineDeserialized))
     activation = _last(scope.of(ActivationMemory))
-    found = performances(scope_run.events, scope_run.runs)
+    found = performances(_performance_events(scope_run), scope_run.runs)
     return Summary(
         source=build.source.name,
         lines=build.line_count,
@@ -174,7 +225,7 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         removals=len(removal_events(scope.events_of(*REMOVAL_KINDS, "pass_run"))),
         qdq_events=sum(qdq.values()),
         qdq_by_kind=qdq,
-        **tactics,
+        **tactic_figures,
         graph_seconds=graph[0].seconds if graph else None,
         graph_includes_optimization=bool(graph and graph[0].includes_optimization),
         graph_optimization_seconds=_total(scope_run.of(GraphOptTime)),
@@ -206,6 +257,15 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
         events=len(scope_run.events),
     )
+
+
+def _performance_events(build: Build) -> list[Event]:
+    """The events ``performances`` reads, in file order (their spans never overlap)."""
+    found: list[Event] = []
+    for cls in PERFORMANCE_EVENTS:
+        found += build.events_of(cls.model_fields["kind"].default)
+    found.sort(key=lambda e: e.span[0])
+    return found
 
 
 def _profile_source(build: Build, engine: Any) -> str | None:
@@ -272,21 +332,31 @@ def _qdq_rows(build: Build) -> dict[str, int]:
     return dict(counts.most_common())
 
 
-_TACTIC_KINDS = ("tactic_timing", "tactic_skipped", "tactic_skipped_memory", "cached_tactic")
+_TACTIC_EVENTS = (TacticTiming, TacticSkipped, TacticSkippedMemory, CachedTactic)
 
 
-def _tactic_figures(build: Build) -> dict[str, int]:
+#: The columns of ``tactics_frame`` the tactic figures read.
+_TACTIC_COLUMNS = ("layer", "skipped", "cached", "reformat")
+
+
+def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str, int]:
     """Tactics timed, cached, skipped and the layers timed, from ``tactics_frame`` itself.
 
     ``tactics_timed`` are its rows measured in this build (not skipped, not from the timing
     cache), ``layers_timed`` the distinct ``layer`` values of its rows with a time (timed or
     cached; the ``Optimizer Reformat(...)`` layers of reformat timings among them, counted
-    in ``reformat_layers_timed``).
+    in ``reformat_layers_timed``). ``frame`` is that frame when the caller has it.
     """
-    runners = len(build.events_of("runner_choice", "legacy_runner_choice"))
-    if not build.events_of(*_TACTIC_KINDS):
+    runners = len(build.of(RunnerChoice)) + len(build.of(LegacyRunnerChoice))
+    if not any(build.of(cls) for cls in _TACTIC_EVENTS):
         return {"runners_chosen": runners}
-    frame = build.tactics_frame()
+    if frame is None:
+        frame = build.tactics_frame()
+    elif any(c not in frame.columns for c in _TACTIC_COLUMNS):
+        raise ValueError(
+            "summarize(tactics=...) takes the build's tactics_frame(); this frame has no "
+            + ", ".join(c for c in _TACTIC_COLUMNS if c not in frame.columns)
+        )
     timed = frame[~frame["skipped"]]
     return {
         "tactics_timed": int((~timed["cached"]).sum()),
