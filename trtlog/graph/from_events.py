@@ -91,6 +91,9 @@ class _Builder:
 
     def __init__(self, graph: MergeGraph, passes: PassIndex) -> None:
         self.g = graph
+        # networkx's own dicts (the graph mutates them, never replaces them): a view object
+        # per node visited cost more than the work
+        self.nodes, self.succ = graph.node_data(), graph.out_adjacency()
         self.passes = passes  # which pass was running at a line (Build.pass_index)
         self.running: PassRun | None = None  # the last "Running: <pass> on <x>" still in scope
         self.pass_acted = True  # whether the running pass has printed what it did
@@ -276,7 +279,7 @@ class _Builder:
     def _removed(self, name: str, line: int) -> None:
         g = self.g
         node = g.layer(name, line)
-        if any(d["relation"] in FLOWS for d in g.out_adjacency()[node].values()):
+        if any(d["relation"] in FLOWS for d in self.succ[node].values()):
             return  # already merged into something: the removal is the fusion's clean-up
         run = self.passes.run_at(line)
         holder = run.layer if run is not None else None
@@ -301,7 +304,7 @@ class _Builder:
         with Add_42 + Relu_43`` before ``Removing DequantizeLinear_41`` (8.5.10 resnet18-QAT
         lines 2619-2628): the DQ goes into the layer Conv_34 has become.
         """
-        succ = self.g.out_adjacency()
+        succ = self.succ
         seen = {node_id}
         while True:
             later = [
@@ -329,8 +332,7 @@ class _Builder:
 
     def finish(self, engine: Engine | None) -> None:
         g = self.g
-        # networkx's own dicts, read directly (a view object per node cost more than the work)
-        nodes, succ = g.node_data(), g.out_adjacency()
+        nodes, succ = self.nodes, self.succ
         self._close_pass()
         order = self.order_index
         # an initializer without a "Registering ..." line is the constant layer of its name,
@@ -375,10 +377,10 @@ class _Builder:
         self._infer()
 
     def _dead_end(self, node_id: str) -> bool:
-        return not any(d["relation"] in _ENDS for d in self.g.out_adjacency()[node_id].values())
+        return not any(d["relation"] in _ENDS for d in self.succ[node_id].values())
 
     def _registered(self, node_id: str) -> list[str]:
-        edges = self.g.out_adjacency()[node_id].items()
+        edges = self.succ[node_id].items()
         return [b for b, d in edges if d["relation"] == "registered as"]
 
     def _infer(self) -> None:
@@ -393,7 +395,7 @@ class _Builder:
           was fused into that layer by that pass (``pass``).
         """
         g = self.g
-        nodes = g.node_data()
+        nodes = self.nodes
         outputs: dict[str, list[str]] = defaultdict(list)
         for tensor, node in self.producers.items():
             outputs[node].append(tensor)
@@ -412,9 +414,9 @@ class _Builder:
         for start, name, tensors in starts:
             if start not in g:
                 continue
-            reached = g.reach(start)
-            if self._settled(reached):
+            if self._settles(start):
                 continue
+            reached = g.reach(start)
             ends = [n for n in reached if self._dead_end(n)]
             if name in constant:
                 readers = [c for t in tensors for c in self.consumers.get(t, ())]
@@ -431,14 +433,27 @@ class _Builder:
                 for end in ends:
                     g.relate(end, target, "merged into", pass_name, line, "pass")
 
-    def _settled(self, reached: list[str]) -> bool:
-        """Whether the log already tells where these nodes went."""
-        nodes, succ = self.g.node_data(), self.g.out_adjacency()
-        return any(
-            nodes[n]["kind"] == "engine_layer"
-            or any(d["relation"] in ("removed by", "retargeted to") for d in succ[n].values())
-            for n in reached
-        )
+    def _settles(self, start: str) -> bool:
+        """Whether the log already tells where ``start`` went.
+
+        Some node it flows to (itself included) is an engine layer, or was removed or
+        retargeted; the walk stops at the first such node.
+        """
+        nodes, succ = self.nodes, self.succ
+        seen = {start}
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            if nodes[current]["kind"] == "engine_layer":
+                return True
+            for target, edge in succ[current].items():
+                relation = edge["relation"]
+                if relation == "removed by" or relation == "retargeted to":
+                    return True
+                if relation in FLOWS and target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        return False
 
     def _silent_fusion(self, name: str) -> tuple[str, str, int] | None:
         """A producer layer of ``name``'s inputs that a fusion pass ran on silently."""
@@ -447,7 +462,7 @@ class _Builder:
             if producer is None:
                 continue
             for target in self._registered("onnx:" + producer):
-                runs = self.silent.get(self.g.node_data()[target]["name"], [])
+                runs = self.silent.get(self.nodes[target]["name"], [])
                 for pass_name, line in runs:
                     if "Fusion" in pass_name:
                         return target, pass_name, line
@@ -475,7 +490,7 @@ class _Builder:
         return None
 
     def _flows(self, node_id: str) -> bool:
-        return any(d["relation"] in FLOWS for d in self.g.out_adjacency()[node_id].values())
+        return any(d["relation"] in FLOWS for d in self.succ[node_id].values())
 
     def _compose(self, node_id: str, name: str, order: dict[str, int]) -> None:
         """Edges from the parts of a composed final name into the layer, recursively."""

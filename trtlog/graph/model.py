@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict
@@ -265,15 +265,15 @@ class MergeGraph(_DiGraph):
 
     def out_adjacency(self) -> Adjacency:
         """Node id -> {target id -> edge data}: the graph's out-edges (read-only by contract)."""
-        return cast(Adjacency, self._succ)  # type: ignore[attr-defined]
+        return self._succ  # type: ignore[attr-defined,no-any-return]
 
     def in_adjacency(self) -> Adjacency:
         """Node id -> {source id -> edge data}: the graph's in-edges (read-only by contract)."""
-        return cast(Adjacency, self._pred)  # type: ignore[attr-defined]
+        return self._pred  # type: ignore[attr-defined,no-any-return]
 
     def node_data(self) -> dict[str, dict[str, Any]]:
         """Node id -> its attributes (the dict networkx keeps; read-only by contract)."""
-        return cast("dict[str, dict[str, Any]]", self._node)  # type: ignore[attr-defined]
+        return self._node  # type: ignore[attr-defined,no-any-return]
 
     def __repr__(self) -> str:
         """One line: ``<MergeGraph 'b.log': 877 nodes (120 ONNX nodes, ...), 863 edges, ...>``."""
@@ -305,7 +305,7 @@ class MergeGraph(_DiGraph):
     def layer(self, name: str, line: int = 0) -> str:
         """The id of the layer node ``name`` (created as ``intermediate`` if new)."""
         node_id = "layer:" + name
-        if node_id not in self.node_data():
+        if node_id not in self._node:  # type: ignore[attr-defined]
             self.add_node(node_id, kind="intermediate", name=name, line=line)
         return node_id
 
@@ -321,7 +321,8 @@ class MergeGraph(_DiGraph):
         """Add an edge unless the same relation already joins the two nodes."""
         if source == target:
             return
-        current = self.out_adjacency().get(source, {}).get(target)
+        targets = self._succ.get(source)  # type: ignore[attr-defined]
+        current = targets.get(target) if targets is not None else None
         if current is not None and (current["relation"] == relation or current["line"]):
             return
         self.add_edge(

@@ -317,33 +317,51 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
     kinds: list[int] = []
     order: list[int | None] = []
     layer: list[int | None] = []
+    texts: list[str] = []
+    op_texts: list[str | None] = []
     by_name: dict[str, int] = {}  # an ONNX node (or initializer) by name
     layer_ids: dict[str, int] = {}  # an engine layer by name
+    # one walk per table, bound methods at hand (a graph of 100,000 nodes)
+    add_kind, add_order, add_layer = kinds.append, order.append, layer.append
+    add_text, add_op = texts.append, op_texts.append
     for i, (node_id, data) in enumerate(nodes):
         ids[node_id] = i
-        kind = data.get("kind", "intermediate")
-        kinds.append(kind_code.get(kind, 2))
-        order.append(data.get("order"))
+        get = data.get
+        kind = get("kind", "intermediate")
+        add_kind(kind_code.get(kind, 2))
+        add_order(get("order"))
+        add_text(get("name", node_id))
+        add_op(get("op"))
         if kind == "engine_layer":
-            layer.append(data.get("index"))
+            add_layer(get("index"))
             layer_ids[data["name"]] = i
         else:
-            layer.append(None)
-            if kind in ("onnx_node", "onnx_initializer"):
+            add_layer(None)
+            if kind == "onnx_node" or kind == "onnx_initializer":
                 by_name.setdefault(data["name"], i)
-    names = s.many(data.get("name", node_id) for node_id, data in nodes)
-    ops = s.many(data.get("op") for _, data in nodes)
-    edges = [
-        (a, b, data) for a, targets in graph.out_adjacency().items() for b, data in targets.items()
-    ]
+    names = s.many(texts)  # the names first, then the ops: the string table's order
+    ops = s.many(op_texts)
     relations = Strings()
     evidence = Strings()
-    es = [ids[a] for a, _, _ in edges]
-    et = [ids[b] for _, b, _ in edges]
-    rel = relations.many(data.get("relation", "") for _, _, data in edges)
-    passes = s.many(data.get("pass_name") for _, _, data in edges)
-    at = [data.get("line") or 0 for _, _, data in edges]
-    ev = evidence.many(data.get("evidence") or "log" for _, _, data in edges)
+    es: list[int] = []
+    et: list[int] = []
+    rel_texts: list[str] = []
+    pass_texts: list[str | None] = []
+    at: list[int] = []
+    ev_texts: list[str] = []
+    for a, targets in graph.out_adjacency().items():
+        source = ids[a]
+        for b, data in targets.items():
+            get = data.get
+            es.append(source)
+            et.append(ids[b])
+            rel_texts.append(get("relation", ""))
+            pass_texts.append(get("pass_name"))
+            at.append(get("line") or 0)
+            ev_texts.append(get("evidence") or "log")
+    rel = relations.many(rel_texts)
+    passes = s.many(pass_texts)
+    ev = evidence.many(ev_texts)
     fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
     fates: dict[str, list[Any]] = {"node": [], "kind": [], "reason": [], "finals": [], "steps": []}
     # the fate of every ONNX node, and of every layer of the network as parsed that no parser

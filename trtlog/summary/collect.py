@@ -166,11 +166,16 @@ def summarize(
     round_rows = [_round_summary(scope_run, r) for r in rounds]
 
     index_ = scope.pass_index
-    fusions = Counter(index_.of(e) or NO_PASS for e in scope.events_of(*FUSION_KINDS))
+    fusions = Counter(index_.of(e) or NO_PASS for e in _of_kinds(scope, FUSION_KINDS))
     qdq = _qdq_rows(scope)
     tactic_figures = _tactic_figures(scope, tactics)
-    warnings = sum(1 for e in scope_run.events if e.severity == "warning")
-    errors = [e for e in scope_run.events if _is_error(e)]
+    warnings = 0
+    errors = []
+    for e in scope_run.events:  # one walk over every event for both
+        if e.severity == "warning":
+            warnings += 1
+        elif _is_error(e):
+            errors.append(e)
     unrec = scope_run.of(Unrecognized)
     status: str | None = current.status if current is not None else None
     # a run that printed its &&&& RUNNING banner but no result line crashed or was cut off
@@ -182,7 +187,7 @@ def summarize(
     peak = max((e.gpu_mib or 0 for e in scope_run.of(MemoryStats)), default=0) or None
     in_use = [
         e.gpu_mib
-        for e in scope_run.events_of("memory_change", "memory_snapshot")
+        for e in _of_kinds(scope_run, ("memory_change", "memory_snapshot"))
         if isinstance(e, MemoryChange | MemorySnapshot)
         and not e.phase.startswith("TensorRT-managed")
     ]
@@ -222,7 +227,7 @@ def summarize(
         ],
         fusions_by_pass=dict(fusions),
         passes=[PassRow(**{k: r[k] for k in PassRow.model_fields}) for r in pass_records(scope)],
-        removals=len(removal_events(scope.events_of(*REMOVAL_KINDS, "pass_run"))),
+        removals=len(removal_events(_of_kinds(scope, (*REMOVAL_KINDS, "pass_run")))),
         qdq_events=sum(qdq.values()),
         qdq_by_kind=qdq,
         **tactic_figures,
@@ -261,10 +266,17 @@ def summarize(
 
 def _performance_events(build: Build) -> list[Event]:
     """The events ``performances`` reads, in file order (their spans never overlap)."""
+    return _of_kinds(build, [cls.model_fields["kind"].default for cls in PERFORMANCE_EVENTS])
+
+
+def _of_kinds(build: Build, kinds: Sequence[str]) -> list[Event]:
+    """``build.events_of(*kinds)`` from the per-kind lists (not a walk over every event)."""
+    if len(kinds) == 1:
+        return build.events_of(*kinds)
     found: list[Event] = []
-    for cls in PERFORMANCE_EVENTS:
-        found += build.events_of(cls.model_fields["kind"].default)
-    found.sort(key=lambda e: e.span[0])
+    for kind in dict.fromkeys(kinds):
+        found += build.events_of(kind)
+    found.sort(key=lambda e: e.span[0])  # spans never overlap: file order
     return found
 
 
@@ -327,7 +339,7 @@ def _is_error(event: Any) -> bool:
 def _qdq_rows(build: Build) -> dict[str, int]:
     """The rows ``qdq_frame`` has for each kind (a Q/DQ fusion has one row per Q/DQ layer)."""
     counts: Counter[str] = Counter()
-    for event in qdq_events(build.events_of(*QDQ_KINDS)):
+    for event in qdq_events(_of_kinds(build, QDQ_KINDS)):
         counts[event.kind] += len(event.sources) if event.kind == "fusion_into" else 1
     return dict(counts.most_common())
 
