@@ -352,3 +352,33 @@ def test_fates_assembled_without_validation_are_valid(path: Path) -> None:
         assert fate.model_fields_set == set(Fate.model_fields)
     moved = fates[0].model_copy(update={"reason": "x"})  # the fields set is a real set
     assert moved.reason == "x"
+
+
+def test_building_writes_what_networkx_would() -> None:
+    """layer(), insert() and relate() write networkx's dicts as add_node/add_edge would."""
+    g = MergeGraph()
+    ref: nx.DiGraph[str] = nx.DiGraph()
+    a, b = g.layer("a", 3), g.layer("b")
+    ref.add_node("layer:a", kind="intermediate", name="a", line=3)
+    ref.add_node("layer:b", kind="intermediate", name="b", line=0)
+    g.insert("onnx:n", {"kind": "onnx_node", "name": "n", "op": None, "line": 1, "order": 0})
+    ref.add_node("onnx:n", kind="onnx_node", name="n", op=None, line=1, order=0)
+    g.relate("onnx:n", a, "registered as", None, 1)
+    g.relate(a, b, "merged into", None, 0, "name")
+    g.relate(a, b, "merged into", "P", 7)  # the same relation: kept as it was
+    g.relate("onnx:n", b, "merged into", None, 0, "metadata")
+    g.relate("onnx:n", b, "duplicate of", "Q", 0)  # another relation without a line: updated
+    g.relate(b, "layer:new", "copied for", None, 2)  # a node not in the graph: added bare
+    g.relate(a, a, "merged into")  # never a loop
+    ref.add_edge("onnx:n", "layer:a", relation="registered as", pass_name=None, line=1,
+                 evidence="log")  # fmt: skip
+    ref.add_edge("layer:a", "layer:b", relation="merged into", pass_name=None, line=0,
+                 evidence="name")  # fmt: skip
+    ref.add_edge("onnx:n", "layer:b", relation="duplicate of", pass_name="Q", line=0,
+                 evidence="log")  # fmt: skip
+    ref.add_edge("layer:b", "layer:new", relation="copied for", pass_name=None, line=2,
+                 evidence="log")  # fmt: skip
+    assert list(g.nodes(data=True)) == list(ref.nodes(data=True))
+    assert list(g.edges(data=True)) == list(ref.edges(data=True))
+    assert list(g.in_edges(data=True)) == list(ref.in_edges(data=True))
+    assert all(g.pred[v][u] is g.succ[u][v] for u, v in g.edges())  # one dict per edge

@@ -133,9 +133,16 @@ class _Builder:
 
     def onnx_node(self, name: str, op: str | None, line: int) -> None:
         node_id = "onnx:" + name
-        if node_id not in self.g:
-            self.g.add_node(
-                node_id, kind="onnx_node", name=name, op=op, line=line, order=len(self.order)
+        if node_id not in self.nodes:
+            self.g.insert(
+                node_id,
+                {
+                    "kind": "onnx_node",
+                    "name": name,
+                    "op": op,
+                    "line": line,
+                    "order": len(self.order),
+                },
             )
             self.order_index[name] = len(self.order)
             self.order.append(name)

@@ -254,6 +254,13 @@ else:
 Adjacency = dict[str, dict[str, dict[str, Any]]]
 
 
+def _changed(graph: nx.DiGraph[str]) -> None:
+    """What networkx does after a change: drop the graph's cached conversions (3.3+)."""
+    cache = getattr(graph, "__networkx_cache__", None)
+    if cache:
+        cache.clear()
+
+
 class MergeGraph(_DiGraph):
     """The merge graph of a build (see the module docstring), with its queries.
 
@@ -302,11 +309,23 @@ class MergeGraph(_DiGraph):
 
     # -- building ------------------------------------------------------------------------
 
+    def insert(self, node_id: str, attrs: dict[str, Any]) -> None:
+        """Add the node ``node_id``, which is not in the graph yet, with ``attrs`` (taken over).
+
+        What ``add_node`` does, written into networkx's dicts directly: the merge graph of a
+        big build adds a hundred thousand nodes, and ``add_node``'s checks cost as much as
+        the rest of its building.
+        """
+        self._succ[node_id] = {}  # type: ignore[attr-defined]
+        self._pred[node_id] = {}  # type: ignore[attr-defined]
+        self._node[node_id] = attrs  # type: ignore[attr-defined]
+        _changed(self)
+
     def layer(self, name: str, line: int = 0) -> str:
         """The id of the layer node ``name`` (created as ``intermediate`` if new)."""
         node_id = "layer:" + name
         if node_id not in self._node:  # type: ignore[attr-defined]
-            self.add_node(node_id, kind="intermediate", name=name, line=line)
+            self.insert(node_id, {"kind": "intermediate", "name": name, "line": line})
         return node_id
 
     def relate(
@@ -321,13 +340,21 @@ class MergeGraph(_DiGraph):
         """Add an edge unless the same relation already joins the two nodes."""
         if source == target:
             return
-        targets = self._succ.get(source)  # type: ignore[attr-defined]
+        succ: Adjacency = self._succ  # type: ignore[attr-defined]
+        targets = succ.get(source)
         current = targets.get(target) if targets is not None else None
-        if current is not None and (current["relation"] == relation or current["line"]):
+        data = {"relation": relation, "pass_name": pass_name, "line": line, "evidence": evidence}
+        if current is not None:
+            if current["relation"] == relation or current["line"]:
+                return
+            current.update(data)  # as add_edge updates an edge's attributes in place
+        elif targets is None or target not in succ:
+            self.add_edge(source, target, **data)  # adds the missing node(s) too
             return
-        self.add_edge(
-            source, target, relation=relation, pass_name=pass_name, line=line, evidence=evidence
-        )
+        else:  # add_edge of two nodes in the graph, written into networkx's dicts directly
+            targets[target] = data
+            self._pred[target][source] = data  # type: ignore[attr-defined]
+        _changed(self)
 
     # -- queries -------------------------------------------------------------------------
 
