@@ -64,12 +64,13 @@ def views(build: trtlog.Build, engine: trtlog.Engine) -> None:
     from trtlog.summary import summarize
 
     trtlog.lint(build, engine)
-    summarize(build)
+    tactics = build.tactics_frame()  # made once: the summary counts it, the page shows it
+    summarize(build, tactics=tactics)
     for frame in ("layer_counts", "passes", "fusions", "removals", "qdq", "memory"):
         getattr(build, f"{frame}_frame")()
-    from trtlog.plots import engine_tactics
+    from trtlog.frames.choices import engine_tactics
 
-    engine_tactics(build.tactics_frame())
+    engine_tactics(tactics)
     graph = build.merge_graph(engine)
     graph.fates()
     engine.layers_frame()

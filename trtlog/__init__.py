@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on 
         plot_tactic_timing,
         plot_time_by,
     )
+    from trtlog.summary import Summary, summarize
 
 #: Plot functions, importable as ``trtlog.plot_*`` without ``import trtlog`` loading matplotlib.
 _PLOTS = (
@@ -85,6 +86,7 @@ _API: dict[str, str] = {
     **dict.fromkeys(("ComposedName", "split_name"), "trtlog.names"),
     **dict.fromkeys(_PLOTS, "trtlog.plots"),
     "report": "trtlog.html",
+    **dict.fromkeys(("Summary", "summarize"), "trtlog.summary"),
 }
 
 
@@ -114,6 +116,7 @@ __all__ = [
     "LayerInfoWarning",
     "Profile",
     "ProfileRecord",
+    "Summary",
     "Times",
     "TimingRecord",
     "TrtlogError",
@@ -141,5 +144,6 @@ __all__ = [
     "provenance",
     "report",
     "split_name",
+    "summarize",
     "write_graph",
 ]

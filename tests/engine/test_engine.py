@@ -611,3 +611,25 @@ def test_controlnet_regions_and_reformats_leave_the_root_module() -> None:
     root_own = tree.time_ms - math.fsum(c.time_ms for c in tree.children if c.time_ms == c.time_ms)
     assert root_own == pytest.approx(0.03090285, abs=1e-9)
     assert tree.find("/input_blocks.7").split_ms == pytest.approx(0.0365637 / 10)
+
+
+def test_module_tree_and_layer_modules_assembled_are_valid() -> None:
+    """module_tree and layer_modules assemble their models: validating again changes nothing."""
+    from trtlog.engine.modules import LayerModules, ModuleNode, layer_modules
+
+    paths = sorted((FIXTURES / "layer_info").glob("*layers-detailed.json"))
+    paths += [p for p in corpus_json() if "layers" in p.name]
+    split = served = 0
+    for path in paths:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            engine = load_engine(path)
+        tree = engine.module_tree()
+        assert ModuleNode.model_validate(tree.model_dump()) == tree, path.name
+        assert all(n.model_fields_set == set(ModuleNode.model_fields) for n in tree.walk())
+        for found in layer_modules(engine):
+            again = LayerModules.model_validate(found.model_dump(exclude_unset=True))
+            assert again == found and again.model_fields_set == found.model_fields_set
+            split += found.how == "split"
+            served += found.how == "served"
+    assert split and served  # both kinds of attribution were checked

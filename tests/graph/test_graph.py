@@ -303,3 +303,82 @@ def test_provenance_is_the_same_whatever_the_hash_seed() -> None:
         for seed in ("1", "2", "3")
     }
     assert len(outputs) == 1
+
+
+# -- the queries read networkx's own dicts (issue 15: the report's speed) ----------------------
+
+
+@pytest.mark.parametrize("path", [YOLO, TINY_INT8], ids=lambda p: p.name)
+def test_adjacency_dicts_are_the_graph(path: Path) -> None:
+    """node_data / out_adjacency / in_adjacency hold exactly what networkx's views show."""
+    graph = _graph(path)
+    assert graph.node_data() == {n: data for n, data in graph.nodes(data=True)}
+    out = [(a, b, d) for a, targets in graph.out_adjacency().items() for b, d in targets.items()]
+    assert out == list(graph.edges(data=True))  # same edges, same order
+    into = {(a, b) for b, sources in graph.in_adjacency().items() for a in sources}
+    assert into == set(graph.edges())
+
+
+@pytest.mark.parametrize("path", [YOLO, TINY_INT8], ids=lambda p: p.name)
+def test_reach_follows_the_identity_edges(path: Path) -> None:
+    """reach() is what a fate walks: each node's final layers are reached, nothing else flows."""
+    graph = _graph(path)
+    checked = 0
+    for fate in graph.fates():
+        start = graph.find(fate.node, ("onnx_node",))
+        assert start is not None
+        reached = graph.reach(start)
+        assert reached[0] == start and len(set(reached)) == len(reached)
+        names = {graph.nodes[n]["name"] for n in reached}
+        assert set(fate.final_layers) <= names
+        # closed under FLOWS edges, and every node reached by one
+        for n in reached:
+            assert all(t in reached for t, d in graph.succ[n].items() if d["relation"] in FLOWS)
+        # one step of the fate leads to each node reached after the first
+        assert sum(1 for s in fate.steps if s.relation in FLOWS) == len(reached) - 1
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("path", [YOLO, TINY_INT8], ids=lambda p: p.name)
+def test_fates_assembled_without_validation_are_valid(path: Path) -> None:
+    """Fates and steps are assembled from typed values: validating them again changes nothing."""
+    from trtlog.graph import Fate
+
+    fates = _graph(path).fates()
+    assert fates
+    for fate in fates:
+        assert Fate.model_validate(fate.model_dump()) == fate
+        assert fate.model_fields_set == set(Fate.model_fields)
+    moved = fates[0].model_copy(update={"reason": "x"})  # the fields set is a real set
+    assert moved.reason == "x"
+
+
+def test_building_writes_what_networkx_would() -> None:
+    """layer(), insert() and relate() write networkx's dicts as add_node/add_edge would."""
+    g = MergeGraph()
+    ref: nx.DiGraph[str] = nx.DiGraph()
+    a, b = g.layer("a", 3), g.layer("b")
+    ref.add_node("layer:a", kind="intermediate", name="a", line=3)
+    ref.add_node("layer:b", kind="intermediate", name="b", line=0)
+    g.insert("onnx:n", {"kind": "onnx_node", "name": "n", "op": None, "line": 1, "order": 0})
+    ref.add_node("onnx:n", kind="onnx_node", name="n", op=None, line=1, order=0)
+    g.relate("onnx:n", a, "registered as", None, 1)
+    g.relate(a, b, "merged into", None, 0, "name")
+    g.relate(a, b, "merged into", "P", 7)  # the same relation: kept as it was
+    g.relate("onnx:n", b, "merged into", None, 0, "metadata")
+    g.relate("onnx:n", b, "duplicate of", "Q", 0)  # another relation without a line: updated
+    g.relate(b, "layer:new", "copied for", None, 2)  # a node not in the graph: added bare
+    g.relate(a, a, "merged into")  # never a loop
+    ref.add_edge("onnx:n", "layer:a", relation="registered as", pass_name=None, line=1,
+                 evidence="log")  # fmt: skip
+    ref.add_edge("layer:a", "layer:b", relation="merged into", pass_name=None, line=0,
+                 evidence="name")  # fmt: skip
+    ref.add_edge("onnx:n", "layer:b", relation="duplicate of", pass_name="Q", line=0,
+                 evidence="log")  # fmt: skip
+    ref.add_edge("layer:b", "layer:new", relation="copied for", pass_name=None, line=2,
+                 evidence="log")  # fmt: skip
+    assert list(g.nodes(data=True)) == list(ref.nodes(data=True))
+    assert list(g.edges(data=True)) == list(ref.edges(data=True))
+    assert list(g.in_edges(data=True)) == list(ref.in_edges(data=True))
+    assert all(g.pred[v][u] is g.succ[u][v] for u, v in g.edges())  # one dict per edge

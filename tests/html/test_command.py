@@ -135,7 +135,36 @@ def test_progress_bar_only_on_a_terminal_after_a_second() -> None:
     shown = tty.getvalue()
     done = STEPS.index("merge graph") * 20 // len(STEPS)
     assert f"\rtrtlog: report [{'#' * done}{'-' * (20 - done)}] merge graph" in shown
-    assert shown.endswith("\r" + " " * 64 + "\r")  # the line is cleared at the end
+    assert shown.endswith("\r" + " " * 69 + "\r")  # the line is cleared at the end
+
+
+def test_progress_shows_the_share_of_the_log_parsed() -> None:
+    tty = _Terminal()
+    p = Progress(tty)
+    p.start -= 2.0
+    p("reading inputs")
+    p.reading(50, 100)
+    assert f"[{'-' * 20}] reading inputs  50%" in tty.getvalue()
+    p.reading(100, 100)  # the first step done: one twelfth of the bar
+    assert f"[{'#' * (20 // len(STEPS))}{'-' * (20 - 20 // len(STEPS))}] reading inputs 100%" in (
+        tty.getvalue()
+    )
+    p("findings")  # the next step shows no share
+    p.close()
+    last = tty.getvalue().split("\r")[-3]
+    assert "findings" in last and "%" not in last
+
+
+def test_report_reports_parsing_progress(tmp_path: Path) -> None:
+    """``trtlog.report(path, reading=...)`` hears how far the log's parse is; same page."""
+    import trtlog
+
+    log = REPORTS["tinynet"]["build"]
+    heard: list[tuple[int, int]] = []
+    page = trtlog.report(log, reading=lambda done, total: heard.append((done, total)))
+    total = len(Path(log).read_text(encoding="utf-8"))
+    assert heard and all(0 < done <= total and whole == total for done, whole in heard)
+    assert page == trtlog.report(log)
 
 
 def test_progress_redraws_during_a_long_step() -> None:

@@ -374,3 +374,16 @@ def test_browser_tests_skip_locally_and_fail_in_ci(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("TRTLOG_REQUIRE_BROWSER", "1")
     with pytest.raises(pytest.fail.Exception, match="required here"):
         _unavailable("no headless browser: apt-get install chromium chromium-driver")
+
+
+def test_a_report_imports_no_matplotlib() -> None:
+    """The page draws its charts itself: a page with a Tactics section loads no matplotlib."""
+    code = (
+        "import sys, trtlog\n"
+        "import warnings; warnings.simplefilter('ignore')\n"
+        f"page = trtlog.report({str(REPORTS['yolov8']['build'])!r})\n"
+        "assert 'Tactics' in page and 'engine' in page\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -419,3 +419,65 @@ def test_export_times_of_the_corpus() -> None:
     assert (gpu.min_ms, gpu.max_ms) == (compute[0], compute[-1])
     assert gpu.median_ms == statistics.median(compute)
     assert gpu.mean_ms == pytest.approx(statistics.fmean(compute))
+
+
+# -- sharing what the report computes anyway (issue 15: the report's speed) -------------------
+
+
+def _logs_with_tactics_and_performance() -> list[Path]:
+    """Fixture logs plus the corpus logs (the corpus ones when it is present)."""
+    return sorted(LOGS.glob("*.log")) + corpus_logs()
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_summarize_counts_a_tactics_frame_given_as_its_own() -> None:
+    """``summarize(b, tactics=b.tactics_frame())`` is ``summarize(b)``: the report's shortcut."""
+    timed = rounds = 0
+    for path in _logs_with_tactics_and_performance():
+        build = trtlog.parse(path)
+        if len(build.runs) > 1:
+            build = build.for_run(len(build.runs) - 1)
+        # the frame of what summarize counts: the run, the round kept when there are several
+        kept = [r for r in build.rounds if r.kept] if len(build.rounds) > 1 else []
+        scope = build.for_round(kept[0].index) if kept else build
+        frame = scope.tactics_frame()
+        assert summarize(build, tactics=frame) == summarize(build), path.name
+        timed += bool(len(frame))
+        rounds += bool(kept)
+    assert timed >= 5  # logs that time tactics, so the frame was read
+    assert rounds >= 1  # and one whose builder ran several rounds
+
+
+def test_summarize_refuses_a_frame_that_is_not_a_tactics_frame() -> None:
+    build = trtlog.parse(YOLO)
+    with pytest.raises(ValueError, match="tactics_frame"):
+        summarize(build, tactics=build.fusions_frame())
+
+
+def test_performance_events_are_the_ones_performances_reads() -> None:
+    """PERFORMANCE_EVENTS lists every event class trtlog.build.performance reads but RunStart."""
+    from trtlog.build import performance
+    from trtlog.events import EventBase, RunStart
+    from trtlog.summary.collect import PERFORMANCE_EVENTS
+
+    read = {
+        value
+        for value in vars(performance).values()
+        if isinstance(value, type) and issubclass(value, EventBase) and value is not EventBase
+    }
+    assert set(PERFORMANCE_EVENTS) == read - {RunStart}
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_performance_from_its_events_alone_is_the_same() -> None:
+    """performances() of the performance events alone equals it over every event of a log."""
+    from trtlog.build.performance import performances
+    from trtlog.summary.collect import _performance_events
+
+    found = 0
+    for path in _logs_with_tactics_and_performance():
+        build = trtlog.parse(path)
+        every = performances(build.events, build.runs)
+        assert performances(_performance_events(build), build.runs) == every, path.name
+        found += len(every)
+    assert found >= 3  # logs with a trace, a summary or a profile table, so this could fail

@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.engine.model import Engine, EngineLayer
+from trtlog._pydantic import assemble
+from trtlog.engine.model import Engine, EngineLayer, compute_precision
 from trtlog.names import common_path, module_path, placed_nodes
 
 __all__ = [
@@ -66,9 +67,26 @@ def _splits(layer: EngineLayer) -> bool:
     )
 
 
+#: A layer with no ONNX node (frozen, so one instance serves every such layer).
+_AT_ROOT = LayerModules()
+
+
+def _attribution(
+    home: tuple[str, ...],
+    shares: tuple[tuple[tuple[str, ...], float], ...],
+    how: Attribution,
+    served: int | None = None,
+) -> LayerModules:
+    # assembled without validation (tens of thousands per engine): the values are typed here
+    # (a fresh set of the fields given, as validation makes: model_copy updates it)
+    data = {"home": home, "shares": shares, "how": how, "served": served}
+    given = {"home", "shares", "how", "served"} if how == "served" else {"home", "shares", "how"}
+    return assemble(LayerModules, data, None, given)
+
+
 def _by_nodes(nodes: Sequence[str], region: bool) -> LayerModules:
     if not nodes:
-        return LayerModules()
+        return _AT_ROOT
     placed = placed_nodes(nodes)
     paths = [module_path(n) for n in placed]
     home = common_path(paths)
@@ -77,8 +95,8 @@ def _by_nodes(nodes: Sequence[str], region: bool) -> LayerModules:
         shares: dict[tuple[str, ...], float] = {}
         for p in paths:
             shares[p] = shares.get(p, 0.0) + weight
-        return LayerModules(home=home, shares=tuple(shares.items()), how="split")
-    return LayerModules(home=home, shares=((home, 1.0),), how="nodes")
+        return _attribution(home, tuple(shares.items()), "split")
+    return _attribution(home, ((home, 1.0),), "nodes")
 
 
 def served_layer(
@@ -136,11 +154,11 @@ def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
             out.append(mine)
             continue
         out.append(
-            LayerModules(
-                home=found.home,
-                shares=found.shares,
-                how="served",
-                served=None if served is None else layers[served].index,
+            _attribution(
+                found.home,
+                found.shares,
+                "served",
+                None if served is None else layers[served].index,
             )
         )
     return tuple(out)
@@ -218,27 +236,25 @@ def module_tree(engine: Engine) -> ModuleNode:
     module, an even split of a Myelin region over its nodes' modules (``split_ms`` says how
     much of a module's time that is), a reformat with the layer it serves.
     """
-    stats: dict[tuple[str, ...], dict[str, Any]] = {}
-    order: list[tuple[str, ...]] = []
+    # one entry per module, in first-appearance order (children keep it):
+    # [layers, own layers, ONNX nodes, times, split times, precisions]
+    stats: dict[tuple[str, ...], list[Any]] = {}
 
-    def node(path: tuple[str, ...]) -> dict[str, Any]:
-        if path not in stats:
-            stats[path] = {
-                "layers": 0,
-                "own": 0,
-                "nodes": set(),
-                "times": [],
-                "split": [],
-                "precisions": Counter(),
-            }
-            order.append(path)
-        return stats[path]
+    def node(path: tuple[str, ...]) -> list[Any]:
+        entry = stats.get(path)
+        if entry is None:
+            entry = stats[path] = [0, 0, set(), [], [], Counter()]
+        return entry
 
     node(())
     for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
-        paths = [module_path(n) for n in layer.onnx_nodes]
-        precision = layer.precision.compute or next((t for t in layer.precision.outputs if t), None)
+        # the layer's precision (LayerPrecision.compute, else its first output type) without
+        # making the LayerPrecision model
+        precision = compute_precision(layer) or next(
+            (t.dtype for t in layer.outputs if t.dtype), None
+        )
         time = layer.time.average_ms if layer.time and layer.time.known else None
+        home_depth = len(where.home)
         touched: dict[tuple[str, ...], None] = {}
         for path, fraction in where.shares:
             for depth in range(len(path) + 1):
@@ -246,37 +262,43 @@ def module_tree(engine: Engine) -> ModuleNode:
                 touched[above] = None
                 if time is None:
                     continue
-                entry = node(above)
-                entry["times"].append(time * fraction)
-                if len(above) > len(where.home):
-                    entry["split"].append(time * fraction)
+                entry = stats.get(above) or node(above)
+                entry[3].append(time * fraction)
+                if depth > home_depth:
+                    entry[4].append(time * fraction)
         for path in touched:
-            entry = node(path)
-            entry["layers"] += 1
+            entry = stats.get(path) or node(path)
+            entry[0] += 1
             if precision:
-                entry["precisions"][precision] += 1
-        node(where.home)["own"] += 1
-        for n, path in zip(layer.onnx_nodes, paths, strict=True):
+                entry[5][precision] += 1
+        node(where.home)[1] += 1
+        for n in layer.onnx_nodes:
+            path = module_path(n)
             for depth in range(len(path) + 1):
-                node(path[:depth])["nodes"].add(n)
+                above = path[:depth]
+                (stats.get(above) or node(above))[2].add(n)
 
     kids: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
-    for path in order:
+    for path in stats:
         if path:
             kids[path[:-1]].append(path)
 
     def build(path: tuple[str, ...]) -> ModuleNode:
-        entry = stats[path]
-        children = kids.get(path, [])
-        return ModuleNode(
-            path=path,
-            layers=entry["layers"],
-            own_layers=entry["own"],
-            onnx_nodes=len(entry["nodes"]),
-            time_ms=math.fsum(entry["times"]) if entry["times"] else math.nan,
-            split_ms=math.fsum(entry["split"]),
-            precisions=dict(entry["precisions"]),
-            children=tuple(build(c) for c in children),
+        layers, own, nodes, times, split, precisions = stats[path]
+        # assembled without validation: every value above is already of its field's type
+        return assemble(
+            ModuleNode,
+            {
+                "path": path,
+                "layers": layers,
+                "own_layers": own,
+                "onnx_nodes": len(nodes),
+                "time_ms": math.fsum(times) if times else math.nan,
+                "split_ms": math.fsum(split),
+                "precisions": dict(precisions),
+                "children": tuple(build(c) for c in kids.get(path, ())),
+            },
+            None,
         )
 
     return build(())

@@ -52,6 +52,9 @@ from trtlog.graph.model import FLOWS, MergeGraph, layer_id
 
 __all__ = ["merge_graph"]
 
+#: Relations that say where a node went: it flowed on, was removed or was retargeted.
+_ENDS = FLOWS | {"removed by", "retargeted to"}
+
 # passes that delete layers rather than fuse them into the layer they run on
 _ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)
 
@@ -88,6 +91,9 @@ class _Builder:
 
     def __init__(self, graph: MergeGraph, passes: PassIndex) -> None:
         self.g = graph
+        # networkx's own dicts (the graph mutates them, never replaces them): a view object
+        # per node visited cost more than the work
+        self.nodes, self.succ = graph.node_data(), graph.out_adjacency()
         self.passes = passes  # which pass was running at a line (Build.pass_index)
         self.running: PassRun | None = None  # the last "Running: <pass> on <x>" still in scope
         self.pass_acted = True  # whether the running pass has printed what it did
@@ -127,9 +133,16 @@ class _Builder:
 
     def onnx_node(self, name: str, op: str | None, line: int) -> None:
         node_id = "onnx:" + name
-        if node_id not in self.g:
-            self.g.add_node(
-                node_id, kind="onnx_node", name=name, op=op, line=line, order=len(self.order)
+        if node_id not in self.nodes:
+            self.g.insert(
+                node_id,
+                {
+                    "kind": "onnx_node",
+                    "name": name,
+                    "op": op,
+                    "line": line,
+                    "order": len(self.order),
+                },
             )
             self.order_index[name] = len(self.order)
             self.order.append(name)
@@ -273,7 +286,7 @@ class _Builder:
     def _removed(self, name: str, line: int) -> None:
         g = self.g
         node = g.layer(name, line)
-        if any(d["relation"] in FLOWS for _, _, d in g.out_edges(node, data=True)):
+        if any(d["relation"] in FLOWS for d in self.succ[node].values()):
             return  # already merged into something: the removal is the fusion's clean-up
         run = self.passes.run_at(line)
         holder = run.layer if run is not None else None
@@ -298,12 +311,12 @@ class _Builder:
         with Add_42 + Relu_43`` before ``Removing DequantizeLinear_41`` (8.5.10 resnet18-QAT
         lines 2619-2628): the DQ goes into the layer Conv_34 has become.
         """
-        g = self.g
+        succ = self.succ
         seen = {node_id}
         while True:
             later = [
                 (d["line"], b)
-                for _, b, d in g.out_edges(node_id, data=True)
+                for b, d in succ[node_id].items()
                 if d["relation"] == "merged into" and d["line"] and b not in seen
             ]
             if not later:
@@ -326,28 +339,27 @@ class _Builder:
 
     def finish(self, engine: Engine | None) -> None:
         g = self.g
+        nodes, succ = self.nodes, self.succ
         self._close_pass()
         order = self.order_index
         # an initializer without a "Registering ..." line is the constant layer of its name,
         # when one appears
-        for node_id in list(g.nodes):
-            data = g.nodes[node_id]
-            if data["kind"] == "onnx_initializer" and not g.out_degree(node_id):
+        for node_id, data in list(nodes.items()):
+            if data["kind"] == "onnx_initializer" and not succ[node_id]:
                 layer = layer_id(data["name"])
                 if layer in g:
                     g.relate(node_id, layer, "registered as", None, 0, "name")
         # an ONNX node without a "Registering layer" line became the layer of its own name
         for name in self.order:
             node_id = "onnx:" + name
-            edges = g.out_edges(node_id, data=True)
-            if not any(d["relation"] == "registered as" for _, _, d in edges):
+            if not any(d["relation"] == "registered as" for d in succ[node_id].values()):
                 g.relate(node_id, g.layer(name), "registered as", None, 0, "name")
         finals = self._finals(engine)
         g.graph["final_layers_known"] = bool(finals)
         for index, (name, onnx_nodes, source) in enumerate(finals):
             node_id = g.layer(name)
-            g.nodes[node_id]["kind"] = "engine_layer"
-            g.nodes[node_id]["index"] = index
+            nodes[node_id]["kind"] = "engine_layer"
+            nodes[node_id]["index"] = index
             if source in ("metadata", "range"):
                 for member in onnx_nodes:
                     if member not in order:
@@ -357,16 +369,13 @@ class _Builder:
         # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
         # lines, or the pass named its result differently)
         by_member: dict[str, list[str]] = defaultdict(list)
-        for node_id in g.nodes:
-            data = g.nodes[node_id]
+        for node_id, data in nodes.items():
             if data["kind"] == "engine_layer":
                 for member in split_name(data["name"]).members():
                     by_member[member].append(node_id)
-        for node_id in list(g.nodes):
-            data = g.nodes[node_id]
+        for node_id, data in list(nodes.items()):
             if data["kind"] != "intermediate" or any(
-                d["relation"] in FLOWS | {"removed by", "retargeted to"}
-                for _, _, d in g.out_edges(node_id, data=True)
+                d["relation"] in _ENDS for d in succ[node_id].values()
             ):
                 continue
             holders = {h for m in split_name(data["name"]).members() for h in by_member.get(m, ())}
@@ -375,12 +384,11 @@ class _Builder:
         self._infer()
 
     def _dead_end(self, node_id: str) -> bool:
-        ends = FLOWS | {"removed by", "retargeted to"}
-        return not any(d["relation"] in ends for _, _, d in self.g.out_edges(node_id, data=True))
+        return not any(d["relation"] in _ENDS for d in self.succ[node_id].values())
 
     def _registered(self, node_id: str) -> list[str]:
-        edges = self.g.out_edges(node_id, data=True)
-        return [b for _, b, d in edges if d["relation"] == "registered as"]
+        edges = self.succ[node_id].items()
+        return [b for b, d in edges if d["relation"] == "registered as"]
 
     def _infer(self) -> None:
         """Explain dead ends the log is silent about, from the ONNX data flow.
@@ -394,13 +402,14 @@ class _Builder:
           was fused into that layer by that pass (``pass``).
         """
         g = self.g
+        nodes = self.nodes
         outputs: dict[str, list[str]] = defaultdict(list)
         for tensor, node in self.producers.items():
             outputs[node].append(tensor)
-        initializers = {d["name"] for _, d in g.nodes(data=True) if d["kind"] == "onnx_initializer"}
+        initializers = {d["name"] for d in nodes.values() if d["kind"] == "onnx_initializer"}
         constant: set[str] = set(initializers)
         for name in self.order:  # parse order is topological
-            op = g.nodes["onnx:" + name].get("op")
+            op = nodes["onnx:" + name].get("op")
             inputs = self.inputs.get(name, [])
             if op == "Constant" or (
                 inputs
@@ -412,9 +421,9 @@ class _Builder:
         for start, name, tensors in starts:
             if start not in g:
                 continue
-            reached, _ = g._flow(start)
-            if self._settled(reached):
+            if self._settles(start):
                 continue
+            reached = g.reach(start)
             ends = [n for n in reached if self._dead_end(n)]
             if name in constant:
                 readers = [c for t in tensors for c in self.consumers.get(t, ())]
@@ -422,7 +431,7 @@ class _Builder:
                 for end in ends:
                     for target in targets:
                         # a reader fused with the constant already holds it (no cycle)
-                        if end not in g._flow(target)[0]:
+                        if end not in g.reach(target):
                             g.relate(end, target, "merged into", None, 0, "dataflow")
                 continue
             found = self._silent_fusion(name)
@@ -431,17 +440,27 @@ class _Builder:
                 for end in ends:
                     g.relate(end, target, "merged into", pass_name, line, "pass")
 
-    def _settled(self, reached: list[str]) -> bool:
-        """Whether the log already tells where these nodes went."""
-        g = self.g
-        return any(
-            g.nodes[n]["kind"] == "engine_layer"
-            or any(
-                d["relation"] in ("removed by", "retargeted to")
-                for _, _, d in g.out_edges(n, data=True)
-            )
-            for n in reached
-        )
+    def _settles(self, start: str) -> bool:
+        """Whether the log already tells where ``start`` went.
+
+        Some node it flows to (itself included) is an engine layer, or was removed or
+        retargeted; the walk stops at the first such node.
+        """
+        nodes, succ = self.nodes, self.succ
+        seen = {start}
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            if nodes[current]["kind"] == "engine_layer":
+                return True
+            for target, edge in succ[current].items():
+                relation = edge["relation"]
+                if relation == "removed by" or relation == "retargeted to":
+                    return True
+                if relation in FLOWS and target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        return False
 
     def _silent_fusion(self, name: str) -> tuple[str, str, int] | None:
         """A producer layer of ``name``'s inputs that a fusion pass ran on silently."""
@@ -450,7 +469,7 @@ class _Builder:
             if producer is None:
                 continue
             for target in self._registered("onnx:" + producer):
-                runs = self.silent.get(self.g.nodes[target]["name"], [])
+                runs = self.silent.get(self.nodes[target]["name"], [])
                 for pass_name, line in runs:
                     if "Fusion" in pass_name:
                         return target, pass_name, line
@@ -478,7 +497,7 @@ class _Builder:
         return None
 
     def _flows(self, node_id: str) -> bool:
-        return any(d["relation"] in FLOWS for _, _, d in self.g.out_edges(node_id, data=True))
+        return any(d["relation"] in FLOWS for d in self.succ[node_id].values())
 
     def _compose(self, node_id: str, name: str, order: dict[str, int]) -> None:
         """Edges from the parts of a composed final name into the layer, recursively."""

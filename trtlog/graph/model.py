@@ -42,12 +42,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict
 
 from trtlog._display import html_table, plural, top_counts
+from trtlog._pydantic import assemble
 from trtlog.engine.model import EngineLayer
 from trtlog.names import split_name
 
@@ -249,9 +250,37 @@ if TYPE_CHECKING:
 else:
     _DiGraph = nx.DiGraph
 
+#: A node's out-edges (target -> edge data) or attributes, as networkx stores them.
+Adjacency = dict[str, dict[str, dict[str, Any]]]
+
+
+def _changed(graph: nx.DiGraph[str]) -> None:
+    """What networkx does after a change: drop the graph's cached conversions (3.3+)."""
+    cache = getattr(graph, "__networkx_cache__", None)
+    if cache:
+        cache.clear()
+
 
 class MergeGraph(_DiGraph):
-    """The merge graph of a build (see the module docstring), with its queries."""
+    """The merge graph of a build (see the module docstring), with its queries.
+
+    The queries read networkx's own dicts (``_succ``, ``_pred``, ``_node``, through
+    :meth:`out_adjacency`, :meth:`in_adjacency` and :meth:`node_data`) rather than its views:
+    a view object per node visited cost more than the walks themselves on a graph of 100,000
+    nodes.
+    """
+
+    def out_adjacency(self) -> Adjacency:
+        """Node id -> {target id -> edge data}: the graph's out-edges (read-only by contract)."""
+        return self._succ  # type: ignore[attr-defined,no-any-return]
+
+    def in_adjacency(self) -> Adjacency:
+        """Node id -> {source id -> edge data}: the graph's in-edges (read-only by contract)."""
+        return self._pred  # type: ignore[attr-defined,no-any-return]
+
+    def node_data(self) -> dict[str, dict[str, Any]]:
+        """Node id -> its attributes (the dict networkx keeps; read-only by contract)."""
+        return self._node  # type: ignore[attr-defined,no-any-return]
 
     def __repr__(self) -> str:
         """One line: ``<MergeGraph 'b.log': 877 nodes (120 ONNX nodes, ...), 863 edges, ...>``."""
@@ -280,11 +309,23 @@ class MergeGraph(_DiGraph):
 
     # -- building ------------------------------------------------------------------------
 
+    def insert(self, node_id: str, attrs: dict[str, Any]) -> None:
+        """Add the node ``node_id``, which is not in the graph yet, with ``attrs`` (taken over).
+
+        What ``add_node`` does, written into networkx's dicts directly: the merge graph of a
+        big build adds a hundred thousand nodes, and ``add_node``'s checks cost as much as
+        the rest of its building.
+        """
+        self._succ[node_id] = {}  # type: ignore[attr-defined]
+        self._pred[node_id] = {}  # type: ignore[attr-defined]
+        self._node[node_id] = attrs  # type: ignore[attr-defined]
+        _changed(self)
+
     def layer(self, name: str, line: int = 0) -> str:
         """The id of the layer node ``name`` (created as ``intermediate`` if new)."""
-        node_id = layer_id(name)
-        if node_id not in self:
-            self.add_node(node_id, kind="intermediate", name=name, line=line)
+        node_id = "layer:" + name
+        if node_id not in self._node:  # type: ignore[attr-defined]
+            self.insert(node_id, {"kind": "intermediate", "name": name, "line": line})
         return node_id
 
     def relate(
@@ -299,12 +340,21 @@ class MergeGraph(_DiGraph):
         """Add an edge unless the same relation already joins the two nodes."""
         if source == target:
             return
-        current = self.get_edge_data(source, target)
-        if current is not None and (current["relation"] == relation or current["line"]):
+        succ: Adjacency = self._succ  # type: ignore[attr-defined]
+        targets = succ.get(source)
+        current = targets.get(target) if targets is not None else None
+        data = {"relation": relation, "pass_name": pass_name, "line": line, "evidence": evidence}
+        if current is not None:
+            if current["relation"] == relation or current["line"]:
+                return
+            current.update(data)  # as add_edge updates an edge's attributes in place
+        elif targets is None or target not in succ:
+            self.add_edge(source, target, **data)  # adds the missing node(s) too
             return
-        self.add_edge(
-            source, target, relation=relation, pass_name=pass_name, line=line, evidence=evidence
-        )
+        else:  # add_edge of two nodes in the graph, written into networkx's dicts directly
+            targets[target] = data
+            self._pred[target][source] = data  # type: ignore[attr-defined]
+        _changed(self)
 
     # -- queries -------------------------------------------------------------------------
 
@@ -332,15 +382,23 @@ class MergeGraph(_DiGraph):
         ]
         return [name for _, name in sorted(found)]
 
-    def _step(self, source: str, target: str) -> Step:
-        data = self.edges[source, target]
-        return Step(
-            relation=data["relation"],
-            source=self.nodes[source]["name"],
-            target=self.nodes[target]["name"],
-            pass_name=data.get("pass_name"),
-            line=data.get("line") or 0,
-            evidence=data.get("evidence") or "log",
+    def _step(self, source: str, target: str, data: dict[str, Any] | None = None) -> Step:
+        """The step of the edge ``source -> target`` (``data``: its attributes, if at hand)."""
+        if data is None:
+            data = self.out_adjacency()[source][target]
+        nodes = self.node_data()
+        # assembled without validation: every value comes typed from the graph's builder
+        return assemble(
+            Step,
+            {
+                "relation": data["relation"],
+                "source": nodes[source]["name"],
+                "target": nodes[target]["name"],
+                "pass_name": data.get("pass_name"),
+                "line": data.get("line") or 0,
+                "evidence": data.get("evidence") or "log",
+            },
+            None,
         )
 
     def fate(self, node: str | EngineLayer) -> Fate:
@@ -357,15 +415,21 @@ class MergeGraph(_DiGraph):
         start = self.find(node, ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"))
         if start is None:
             raise KeyError(f"no ONNX node, initializer or layer named {node!r} in this build")
-        data = self.nodes[start]
+        return self._fate(start)
+
+    def _fate(self, start: str) -> Fate:
+        """The fate of the node ``start`` (a node id)."""
+        nodes = self.node_data()
+        succ = self.out_adjacency()
+        data = nodes[start]
         reached, steps = self._flow(start)
-        finals = [n for n in reached if self.nodes[n]["kind"] == "engine_layer"]
+        finals = [n for n in reached if nodes[n]["kind"] == "engine_layer"]
         constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
         ends: list[Step] = []
         for n in reached:
-            for _, target, edge in self.out_edges(n, data=True):
+            for target, edge in succ[n].items():
                 if edge["relation"] in ("removed by", "retargeted to"):
-                    ends.append(self._step(n, target))
+                    ends.append(self._step(n, target, edge))
         kind: FateKind
         reason = None
         if finals:
@@ -383,31 +447,55 @@ class MergeGraph(_DiGraph):
             reason = self._why(start, reached)
         steps.sort(key=lambda s: (s.line == 0, s.line))
         passes = tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name))
-        return Fate(
-            node=data["name"],
-            op=data.get("op"),
-            kind=kind,
-            final_layers=tuple(self.nodes[n]["name"] for n in finals),
-            passes=passes,
-            lines=tuple(sorted({s.line for s in steps if s.line})),
-            steps=tuple(steps),
-            reason=reason,
+        return assemble(
+            Fate,
+            {
+                "node": data["name"],
+                "op": data.get("op"),
+                "kind": kind,
+                "final_layers": tuple(nodes[n]["name"] for n in finals),
+                "passes": passes,
+                "lines": tuple(sorted({s.line for s in steps if s.line})),
+                "steps": tuple(steps),
+                "reason": reason,
+            },
+            None,
         )
+
+    def reach(self, start: str) -> list[str]:
+        """Node ids reachable from ``start`` along :data:`FLOWS` edges, ``start`` first.
+
+        In the order :meth:`fate` visits them (depth first, each node's edges in the order
+        they were added).
+        """
+        succ = self.out_adjacency()
+        seen = {start}
+        order = [start]
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            for target, edge in succ[current].items():
+                if target not in seen and edge["relation"] in FLOWS:
+                    seen.add(target)
+                    order.append(target)
+                    stack.append(target)
+        return order
 
     def _flow(self, start: str) -> tuple[list[str], list[Step]]:
         """Nodes reachable from ``start`` along identity-carrying edges, and those edges."""
+        succ = self.out_adjacency()
         seen = {start}
         order = [start]
         steps: list[Step] = []
         stack = [start]
         while stack:
             current = stack.pop()
-            for _, target, edge in self.out_edges(current, data=True):
-                if edge["relation"] in FLOWS and target not in seen:
+            for target, edge in succ[current].items():
+                if target not in seen and edge["relation"] in FLOWS:
                     seen.add(target)
                     order.append(target)
                     stack.append(target)
-                    steps.append(self._step(current, target))
+                    steps.append(self._step(current, target, edge))
         return order, steps
 
     def _why(self, start: str, reached: list[str]) -> str:
@@ -428,11 +516,12 @@ class MergeGraph(_DiGraph):
     def fates(self) -> list[Fate]:
         """The fate of every ONNX node, in parse order."""
         nodes = [
-            (data.get("order", 0), data["name"])
-            for _, data in self.nodes(data=True)
+            (data.get("order", 0), data["name"], node_id)
+            for node_id, data in self.node_data().items()
             if data["kind"] == "onnx_node"
         ]
-        return [self.fate(name) for _, name in sorted(nodes)]
+        # an ONNX node's id is "onnx:" + its name: find() would pick that node first
+        return [self._fate(node_id) for _, _, node_id in sorted(nodes)]
 
     def provenance(self, layer: str | EngineLayer) -> Provenance:
         """The ONNX nodes inside the engine (or intermediate) layer ``layer`` and the chain.

@@ -56,6 +56,7 @@ def report(
     title: str | None = None,
     path: str | os.PathLike[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    reading: Callable[[int, int], None] | None = None,
 ) -> Report:
     """One HTML page that shows a build (and how it differs from a reference build).
 
@@ -72,6 +73,9 @@ def report(
         title: the page title; default the model or file name.
         path: also write the page there.
         progress: called with the name of each step as it starts (for a progress display).
+        reading: called while a log given as a path is parsed, with the characters parsed
+            so far and the log's total (the progress within the first step, which takes
+            most of the time a page of a big log takes).
 
     Returns:
         The page (a ``str`` with :meth:`Report.write`).
@@ -93,6 +97,7 @@ def report(
         run=run,
         title=title,
         progress=progress,
+        reading=reading,
     )
     if path is not None:
         page.write(path)

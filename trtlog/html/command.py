@@ -39,7 +39,8 @@ class Progress:
     """A one-line progress bar on stderr: the step, how many are done, the time so far.
 
     Shown only on a terminal and only once the work has taken a second; a thread redraws it
-    while a long step (parsing a big log) runs.
+    while a long step runs. While a log is parsed (the first step, most of the time of a big
+    log), :meth:`reading` gives the share parsed, which the bar and the text show.
 
     Example:
         >>> import io
@@ -55,6 +56,7 @@ class Progress:
         self.start = time.monotonic()
         self.step = ""
         self.done = 0
+        self.share: float | None = None  # of the log parsed, while one is
         self.shown = False
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -67,8 +69,15 @@ class Progress:
         """Show that ``step`` has started."""
         with self.lock:
             self.step = step
+            self.share = None
             if step in STEPS:
                 self.done = max(self.done, STEPS.index(step))
+        self._draw()
+
+    def reading(self, done: int, total: int) -> None:
+        """Show that ``done`` of the ``total`` characters of a log are parsed."""
+        with self.lock:
+            self.share = min(1.0, done / total) if total > 0 else None
         self._draw()
 
     def _tick(self) -> None:
@@ -83,9 +92,11 @@ class Progress:
             return
         with self.lock:
             width = 20
-            filled = int(width * self.done / len(STEPS))
+            share = self.share or 0.0
+            filled = int(width * (self.done + share) / len(STEPS))
             bar = "#" * filled + "-" * (width - filled)
-            text = f"\rtrtlog: report [{bar}] {self.step:<16} {elapsed:5.1f} s "
+            step = self.step if self.share is None else f"{self.step} {self.share:4.0%}"
+            text = f"\rtrtlog: report [{bar}] {step:<21} {elapsed:5.1f} s "
             self.stream.write(text)
             self.stream.flush()
             self.shown = True
@@ -96,7 +107,7 @@ class Progress:
         if self.thread is not None:
             self.thread.join()
         if self.shown:
-            self.stream.write("\r" + " " * 64 + "\r")
+            self.stream.write("\r" + " " * 69 + "\r")
             self.stream.flush()
 
 
@@ -221,6 +232,7 @@ def _run(args: argparse.Namespace) -> int:
             run=None if args.run_number is None else args.run_number - 1,
             title=args.title,
             progress=progress,
+            reading=progress.reading,
         )
         progress("writing the page")
         page.write(output)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import trtlog
 from trtlog.html.inputs import Inputs, Side
@@ -139,14 +139,22 @@ def _scope(build: Build) -> tuple[Build, dict[str, Any] | None]:
     }
 
 
-def _overview(side: Side, findings: Sequence[Finding], lines: Lines) -> dict[str, Any]:
-    """What the Overview section shows (rendered by the template)."""
+def _overview(
+    side: Side,
+    findings: Sequence[Finding],
+    lines: Lines,
+    tactics: pd.DataFrame | None = None,
+) -> dict[str, Any]:
+    """What the Overview section shows (rendered by the template).
+
+    ``tactics``: the tactics frame of the round ``summarize`` counts, when already made.
+    """
     from trtlog.summary import summarize
 
     engine = side.engine
     out: dict[str, Any] = {"engine": None, "summary": None, "top": [], "performance": []}
     if side.build is not None:
-        summary = summarize(side.build)
+        summary = summarize(side.build, tactics=tactics)
         out["summary"] = summary
         out["performance"] = summary.performance.text_lines() if summary.performance else []
         for stage in summary.layer_counts:
@@ -304,44 +312,66 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
     graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     ids: dict[str, int] = {}
-    nodes = cast("list[tuple[str, dict[str, Any]]]", list(graph.nodes(data=True)))
+    # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node
+    nodes = list(graph.node_data().items())
     kinds: list[int] = []
     order: list[int | None] = []
     layer: list[int | None] = []
+    texts: list[str] = []
+    op_texts: list[str | None] = []
     by_name: dict[str, int] = {}  # an ONNX node (or initializer) by name
     layer_ids: dict[str, int] = {}  # an engine layer by name
+    # one walk per table, bound methods at hand (a graph of 100,000 nodes)
+    add_kind, add_order, add_layer = kinds.append, order.append, layer.append
+    add_text, add_op = texts.append, op_texts.append
     for i, (node_id, data) in enumerate(nodes):
         ids[node_id] = i
-        kind = data.get("kind", "intermediate")
-        kinds.append(kind_code.get(kind, 2))
-        order.append(data.get("order"))
+        get = data.get
+        kind = get("kind", "intermediate")
+        add_kind(kind_code.get(kind, 2))
+        add_order(get("order"))
+        add_text(get("name", node_id))
+        add_op(get("op"))
         if kind == "engine_layer":
-            layer.append(data.get("index"))
+            add_layer(get("index"))
             layer_ids[data["name"]] = i
         else:
-            layer.append(None)
-            if kind in ("onnx_node", "onnx_initializer"):
+            add_layer(None)
+            if kind == "onnx_node" or kind == "onnx_initializer":
                 by_name.setdefault(data["name"], i)
-    names = s.many(data.get("name", node_id) for node_id, data in nodes)
-    ops = s.many(data.get("op") for _, data in nodes)
-    edges = cast("list[tuple[str, str, dict[str, Any]]]", list(graph.edges(data=True)))
+    names = s.many(texts)  # the names first, then the ops: the string table's order
+    ops = s.many(op_texts)
     relations = Strings()
     evidence = Strings()
-    es = [ids[a] for a, _, _ in edges]
-    et = [ids[b] for _, b, _ in edges]
-    rel = relations.many(data.get("relation", "") for _, _, data in edges)
-    passes = s.many(data.get("pass_name") for _, _, data in edges)
-    at = [data.get("line") or 0 for _, _, data in edges]
-    ev = evidence.many(data.get("evidence") or "log" for _, _, data in edges)
+    es: list[int] = []
+    et: list[int] = []
+    rel_texts: list[str] = []
+    pass_texts: list[str | None] = []
+    at: list[int] = []
+    ev_texts: list[str] = []
+    for a, targets in graph.out_adjacency().items():
+        source = ids[a]
+        for b, data in targets.items():
+            get = data.get
+            es.append(source)
+            et.append(ids[b])
+            rel_texts.append(get("relation", ""))
+            pass_texts.append(get("pass_name"))
+            at.append(get("line") or 0)
+            ev_texts.append(get("evidence") or "log")
+    rel = relations.many(rel_texts)
+    passes = s.many(pass_texts)
+    ev = evidence.many(ev_texts)
     fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
     fates: dict[str, list[Any]] = {"node": [], "kind": [], "reason": [], "finals": [], "steps": []}
     # the fate of every ONNX node, and of every layer of the network as parsed that no parser
     # line ties to a node (an excerpt, or a log without parser lines, knows nodes by those)
     found = [(by_name.get(f.node), f) for f in graph.fates()]
+    sources = graph.in_adjacency()
     originals = [
         node_id
         for node_id, data in nodes
-        if data.get("kind") == "intermediate" and not graph.in_degree(node_id)
+        if data.get("kind") == "intermediate" and not sources[node_id]
     ]
     if len(originals) <= ORIGINAL_FATES:
         found += [(ids[n], graph.fate(graph.nodes[n]["name"])) for n in originals]
@@ -492,14 +522,16 @@ TACTIC_ROWS = 50_000
 TACTICS_PER_LAYER = 12
 
 
-def _tactics(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
-    """Every timed tactic by layer: candidates, the fastest, the chosen and the engine's."""
-    frame = build.tactics_frame()
+def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
+    """Every timed tactic by layer: candidates, the fastest, the chosen and the engine's.
+
+    ``frame`` is the ``tactics_frame`` of the round the page shows.
+    """
     if not len(frame):
         return {"rows": 0}
     import pandas as pd
 
-    from trtlog.plots import engine_tactics
+    from trtlog.frames.choices import engine_tactics
 
     picked = engine_tactics(frame)
     layer = frame["layer"].astype(object).where(frame["layer"].notna(), "")
@@ -752,9 +784,14 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
     findings = _lint(inputs)
     data["findings"] = _findings(findings, build, s, lines)
     step("overview")
-    overview = _overview(main, findings, lines)
     scope, rounds = (build, None) if build is None else _scope(build)
     data["rounds"] = rounds
+    # one tactics frame for the overview's figures and the Tactics section (the biggest
+    # frame of a verbose log), when summarize counts the round this page shows
+    tactics = scope.tactics_frame() if scope is not None else None
+    # (summarize counts the whole run when the builder kept no round; the page the last one)
+    same_round = rounds is None or (build is not None and any(r.kept for r in build.rounds))
+    overview = _overview(main, findings, lines, tactics if same_round else None)
     if scope is not None:
         step("passes")
         data["passes"] = _passes(scope, s, lines)
@@ -775,7 +812,8 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
                 "build log with a layer dump, or --layers, fills it)"
             )
         step("tactics")
-        data["tactics"] = _tactics(scope, s, lines)
+        assert tactics is not None
+        data["tactics"] = _tactics(tactics, s, lines)
         summary = overview["summary"]
         data["tactics"]["selection"] = summary.tactic_selection_seconds if summary else None
         if not data["tactics"]["rows"]:

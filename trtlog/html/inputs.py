@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import gzip
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trtlog
 from trtlog import Build, Engine, Profile
+from trtlog.inputs import open_input
 
 __all__ = ["BuildInput", "EngineInput", "Inputs", "resolve"]
 
@@ -142,6 +144,7 @@ def side(
     profile: ProfileInput | None = None,
     *,
     run: int | None = None,
+    reading: Callable[[int, int], None] | None = None,
 ) -> Side:
     """One side of a report from what the caller gave.
 
@@ -150,6 +153,7 @@ def side(
         engine: the engine's layer JSON, when apart from the log.
         profile: an ``--exportProfile`` of the engine.
         run: the trtexec run to show (0-based); default the last.
+        reading: called while a log path is parsed (characters parsed, total).
 
     Raises:
         TypeError: an argument of the wrong type.
@@ -164,6 +168,8 @@ def side(
     elif isinstance(value, str | os.PathLike):
         if looks_like_json(value):
             own = trtlog.load_engine(value)
+        elif reading is not None:  # the input opener of the CLI, which reports progress
+            build = open_input(value, want=["log"], progress=reading).build
         else:
             build = trtlog.parse(value)
     elif value is not None:
@@ -222,12 +228,13 @@ def resolve(
     reference_engine: EngineInput | None = None,
     reference_profile: ProfileInput | None = None,
     run: int | None = None,
+    reading: Callable[[int, int], None] | None = None,
 ) -> Inputs:
     """Both sides of a report (see :func:`trtlog.report` for the arguments)."""
-    main = side(build, engine, profile, run=run)
+    main = side(build, engine, profile, run=run, reading=reading)
     ref = None
     if reference is not None or reference_engine is not None:
-        ref = side(reference, reference_engine, reference_profile)
+        ref = side(reference, reference_engine, reference_profile, reading=reading)
     elif reference_profile is not None:
         raise ValueError("reference_profile needs a reference")
     names: list[tuple[str, str]] = []

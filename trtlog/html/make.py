@@ -46,6 +46,7 @@ def make(
     run: int | None = None,
     title: str | None = None,
     progress: Callable[[str], None] | None = None,
+    reading: Callable[[int, int], None] | None = None,
 ) -> Report:
     """The report page (see :func:`trtlog.report`)."""
     step = progress or (lambda _stage: None)
@@ -58,6 +59,7 @@ def make(
         reference_engine=reference_engine,
         reference_profile=reference_profile,
         run=run,
+        reading=reading,
     )
     # the page is built from many small objects next to a build of millions: a collection
     # walking that build over and over would cost more than the page (trtlog's engine

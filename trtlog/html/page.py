@@ -40,7 +40,7 @@ COMPRESS_ABOVE = 1 << 20
 UNFOLD_LINES = 50_000
 
 #: Characters the JSON keeps out of a ``<script>`` block (json.dumps escapes the rest).
-_UNSAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+_UNSAFE = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"))
 
 
 def embed_json(value: Any) -> str:
@@ -54,7 +54,9 @@ def embed_json(value: Any) -> str:
         '{"name":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u2028"}'
     """
     text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-    return text.translate(_UNSAFE)
+    for char, escape in _UNSAFE:  # str.replace: a tenth of str.translate's time on MBs
+        text = text.replace(char, escape)
+    return text
 
 
 def _b64_gzip(data: bytes, level: int) -> str:

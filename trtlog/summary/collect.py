@@ -27,24 +27,46 @@ from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
     ActivationMemory,
+    CachedTactic,
     EngineBuilt,
     EngineDeserialized,
     EngineGenerated,
     EngineLoadSize,
     EngineSize,
+    Event,
     EventBase,
     GraphBuildDone,
     GraphOptTime,
     LayerCount,
+    LegacyRunnerChoice,
     MemoryChange,
     MemorySnapshot,
     MemoryStats,
+    PerfBlock7x,
+    PerfScalar,
+    PerfStat,
+    PerfStat7x,
+    PerfSummaryHeader,
+    PerfWarning,
     PersistentMemory,
+    ProfileAuxStreamWarning,
+    ProfileColumns,
+    ProfileHeader,
+    ProfileRow,
+    RunnerChoice,
     TacticsDone,
+    TacticSkipped,
+    TacticSkippedMemory,
+    TacticTiming,
+    TraceAverage,
+    TraceAverages,
+    TraceProlog,
     Unrecognized,
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from trtlog.engine.model import Times
 
 from trtlog.summary.model import (
@@ -57,7 +79,25 @@ from trtlog.summary.model import (
     Summary,
 )
 
-__all__ = ["summarize"]
+__all__ = ["PERFORMANCE_EVENTS", "summarize"]
+
+#: The event classes :func:`trtlog.build.performance.performances` reads (every other event
+#: leaves its result unchanged): summarize hands it only these, not every line of the log.
+PERFORMANCE_EVENTS: tuple[type[EventBase], ...] = (
+    TraceProlog,
+    TraceAverages,
+    TraceAverage,
+    PerfSummaryHeader,
+    PerfStat,
+    PerfScalar,
+    PerfBlock7x,
+    PerfStat7x,
+    PerfWarning,
+    ProfileHeader,
+    ProfileColumns,
+    ProfileAuxStreamWarning,
+    ProfileRow,
+)
 
 E = TypeVar("E", bound=EventBase)
 
@@ -80,7 +120,13 @@ def _total(events: Sequence[GraphOptTime | TacticsDone | EngineGenerated]) -> fl
     return math.fsum(e.seconds for e in events) if events else None
 
 
-def summarize(build: Build, run: int | None = None, *, times: Times | None = None) -> Summary:
+def summarize(
+    build: Build,
+    run: int | None = None,
+    *,
+    times: Times | None = None,
+    tactics: pd.DataFrame | None = None,
+) -> Summary:
     """Collect the summary of a parsed log.
 
     Args:
@@ -88,9 +134,14 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         run: which trtexec run to describe (0-based; negative counts from the end). Default:
             the last run. A file with several runs also gets a table of every run.
         times: an ``--exportTimes`` file of the same run, summarised under the performance.
+        tactics: the ``tactics_frame()`` of the build summarized (the run, and the round that
+            gave the engine when the builder ran several), when the caller has made it
+            already (``trtlog report`` shows it too); by default summarize makes it. The
+            tactic figures are counted from it, so it must be that frame.
 
     Raises:
         IndexError: there is no such run.
+        ValueError: ``tactics`` is not a tactics frame.
 
     Example:
         >>> from trtlog import parse_text
@@ -115,11 +166,16 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
     round_rows = [_round_summary(scope_run, r) for r in rounds]
 
     index_ = scope.pass_index
-    fusions = Counter(index_.of(e) or NO_PASS for e in scope.events_of(*FUSION_KINDS))
+    fusions = Counter(index_.of(e) or NO_PASS for e in _of_kinds(scope, FUSION_KINDS))
     qdq = _qdq_rows(scope)
-    tactics = _tactic_figures(scope)
-    warnings = sum(1 for e in scope_run.events if e.severity == "warning")
-    errors = [e for e in scope_run.events if _is_error(e)]
+    tactic_figures = _tactic_figures(scope, tactics)
+    warnings = 0
+    errors = []
+    for e in scope_run.events:  # one walk over every event for both
+        if e.severity == "warning":
+            warnings += 1
+        elif _is_error(e):
+            errors.append(e)
     unrec = scope_run.of(Unrecognized)
     status: str | None = current.status if current is not None else None
     # a run that printed its &&&& RUNNING banner but no result line crashed or was cut off
@@ -131,7 +187,7 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
     peak = max((e.gpu_mib or 0 for e in scope_run.of(MemoryStats)), default=0) or None
     in_use = [
         e.gpu_mib
-        for e in scope_run.events_of("memory_change", "memory_snapshot")
+        for e in _of_kinds(scope_run, ("memory_change", "memory_snapshot"))
         if isinstance(e, MemoryChange | MemorySnapshot)
         and not e.phase.startswith("TensorRT-managed")
     ]
@@ -144,7 +200,7 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
     loaded_size = _last(scope_run.of(EngineLoadSize))
     deserialized = _last(scope_run.of(EngineDeserialized))
     activation = _last(scope.of(ActivationMemory))
-    found = performances(scope_run.events, scope_run.runs)
+    found = performances(_performance_events(scope_run), scope_run.runs)
     return Summary(
         source=build.source.name,
         lines=build.line_count,
@@ -171,10 +227,10 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         ],
         fusions_by_pass=dict(fusions),
         passes=[PassRow(**{k: r[k] for k in PassRow.model_fields}) for r in pass_records(scope)],
-        removals=len(removal_events(scope.events_of(*REMOVAL_KINDS, "pass_run"))),
+        removals=len(removal_events(_of_kinds(scope, (*REMOVAL_KINDS, "pass_run")))),
         qdq_events=sum(qdq.values()),
         qdq_by_kind=qdq,
-        **tactics,
+        **tactic_figures,
         graph_seconds=graph[0].seconds if graph else None,
         graph_includes_optimization=bool(graph and graph[0].includes_optimization),
         graph_optimization_seconds=_total(scope_run.of(GraphOptTime)),
@@ -206,6 +262,22 @@ def summarize(build: Build, run: int | None = None, *, times: Times | None = Non
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
         events=len(scope_run.events),
     )
+
+
+def _performance_events(build: Build) -> list[Event]:
+    """The events ``performances`` reads, in file order (their spans never overlap)."""
+    return _of_kinds(build, [cls.model_fields["kind"].default for cls in PERFORMANCE_EVENTS])
+
+
+def _of_kinds(build: Build, kinds: Sequence[str]) -> list[Event]:
+    """``build.events_of(*kinds)`` from the per-kind lists (not a walk over every event)."""
+    if len(kinds) == 1:
+        return build.events_of(*kinds)
+    found: list[Event] = []
+    for kind in dict.fromkeys(kinds):
+        found += build.events_of(kind)
+    found.sort(key=lambda e: e.span[0])  # spans never overlap: file order
+    return found
 
 
 def _profile_source(build: Build, engine: Any) -> str | None:
@@ -267,26 +339,36 @@ def _is_error(event: Any) -> bool:
 def _qdq_rows(build: Build) -> dict[str, int]:
     """The rows ``qdq_frame`` has for each kind (a Q/DQ fusion has one row per Q/DQ layer)."""
     counts: Counter[str] = Counter()
-    for event in qdq_events(build.events_of(*QDQ_KINDS)):
+    for event in qdq_events(_of_kinds(build, QDQ_KINDS)):
         counts[event.kind] += len(event.sources) if event.kind == "fusion_into" else 1
     return dict(counts.most_common())
 
 
-_TACTIC_KINDS = ("tactic_timing", "tactic_skipped", "tactic_skipped_memory", "cached_tactic")
+_TACTIC_EVENTS = (TacticTiming, TacticSkipped, TacticSkippedMemory, CachedTactic)
 
 
-def _tactic_figures(build: Build) -> dict[str, int]:
+#: The columns of ``tactics_frame`` the tactic figures read.
+_TACTIC_COLUMNS = ("layer", "skipped", "cached", "reformat")
+
+
+def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str, int]:
     """Tactics timed, cached, skipped and the layers timed, from ``tactics_frame`` itself.
 
     ``tactics_timed`` are its rows measured in this build (not skipped, not from the timing
     cache), ``layers_timed`` the distinct ``layer`` values of its rows with a time (timed or
     cached; the ``Optimizer Reformat(...)`` layers of reformat timings among them, counted
-    in ``reformat_layers_timed``).
+    in ``reformat_layers_timed``). ``frame`` is that frame when the caller has it.
     """
-    runners = len(build.events_of("runner_choice", "legacy_runner_choice"))
-    if not build.events_of(*_TACTIC_KINDS):
+    runners = len(build.of(RunnerChoice)) + len(build.of(LegacyRunnerChoice))
+    if not any(build.of(cls) for cls in _TACTIC_EVENTS):
         return {"runners_chosen": runners}
-    frame = build.tactics_frame()
+    if frame is None:
+        frame = build.tactics_frame()
+    elif any(c not in frame.columns for c in _TACTIC_COLUMNS):
+        raise ValueError(
+            "summarize(tactics=...) takes the build's tactics_frame(); this frame has no "
+            + ", ".join(c for c in _TACTIC_COLUMNS if c not in frame.columns)
+        )
     timed = frame[~frame["skipped"]]
     return {
         "tactics_timed": int((~timed["cached"]).sum()),
