@@ -32,6 +32,7 @@ from trtlog.events import (
     OptionKv,
     PlacementDla,
     PlacementGpu,
+    ProfileRow,
     QdqDedup,
     QdqPhase,
     QdqSwap,
@@ -92,7 +93,7 @@ CONV_TYPES = frozenset(
 )
 _WEIGHTED_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Convolution", "Linear"})
 
-_DUMP_RECORDS = (InspectorRecord, EngineLayerInfo, InspectorLayerName)
+_DUMP_RECORDS = (InspectorRecord, EngineLayerInfo, InspectorLayerName, ProfileRow)
 _PLACEMENTS = (PlacementGpu, PlacementDla)
 T = TypeVar("T")
 E1 = TypeVar("E1", bound=EventBase)

@@ -692,7 +692,7 @@ def check_qdq_missing_scale(ctx: LintContext) -> Iterator[Finding]:
     yield make(
         ctx,
         check_qdq_missing_scale,
-        f"{n} tensor{'s' if n != 1 else ''}",
+        ", ".join(tensors) if n <= 3 else f"{n} tensors",
         f"TensorRT has no scale and zero-point for {n} tensor{'s' if n != 1 else ''} ({shown}) "
         "and runs the layers that read or write them in a non-INT8 precision",
         "each such tensor breaks the INT8 chain: the layers around it run in FP16/FP32 and "
