@@ -659,8 +659,9 @@ def _shape_computations(
 
 
 def _derived_layer(name: str, registered: set[str]) -> str | None:
-    """The layer the parser registered for ``name`` under a derived name (``If_6_OutputLayer``,
-    corpus 8.4.10 crash log line 233), if any.
+    """The layer registered for ``name`` under a derived name, if any.
+
+    ``If_6`` is registered as ``If_6_OutputLayer`` (corpus 8.4.10 crash log line 233).
     """
     derived = name + "_OutputLayer"
     return derived if derived in registered else None
