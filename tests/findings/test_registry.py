@@ -57,6 +57,10 @@ ISSUE_IDS = {
 #: the rules of issue 17 (docs/fragments-research.md §4)
 ISSUE_17_IDS = {
     "benign-warning",
+    "activation-not-fused",
+    "layer-precision-overridden",
+    "qdq-weights-unquantized",
+    "qdq-gemm-float-kernel",
     "int8-disabled-by-integration",
     "fp16-weights-converted",
     "engine-from-other-device",
@@ -87,6 +91,8 @@ def test_qdq_rules_are_marked() -> None:
         "qdq-residual-unquantized",
         "qdq-blocked-fusion",
         "qdq-split-fusion",
+        "qdq-weights-unquantized",
+        "qdq-gemm-float-kernel",
     }
 
 

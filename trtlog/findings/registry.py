@@ -24,6 +24,10 @@ from trtlog.findings.rules.build_process import (
     check_slow_build_no_timing_cache,
     check_tactic_memory_skip,
 )
+from trtlog.findings.rules.fusion import (
+    check_activation_not_fused,
+    check_layer_precision_overridden,
+)
 from trtlog.findings.rules.messages import (
     check_benign_warning,
     check_engine_from_other_device,
@@ -41,6 +45,10 @@ from trtlog.findings.rules.qdq import (
     check_qdq_residual_unquantized,
     check_qdq_split_fusion,
     check_qdq_unfused_quantizer,
+)
+from trtlog.findings.rules.qdq_kernels import (
+    check_qdq_gemm_float_kernel,
+    check_qdq_weights_unquantized,
 )
 from trtlog.findings.rules.reformat import (
     check_reformat_dtype,
@@ -74,6 +82,10 @@ RULES: tuple[Check, ...] = (
     check_tactic_memory_skip,
     check_dla_fallback,
     check_slow_build_no_timing_cache,
+    check_qdq_weights_unquantized,
+    check_qdq_gemm_float_kernel,
+    check_activation_not_fused,
+    check_layer_precision_overridden,
     check_low_precision_unsupported_gpu,
     check_int8_disabled_by_integration,
     check_fp16_weights_converted,
