@@ -18,8 +18,10 @@ Everything here is total: a line no pattern explains comes back as ``None``.
 
 from __future__ import annotations
 
+import json
+import math
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from trtlog.events.base import Envelope, Severity
 
@@ -27,6 +29,7 @@ __all__ = [
     "INTEGRATIONS",
     "IntegrationSplit",
     "profile_columns",
+    "profile_json_record",
     "profile_row",
     "split_integration",
     "unquote",
@@ -311,3 +314,40 @@ def profile_row(message: str, layout: str | None = None) -> tuple[str, str] | No
             name, total, avg, percent = m.groups()
             return "7x", f"{name}   {total}   {avg}   {percent}"
     return None
+
+
+# one record of an --exportProfile JSON, cut from its array: ', { "name" : ..., "averageMs" : ... }'
+_JSON_RECORD = re.compile(r"\s*,?\s*(\{.*\})\s*,?\s*")
+
+
+def profile_json_record(message: str) -> dict[str, Any] | None:
+    """The profile-row fields of one ``--exportProfile`` record pasted as a line, or ``None``.
+
+    Example:
+        >>> profile_json_record(', { "name" : "Conv_1", "timeMs" : 1.5, "averageMs" : 0.015, '
+        ...                     '"medianMs" : 0.0149, "percentage" : 2.5 }')["avg_ms"]
+        0.015
+    """
+    if '"averageMs"' not in message:
+        return None
+    m = _JSON_RECORD.fullmatch(message)
+    if m is None:
+        return None
+    try:
+        value = json.loads(m.group(1))
+        name = str(value["name"])
+        total = float(value.get("timeMs", math.nan))
+        avg = float(value["averageMs"])
+        median = float(value["medianMs"]) if "medianMs" in value else None
+        percent = float(value.get("percentage", math.nan))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return {
+        "kind": "profile_row",
+        "layer": name,
+        "total_ms": total,
+        "avg_ms": avg,
+        "median_ms": median,
+        "percent": percent,
+        "is_total": False,
+    }

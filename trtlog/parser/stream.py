@@ -39,7 +39,13 @@ from trtlog.parser.envelope import (
 )
 from trtlog.parser.families import FAMILIES
 from trtlog.parser.family import Continuation, Rule
-from trtlog.parser.fragments import INTEGRATIONS, profile_columns, profile_row, unquote
+from trtlog.parser.fragments import (
+    INTEGRATIONS,
+    profile_columns,
+    profile_json_record,
+    profile_row,
+    unquote,
+)
 from trtlog.parser.grammar import matchers, parse_message, with_routes
 
 __all__ = ["LogParser", "default_dispatcher", "iter_log_events"]
@@ -403,6 +409,11 @@ class LogParser:
         row = profile_row(message)
         if row is not None:
             return self._build(self._start_route(f"profile_row_{row[0]}"), row[1], (n, n), severity)
+        record = profile_json_record(message)
+        if record is not None:
+            kind = record.pop("kind")
+            data = {"kind": kind, "span": (n, n), "severity": severity, **record}
+            return make_event_unchecked(EVENT_CLASSES[kind], data)
         return None
 
     def _bare_fragment(self, n: int, text: str) -> Any:

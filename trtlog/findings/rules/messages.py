@@ -162,7 +162,7 @@ _BENIGN = (
         "DeepStream engine cache miss",
         re.compile(
             r"Deserialize engine failed because file path: .* open error"
-            r"|deserialize engine from file :.* failed, try rebuild"
+            r"|deserialize engine from file :\S+ failed"
         ),
         "the engine file does not exist yet: DeepStream builds it and saves it",
         "https://github.com/ml6team/deepstream-python/issues/19",
@@ -353,7 +353,9 @@ def check_fp16_weights_converted(ctx: LintContext) -> Iterator[Finding]:
     shown = ", ".join(short(x, 60) for x in names[:5]) + (
         f" and {len(names) - 5} more" if len(names) > 5 else ""
     )
-    subject = short(names[0], 80) if len(names) == 1 else f"{len(names) or 'some'} layers"
+    subject = (
+        short(names[0], 80) if len(names) == 1 else f"{len(names)} layers" if names else "weights"
+    )
     message = (
         f"weights of {shown} lost precision in FP16"
         if names

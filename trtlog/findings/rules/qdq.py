@@ -208,6 +208,15 @@ def _mitigation(role: str) -> str:
     )
 
 
+def _label(ctx: LintContext, layer: EngineLayer) -> str:
+    """A Myelin quantize kernel (``__myl_MulMinMaxRounCast_myl0_3``) by its Q/DQ node."""
+    if layer.is_myelin_kernel:
+        for node in ctx.nodes(layer):
+            if is_qdq_node(node):
+                return f"{node} ({layer.name})"
+    return layer.name
+
+
 def _standalone(
     ctx: LintContext, check: object, layer: EngineLayer, role: str, lines: list[int]
 ) -> Finding:
@@ -233,7 +242,7 @@ def _standalone(
         return make(
             ctx,
             check,  # type: ignore[arg-type]
-            layer.name,
+            _label(ctx, layer),
             f"the {role} {layer.name} converts the network {where}"
             f"{' ' + names if names else ''}{convert} in a separate {kind}",
             f"{_NOT_AT_IO}{' (' + share + ')' if share else ''}; expected at the edge of a "
@@ -276,8 +285,8 @@ def _standalone(
     return make(
         ctx,
         check,  # type: ignore[arg-type]
-        layer.name,
-        f"the {role} {layer.name} runs as its own {kind}{convert}{reason}",
+        _label(ctx, layer),
+        f"the {role} {_label(ctx, layer)} runs as its own {kind}{convert}{reason}",
         "a Q/DQ that TensorRT cannot fuse costs an extra pass over the tensor and marks the "
         "place where the INT8 chain is broken" + (f" ({share})" if share else ""),
         _mitigation(role),
