@@ -15,7 +15,7 @@ import pytest
 
 import trtlog
 from tests.conftest import CORPUS, needs_corpus
-from tests.findings.fragments import check, goldens
+from tests.findings.fragments import FRAGMENTS, check, goldens
 from trtlog.findings import RULES
 
 GOLDENS = goldens()
@@ -79,3 +79,17 @@ def test_no_qdq_rule_on_a_corpus_build_without_qdq(path: Path) -> None:
     name = path.name.lower()
     if not any(word in name for word in ("qdq", "qat", "int8")):
         assert not fired, (path.name, fired)
+
+
+@pytest.mark.parametrize(
+    "path", sorted(FRAGMENTS.glob("*.txt")), ids=lambda p: p.name.removesuffix(".txt")
+)
+def test_fragment_text_is_kept_exactly(path: Path) -> None:
+    """Never lose input: every line in exactly one event, ``to_text()`` the bytes decoded."""
+    try:
+        build = trtlog.parse(path)
+    except trtlog.InputError:
+        return  # the JSON printed per layer: read as an engine, not a log
+    assert build.to_text() == path.read_text(encoding="utf-8")
+    covered = [n for e in build.events for n in range(e.span[0], e.span[1] + 1)]
+    assert covered == list(range(1, len(build.lines) + 1))
