@@ -41,6 +41,10 @@ _ACTIVATIONS = frozenset(
         "Activation",
     }
 )
+# words of the activation ops in layer and node names (a cheap test before the op lookup)
+_ACTIVATION_WORDS = (
+    "relu", "sigmoid", "swish", "silu", "clip", "gelu", "elu", "tanh", "softplus", "activation",
+)  # fmt: skip
 _POINTWISE_TYPES = frozenset({"Activation", "PointWise", "PointWiseV2", "ElementWise"})
 
 
@@ -90,17 +94,25 @@ def _activation_ops(ctx: LintContext, layer: EngineLayer) -> list[str] | None:
 def check_activation_not_fused(ctx: LintContext) -> Iterator[Finding]:
     """A convolution whose only reader is a separate activation layer."""
     for conv in ctx.layers:
-        if conv.is_myelin_kernel or len(conv.outputs) != 1 or not _convolution(ctx, conv):
+        # cheapest tests first: this runs over 20,000-layer engines
+        if len(conv.outputs) != 1:
             continue
         tensor = conv.outputs[0].name
         readers = ctx.readers_of(conv, tensor)
-        if len(readers) != 1 or (ctx.bindings and ctx.is_network_output(conv, tensor)):
+        if len(readers) != 1:
             continue
         act = readers[0]
-        if act.is_myelin_kernel or len(act.inputs) != 1:
+        if len(act.inputs) != 1 or (act.type is not None and act.type not in _POINTWISE_TYPES):
             continue
+        text = act.name.lower()
+        if not any(k in text for k in _ACTIVATION_WORDS) and not any(
+            k in n.lower() for n in act.onnx_nodes for k in _ACTIVATION_WORDS
+        ):
+            continue  # no activation named: the common point-wise layer
         ops = _activation_ops(ctx, act)
-        if ops is None:
+        if ops is None or conv.is_myelin_kernel or not _convolution(ctx, conv):
+            continue
+        if ctx.bindings and ctx.is_network_output(conv, tensor):
             continue
         int8 = ctx.is_int8(conv)
         if ops == ["Relu"] and int8:

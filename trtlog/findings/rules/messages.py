@@ -13,6 +13,22 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from trtlog.events import (
+    DeviceKv,
+    EventBase,
+    LibraryNote,
+    MaxBatchWarning,
+    OnnxInt64Weights,
+    OnnxParseNode,
+    PlanCrossDeviceWarning,
+    SetTypeNonIo,
+    ShapeLayerInt32,
+    TensorTypeBuildTime,
+    TimingCacheWarning,
+    TrtError,
+    Unrecognized,
+    WeightsConversionWarning,
+)
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding
@@ -27,10 +43,30 @@ __all__ = [
 ]
 
 
-def message_lines(ctx: LintContext) -> list[tuple[int, str]]:
-    """``(line, text)`` of every non-verbose line of the log (pasted lines without severity too).
+#: the event classes whose lines the message rules read (with every non-verbose unrecognized
+#: line): the messages of their tables that the grammars know
+_MESSAGE_EVENTS: tuple[type[EventBase], ...] = (
+    Unrecognized,
+    TrtError,
+    DeviceKv,
+    LibraryNote,
+    OnnxInt64Weights,
+    WeightsConversionWarning,
+    PlanCrossDeviceWarning,
+    TensorTypeBuildTime,
+    MaxBatchWarning,
+    ShapeLayerInt32,
+    SetTypeNonIo,
+    TimingCacheWarning,
+)
 
-    Computed once per lint run and shared by the message rules.
+
+def message_lines(ctx: LintContext) -> list[tuple[int, str]]:
+    """``(line, text)`` of the lines the message rules read, in file order.
+
+    Non-verbose unrecognized lines (pasted lines without severity too) and the lines of the
+    few known kinds in :data:`_MESSAGE_EVENTS`, read from the build's per-kind index: never a
+    walk over every event of a 50 MB log. Computed once per lint run.
     """
 
     def compute(c: LintContext) -> list[tuple[int, str]]:
@@ -39,8 +75,8 @@ def message_lines(ctx: LintContext) -> list[tuple[int, str]]:
             return []
         lines = build.lines
         out: list[tuple[int, str]] = []
-        for e in build.events:
-            if e.severity == "verbose" or e.kind == "log_line":
+        for e in c.events(*_MESSAGE_EVENTS):
+            if e.severity == "verbose":
                 continue
             first, last = e.span
             out.extend((n, lines[n - 1].rstrip("\r\n")) for n in range(first, last + 1))
@@ -175,6 +211,7 @@ _BENIGN = (
         "https://github.com/microsoft/onnxruntime/issues/22164",
     ),
 )
+_BENIGN_ANY = re.compile("|".join(f"(?:{b.pattern.pattern})" for b in _BENIGN))
 _DLA_BENIGN = "DLA profile note in a GPU build"
 # the fatal form of the embedded-device message stops the build (NVIDIA/TensorRT#2098)
 _FATAL_EMBEDDED = re.compile(r"Assertion upperBound != 0 failed\. Unknown embedded device")
@@ -202,6 +239,8 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
     dla = uses_dla(ctx)
     found: dict[str, list[int]] = {}
     for n, text in texts:
+        if _BENIGN_ANY.search(text) is None:
+            continue  # one search for the common line that is none of them
         for benign in _BENIGN:
             if benign.pattern.search(text) is None:
                 continue
@@ -339,6 +378,8 @@ def check_fp16_weights_converted(ctx: LintContext) -> Iterator[Finding]:
     summary: list[int] = []
     details: list[int] = []
     for n, text in texts:
+        if "eights" not in text and "FP16" not in text:
+            continue
         m = _WEIGHTS_ISSUE.search(text)
         if m is not None:
             name = m.group("name").removesuffix(".weight").removesuffix(".bias")
@@ -379,8 +420,36 @@ def check_fp16_weights_converted(ctx: LintContext) -> Iterator[Finding]:
 # -- low-precision-unsupported-gpu ------------------------------------------------------------
 
 _CC = re.compile(r"Compute Capability: (\d+)\.(\d+)")
-_FP8 = re.compile(r"Precision: .*\bFP8\b|--fp8\b|TRT_FP8\w*QuantizeLinear|\bFP8\(|e4m3")
-_FP4 = re.compile(r"TRT_FP4\w*|\bFP4\(|--fp4\b|Precision: .*\bFP4\b|NVFP4")
+_KERNEL_MARK = {"FP8": ("e4m3", "e5m2"), "FP4": ("e2m1",)}
+
+
+def _low_precision_line(ctx: LintContext, name: str) -> int | None:
+    """The first line that shows ``FP8``/``FP4`` in use (0: a layer of a JSON engine).
+
+    The precision option, a parser node of the type (``TRT_FP8QuantizeLinear``,
+    ``TRT_FP4DynamicQuantize``), an engine tensor of the type or a kernel named for it.
+    Indexed reads only: never a scan of the log's lines.
+    """
+    line = ctx.option_lines.get("Precision")
+    if line is not None and name in (ctx.option("Precision") or "").upper().split("+"):
+        return line
+    marker = f"TRT_{name}"
+    if any(marker in op for op in set(ctx.ops.values())):  # distinct ops: a handful
+        for e in ctx.events(OnnxParseNode):
+            if marker in e.op:
+                return e.span[0]
+    marks = _KERNEL_MARK[name]
+    for layer in ctx.layers:
+        found = False
+        for t in layer.inputs:
+            found = found or t.dtype == name
+        for t in layer.outputs:
+            found = found or t.dtype == name
+        kernel = layer.tactic_name
+        if found or (kernel is not None and any(m in kernel for m in marks)):
+            lines = ctx.lines_of(layer.name)
+            return lines[0] if lines else 0
+    return None
 
 
 @rule(
@@ -403,21 +472,12 @@ def check_low_precision_unsupported_gpu(ctx: LintContext) -> Iterator[Finding]:
     n_cc, m_cc = device[-1]
     cc = (int(m_cc.group(1)), int(m_cc.group(2)))
     found: list[tuple[str, int, tuple[int, int]]] = []
-    lines = build.lines
-    fp8 = fp4 = None
-    for i, text in enumerate(lines, 1):
-        if "FP" not in text and "fp" not in text and "e4m3" not in text:
-            continue
-        if fp4 is None and _FP4.search(text):
-            fp4 = i
-        elif fp8 is None and _FP8.search(text):
-            fp8 = i
-        if fp8 is not None and fp4 is not None:
-            break
-    if fp4 is not None:
-        found.append(("FP4", fp4, (10, 0)))
-    if fp8 is not None:
-        found.append(("FP8", fp8, (8, 9)))
+    for name, needed in (("FP4", (10, 0)), ("FP8", (8, 9))):
+        if cc >= needed:
+            continue  # the GPU runs it: nothing to look for
+        line = _low_precision_line(ctx, name)
+        if line is not None:
+            found.append((name, line, needed))
     for name, line, needed in found:
         if cc >= needed:
             continue
@@ -425,12 +485,13 @@ def check_low_precision_unsupported_gpu(ctx: LintContext) -> Iterator[Finding]:
             ctx,
             check_low_precision_unsupported_gpu,
             name,
-            f"{name} is used (line {line}) on a GPU of compute capability {cc[0]}.{cc[1]}; "
+            f"{name} is used{f' (line {line})' if line else ''} on a GPU of compute "
+            f"capability {cc[0]}.{cc[1]}; "
             f"TensorRT runs {name} from {needed[0]}.{needed[1]} on",
             f"the {name} layers run in higher precision (or the build fails): the quantized "
             "model gains nothing",
             f"build on a GPU with {name} (compute capability {needed[0]}.{needed[1]} or newer), "
             "or quantize to INT8 / use FP16 on this one",
-            lines=sorted({n_cc, line}),
+            lines=sorted({n_cc, line} - {0}),
         )
         return

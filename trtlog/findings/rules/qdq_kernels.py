@@ -57,11 +57,11 @@ def _is_weight_dq(name: str) -> bool:
 def check_qdq_weights_unquantized(ctx: LintContext) -> Iterator[Finding]:
     """A weighted layer fed by a standalone DQ, whose weights have no quantizer and are float."""
     for layer in ctx.layers:
-        if layer.is_myelin_kernel or not ctx.is_weighted(layer) or ctx.is_int8(layer):
-            continue
-        weights = _weights_type(layer)
+        weights = _weights_type(layer)  # a dict lookup: the cheap test first
         if weights not in ("Half", "Float", "BFloat16"):
             continue  # unknown (a names-only dump) or quantized weights
+        if layer.is_myelin_kernel or not ctx.is_weighted(layer) or ctx.is_int8(layer):
+            continue
         if any(_is_weight_dq(n) or "uantize" in n for n in ctx.nodes(layer)):
             continue  # a quantizer of its own: the weights are quantized
         dqs = [x for x in ctx.upstream(layer) if ctx.qdq_role(x) == "DQ"]
@@ -97,8 +97,8 @@ def check_qdq_weights_unquantized(ctx: LintContext) -> Iterator[Finding]:
 def check_qdq_gemm_float_kernel(ctx: LintContext) -> Iterator[Finding]:
     """A GEMM/convolution with activation and weight DQ nodes that reads float and runs float."""
     for layer in ctx.layers:
-        if not ctx.is_weighted(layer):
-            continue
+        if not any("equantize" in n for n in layer.onnx_nodes) or not ctx.is_weighted(layer):
+            continue  # the substring test first: most layers hold no DQ node
         dqs = _dequantizers(ctx, layer)
         if len(dqs) < 2:
             continue
