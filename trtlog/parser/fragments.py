@@ -159,18 +159,22 @@ message='Using an engine')
     """
     if not text or text[0] not in _FIRST:
         return None
-    m = _TORCH_CPP.match(text)
+    if text[0].isdigit() and text[4:5] != "-" and ":" not in text[1:4]:
+        return None  # no date, no GStreamer clock: "0x40dd5800[enqueue]" and the like
+    head = text[:64]
+    m = _TORCH_CPP.match(text) if ": [" in head else None
     if m is not None:
         level, name = m.groups()
         return IntegrationSplit(
             "torch_tensorrt_cpp", _WORD[level], "Conversion Context" in name, text[m.end() :]
         )
-    m = _TORCH_PY_FORMAT.match(text)
+    dated = text[4:5] == "-" and text[:4].isdigit()
+    m = _TORCH_PY_FORMAT.match(text) if dated and " - torch_tensorrt" in text else None
     if m is not None:
         name, level = m.groups()
         trt = "Conversion Context" in name
         return IntegrationSplit("torch_tensorrt", _WORD[level], trt, text[m.end() :])
-    m = _TORCH_PY_OWN.match(text)
+    m = _TORCH_PY_OWN.match(text) if ":torch_tensorrt" in head else None
     if m is not None:
         return IntegrationSplit("torch_tensorrt", _WORD[m.group(1)], False, text[m.end() :])
     if text.startswith("[TensorRT-LLM]"):
@@ -181,7 +185,7 @@ message='Using an engine')
         return IntegrationSplit(
             "trtllm_cpp", _WORD[level] if level else None, False, text[m.end() :]
         )
-    m = _ORT.match(text)
+    m = _ORT.match(text) if dated and ":onnxruntime:" in head else None
     if m is not None:
         letter, file, func = m.groups()
         rest = text[m.end() :]
@@ -189,7 +193,7 @@ message='Using an engine')
         if inner is not None and file.startswith("tensorrt_execution_provider") and func == "log":
             return IntegrationSplit("onnxruntime", _WORD[inner.group(1)], True, rest[inner.end() :])
         return IntegrationSplit("onnxruntime", _WORD[letter], False, rest)
-    m = _ORT_SINK.match(text)
+    m = _ORT_SINK.match(text) if text[1:14] == " onnxruntime:" else None
     if m is not None:
         rest = text[m.end() :]
         inner = _ORT_INNER.match(rest)
@@ -197,7 +201,7 @@ message='Using an engine')
             message = _ORT_WHERE.sub("", rest[inner.end() :])
             return IntegrationSplit("onnxruntime", _WORD[inner.group(1)], True, message)
         return IntegrationSplit("onnxruntime", _WORD[m.group(1)], False, rest)
-    m = _GLOG.match(text)
+    m = _GLOG.match(text) if ".cc:" in text[:160] else None
     if m is not None:
         letter = m.group(1) or m.group(2)
         file = m.group(3)
@@ -214,20 +218,20 @@ message='Using an engine')
                 rest = rest[1:-1]  # Triton 24.x quotes the message
             return IntegrationSplit("triton", _WORD[letter], True, rest)
         return IntegrationSplit("triton", _WORD[letter], False, rest)
-    m = _WRAPPED.match(text)
+    m = _WRAPPED.match(text) if dated is False and text[:1] == "[" and "][" in head else None
     if m is not None:
         rest = text[m.end() :]
         severity = _LOWER[m.group(1)]
         if rest.startswith(_NVINFER):
             return IntegrationSplit("wrapped_nvinfer", severity, True, rest[len(_NVINFER) :])
         return IntegrationSplit("wrapped_nvinfer", severity, False, rest)
-    m = _GSTREAMER.match(text)
+    m = _GSTREAMER.match(text) if text[:1].isdigit() and " 0x" in head else None
     if m is not None:
         return IntegrationSplit("gstreamer", _WORD[m.group(1)], False, text[m.end() :])
-    m = _DEEPSTREAM_OWN.match(text)
+    m = _DEEPSTREAM_OWN.match(text) if text.startswith(("INFO: ", "WARNING: ", "ERROR: ")) else None
     if m is not None:
         return IntegrationSplit("deepstream_own", _WORD[m.group(1)], False, text[m.end() :])
-    m = _JETSON_ONE.match(text)
+    m = _JETSON_ONE.match(text) if text.startswith("[TRT] ") else None
     if m is not None:
         return IntegrationSplit("jetson", None, True, text[m.end() :])
     return None
@@ -243,6 +247,8 @@ def unquote(text: str) -> str | None:
         >>> unquote("> Name: conv, LayerType: CaskConvolution")
         'Name: conv, LayerType: CaskConvolution'
     """
+    if text.lstrip(" \t")[:1] != ">":
+        return None
     m = _QUOTE.match(text)
     return text[m.end() :] if m is not None else None
 
@@ -296,13 +302,17 @@ def profile_row(message: str, layout: str | None = None) -> tuple[str, str] | No
         >>> profile_row("Conv_0 1 2 3") is None
         True
     """
-    if not message or not any(c.isdigit() for c in message[-8:] + message[:12]):
+    # the numbers sit at one end: a digit first (8.6+) or last (older layouts)
+    stripped = message.strip()
+    if "." not in stripped or not (stripped[:1].isdigit() or stripped[-1:].isdigit()):
         return None
-    if layout in (None, "86"):
+    if layout in (None, "86") and stripped[:1].isdigit():
         m = _ROW_86.fullmatch(message)
         if m is not None:
             total, avg, median, percent, name = m.groups()
             return "86", f"{total} {avg} {median} {percent}   {name}"
+    if not stripped[-1:].isdigit():
+        return None
     if layout in (None, "84"):
         m = _ROW_84.fullmatch(message)
         if m is not None:

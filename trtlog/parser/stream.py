@@ -384,7 +384,7 @@ class LogParser:
                 self.recognized += 1
                 self._after(rule)
                 return event
-        event = self._bare_fragment(n, stripped) if stripped else None
+        event = self._bare_fragment(n, stripped) if _may_be_fragment(stripped) else None
         if event is not None:
             self.recognized += 1
             return event
@@ -429,7 +429,7 @@ class LogParser:
         message = text.strip()
         # a TensorRT message without its envelope: only rows whose fixed text is specific
         # (several words), and only when the grammar parses the whole message
-        route = self.dispatcher.lookup(message, None)
+        route = self.dispatcher.lookup(message, None) if message[:1].isalpha() else None
         if route is not None:
             rule = route.rule
             prefix = rule.prefix or ""
@@ -569,6 +569,20 @@ class LogParser:
                 hint="pass the output of trtexec (or of a TensorRT program) with its log "
                 "envelopes, e.g. `trtexec ... --verbose > build.log 2>&1`",
             )
+
+
+def _may_be_fragment(text: str) -> bool:
+    """A cheap test before the fragment matchers (a foreign line fails it fast).
+
+    A quoted line, a message (a letter first), a profile row (a number at one end, a decimal
+    point) or a profile JSON record.
+    """
+    first = text.lstrip()[:1]
+    if first == ">" or first.isalpha():
+        return True
+    if "." in text and (first.isdigit() or text[-1:].isdigit()):
+        return True
+    return first in ",{" and "averageMs" in text
 
 
 def iter_log_events(

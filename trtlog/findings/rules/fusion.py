@@ -93,15 +93,20 @@ def _activation_ops(ctx: LintContext, layer: EngineLayer) -> list[str] | None:
 )
 def check_activation_not_fused(ctx: LintContext) -> Iterator[Finding]:
     """A convolution whose only reader is a separate activation layer."""
-    for conv in ctx.layers:
+    consumers = ctx.consumers
+    layers = ctx.layers
+    for conv in layers:
         # cheapest tests first: this runs over 20,000-layer engines
-        if len(conv.outputs) != 1:
+        kind = conv.type
+        if len(conv.outputs) != 1 or (
+            kind is not None and "onv" not in kind and "cudnn" not in kind.lower()
+        ):
             continue
         tensor = conv.outputs[0].name
-        readers = ctx.readers_of(conv, tensor)
+        readers = consumers.get(ctx.key(conv, tensor), ())
         if len(readers) != 1:
             continue
-        act = readers[0]
+        act = layers[readers[0]]
         if len(act.inputs) != 1 or (act.type is not None and act.type not in _POINTWISE_TYPES):
             continue
         text = act.name.lower()

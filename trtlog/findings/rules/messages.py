@@ -423,33 +423,43 @@ _CC = re.compile(r"Compute Capability: (\d+)\.(\d+)")
 _KERNEL_MARK = {"FP8": ("e4m3", "e5m2"), "FP4": ("e2m1",)}
 
 
-def _low_precision_line(ctx: LintContext, name: str) -> int | None:
-    """The first line that shows ``FP8``/``FP4`` in use (0: a layer of a JSON engine).
+def _low_precision_lines(ctx: LintContext, names: list[str]) -> dict[str, int]:
+    """The first line that shows each of ``names`` (``FP8``, ``FP4``) in use.
 
-    The precision option, a parser node of the type (``TRT_FP8QuantizeLinear``,
-    ``TRT_FP4DynamicQuantize``), an engine tensor of the type or a kernel named for it.
-    Indexed reads only: never a scan of the log's lines.
+    0 for a layer of a JSON engine. The precision option, a parser node of the type
+    (``TRT_FP8QuantizeLinear``, ``TRT_FP4DynamicQuantize``), an engine tensor of the type or
+    a kernel named for it.
+    Indexed reads and one pass over the engine's layers: never a scan of the log's lines.
     """
+    found: dict[str, int] = {}
     line = ctx.option_lines.get("Precision")
-    if line is not None and name in (ctx.option("Precision") or "").upper().split("+"):
-        return line
-    marker = f"TRT_{name}"
-    if any(marker in op for op in set(ctx.ops.values())):  # distinct ops: a handful
-        for e in ctx.events(OnnxParseNode):
-            if marker in e.op:
-                return e.span[0]
-    marks = _KERNEL_MARK[name]
+    asked = (ctx.option("Precision") or "").upper().split("+")
+    ops = set(ctx.ops.values())  # distinct parser ops: a handful
+    for name in names:
+        if line is not None and name in asked:
+            found[name] = line
+            continue
+        marker = f"TRT_{name}"
+        if any(marker in op for op in ops):
+            found[name] = next(e.span[0] for e in ctx.events(OnnxParseNode) if marker in e.op)
+    rest = [n for n in names if n not in found]
+    if not rest or not ctx.has_qdq:
+        return found  # FP8/FP4 tensors come from Q/DQ nodes (explicit quantization) only
+    marks = {m: n for n in rest for m in _KERNEL_MARK[n]}
     for layer in ctx.layers:
-        found = False
-        for t in layer.inputs:
-            found = found or t.dtype == name
-        for t in layer.outputs:
-            found = found or t.dtype == name
+        hit: str | None = None
+        for t in layer.outputs:  # a tensor of the type is written by some layer
+            if t.dtype is not None and t.dtype in rest:
+                hit = t.dtype
         kernel = layer.tactic_name
-        if found or (kernel is not None and any(m in kernel for m in marks)):
+        if hit is None and kernel is not None and "e" in kernel:
+            hit = next((n for m, n in marks.items() if m in kernel), None)
+        if hit is not None and hit not in found:
             lines = ctx.lines_of(layer.name)
-            return lines[0] if lines else 0
-    return None
+            found[hit] = lines[0] if lines else 0
+            if len(found) == len(names):
+                break
+    return found
 
 
 @rule(
@@ -471,13 +481,10 @@ def check_low_precision_unsupported_gpu(ctx: LintContext) -> Iterator[Finding]:
         return
     n_cc, m_cc = device[-1]
     cc = (int(m_cc.group(1)), int(m_cc.group(2)))
-    found: list[tuple[str, int, tuple[int, int]]] = []
-    for name, needed in (("FP4", (10, 0)), ("FP8", (8, 9))):
-        if cc >= needed:
-            continue  # the GPU runs it: nothing to look for
-        line = _low_precision_line(ctx, name)
-        if line is not None:
-            found.append((name, line, needed))
+    needs = {"FP4": (10, 0), "FP8": (8, 9)}
+    wanted = [name for name, needed in needs.items() if cc < needed]  # else the GPU runs it
+    shown = _low_precision_lines(ctx, wanted) if wanted else {}
+    found = [(name, shown[name], needs[name]) for name in wanted if name in shown]
     for name, line, needed in found:
         if cc >= needed:
             continue

@@ -210,7 +210,7 @@ def _mitigation(role: str) -> str:
 
 def _label(ctx: LintContext, layer: EngineLayer) -> str:
     """A Myelin quantize kernel (``__myl_MulMinMaxRounCast_myl0_3``) by its Q/DQ node."""
-    if layer.is_myelin_kernel:
+    if layer.name.startswith("__myl") or "_myl" in layer.name:  # a Myelin kernel's name
         for node in ctx.nodes(layer):
             if is_qdq_node(node):
                 return f"{node} ({layer.name})"
@@ -222,6 +222,7 @@ def _standalone(
 ) -> Finding:
     t = ctx.time(layer)
     share = ctx.share(t)
+    label = _label(ctx, layer)
     kind = f"{layer.type} layer" if layer.type else "engine layer"
     tensors = layer.inputs if role == "Q" else layer.outputs
     if tensors:
@@ -242,7 +243,7 @@ def _standalone(
         return make(
             ctx,
             check,  # type: ignore[arg-type]
-            _label(ctx, layer),
+            label,
             f"the {role} {layer.name} converts the network {where}"
             f"{' ' + names if names else ''}{convert} in a separate {kind}",
             f"{_NOT_AT_IO}{' (' + share + ')' if share else ''}; expected at the edge of a "
@@ -285,8 +286,8 @@ def _standalone(
     return make(
         ctx,
         check,  # type: ignore[arg-type]
-        _label(ctx, layer),
-        f"the {role} {_label(ctx, layer)} runs as its own {kind}{convert}{reason}",
+        label,
+        f"the {role} {label} runs as its own {kind}{convert}{reason}",
         "a Q/DQ that TensorRT cannot fuse costs an extra pass over the tensor and marks the "
         "place where the INT8 chain is broken" + (f" ({share})" if share else ""),
         _mitigation(role),
