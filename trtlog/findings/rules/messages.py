@@ -236,7 +236,6 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
         return
     from trtlog.findings.rules.build_process import uses_dla
 
-    dla = uses_dla(ctx)
     found: dict[str, list[int]] = {}
     for n, text in texts:
         if _BENIGN_ANY.search(text) is None:
@@ -244,7 +243,7 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
         for benign in _BENIGN:
             if benign.pattern.search(text) is None:
                 continue
-            if benign.key == _DLA_BENIGN and dla:
+            if benign.key == _DLA_BENIGN and uses_dla(ctx):  # read only when the note shows
                 continue
             if _FATAL_EMBEDDED.search(text):
                 continue
@@ -445,6 +444,8 @@ def _low_precision_lines(ctx: LintContext, names: list[str]) -> dict[str, int]:
     rest = [n for n in names if n not in found]
     if not rest or not ctx.has_qdq:
         return found  # FP8/FP4 tensors come from Q/DQ nodes (explicit quantization) only
+    if line is not None and not ctx.strongly_typed:
+        return found  # a weakly typed build runs FP8/FP4 only when its precision asks for it
     marks = {m: n for n in rest for m in _KERNEL_MARK[n]}
     for layer in ctx.layers:
         hit: str | None = None

@@ -97,8 +97,8 @@ def check_qdq_weights_unquantized(ctx: LintContext) -> Iterator[Finding]:
 def check_qdq_gemm_float_kernel(ctx: LintContext) -> Iterator[Finding]:
     """A GEMM/convolution with activation and weight DQ nodes that reads float and runs float."""
     for layer in ctx.layers:
-        if not any("equantize" in n for n in layer.onnx_nodes) or not ctx.is_weighted(layer):
-            continue  # the substring test first: most layers hold no DQ node
+        if "equantize" not in (layer.metadata or layer.name) or not ctx.is_weighted(layer):
+            continue  # one substring test first: most layers hold no DQ node
         dqs = _dequantizers(ctx, layer)
         if len(dqs) < 2:
             continue
