@@ -213,6 +213,7 @@ _BENIGN = (
 )
 _BENIGN_ANY = re.compile("|".join(f"(?:{b.pattern.pattern})" for b in _BENIGN))
 _DLA_BENIGN = "DLA profile note in a GPU build"
+_CLAMPED = re.compile(r"weights outside the range of INT32 was clamped")
 # the fatal form of the embedded-device message stops the build (NVIDIA/TensorRT#2098)
 _FATAL_EMBEDDED = re.compile(r"Assertion upperBound != 0 failed\. Unknown embedded device")
 
@@ -249,6 +250,8 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
                 continue
             found.setdefault(benign.key, []).append(n)
             break
+    if "INT64 weights cast to INT32" in found and any(_CLAMPED.search(text) for _n, text in texts):
+        del found["INT64 weights cast to INT32"]  # values did not fit: not harmless
     if not found:
         return
     by_key = {b.key: b for b in _BENIGN}
