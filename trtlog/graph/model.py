@@ -123,6 +123,8 @@ class Step(BaseModel):
             text += f" (inferred: the pass ran on it at line {self.line} and printed nothing)"
         elif self.evidence == "dataflow":
             text += " (inferred: its only reader)"
+        elif self.evidence == "silent":
+            text = f"{self.target} (inferred from the parser lines: no later line names it)"
         elif self.line:
             text += f" (line {self.line})"
         else:
