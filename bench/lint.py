@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -63,15 +64,20 @@ def with_quantizers(value: dict[str, Any], profile: list[dict[str, Any]]) -> int
     return changed
 
 
-def best(repeat: int, run: Callable[[], object]) -> float:
-    """The fastest of ``repeat`` runs, in CPU seconds of this process."""
+def timed(repeat: int, run: Callable[[], object]) -> list[float]:
+    """The CPU seconds of this process of ``repeat`` runs, sorted."""
     times = []
     for _ in range(repeat):
         gc.collect()
         start = time.process_time()
         run()
         times.append(time.process_time() - start)
-    return min(times)
+    return sorted(times)
+
+
+def spread(times: list[float]) -> str:
+    """``min/median/max`` of sorted times."""
+    return f"{times[0]:.3f} / {statistics.median(times):.3f} / {times[-1]:.3f} s CPU"
 
 
 def main() -> int:
@@ -103,13 +109,19 @@ def main() -> int:
     )
     print(f"findings: {len(found)} ({', '.join(f'{n} {r}' for r, n in by_rule.most_common())})")
 
-    t_parse = best(args.repeat, lambda: trtlog.parse(log))
-    t_lint = best(args.repeat, lambda: trtlog.lint(build, engine))
-    t_log = best(args.repeat, lambda: trtlog.lint(build))
-    print(f"(a) parse of the log:                       {t_parse:.3f} s CPU")
-    print(f"(b) all rules, log + {args.layers:,}-layer engine: {t_lint:.3f} s CPU")
-    print(f"(c) all rules, log alone (its layer dump):  {t_log:.3f} s CPU")
-    print(f"ratio (b)/(a): {100 * t_lint / t_parse:.1f}%  (target < 25%)")
+    parse = timed(args.repeat, lambda: trtlog.parse(log))
+    lint = timed(args.repeat, lambda: trtlog.lint(build, engine))
+    alone = timed(args.repeat, lambda: trtlog.lint(build))
+    print("min / median / max of", args.repeat, "runs")
+    print(f"(a) parse of the log:                       {spread(parse)}")
+    print(f"(b) all rules, log + {args.layers:,}-layer engine: {spread(lint)}")
+    print(f"(c) all rules, log alone (its layer dump):  {spread(alone)}")
+    ratios = [100 * b / a for a, b in zip(parse, lint, strict=True)]
+    print(
+        f"ratio (b)/(a), min-to-min / median-to-median / max-to-max: "
+        f"{ratios[0]:.1f}% / {100 * statistics.median(lint) / statistics.median(parse):.1f}% / "
+        f"{ratios[-1]:.1f}%  (target < 25%)"
+    )
     for path in (log, layers_path, profile_path):
         path.unlink()
     folder.rmdir()

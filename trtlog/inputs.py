@@ -25,7 +25,9 @@ from trtlog.build import Build
 from trtlog.build.parsing import _build, _meta
 from trtlog.build.performance import profile_from_events
 from trtlog.engine.model import Engine, Profile, Times
+from trtlog.errors import InputError
 from trtlog.exports.layers import engine_from_json
+from trtlog.exports.pieces import split_pieces
 from trtlog.exports.profile import load_profile, profile_from_json
 from trtlog.exports.read import detect_kind, read_json_bytes, read_json_file, wrong_kind
 from trtlog.exports.times import times_from_json
@@ -147,12 +149,12 @@ def open_input(
         value = read_bytes(os.fspath(value))  # a FIFO or <(...): read once, then sniffed
     if isinstance(value, str | os.PathLike) and os.fspath(value) != "-":
         if not is_json_export(value):
-            return Opened(source=label, build=_parse(value, label, progress))
+            return _log_or_pieces(value, label, progress, want)
         source, values = read_json_file(value)
     else:
         raw = bytes(value) if isinstance(value, bytes | bytearray) else sys.stdin.buffer.read()
         if not looks_like_json(json_head(raw[:_SNIFF])):
-            return Opened(source=label, build=_parse(raw, label, progress))
+            return _log_or_pieces(raw, label, progress, want)
         source, values = read_json_bytes(raw, label)
     kind = detect_kind(values[0])
     if kind == "layers" and "layers" in want:
@@ -162,6 +164,38 @@ def open_input(
     if kind == "times" and "times" in want:
         return Opened(source=source, times=times_from_json(values, source))
     raise wrong_kind(source, kind, "layers" if "layers" in want else "profile")
+
+
+def _log_or_pieces(
+    value: str | os.PathLike[str] | bytes,
+    label: str,
+    progress: Progress | None,
+    want: Collection[InputKind],
+) -> Opened:
+    """A log; a text without any TensorRT line may hold JSON printed piece by piece.
+
+    Layer-info objects printed one per layer (an ``IEngineInspector`` script) load as an
+    engine, ``--exportProfile`` records cut from their array as a profile (or, where layers
+    are wanted, as a names-only engine with those times): :mod:`trtlog.exports.pieces`.
+    """
+    try:
+        return Opened(source=label, build=_parse(value, label, progress))
+    except InputError as error:
+        opened = open_lines(value, name=label)
+        pieces = split_pieces(read_all(opened))
+        if pieces is None:
+            raise error from None
+    if pieces.kind == "layers" and "layers" in want:
+        return Opened(source=label, engine=engine_from_json(pieces.document, label))
+    if pieces.kind == "profile":
+        profile = profile_from_json([pieces.document], label)
+        if "profile" in want:
+            return Opened(source=label, profile=profile)
+        if "layers" in want:
+            names = {"Layers": [r.name for r in profile.records]}
+            engine = engine_from_json(names, label).with_profile(profile)
+            return Opened(source=label, engine=engine)
+    raise wrong_kind(label, pieces.kind, "layers" if "layers" in want else "profile")
 
 
 def _is_pipe(path: str | os.PathLike[str]) -> bool:

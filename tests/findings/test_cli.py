@@ -429,3 +429,21 @@ def test_a_layer_json_as_the_reference(capsys: pytest.CaptureFixture[str]) -> No
 def test_missing_file_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _run(["lint", str(tmp_path / "nope.log")], capsys)
     assert code == 2 and "Traceback" not in err
+
+
+def test_lint_reads_a_pasted_fragment_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pbpaste | trtlog lint -``: a warning without its envelope is a log (issue 17)."""
+    paste = (
+        ROOT / "fixtures" / "fragments" / "qdq-missing-scale__fire__no-envelope.txt"
+    ).read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(paste)))
+    assert main(["lint", "-", "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["findings"]
+    assert [(f["rule"], f["subject"], f["evidence"]["lines"]) for f in found] == [
+        ("qdq-missing-scale", "input_ids", [1])
+    ]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"hello world\n")))
+    assert main(["lint", "-"]) == 2
+    assert "none of the 1 lines is a TensorRT or trtexec message" in capsys.readouterr().err

@@ -54,12 +54,25 @@ ISSUE_IDS = {
     "int8-slower-than-reference",
 }
 
+#: the rules of issue 17 (docs/fragments-research.md §4)
+ISSUE_17_IDS = {
+    "benign-warning",
+    "activation-not-fused",
+    "layer-precision-overridden",
+    "qdq-weights-unquantized",
+    "qdq-gemm-float-kernel",
+    "int8-disabled-by-integration",
+    "fp16-weights-converted",
+    "engine-from-other-device",
+    "low-precision-unsupported-gpu",
+}
+
 
 def test_rule_ids_are_stable_kebab_case_and_unique() -> None:
     ids = [r.info.id for r in RULES]
     assert len(ids) == len(set(ids))
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", i) for i in ids)
-    assert set(ids) == ISSUE_IDS | {"int8-no-calibration", "strongly-typed-fp32"}
+    assert set(ids) == ISSUE_IDS | ISSUE_17_IDS | {"int8-no-calibration", "strongly-typed-fp32"}
     assert ids[0] == "build-failed"
 
 
@@ -78,6 +91,8 @@ def test_qdq_rules_are_marked() -> None:
         "qdq-residual-unquantized",
         "qdq-blocked-fusion",
         "qdq-split-fusion",
+        "qdq-weights-unquantized",
+        "qdq-gemm-float-kernel",
     }
 
 

@@ -85,6 +85,7 @@ _ENGINE_CLASSES: tuple[type[EventBase], ...] = (
     PlacementDla,
     PlacementGpu,
     PlacementList,
+    ProfileRow,  # a pasted profile table alone is a names-only engine (issue 17)
     TimingRunner,
 )
 _PROFILE_CLASSES: tuple[type[EventBase], ...] = (

@@ -31,6 +31,7 @@ from trtlog.events import (
     PlacementDla,
     PlacementGpu,
     PlacementList,
+    ProfileRow,
     TimingRunner,
 )
 from trtlog.names import OnnxSource, onnx_nodes_of_name
@@ -45,7 +46,7 @@ _DUMP_STARTS: dict[type[EventBase], str] = {
 }
 
 #: A record of a layer dump.
-DumpRecord = InspectorRecord | InspectorLayerName | EngineLayerInfo
+DumpRecord = InspectorRecord | InspectorLayerName | EngineLayerInfo | ProfileRow
 
 
 def _json_like(value: Any) -> Any:
@@ -90,7 +91,12 @@ def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
     foreign: dict[str, tuple[str, ...]] = {}
     current: tuple[str, list[DumpRecord]] | None = None
     bindings: dict[int, list[str]] = {}
+    profiled: list[ProfileRow] = []  # a pasted profile table without any dump (issue 17)
     for event in events:
+        if isinstance(event, ProfileRow):
+            if not event.is_total:
+                profiled.append(event)
+            continue
         start = _DUMP_STARTS.get(type(event))
         if start is not None:
             current = (start, [])
@@ -115,6 +121,8 @@ def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
     listings = [(i, d) for i, d in enumerate(dumps) if d[0] == "listing" and d[1]]
     names = [(i, d) for i, d in enumerate(dumps) if d[0] == "inspector" and d[1]]
     candidates = detailed or listings or names
+    if not candidates and profiled:
+        candidates = [(len(dumps), ("inspector", list(profiled)))]
     if not candidates:
         return None
     index, (dump_kind, records) = candidates[-1]

@@ -49,6 +49,15 @@ Envelope = Literal[
     "trtllm",  # [ts] [TRT-LLM] [S] body
     "torch_tensorrt",  # INFO:torch_tensorrt [TensorRT Conversion Context]:body
     "timestamp",  # a timestamp and nothing else (orphan timestamps, formats.md T3)
+    # integrations (issue 17, docs/fragments-research.md §1.4)
+    "torch_tensorrt_cpp",  # WARNING: [Torch-TensorRT TorchScript Conversion Context] - body
+    "trtllm_cpp",  # [TensorRT-LLM][WARNING] body
+    "onnxruntime",  # <ts> [W:onnxruntime:..., tensorrt_execution_provider.h:83 log] [<ts> S] body
+    "triton",  # W0421 02:31:38.252159 89829 logging.cc:46] body
+    "tf_trt",  # <ts>: W tensorflow/compiler/tf2tensorrt/utils/trt_logger.cc:83] body
+    "wrapped_nvinfer",  # [<ts>][warn][trt_builder.cpp:33]:NVInfer: body
+    "gstreamer",  # 0:00:00.209260524   226  0x1a87b20 INFO  nvinfer gstnvinfer.cpp:...
+    "deepstream_own",  # WARNING: ../nvdsinfer/nvdsinfer_model_builder.cpp:1487 body
 ]
 ENVELOPES: tuple[str, ...] = Envelope.__args__  # type: ignore[attr-defined]
 

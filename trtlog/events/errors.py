@@ -24,6 +24,7 @@ __all__ = [
     "Fp16NoNativeSupport",
     "InternalError",
     "SetTypeNonIo",
+    "ShapeLayerInt32",
     "TensorTypeBuildTime",
     "TrtError",
     "WeaklyTypedDeprecated",
@@ -156,6 +157,15 @@ class CalibratorExplicitPrecision(EventBase):
     kind: Literal["calibrator_explicit_precision"] = "calibrator_explicit_precision"
 
 
+class ShapeLayerInt32(EventBase):
+    """``A shape layer can only run in INT32 precision``.
+
+    9.x-10.x ([W]; TensorRT-LLM builds print it thousands of times).
+    """
+
+    kind: Literal["shape_layer_int32"] = "shape_layer_int32"
+
+
 class TensorTypeBuildTime(EventBase):
     """``Tensor DataType is determined at build time for tensors not marked as input or output.``.
 
@@ -219,6 +229,7 @@ ErrorsEvent = (
     | AppError
     | CalibratorExplicitPrecision
     | TensorTypeBuildTime
+    | ShapeLayerInt32
     | Fp16NoNativeSupport
     | SetTypeNonIo
     | CalibratorNotUsed

@@ -13,7 +13,7 @@ Example:
     ...     "fall back to non-int8 implementation for any layer consuming or producing given "
     ...     "tensor\\n")
     >>> print(trtlog.lint(b)[0].to_text())  # doctest: +ELLIPSIS
-    warning qdq-missing-scale: 1 tensor
+    warning qdq-missing-scale: t1
       TensorRT has no scale and zero-point for 1 tensor (t1) and runs the layers ...
     ...
 """

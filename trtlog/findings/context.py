@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
@@ -32,6 +33,7 @@ from trtlog.events import (
     OptionKv,
     PlacementDla,
     PlacementGpu,
+    ProfileRow,
     QdqDedup,
     QdqPhase,
     QdqSwap,
@@ -92,12 +94,18 @@ CONV_TYPES = frozenset(
 )
 _WEIGHTED_OPS = frozenset({"Conv", "ConvTranspose", "Gemm", "MatMul", "Convolution", "Linear"})
 
-_DUMP_RECORDS = (InspectorRecord, EngineLayerInfo, InspectorLayerName)
+_DUMP_RECORDS = (InspectorRecord, EngineLayerInfo, InspectorLayerName, ProfileRow)
 _PLACEMENTS = (PlacementGpu, PlacementDla)
 T = TypeVar("T")
 E1 = TypeVar("E1", bound=EventBase)
 E2 = TypeVar("E2", bound=EventBase)
 E3 = TypeVar("E3", bound=EventBase)
+
+
+#: names of tensors that layers write (``/x/Conv_output_0``, ``157``, ``__mye12``, reformats)
+_INNER_TENSOR = re.compile(
+    r"_output(?:_\d+)?$|^/|^\d+$|Reformatted |^__my|\(Unnamed Layer\*|_out(?:put)?_?\d*$"
+)
 
 
 def _first_line(event: Any) -> int:
@@ -487,20 +495,30 @@ class LintContext:
     def is_network_input(self, layer: EngineLayer, tensor: str) -> bool:
         """Whether a tensor ``layer`` reads comes from outside the engine.
 
-        Without known bindings, any tensor no layer writes counts; with them, only a binding
-        does (a partial layer dump leaves other tensors without a producer).
+        With known bindings, only a binding does; without them, a tensor no layer writes whose
+        name is not an inner tensor's (a pasted fragment leaves inner tensors without a
+        producer).
         """
         key = self.key(layer, tensor)
         if key in self.producers:
             return False
-        return key in self.bindings if self.bindings else True
+        if self.bindings:
+            return key in self.bindings
+        # no bindings known (a pasted fragment): an input without a producer in the paste is
+        # taken for a network input only when its name is not an inner tensor's
+        # (docs/fragments-research.md §7.1)
+        return _INNER_TENSOR.search(tensor) is None
 
     def is_network_output(self, layer: EngineLayer, tensor: str) -> bool:
         """Whether a tensor ``layer`` writes leaves the engine (a binding, or never read)."""
         key = self.key(layer, tensor)
         if self.bindings:
             return key in self.bindings
-        return key in self.producers and key not in self.consumers
+        return (
+            key in self.producers
+            and key not in self.consumers
+            and _INNER_TENSOR.search(tensor) is None
+        )
 
     def layer(self, index: int) -> EngineLayer:
         """The engine layer at ``index``."""

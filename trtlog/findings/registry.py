@@ -24,6 +24,17 @@ from trtlog.findings.rules.build_process import (
     check_slow_build_no_timing_cache,
     check_tactic_memory_skip,
 )
+from trtlog.findings.rules.fusion import (
+    check_activation_not_fused,
+    check_layer_precision_overridden,
+)
+from trtlog.findings.rules.messages import (
+    check_benign_warning,
+    check_engine_from_other_device,
+    check_fp16_weights_converted,
+    check_int8_disabled_by_integration,
+    check_low_precision_unsupported_gpu,
+)
 from trtlog.findings.rules.myelin import check_attention_not_fused, check_myelin_subkernels
 from trtlog.findings.rules.precision import check_precision_fallback, check_strongly_typed_fp32
 from trtlog.findings.rules.qdq import (
@@ -34,6 +45,10 @@ from trtlog.findings.rules.qdq import (
     check_qdq_residual_unquantized,
     check_qdq_split_fusion,
     check_qdq_unfused_quantizer,
+)
+from trtlog.findings.rules.qdq_kernels import (
+    check_qdq_gemm_float_kernel,
+    check_qdq_weights_unquantized,
 )
 from trtlog.findings.rules.reformat import (
     check_reformat_dtype,
@@ -67,6 +82,15 @@ RULES: tuple[Check, ...] = (
     check_tactic_memory_skip,
     check_dla_fallback,
     check_slow_build_no_timing_cache,
+    check_qdq_weights_unquantized,
+    check_qdq_gemm_float_kernel,
+    check_activation_not_fused,
+    check_layer_precision_overridden,
+    check_low_precision_unsupported_gpu,
+    check_int8_disabled_by_integration,
+    check_fp16_weights_converted,
+    check_engine_from_other_device,
+    check_benign_warning,
 )
 
 _BY_ID: dict[str, Check] = {r.info.id: r for r in RULES}

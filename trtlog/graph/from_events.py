@@ -26,6 +26,7 @@ from trtlog.events import (
     Fusion,
     FusionInto,
     HorizontalMerge,
+    InputReplaced,
     LayerCount,
     LayerRemoved,
     LayerSwap,
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from trtlog.build import Build
     from trtlog.build.passes import PassIndex
 
-from trtlog.graph.model import FLOWS, MergeGraph, layer_id
+from trtlog.graph.model import FLOWS, MergeGraph, Relation, layer_id
 
 __all__ = ["merge_graph"]
 
@@ -129,7 +130,9 @@ class _Builder:
             SliceElimination: self._slice,
             ConcatElimination: self._concat,
             CopyGenerated: self._copy,
+            InputReplaced: self._input_replaced,
         }
+        self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
 
     def onnx_node(self, name: str, op: str | None, line: int) -> None:
         node_id = "onnx:" + name
@@ -439,6 +442,74 @@ class _Builder:
                 target, pass_name, line = found
                 for end in ends:
                     g.relate(end, target, "merged into", pass_name, line, "pass")
+        self._silent_fates()
+
+    # -- silent fates (issue 17): nodes the log never names again ------------------------------
+    # Kept apart from the event handlers above: these only read what the handlers collected.
+
+    def _input_replaced(self, e: InputReplaced) -> None:
+        self.replaced.append(e)
+
+    def _silent_fates(self) -> None:
+        """Explain the dead ends left after :meth:`_infer` where the parser lines allow it.
+
+        In this order (docs/fragments-research.md §6.2): a duplicate removed by ``dupe layer
+        removal`` (``Replacing input i of c with t (output of p)``: the node that wrote the
+        replaced input), a node whose layer has a derived name (``If_6`` registered as
+        ``If_6_OutputLayer``), a shape computation TensorRT evaluates at build time (nodes
+        whose outputs reach only the shape input of ``Reshape``/``Expand``/``Resize``/
+        ``Slice``...), and an identity-like node (``Identity``, ``Dropout``) that vanishes
+        without a message. Each gets an edge to a reason node (``evidence="silent"``), so its
+        fate says why; anything else stays ``unexplained``.
+        """
+        g = self.g
+        duplicates = self._duplicates()
+        shape = _shape_computations(
+            self.order, self.inputs, self.consumers, self.producers, self._op
+        )
+        registered = set(self.layer_order)
+        for name in self.order:
+            start = "onnx:" + name
+            if self._settles(start):
+                continue
+            reached = g.reach(start)
+            ends = [n for n in reached if self._dead_end(n)]
+            target: str | None = None
+            relation: Relation = "removed by"
+            evidence = "silent"
+            if name in duplicates:
+                kept, at = duplicates[name]
+                target = self._pass(f"duplicate of {kept} (dupe layer removal, line {at})")
+            elif (derived := _derived_layer(name, registered)) is not None:
+                target, relation, evidence = g.layer(derived), "merged into", "name"
+            elif name in shape:
+                target = self._pass(
+                    "shape computation folded at build time (feeds only the shape input of "
+                    f"{shape[name]})"
+                )
+            elif self._op(name) in _IDENTITY_OPS:
+                target = self._pass("identity-like node removed without a message")
+            if target is None:
+                continue
+            for end in ends:
+                if end not in g.reach(target):
+                    g.relate(end, target, relation, None, 0, evidence)
+
+    def _op(self, name: str) -> str | None:
+        op = self.g.nodes["onnx:" + name].get("op")
+        return op if isinstance(op, str) else None
+
+    def _duplicates(self) -> dict[str, tuple[str, int]]:
+        """ONNX node → (the node kept instead, line) from ``Replacing input ...`` lines."""
+        found: dict[str, tuple[str, int]] = {}
+        for e in self.replaced:
+            inputs = self.inputs.get(e.layer, [])
+            if not 0 <= e.index < len(inputs):
+                continue
+            old = self.producers.get(inputs[e.index])
+            if old is not None and old != e.producer and old != e.layer:
+                found.setdefault(old, (e.producer, e.span[0]))
+        return found
 
     def _settles(self, start: str) -> bool:
         """Whether the log already tells where ``start`` went.
@@ -533,6 +604,86 @@ class _Builder:
             g.relate(node_id, g.layer(parts.parts[0].text), "copied for", None, 0, "name")
         elif parts.op in ("profile", "myelin") and parts.parts:
             g.relate(g.layer(parts.parts[0].text), node_id, "merged into", None, 0, "name")
+
+
+# -- silent fates: the ops and input positions of shape computations ---------------------------
+
+#: ops that compute shapes when all their outputs end in shape inputs
+_SHAPE_OPS = frozenset(
+    {
+        "Shape", "Gather", "Slice", "Concat", "Unsqueeze", "Squeeze", "Constant", "Cast",
+        "Reshape", "Size", "Range", "Add", "Sub", "Mul", "Div", "ReduceProd", "Floor", "Ceil",
+        "Equal", "Where", "Identity", "ConstantOfShape", "Expand", "Max", "Min", "Neg",
+    }
+)  # fmt: skip
+#: the input positions that are shapes (or shape-like parameters) of a reader
+_SHAPE_INPUTS: dict[str, frozenset[int]] = {
+    "Reshape": frozenset({1}),
+    "Expand": frozenset({1}),
+    "Resize": frozenset({1, 2, 3}),
+    "Upsample": frozenset({1}),
+    "Slice": frozenset({1, 2, 3, 4}),
+    "Tile": frozenset({1}),
+    "ConstantOfShape": frozenset({0}),
+    "Range": frozenset({0, 1, 2}),
+    "Pad": frozenset({1, 2, 3}),
+    "TopK": frozenset({1}),
+}
+_IDENTITY_OPS = frozenset({"Identity", "Dropout"})
+
+
+def _shape_computations(
+    order: list[str],
+    inputs: dict[str, list[str]],
+    consumers: dict[str, list[str]],
+    producers: dict[str, str],
+    op_of: Callable[[str], str | None],
+) -> dict[str, str]:
+    """Nodes whose outputs reach only shape inputs → the reader whose shape they feed.
+
+    A fixed point: a candidate (an op of :data:`_SHAPE_OPS`) stays while each of its outputs
+    is read, and each reader is a staying candidate or reads the tensor at a shape position
+    (:data:`_SHAPE_INPUTS`: the second input of ``Reshape``...). Parse order is topological,
+    so the readers are settled walking it backwards.
+    """
+    writes: dict[str, list[str]] = defaultdict(list)
+    for tensor, node in producers.items():
+        writes[node].append(tensor)
+    shape: dict[str, str] = {}
+    for name in reversed(order):
+        if op_of(name) not in _SHAPE_OPS or not writes.get(name):
+            continue
+        fed: str | None = None
+        for tensor in writes[name]:
+            readers = consumers.get(tensor, [])
+            if not readers:
+                fed = None
+                break
+            for reader in readers:
+                if reader in shape:
+                    fed = fed or shape[reader]
+                    continue
+                positions = _SHAPE_INPUTS.get(op_of(reader) or "", frozenset())
+                at = [i for i, t in enumerate(inputs.get(reader, ())) if t == tensor]
+                if at and all(i in positions for i in at):
+                    fed = fed or reader
+                    continue
+                fed = None
+                break
+            if fed is None:
+                break
+        if fed is not None:
+            shape[name] = fed
+    return shape
+
+
+def _derived_layer(name: str, registered: set[str]) -> str | None:
+    """The layer registered for ``name`` under a derived name, if any.
+
+    ``If_6`` is registered as ``If_6_OutputLayer`` (corpus 8.4.10 crash log line 233).
+    """
+    derived = name + "_OutputLayer"
+    return derived if derived in registered else None
 
 
 def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:

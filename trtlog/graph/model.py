@@ -101,7 +101,9 @@ class Step(BaseModel):
             (engine layer metadata), ``order`` (a ``{ForeignNode[a...b]}`` range in parse
             order), or an inference where the log is silent: ``dataflow`` (a constant folded
             into its only reader) or ``pass`` (a fusion pass ran on the producer and printed
-            nothing; ``line`` is that ``Running:`` line).
+            nothing; ``line`` is that ``Running:`` line), or ``silent`` (a node the log never
+            names again: a shape computation, an identity-like node or a duplicate; the
+            target says which).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -122,6 +124,8 @@ class Step(BaseModel):
             text += f" (inferred: the pass ran on it at line {self.line} and printed nothing)"
         elif self.evidence == "dataflow":
             text += " (inferred: its only reader)"
+        elif self.evidence == "silent":
+            text = f"{self.target} (inferred from the parser lines: no later line names it)"
         elif self.line:
             text += f" (line {self.line})"
         else:
@@ -143,7 +147,9 @@ class Fate(BaseModel):
         passes: the passes along the way, in log order.
         lines: the log lines of the evidence, in order.
         steps: the chain, edge by edge.
-        reason: for ``unexplained``, why; otherwise ``None``.
+        reason: for ``unexplained``, why; for a node removed or folded without a message of
+            the log (a shape computation, an identity, a duplicate), the inference that
+            explains it; otherwise ``None``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -439,6 +445,8 @@ class MergeGraph(_DiGraph):
             folding = constant or _FOLDING.search(removal.target or "") is not None
             kind = "folded" if folding else "removed"
             steps += [s for s in ends if s.relation == "removed by"][:1]
+            if removal.evidence == "silent":  # the log names no pass: say why (issue 17)
+                reason = removal.target
         elif ends:
             kind = "retargeted"
             steps += ends[:1]

@@ -12,6 +12,7 @@ import re
 from typing import NamedTuple
 
 from trtlog.events.base import Envelope, Severity
+from trtlog.parser.fragments import split_integration
 
 __all__ = [
     "ANSI",
@@ -138,7 +139,14 @@ timestamp='01/10/2024-21:52:52', message='Original: 755 layers')
         return Split("trtexec", LETTER_SEVERITY[letter], tag is not None, None, stamp, message)
     g = _GENERAL.match(text)
     if g is None or g.lastgroup in (None, "wrap", "deco"):
-        # at most a wrapper or indentation, no timestamp and no envelope: a foreign line
+        # at most a wrapper or indentation, no timestamp and no envelope: an integration's
+        # prefix (Torch-TensorRT, ONNX Runtime, Triton...) or a foreign line
+        at = g.end() if g is not None else 0
+        found = split_integration(text[at:])
+        if found is not None:
+            return Split(
+                found.envelope, found.severity, found.trt, text[:at] or None, None, found.message
+            )
         return Split(None, None, False, None, None, text)
     ts_group = g.group("ts")
     timestamp = ts_group.strip().split("] ")[-1].strip("[]") if ts_group else None

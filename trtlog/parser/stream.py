@@ -39,6 +39,13 @@ from trtlog.parser.envelope import (
 )
 from trtlog.parser.families import FAMILIES
 from trtlog.parser.family import Continuation, Rule
+from trtlog.parser.fragments import (
+    INTEGRATIONS,
+    profile_columns,
+    profile_json_record,
+    profile_row,
+    unquote,
+)
 from trtlog.parser.grammar import matchers, parse_message, with_routes
 
 __all__ = ["Deferred", "LogParser", "default_dispatcher", "iter_log_events"]
@@ -51,6 +58,7 @@ log = logging.getLogger(__name__)
 
 _RECENT = 512  # shapes remembered by their first characters
 _KEY = 8  # how many first characters of a message key the shapes
+_SPECIFIC = 14  # the shortest keyword prefix that identifies a message without its envelope
 
 
 @cache
@@ -145,6 +153,7 @@ class LogParser:
         self.construct: _Construct | None = None
         self.recognized = 0
         self._matchers: dict[str, CompiledStart | None] = {}
+        self._starts: dict[str, Route] = {}
         #: Return a :class:`Deferred` instead of parsing a message whose rule changes no
         #: state (the event store builds it when asked for); never with ``strict``.
         self.defer = False
@@ -327,8 +336,16 @@ class LogParser:
         if envelope is None:
             event = self._bare(n, message, prefix)
         else:
-            self.recognized += 1
             event = self._enveloped(n, message.rstrip(), envelope, severity, trt, prefix)
+            # an integration's own line (ONNX Runtime's, DeepStream's...) is no TensorRT line
+            # unless it carries TensorRT's message or parses as one
+            if (
+                trt
+                or envelope not in INTEGRATIONS
+                or envelope == "deepstream_own"
+                or (event is not None and getattr(event, "kind", None) != "unrecognized")
+            ):
+                self.recognized += 1
         if closed:
             if event is not None:
                 closed.append(event)
@@ -346,6 +363,9 @@ class LogParser:
     ) -> Any:
         route = self.dispatcher.lookup(message, self.section)
         if route is None:
+            event = self._fragment(n, message, severity)
+            if event is not None:
+                return event
             if not message:
                 return make_event_unchecked(
                     LogLine,
@@ -376,6 +396,9 @@ class LogParser:
             )
         event = self._build(route, message, (n, n), severity)
         if event is None:
+            event = self._fragment(n, message, severity)
+            if event is not None:
+                return event
             return self._unrecognized(n, message, envelope, severity, trt, prefix)
         if rule.leaves or rule.enters is not None:
             self._after(rule)
@@ -430,7 +453,66 @@ class LogParser:
                 self.recognized += 1
                 self._after(rule)
                 return event
+        event = self._bare_fragment(n, stripped) if _may_be_fragment(stripped) else None
+        if event is not None:
+            self.recognized += 1
+            return event
         return self._unrecognized(n, text, None, None, False, prefix)
+
+    # -- fragments (issue 17): pasted lines that lost their envelope or their section -------
+
+    def _start_route(self, start: str) -> Route:
+        route = self._starts.get(start)
+        if route is None:
+            family = self.dispatcher.family_of_start[start]
+            route = self._starts[start] = Route(rule=Rule(start=start), family=family)
+        return route
+
+    def _fragment(self, n: int, message: str, severity: Severity | None) -> Any:
+        """A message no keyword row took: a profile row or column header without its table."""
+        layout = profile_columns(message)
+        if layout is not None:
+            return self._build(
+                self._start_route(f"profile_columns_{layout}"), message, (n, n), severity
+            )
+        row = profile_row(message)
+        if row is not None:
+            return self._build(self._start_route(f"profile_row_{row[0]}"), row[1], (n, n), severity)
+        record = profile_json_record(message)
+        if record is not None:
+            kind = record.pop("kind")
+            data = {"kind": kind, "span": (n, n), "severity": severity, **record}
+            return make_event_unchecked(EVENT_CLASSES[kind], data)
+        return None
+
+    def _bare_fragment(self, n: int, text: str) -> Any:
+        """An envelope-less line of a paste: a quoted record, a message, a profile row."""
+        quoted = unquote(text)
+        if quoted is not None and quoted:
+            route = self.dispatcher.lookup(quoted, self.section, bare=True)
+            if route is not None and route.rule.then is None:
+                event = self._build(route, quoted, (n, n), None)
+                if event is not None:
+                    return event
+            text = quoted
+        message = text.strip()
+        # a TensorRT message without its envelope: only rows whose fixed text is specific
+        # (several words), and only when the grammar parses the whole message
+        route = self.dispatcher.lookup(message, None) if message[:1].isalpha() else None
+        if route is not None:
+            rule = route.rule
+            prefix = rule.prefix or ""
+            if (
+                rule.then is None
+                and rule.enters is None
+                and not rule.leaves
+                and len(prefix) >= _SPECIFIC
+                and " " in prefix.strip()
+            ):
+                event = self._build(route, message, (n, n), None)
+                if event is not None:
+                    return event
+        return self._fragment(n, message, None)
 
     def close(self) -> list[Any]:
         """Events still open at the end of the input."""
@@ -555,6 +637,20 @@ class LogParser:
                 hint="pass the output of trtexec (or of a TensorRT program) with its log "
                 "envelopes, e.g. `trtexec ... --verbose > build.log 2>&1`",
             )
+
+
+def _may_be_fragment(text: str) -> bool:
+    """A cheap test before the fragment matchers (a foreign line fails it fast).
+
+    A quoted line, a message (a letter first), a profile row (a number at one end, a decimal
+    point) or a profile JSON record.
+    """
+    first = text.lstrip()[:1]
+    if first == ">" or first.isalpha():
+        return True
+    if "." in text and (first.isdigit() or text[-1:].isdigit()):
+        return True
+    return first in ",{" and "averageMs" in text
 
 
 def iter_log_events(

@@ -35,7 +35,7 @@ def test_int8_build_without_fp16_runs_the_float_region_in_fp32() -> None:
 
 def test_layer_precisions_without_constraints() -> None:
     (f,) = of(lint(PATTERNS_FAILED), "precision-fallback")
-    assert f.subject == "--layerPrecisions"
+    assert f.subject == "/head/fc/MatMul"  # the layer that ignored its precision
     assert "per-layer precisions are set (/head/fc/MatMul:fp16) without precision constraints" in (
         f.message
     )

@@ -34,8 +34,11 @@ REFORMAT_RULES = ("reformat-io-boundary", "reformat-dtype", "reformat-layout")
 def test_binding_reformats_of_the_fp16_tinynet() -> None:
     found = of(lint(TINY_FP16, TINY_FP16_PROFILE), "reformat-io-boundary")
     assert [(f.subject, f.severity) for f in found] == [
-        ("Reformatting CopyNode for Input Tensor 0 to /stem/conv/Conv + /stem/act/Relu", "warning"),
-        ("Reformatting CopyNode for Output Tensor 0 to /head/Softmax", "info"),
+        (
+            "images (Reformatting CopyNode for Input Tensor 0 to /stem/conv/Conv + /stem/act/Relu)",
+            "warning",
+        ),
+        ("probs (Reformatting CopyNode for Output Tensor 0 to /head/Softmax)", "info"),
     ]
     first, last = found
     # 0.0102 ms of 0.2416 ms: 4.2%, over the 2% that raises it to a warning
@@ -49,7 +52,7 @@ def test_quantizers_are_not_reformats() -> None:
     """The Q/DQ reformats of the INT8 tinynet belong to qdq-unfused-quantizer."""
     found = lint(TINY_INT8)
     assert [f.subject for f in found if f.rule in REFORMAT_RULES] == [
-        "Reformatting CopyNode for Output Tensor 0 to /head/Softmax"
+        "probs (Reformatting CopyNode for Output Tensor 0 to /head/Softmax)"
     ]
 
 
@@ -86,7 +89,7 @@ def test_centerpoint_outputs_are_grouped() -> None:
     """CenterPoint (8.2.3, FP16, --inputIOFormats/--outputIOFormats fp16:chw): 36 heads in hwc8."""
     found = of(lint(CENTERPOINT), "reformat-io-boundary")
     assert [(f.subject, f.severity) for f in found] == [
-        ("Reformatting CopyNode for Input Tensor 0 to Conv_15 + Relu_16", "info"),
+        ("input (Reformatting CopyNode for Input Tensor 0 to Conv_15 + Relu_16)", "info"),
         ("36 network outputs", "warning"),
     ]
     outputs = found[1]
@@ -152,5 +155,5 @@ def test_reformats_are_classified_once_per_lint_run() -> None:
     assert reformats(ctx) is reformats(ctx)
     assert [r.kind for r in reformats(ctx)] == ["io"]
     assert trtlog.lint(eng, rules=["reformat-io-boundary"])[0].subject.startswith(
-        "Reformatting CopyNode for Input Tensor 0 to resnetv15_conv0_fwd"
+        "data (Reformatting CopyNode for Input Tensor 0 to resnetv15_conv0_fwd"
     )

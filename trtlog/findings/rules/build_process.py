@@ -193,7 +193,7 @@ def _is_dla_layer(name: str, type_: str | None, placed: frozenset[str] = frozens
     return name.startswith("{") and name.endswith("}") and not name.startswith("{ForeignNode[")
 
 
-def _uses_dla(ctx: LintContext) -> bool:
+def uses_dla(ctx: LintContext) -> bool:
     """Whether the build asked for DLA (``--useDLACore``, DLA layers, or DLA warnings)."""
     core = (ctx.option("DLACore") or "").strip()
     if core and core != "-1":
@@ -217,7 +217,7 @@ def _uses_dla(ctx: LintContext) -> bool:
 def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
     """DLA fallbacks by reason, subgraph limits, offload counts, DLA↔GPU transitions."""
     check = check_dla_fallback
-    if not _uses_dla(ctx):
+    if not uses_dla(ctx):
         return  # DLA's summary lines are printed by every 8.4+ build, DLA or not
     fallbacks = ctx.events(DlaFallback)
     offload = [e for e in ctx.events(DlaOffloadSummary) if e.offloaded < e.candidates]
@@ -261,7 +261,9 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
         yield make(
             ctx,
             check,
-            f"{len(named) or len(real) or len(constants)} layers",
+            short(named[0].layer, 120)
+            if len(named) == 1
+            else f"{len(named) or len(real) or len(constants)} layers",
             f"{len(fallbacks)} DLA fallback warnings ({by_reason})"
             + (f": {shown}{more}" if shown else "")
             + offload_text,
@@ -373,8 +375,8 @@ def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
     ):
         return  # a cache file is in use (the local cache was a pass of its own)
     built = ctx.events(TacticsDone, LayerCostsHeader, TimingRunner, GraphBuildDone)
-    if not built:
-        return
+    if not built and not invalid:
+        return  # an invalid cache alone is enough: the builder says it starts from scratch
     seconds = sum(e.seconds for e in ctx.events(TacticsDone))
     long = seconds >= _LONG_TACTICS_S
     took = f"; tactic selection took {seconds:.1f} s" if seconds else ""
@@ -418,9 +420,14 @@ _CRASH = re.compile(
 _FAILED_TEXT = re.compile(
     r"Could not find any implementation|Engine could not be created|Network validation failed|"
     r"buildSerializedNetwork|Building engine failed|Failed to parse onnx file|"
-    r"Unable to create engine",
+    r"Unable to create engine|Network must have at least one output|"
+    # an internal assertion reported as an error ends the build (NVIDIA/TensorRT#2098: the
+    # fatal "Unknown embedded device" form; TF-TRT's "Assertion Error in fromSymbolic")
+    r"Assertion \S.* failed|^Assertion$",
     re.IGNORECASE,
 )
+# a tactic skipped because it threw is autotuning noise, not a crash (NVIDIA/TensorRT#4008)
+_TACTIC_EXCEPTION = re.compile(r"Skipping tactic \S+ due to exception")
 _ERRORS: tuple[type[EventBase], ...] = (
     OnnxNodeError,
     ErrorRecorded,
@@ -483,7 +490,17 @@ def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
     if ctx.build is None:
         return
     errors = [e for e in ctx.events(*_ERRORS) if _is_error(e)]
-    crashes: list[EventBase] = [e for e in ctx.events(Unrecognized) if _CRASH.search(e.message)]
+    crashes: list[EventBase] = [
+        e
+        for e in ctx.events(Unrecognized)
+        if _CRASH.search(e.message) and not _TACTIC_EXCEPTION.search(e.message)
+    ]
+    # a paste without trtexec runs: an unknown error line that ends a build counts too
+    loose = [
+        e
+        for e in ctx.events(Unrecognized)
+        if e.severity in ("error", "fatal") and _FAILED_TEXT.search(e.message)
+    ]
     built_lines = [e.span[0] for e in ctx.events(*_BUILT)]
     for first_line, last_line, status, label in _segments(ctx):
 
@@ -491,12 +508,17 @@ def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
             return bool(lo <= e.span[0] <= hi)
 
         errs = sorted((e for e in errors if inside(e)), key=lambda e: e.span[0])
+        if status is None and loose:
+            errs = sorted([*errs, *(e for e in loose if inside(e))], key=lambda e: e.span[0])
         crash = [e for e in crashes if inside(e)]
         crash += [e for e in errs if isinstance(e, InternalError) and e.aborting]
         built = any(first_line <= n <= last_line for n in built_lines)
         # a log without a trtexec footer (a crash, a Python API build) fails on a crash line
         # or on an error that ends a build, when no engine followed
-        stopped = not built and any(_FAILED_TEXT.search(_text(e)) for e in errs)
+        stopped = not built and any(
+            _FAILED_TEXT.search(_text(e)) or _FAILED_TEXT.search(getattr(e, "category", "") or "")
+            for e in errs
+        )
         if status != "failed" and not (status is None and (crash or stopped)):
             continue
         accuracy = [e for e in ctx.events(AccuracyFailed) if inside(e)]
@@ -553,7 +575,7 @@ def _failure(
     assert ctx.build is not None
     first_line, last_line = segment
     ends = [e for e in ctx.events(RunEnd) if first_line <= e.span[0] <= last_line]
-    quoted_events = sorted(errs, key=lambda e: (_PRIORITY[e.kind], e.span[0]))
+    quoted_events = sorted(errs, key=lambda e: (_PRIORITY.get(e.kind, len(_PRIORITY)), e.span[0]))
     first = quoted_events[0] if quoted_events else (crash[0] if crash else None)
     lines = sorted({e.span[0] for e in [*errs[:10], *crash[:3], *ends[:1]]})
     if first is None:

@@ -16,7 +16,7 @@ from trtlog.engine.model import EngineLayer
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LOW_TYPES, LintContext, short
 from trtlog.findings.models import Finding
-from trtlog.names import is_qdq_node
+from trtlog.names import is_qdq_node, is_weights_name
 
 __all__ = ["check_attention_not_fused", "check_myelin_subkernels"]
 
@@ -170,7 +170,12 @@ def _activations(ctx: LintContext, layer: EngineLayer) -> int:
     for t in layer.inputs:
         producer = ctx.producer_of(layer, t.name)
         if producer is None:
-            n += t.name in ctx.bindings
+            # outside the engine (or the paste): a binding, or, with no bindings known (a
+            # pasted fragment), any tensor whose name is not a weight's (fragments §7.2)
+            if ctx.bindings:
+                n += t.name in ctx.bindings
+            else:
+                n += not is_weights_name(t.name) and "onstant" not in t.name
         elif producer.type != "Constant":
             n += 1
     return n

@@ -9,12 +9,14 @@ model, and an FP32 model runs in FP32 (``strongly-typed-fp32``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from trtlog.engine.model import EngineLayer
 from trtlog.events import (
     Fp16NoNativeSupport,
     NonconformingImplementation,
+    Unrecognized,
 )
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
@@ -100,7 +102,7 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
         yield make(
             ctx,
             check,
-            "--layerPrecisions",
+            short(", ".join(layers), 120) if 0 < len(layers) <= 3 else "--layerPrecisions",
             f"per-layer precisions are set ({short(layer_precisions, 80)}) without precision "
             "constraints"
             + (
@@ -112,6 +114,28 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
             "as hints and picks the fastest kernels, which may run in FP32",
             "add --precisionConstraints=prefer (or obey) so the per-layer precisions are applied",
             lines=[n for n in (key, line) if n] + [e.span[0] for e in ignored[:20]],
+            names=layers,
+        )
+    strict = [
+        (e, m)
+        for e in ctx.events(Unrecognized)
+        if (m := _STRICT_MODE.search(e.message)) is not None
+    ]
+    if strict:
+        layers = list(dict.fromkeys(m.group("layer") for _e, m in strict))
+        shown = ", ".join(short(x, 60) for x in layers[:3]) + (
+            f" and {len(layers) - 3} more" if len(layers) > 3 else ""
+        )
+        yield make(
+            ctx,
+            check,
+            short(", ".join(layers), 120) if len(layers) <= 3 else _n(len(layers), "layer"),
+            f"no implementation of {_n(len(layers), 'layer')} ({shown}) obeys the requested "
+            "precisions in strict mode: TensorRT ignored them and used the fastest kernel",
+            "the layers run in another precision than requested (7.x-8.2 strict types)",
+            "check that the requested precision has kernels for these layers (an INT8 layer "
+            "needs INT8 inputs and outputs, FP16 needs --fp16), or drop the per-layer request",
+            lines=[e.span[0] for e, _m in strict[:20]],
             names=layers,
         )
     for e in ctx.events(Fp16NoNativeSupport):
@@ -126,6 +150,11 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
         )
         break
 
+
+# 7.x-8.2 with kSTRICT_TYPES (NVIDIA/TensorRT#1231, #2462)
+_STRICT_MODE = re.compile(
+    r"No implementation of layer (?P<layer>.+?) obeys the requested constraints in strict mode"
+)
 
 # the types a strongly typed build gets only when the model asks for them
 _REDUCED = frozenset({"FP16", "BF16", "FP8", "INT8", "FP4", "INT4"})

@@ -208,11 +208,21 @@ def _mitigation(role: str) -> str:
     )
 
 
+def _label(ctx: LintContext, layer: EngineLayer) -> str:
+    """A Myelin quantize kernel (``__myl_MulMinMaxRounCast_myl0_3``) by its Q/DQ node."""
+    if layer.name.startswith("__myl") or "_myl" in layer.name:  # a Myelin kernel's name
+        for node in ctx.nodes(layer):
+            if is_qdq_node(node):
+                return f"{node} ({layer.name})"
+    return layer.name
+
+
 def _standalone(
     ctx: LintContext, check: object, layer: EngineLayer, role: str, lines: list[int]
 ) -> Finding:
     t = ctx.time(layer)
     share = ctx.share(t)
+    label = _label(ctx, layer)
     kind = f"{layer.type} layer" if layer.type else "engine layer"
     tensors = layer.inputs if role == "Q" else layer.outputs
     if tensors:
@@ -233,7 +243,7 @@ def _standalone(
         return make(
             ctx,
             check,  # type: ignore[arg-type]
-            layer.name,
+            label,
             f"the {role} {layer.name} converts the network {where}"
             f"{' ' + names if names else ''}{convert} in a separate {kind}",
             f"{_NOT_AT_IO}{' (' + share + ')' if share else ''}; expected at the edge of a "
@@ -276,8 +286,8 @@ def _standalone(
     return make(
         ctx,
         check,  # type: ignore[arg-type]
-        layer.name,
-        f"the {role} {layer.name} runs as its own {kind}{convert}{reason}",
+        label,
+        f"the {role} {label} runs as its own {kind}{convert}{reason}",
         "a Q/DQ that TensorRT cannot fuse costs an extra pass over the tensor and marks the "
         "place where the INT8 chain is broken" + (f" ({share})" if share else ""),
         _mitigation(role),
@@ -692,7 +702,7 @@ def check_qdq_missing_scale(ctx: LintContext) -> Iterator[Finding]:
     yield make(
         ctx,
         check_qdq_missing_scale,
-        f"{n} tensor{'s' if n != 1 else ''}",
+        ", ".join(tensors) if n <= 3 else f"{n} tensors",
         f"TensorRT has no scale and zero-point for {n} tensor{'s' if n != 1 else ''} ({shown}) "
         "and runs the layers that read or write them in a non-INT8 precision",
         "each such tensor breaks the INT8 chain: the layers around it run in FP16/FP32 and "

@@ -210,7 +210,7 @@ def check_reformat_io_boundary(ctx: LintContext) -> Iterator[Finding]:
         what = f"{wanted.dtype or '?'}{' ' + wanted.layout if wanted.layout else ''}"
         layout_note = "" if wanted.layout else "; the layout is not printed, so check it"
         if len(items) == 1:
-            subject = layers[0].name
+            subject = f"{tensors[0]} ({layers[0].name})"
             message = (
                 f"{short(layers[0].name, 100)} converts the network {direction} {tensors[0]} "
                 f"from {src_fmt} to {dst_fmt}"

@@ -233,6 +233,9 @@ class ErrorsTransformer(BaseTransformer):
     def tensor_type_build_time(self) -> Fields:
         return {"kind": "tensor_type_build_time"}
 
+    def shape_layer_int32(self) -> Fields:
+        return {"kind": "shape_layer_int32"}
+
     def fp16_no_native_support(self) -> Fields:
         return {"kind": "fp16_no_native_support"}
 
@@ -310,6 +313,7 @@ FAMILY = Family(
             prefix="Calibrator won't be used in explicit precision mode.",
         ),
         Rule("tensor_type_build_time", prefix="Tensor DataType is determined at build time"),
+        Rule("shape_layer_int32", prefix="A shape layer can only run in INT32 precision"),
         Rule("fp16_no_native_support", prefix="FP16 support requested on hardware without"),
         Rule("calibrator_not_used", prefix="Calibrator is not being used."),
         Rule("weakly_typed_deprecated", prefix="Weakly-typed networks have been deprecated"),
