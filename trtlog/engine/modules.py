@@ -15,7 +15,18 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog.engine.model import Engine, EngineLayer
-from trtlog.names import common_path, module_path, placed_nodes
+from trtlog.names import (
+    _DECORATED,
+    _REFORMAT,
+    common_path,
+    module_path,
+    placed_nodes,
+    split_name,
+)
+
+# the expressions split_name uses: a reformat's target, and a name it leaves whole
+REFORMAT_NAME = _REFORMAT
+PLAIN_NAME = _DECORATED.search
 
 __all__ = [
     "Attribution",
@@ -24,6 +35,7 @@ __all__ = [
     "layer_modules",
     "module_tree",
     "name_index",
+    "served_by_name",
     "served_layer",
 ]
 
@@ -92,10 +104,26 @@ def served_layer(
     layer = layers[position]
     if layer.onnx_nodes or not layer.is_reformat:
         return None, ()
-    parts = layer.parts
+    return served_by_name(layer.name, position, index)
+
+
+def served_by_name(
+    name: str, position: int, index: dict[str, int]
+) -> tuple[int | None, tuple[str, ...]]:
+    """:func:`served_layer` of a reformat layer (no ONNX node of its own) known by its name."""
+    if not name.endswith("]"):  # fast path: the target's name as split_name cuts it out
+        m = REFORMAT_NAME.match(name)
+        if m is not None:
+            target = m["target"]
+            served = index.get(target)
+            if served is not None and served != position:
+                return served, ()
+            if PLAIN_NAME(target) is None:  # a plain name: it is its only member
+                return None, (target,)
+    parts = split_name(name)
     suffix = ""
     if parts.op == "profile" and parts.parts:
-        suffix = layer.name[len(parts.parts[0].text) :]
+        suffix = name[len(parts.parts[0].text) :]
         parts = parts.parts[0]
     target = parts.target
     if target is None or (parts.detail or "").startswith("network_"):

@@ -14,7 +14,7 @@ from trtlog._pydantic import assemble
 from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord
 from trtlog.names import parse_kernel_name, split_name
 
-__all__ = ["merge_profile"]
+__all__ = ["exact_times", "layer_time", "merge_profile"]
 
 
 _TIME_FIELDS_SET = frozenset(LayerTime.model_fields)
@@ -53,6 +53,75 @@ def _strip_profile(name: str) -> str:
         return name
     parts = split_name(name)
     return parts.parts[0].text if parts.op == "profile" and parts.parts else name
+
+
+TimeValues = tuple[float, float, float, float, str | None]
+
+
+def exact_times(
+    names: Sequence[str], kernels: Sequence[bool], profile: Profile
+) -> tuple[list[int | str], list[TimeValues], list[str]] | None:
+    """What :func:`merge_profile` gives when exact names match every layer or every record.
+
+    The loader's fast path (a profile written with its layer JSON matches name for name):
+    ``names`` are the layer names in order, ``kernels`` whether each is a Myelin kernel
+    (:attr:`EngineLayer.myelin`). Returns each layer's time (the index of its record, or why it
+    has none: see :func:`layer_time`), the same as frame values ``(average_ms, total_ms,
+    median_ms, percentage, reason)``, and the notes
+    :func:`merge_profile` adds; ``None`` when its tolerant matching is needed (a duplicated
+    record name, or layers and records both left over).
+    """
+    records = profile.records
+    first: dict[str, int] = {}
+    for i, record in enumerate(records):
+        if first.setdefault(record.name, i) != i:
+            return None
+    used = [False] * len(records)
+    hits: list[int | None] = []
+    for name in names:
+        hit = first.get(name)
+        if hit is not None and not used[hit]:
+            used[hit] = True
+            hits.append(hit)
+        else:
+            hits.append(None)
+    missing = hits.count(None)
+    if missing and not all(used):
+        return None
+    times: list[int | str] = []
+    values: list[TimeValues] = []
+    nan = math.nan
+    regions = any(r.name.startswith("{ForeignNode[") for r in records) if missing else False
+    for hit, kernel in zip(hits, kernels, strict=True):
+        if hit is None:
+            reason = "not in the profile"
+            if kernel and regions:
+                reason = "the profile times the whole Myelin region, not its kernels"
+            times.append(reason)
+            values.append((nan, nan, nan, nan, reason))
+        else:
+            r = records[hit]
+            times.append(hit)
+            median = r.median_ms
+            values.append((r.average_ms, r.time_ms, nan if median is None else median,
+                           r.percentage, None))  # fmt: skip
+    unmatched = [r.name for i, r in enumerate(records) if not used[i]]
+    return times, values, _unmatched_notes(unmatched)
+
+
+def layer_time(profile: Profile, time: int | str) -> LayerTime:
+    """A layer's time from :func:`exact_times`: that of a record (its index), or none (why)."""
+    if isinstance(time, str):
+        return LayerTime(reason=time)
+    return _record_time(profile.records[time])
+
+
+def _unmatched_notes(unmatched: list[str]) -> list[str]:
+    if not unmatched:
+        return []
+    shown = ", ".join(repr(n) for n in unmatched[:5])
+    more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
+    return [f"{len(unmatched)} profile record(s) match no layer: {shown}{more}"]
 
 
 def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -> Engine:
@@ -152,11 +221,7 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
             data["time"] = time
             layers.append(assemble(EngineLayer, data, layer.__pydantic_extra__, _LAYER_FIELDS_SET))
     unmatched = [r.name for i, r in enumerate(records) if not used[i]]
-    notes = list(engine.notes)
-    if unmatched:
-        shown = ", ".join(repr(n) for n in unmatched[:5])
-        more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
-        notes.append(f"{len(unmatched)} profile record(s) match no layer: {shown}{more}")
+    notes = list(engine.notes) + _unmatched_notes(unmatched)
     return engine.model_copy(
         update={"layers": tuple(layers), "profile": profile, "notes": tuple(notes)}
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import gzip
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, Literal
@@ -51,6 +52,8 @@ _DESCRIPTION = {
 }
 _TIMES_KEYS = {"computeMs", "latencyMs", "startComputeMs", "endComputeMs"}
 
+
+_NOT_SPACE = re.compile(r"\S")
 
 #: What the JSON loaders take.
 JsonInput = str | os.PathLike[str] | bytes
@@ -114,12 +117,13 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
                 "--exportProfile or --exportTimes",
             )
         text = raw.decode("utf-8", errors="replace")
-    if not text.strip():
+    start = _NOT_SPACE.search(text)  # (no stripped copy of a large file)
+    if start is None:
         raise InputError("the file is empty", source=name, hint="re-run trtexec with the export")
-    first = text.lstrip()[:1]
+    first = text[start.start()]
     if first not in ("{", "["):
         raise InputError(
-            f"this is not JSON (it starts with {text.lstrip()[:30]!r})",
+            f"this is not JSON (it starts with {text[start.start() : start.start() + 30]!r})",
             source=name,
             line=1,
             hint="logs are read with trtlog.parse; JSON exports with load_engine, "

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.engine.model import Profile, Times, compute_precision
-from trtlog.engine.modules import name_index, served_layer
+from trtlog.engine.model import LAYER_ROW_COLUMNS, LayerTable, Profile, Times, compute_precision
+from trtlog.engine.modules import served_by_name
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.names import common_module, parse_kernel_name
 from trtlog.numbers import U64, trtexec_percentile
@@ -160,19 +160,47 @@ def _sparse(parameters: dict[str, Any]) -> bool | None:
     return None
 
 
-def _serve_reformats(engine: Engine, rows: list[tuple[Any, ...]]) -> None:
+_COLUMNS = list(SCHEMAS["layers"])
+_MODULE, _REFORMAT = _COLUMNS.index("module"), _COLUMNS.index("is_reformat")
+_NAME, _NODES = _COLUMNS.index("name"), _COLUMNS.index("onnx_nodes")
+assert tuple(_COLUMNS[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
+
+
+def _serve_reformats(rows: list[tuple[Any, ...]]) -> None:
     """A reformat row's module is that of the layer it serves (its own nodes are none)."""
-    columns = list(SCHEMAS["layers"])
-    module, reformat = columns.index("module"), columns.index("is_reformat")
+    module, reformat = _MODULE, _REFORMAT
     wanted = [i for i, row in enumerate(rows) if row[reformat] and row[module] == "/"]
     if not wanted:
         return
-    layers = engine.layers
-    index = name_index(layers)
+    index: dict[str, int] = {}
+    for i, row in enumerate(rows):
+        index.setdefault(row[_NAME], i)
     for i in wanted:
-        served, nodes = served_layer(layers, i, index)
+        row = rows[i]
+        if row[_NODES]:  # a reformat with ONNX nodes of its own serves no other layer
+            continue
+        served, nodes = served_by_name(row[_NAME], i, index)
         home = rows[served][module] if served is not None else common_module(nodes)
-        rows[i] = (*rows[i][:module], home, *rows[i][module + 1 :])
+        rows[i] = (*row[:module], home, *row[module + 1 :])
+
+
+def _frame_of_rows(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    names = SCHEMAS["layers"]
+    values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
+    return frame_from_columns("layers", dict(zip(names, values, strict=True)))
+
+
+def _table_frame(table: LayerTable) -> pd.DataFrame:
+    """The layers frame of the values the loader read straight from the JSON."""
+    rows = list(table.rows)
+    _serve_reformats(rows)
+    times = table.times
+    if times is None:
+        no_time = (math.nan, math.nan, math.nan, math.nan, "no profile merged")
+        rows = [row + no_time for row in rows]
+    else:
+        rows = [row + time for row, time in zip(rows, times, strict=True)]
+    return _frame_of_rows(rows)
 
 
 @gc_paused()
@@ -191,6 +219,9 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     profile ``time_ms`` (per inference), ``total_ms``, ``median_ms``, ``percentage``,
     ``time_reason`` (why a time is missing, or how it was matched).
     """
+    table = engine.layer_table()
+    if table is not None:  # read straight from the layer JSON (trtlog.load_engine)
+        return _table_frame(table)
     # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
     # layer cost twice as much; fields are read from each layer's __dict__ (bench/engine_load.py)
     rows: list[tuple[Any, ...]] = []
@@ -247,11 +278,8 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 )
             )
         )
-    _serve_reformats(engine, rows)
-    names = SCHEMAS["layers"]
-    values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
-    columns = dict(zip(names, values, strict=True))
-    return frame_from_columns("layers", columns)
+    _serve_reformats(rows)
+    return _frame_of_rows(rows)
 
 
 @gc_paused()
