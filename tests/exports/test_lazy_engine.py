@@ -17,6 +17,7 @@ import pytest
 
 import trtlog
 from trtlog.engine import Engine
+from trtlog.exports import jsonio
 from trtlog.exports import layers as layers_module
 from trtlog.exports.read import detect_kind, read_json_file
 
@@ -125,3 +126,116 @@ def test_copies_pickles_and_repr_of_a_lazy_engine() -> None:
     ).layers[:0] + tuple(trtlog.load_engine(path).layers)
     copied = engine.model_copy(update={"notes": ()})
     assert copied.layer_table() is None and copied.layers == engine.layers
+
+
+# -- the two JSON decoders (orjson, the trtlog[fast] extra, and the standard library) --------
+
+PROFILES = sorted(LAYER_INFO.glob("*.profile.json")) + [
+    p for p in corpus_json() if "profile" in p.name
+]
+
+
+@pytest.mark.parametrize("path", LAYER_FILES + PROFILES, ids=lambda p: p.name)
+def test_orjson_and_the_standard_json_read_alike(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("orjson")
+    results = []
+    for use in (True, False):
+        monkeypatch.setattr(jsonio, "USE_ORJSON", use)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            results.append(read_json_file(path)[1])
+    assert results[0] == results[1]
+
+
+def test_orjson_is_used_when_installed_and_not_when_switched_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    orjson = pytest.importorskip("orjson")
+    calls: list[int] = []
+
+    def counting(raw: bytes | str) -> object:
+        calls.append(len(raw))
+        return orjson.loads(raw)
+
+    monkeypatch.setattr(jsonio, "_ORJSON", [counting])
+    path = LAYER_INFO / "trt10.16-like_smallnet-fp16_layers-detailed.json"
+    fast = trtlog.load_engine(path)
+    assert calls == [path.stat().st_size]
+    monkeypatch.setattr(jsonio, "USE_ORJSON", False)
+    standard = trtlog.load_engine(path)
+    assert calls == [path.stat().st_size]
+    assert standard == fast
+    pd.testing.assert_frame_equal(standard.layers_frame(), fast.layers_frame())
+
+
+def test_what_orjson_rejects_is_read_by_the_standard_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("orjson")
+    # nan (trtexec writes it), two top-level values (looped 7.x runs), a lone surrogate
+    text = b'[{"count": 2}, {"name": "a", "timeMs": nan, "averageMs": 0.5, "percentage": 100}]'
+    with pytest.warns(jsonio.JsonRepairWarning, match="nan"):
+        profile = trtlog.load_profile(text)
+    assert profile.records[0].time_ms != profile.records[0].time_ms
+    with pytest.warns(jsonio.JsonRepairWarning, match="2 top-level values"):
+        profile = trtlog.load_profile(b'[{"count": 1}]\n[{"count": 2}]')
+    assert profile.runs[1].iterations == 2
+    assert read_json_file(b'["\\ud800"]')[1] == [["\ud800"]]
+
+
+def test_the_environment_variable_switches_orjson_off() -> None:
+    import subprocess
+    import sys
+
+    code = "from trtlog.exports import jsonio; print(jsonio.USE_ORJSON)"
+    env = {"TRTLOG_JSON": "json", "PATH": ""}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "False"
+
+
+def _bench_generator() -> object:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "engine_load.py"
+    spec = importlib.util.spec_from_file_location("_engine_load_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("shape", "strides"), [(10, True), (11, False), (11, True)])
+@pytest.mark.parametrize("profile_edit", ["whole", "records missing", "records extra", "dup"])
+def test_generated_engines_read_alike_on_both_paths(
+    shape: int,
+    strides: bool,
+    profile_edit: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import json
+
+    bench = _bench_generator()
+    value, profile = bench.generate(64, "t", shape, strides)  # type: ignore[attr-defined]
+    if profile_edit == "records missing":  # layers without a time: exact names are enough
+        profile = profile[:40]
+    elif profile_edit == "records extra":
+        profile = [*profile, {**profile[5], "name": "extra"}]
+    elif profile_edit == "dup":  # a duplicated record name: the tolerant merge
+        profile = [*profile, profile[7]]
+    layers_path = tmp_path / "e.json"
+    profile_path = tmp_path / "p.json"
+    layers_path.write_text(json.dumps(value, indent=4))
+    profile_path.write_text(json.dumps(profile))
+    general = _load(layers_path, profile_path, True, monkeypatch)
+    fast = _load(layers_path, profile_path, False, monkeypatch)
+    table = fast.layer_table()
+    if profile_edit == "dup":  # the tolerant merge needed the layer objects
+        assert table is None
+    else:
+        assert table is not None and table.times is not None
+    pd.testing.assert_frame_equal(fast.layers_frame(), general.layers_frame())
+    assert fast == general
+    assert fast.notes == general.notes

@@ -17,7 +17,7 @@ import re
 import warnings
 from typing import Any
 
-__all__ = ["USE_ORJSON", "JsonRepairWarning", "read_json_values"]
+__all__ = ["USE_ORJSON", "JsonRepairWarning", "plain_json", "read_json_values"]
 
 #: Whether to read JSON with orjson when it is installed (``pip install trtlog[fast]``): a
 #: faster decoder for the common case, a file that is valid JSON; anything it rejects is read
@@ -64,6 +64,30 @@ def read_json_values(text: str, *, source: str = "<json>") -> list[Any]:
             stacklevel=3,
         )
     return values
+
+
+_FIRST_BYTE = re.compile(rb"[^ \t\r\n]")
+
+
+def plain_json(raw: bytes) -> list[Any] | None:
+    """The JSON value of UTF-8 ``raw`` read by orjson, if it can (else ``None``).
+
+    ``None`` without orjson (or with :data:`USE_ORJSON` off), and for anything orjson rejects
+    (invalid UTF-8, ``nan``, several top-level values, nesting deeper than 1,024): the
+    caller then decodes the text and reads it with :func:`read_json_values`.
+    """
+    if not USE_ORJSON:
+        return None
+    fast = _orjson_loads()
+    if fast is None:
+        return None
+    first = _FIRST_BYTE.search(raw)
+    if first is None or raw[first.start()] not in b"{[":
+        return None
+    try:
+        return [fast(raw)]
+    except ValueError:  # orjson.JSONDecodeError
+        return None
 
 
 _ORJSON: list[Any] = []  # [orjson.loads] once imported, [None] when orjson is not installed

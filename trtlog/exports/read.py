@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from trtlog.errors import InputError
-from trtlog.exports.jsonio import read_json_values
+from trtlog.exports.jsonio import plain_json, read_json_values
 from trtlog.parser.source import looks_utf16
 
 __all__ = [
@@ -116,6 +116,9 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
                 hint="pass the .json file trtexec wrote with --exportLayerInfo, "
                 "--exportProfile or --exportTimes",
             )
+        fast = plain_json(raw)  # orjson reads UTF-8 bytes as they are
+        if fast is not None:
+            return name, fast
         text = raw.decode("utf-8", errors="replace")
     start = _NOT_SPACE.search(text)  # (no stripped copy of a large file)
     if start is None:
