@@ -306,6 +306,14 @@ def compare_sides(args: argparse.Namespace) -> Any:
 
 def side(path: str, run: int | None, args: argparse.Namespace) -> Any:
     """One side of a comparison: a layer JSON path as is, a log's run as a build."""
+    if path == "-":  # standard input: a log or a layer JSON, told apart by its first bytes
+        opened = open_file(path, want=("log", "layers"))
+        if opened.engine is not None:
+            if run is not None:
+                raise UsageError("--run-a/--run-b pick a run of a log; standard input is JSON")
+            return opened.engine
+        build = opened.build
+        return select_run(build, argparse.Namespace(run_number=run, quiet=args.quiet))
     if is_json_path(path):
         if run is not None:
             raise UsageError(f"--run-a/--run-b pick a run of a log; {path} is a layer JSON")

@@ -10,7 +10,7 @@ in :mod:`trtlog.exports`, the engine of a log's layer dumps in :mod:`trtlog.engi
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -46,9 +46,28 @@ __all__ = [
     "is_reformat_layer",
     "precision_of",
     "strongly_typed",
+    "total_of",
 ]
 
 _MODEL = ConfigDict(frozen=True, extra="allow", ser_json_inf_nan="constants")
+
+
+def total_of(values: Iterable[float]) -> float:
+    """The exact sum of ``values`` (``math.fsum``), with infinities and NaN as IEEE adds them.
+
+    trtexec writes ``inf``, ``-inf`` and ``nan`` where a time overflowed or was not measured;
+    ``math.fsum`` raises on ``inf + -inf`` and on an overflowing partial sum, where the plain
+    sum gives NaN or an infinity.
+
+    Example:
+        >>> total_of([0.1, 0.2]), total_of([float("inf"), float("-inf")])
+        (0.30000000000000004, nan)
+    """
+    values = list(values)
+    try:
+        return math.fsum(values)
+    except (ValueError, OverflowError):
+        return sum(values, 0.0)
 
 
 class ProfileRecord(BaseModel):
@@ -88,7 +107,7 @@ class ProfileRun(BaseModel):
     @property
     def total_ms(self) -> float:
         """Sum of the per-iteration averages (ms), i.e. the layer time of one inference."""
-        return math.fsum(r.average_ms for r in self.records)
+        return total_of(r.average_ms for r in self.records)
 
 
 class Profile(BaseModel):
@@ -767,7 +786,7 @@ class Engine(BaseModel):
     def total_ms(self) -> float:
         """The sum of the known layer times per inference (ms); NaN without a profile."""
         known = [lay.time.average_ms for lay in self.layers if lay.time and lay.time.known]
-        return math.fsum(known) if known else math.nan
+        return total_of(known) if known else math.nan
 
     def with_profile(self, profile: Profile) -> Engine:
         """This engine with the layer times of ``profile``.

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.engine.model import Engine, EngineLayer
+from trtlog.engine.model import Engine, EngineLayer, total_of
 from trtlog.names import (
     _DECORATED,
     _REFORMAT,
@@ -301,8 +301,8 @@ def module_tree(engine: Engine) -> ModuleNode:
             layers=entry["layers"],
             own_layers=entry["own"],
             onnx_nodes=len(entry["nodes"]),
-            time_ms=math.fsum(entry["times"]) if entry["times"] else math.nan,
-            split_ms=math.fsum(entry["split"]),
+            time_ms=total_of(entry["times"]) if entry["times"] else math.nan,
+            split_ms=total_of(entry["split"]),
             precisions=dict(entry["precisions"]),
             children=tuple(build(c) for c in children),
         )

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from trtlog._pydantic import assemble
-from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord
+from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord, total_of
 from trtlog.names import parse_kernel_name, split_name
 
 __all__ = ["exact_times", "layer_time", "merge_profile"]
@@ -38,10 +38,10 @@ def _time(records: Sequence[ProfileRecord], reason: str | None = None) -> LayerT
     if len(records) == 1:
         return _record_time(records[0], reason)
     data = {
-        "average_ms": math.fsum(r.average_ms for r in records),
-        "total_ms": math.fsum(r.time_ms for r in records),
+        "average_ms": total_of(r.average_ms for r in records),
+        "total_ms": total_of(r.time_ms for r in records),
         "median_ms": None,
-        "percentage": math.fsum(r.percentage for r in records),
+        "percentage": total_of(r.percentage for r in records),
         "profile_names": tuple(r.name for r in records),
         "reason": reason,
     }

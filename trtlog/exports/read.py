@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from trtlog.errors import InputError
-from trtlog.exports.jsonio import plain_json, read_json_values
+from trtlog.exports.jsonio import JsonLimitError, plain_json, read_json_values
 from trtlog.parser.source import looks_utf16
 
 __all__ = [
@@ -134,6 +134,12 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
         )
     try:
         return name, read_json_values(text, source=name)
+    except JsonLimitError as exc:
+        line = column = None
+        if exc.position is not None:
+            line = text.count("\n", 0, exc.position) + 1
+            column = exc.position - text.rfind("\n", 0, exc.position)
+        raise InputError(exc.what, source=name, line=line, column=column, hint=exc.hint) from None
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
         column = getattr(exc, "colno", None)

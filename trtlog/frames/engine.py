@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.engine.model import LAYER_ROW_COLUMNS, LayerTable, Profile, Times, compute_precision
+from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
+    LayerTable,
+    Profile,
+    Times,
+    compute_precision,
+    total_of,
+)
 from trtlog.engine.modules import served_by_name
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.names import common_module, parse_kernel_name
@@ -411,14 +418,14 @@ def times_stats_frame(times: Times | None) -> pd.DataFrame:
                     "measure": measure,
                     "column": column,
                     "count": n,
-                    "mean_ms": math.fsum(values) / n,
+                    "mean_ms": total_of(values) / n,
                     "median_ms": median,
                     "p90_ms": trtexec_percentile(values, 90),
                     "p95_ms": trtexec_percentile(values, 95),
                     "p99_ms": trtexec_percentile(values, 99),
                     "min_ms": values[0],
                     "max_ms": values[-1],
-                    "total_ms": math.fsum(values),
+                    "total_ms": total_of(values),
                 }
             )
     return frame_from_records("times_stats", records)
