@@ -18,6 +18,7 @@ from trtlog.engine.model import Engine, EngineLayer, total_of
 from trtlog.names import (
     _DECORATED,
     _REFORMAT,
+    common_module,
     common_path,
     module_path,
     placed_nodes,
@@ -33,6 +34,7 @@ __all__ = [
     "LayerModules",
     "ModuleNode",
     "layer_modules",
+    "module_of_node",
     "module_tree",
     "name_index",
     "served_by_name",
@@ -172,6 +174,18 @@ def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
             )
         )
     return tuple(out)
+
+
+def module_of_node(node: str) -> str:
+    """``common_module([node])``, without building a list (a large engine asks 20,000 times).
+
+    Example:
+        >>> module_of_node("/enc/l0/attn/MatMul"), module_of_node("conv1")
+        ('/enc/l0/attn', '/')
+    """
+    if node.startswith("/") and "//" not in node and "\n" not in node and node[-1] != "/":
+        return node[: node.rfind("/")] or "/"
+    return common_module((node,))
 
 
 def name_index(layers: Sequence[EngineLayer]) -> dict[str, int]:

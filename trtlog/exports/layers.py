@@ -29,6 +29,7 @@ from trtlog.engine.model import (
     is_reformat_layer,
     precision_of,
 )
+from trtlog.engine.modules import module_of_node
 from trtlog.engine.profile import exact_times, layer_time, merge_profile
 from trtlog.errors import InputError
 from trtlog.exports.profile import load_profile
@@ -631,6 +632,9 @@ class _Scan:
             return []
         if type(items) is not list:
             return None
+        if len(items) == 1:  # most layers read one tensor and write one
+            one = self.tensor(items[0])
+            return None if one is None else [one]
         tensor = self.tensor
         out = [tensor(obj) for obj in items]
         return None if None in out else out  # type: ignore[return-value]
@@ -707,13 +711,22 @@ def _scan_rows(
         tactic = tactic_of(get("TacticValue"))
         if inputs is None or outputs is None or tactic is None:
             return None
-        input_dtypes, input_layouts = _dtypes_layouts(inputs)
-        output_dtypes, output_layouts = _dtypes_layouts(outputs)
+        input_dtypes: str | None
+        output_dtypes: str | None
+        if len(inputs) == 1:
+            input_dtypes, input_layouts = inputs[0][0], inputs[0][1]
+        else:
+            input_dtypes, input_layouts = _dtypes_layouts(inputs)
+        if len(outputs) == 1:
+            output_dtypes, output_layouts = outputs[0][0], outputs[0][1]
+        else:
+            output_dtypes, output_layouts = _dtypes_layouts(outputs)
         onnx = parse_metadata(metadata)[0] if metadata else ()
         if onnx:
             source = "metadata"
         else:
             onnx, source = onnx_nodes_of_name(name, order, nodes)
+        module = module_of_node(onnx[0]) if len(onnx) == 1 else common_module(onnx)
         kernel = parse_kernel_name(name)
         origin = get("Origin")
         sparse = None
@@ -746,7 +759,7 @@ def _scan_rows(
                 onnx,
                 len(onnx),
                 source,
-                common_module(onnx),
+                module,
             )
         )
     return rows

@@ -21,7 +21,7 @@ from trtlog.engine.model import (
     compute_precision,
     total_of,
 )
-from trtlog.engine.modules import served_by_name
+from trtlog.engine.modules import module_of_node, served_by_name
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.names import common_module, parse_kernel_name
 from trtlog.numbers import U64, trtexec_percentile
@@ -187,7 +187,10 @@ def _serve_reformats(rows: list[tuple[Any, ...]]) -> None:
         if row[_NODES]:  # a reformat with ONNX nodes of its own serves no other layer
             continue
         served, nodes = served_by_name(row[_NAME], i, index)
-        home = rows[served][module] if served is not None else common_module(nodes)
+        if served is not None:
+            home = rows[served][module]
+        else:
+            home = module_of_node(nodes[0]) if len(nodes) == 1 else common_module(nodes)
         rows[i] = (*row[:module], home, *row[module + 1 :])
 
 
@@ -200,14 +203,16 @@ def _frame_of_rows(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
 def _table_frame(table: LayerTable) -> pd.DataFrame:
     """The layers frame of the values the loader read straight from the JSON."""
     rows = list(table.rows)
+    if not rows:
+        return _frame_of_rows(rows)
     _serve_reformats(rows)
     times = table.times
     if times is None:
         no_time = (math.nan, math.nan, math.nan, math.nan, "no profile merged")
-        rows = [row + no_time for row in rows]
-    else:
-        rows = [row + time for row, time in zip(rows, times, strict=True)]
-    return _frame_of_rows(rows)
+        times = [no_time] * len(rows)
+    names = SCHEMAS["layers"]
+    values = [*zip(*rows, strict=True), *zip(*times, strict=True)]
+    return frame_from_columns("layers", dict(zip(names, values, strict=True)))
 
 
 @gc_paused()
