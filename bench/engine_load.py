@@ -51,6 +51,7 @@ from trtlog._pydantic import assemble
 from trtlog.engine.model import EngineLayer, ProfileRecord
 from trtlog.engine.profile import _record_time
 from trtlog.exports import jsonio
+from trtlog.exports.read import read_json_file
 from trtlog.frames.schema import SCHEMAS, frame_from_columns
 from trtlog.tensors import Tensor
 
@@ -360,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     # each round reads a model trtlog has not seen (its own layer names), so no run is
     # helped by the name caches an earlier run filled: every load is a first load
     keys = "ours std base both paused floor ours11 ours11s base11 base11s json json11 json11s"
+    keys += " dec dec11 dec11s"
     runs: dict[str, list[float]] = {key: [] for key in keys.split()}
     for round_ in range(args.repeat):
         if round_:
@@ -449,11 +451,27 @@ def main(argv: list[str] | None = None) -> int:
                     gc.enable()
 
             runs[key].append(best_of(1, decode))
+
+            def decode_ours(path: Path = layer_file) -> None:
+                gc.disable()
+                try:
+                    read_json_file(path)  # orjson when installed
+                finally:
+                    gc.enable()
+
+            runs[f"dec{key[4:]}"].append(best_of(1, decode_ours))
         for path in (*paths11, *paths11s, *paths_std):
             path.unlink()
 
     def ratio(key: str, base: str) -> list[float]:
         return [a / b for a, b in zip(runs[key], runs[base], strict=True)]
+
+    def beyond(key: str) -> list[float]:
+        """11.x / 10.x of trtlog's time less its own decode of the layer file, per round."""
+        pairs = zip(
+            runs[f"ours11{key}"], runs[f"dec11{key}"], runs["ours"], runs["dec"], strict=True
+        )
+        return [(a - b) / (c - d) for a, b, c, d in pairs]
 
     n = args.repeat
     print(f"times in CPU seconds, min / median / max of {n} rounds; ratios per round")
@@ -474,7 +492,9 @@ def main(argv: list[str] | None = None) -> int:
             f"TensorRT 11 shape, {what}: trtlog {_stats(runs[f'ours11{key}'])} s; "
             f"11.x / 10.x load: trtlog {_stats(ratio(f'ours11{key}', 'ours'))} (target: median "
             f"<= 1.0), baseline {_stats(ratio(f'base11{key}', 'base'))}; JSON decode alone "
-            f"{_stats(ratio(f'json11{key}', 'json'))}"
+            f"{_stats(ratio(f'json11{key}', 'json'))} (json), "
+            f"{_stats(ratio(f'dec11{key}', 'dec'))} (trtlog's, {decoder}); trtlog beyond its "
+            f"decode {_stats(beyond(key))}"
         )
     if not args.keep:
         layers_path.unlink()

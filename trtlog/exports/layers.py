@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from trtlog._pydantic import assemble, gc_paused
 from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
     NAMES_ONLY_NOTE,
     Engine,
     EngineLayer,
@@ -489,9 +490,11 @@ def _layer_from_json(
     reader: _TensorReader,
     node_order: dict[str, int] | None,
     nodes: list[str] | None,
+    known: tuple[tuple[str, ...], Any] | None = None,
 ) -> EngineLayer:
+    """One layer object; ``known`` is its ONNX nodes and their source, when already read."""
     if type(obj) is str:
-        onnx, source = onnx_nodes_of_name(obj, node_order, nodes)
+        onnx, source = known or onnx_nodes_of_name(obj, node_order, nodes)
         return EngineLayer(index=index, name=obj, onnx_nodes=onnx, onnx_source=source)
     if not isinstance(obj, dict):
         raise InputError(
@@ -519,8 +522,9 @@ def _layer_from_json(
     except ValueError as exc:
         raise InputError(f"Layers[{index}].TacticValue: {exc}", source=reader.source) from None
     metadata = data["metadata"]
-    names = parse_metadata(metadata)[0] if metadata and type(metadata) is str else ()
-    if names:
+    if known is not None:
+        data["onnx_nodes"], data["onnx_source"] = known
+    elif names := parse_metadata(metadata)[0] if metadata and type(metadata) is str else ():
         data["onnx_nodes"], data["onnx_source"] = names, "metadata"
     else:
         data["onnx_nodes"], data["onnx_source"] = onnx_nodes_of_name(layer_name, node_order, nodes)
@@ -986,26 +990,45 @@ def _engine(
 
     def build() -> tuple[EngineLayer, ...]:
         with gc_paused():
-            built = _build_layers(layers_raw, source, order, node_order)
+            built = _build_layers(layers_raw, source, order, node_order, table.rows)
             if exact is not None and profile is not None:
                 for layer, spec in zip(built, time_specs, strict=True):
                     layer.__dict__["time"] = layer_time(profile, spec)
         return built
 
+    table = LayerTable(rows, time_values)
     engine = assemble(Engine, fields, None, fields_set)
-    private = {"_pending": build, "_table": LayerTable(rows, time_values)}
+    private = {"_pending": build, "_table": table}
     object.__setattr__(engine, "__pydantic_private__", private)
     return engine
 
 
 def _build_layers(
-    layers_raw: list[Any], source: str, order: dict[str, int] | None, nodes: list[str] | None
+    layers_raw: list[Any],
+    source: str,
+    order: dict[str, int] | None,
+    nodes: list[str] | None,
+    rows: list[tuple[Any, ...]] | None = None,
 ) -> tuple[EngineLayer, ...]:
-    """Every layer object of a layer JSON (one that :func:`_scan_rows` read: no notes)."""
+    """Every layer object of a layer JSON (one that :func:`_scan_rows` read: no notes).
+
+    ``rows`` (the scan's) give each layer's ONNX nodes, so they are not taken apart again.
+    """
     reader = _TensorReader(source)
+    if rows is None:
+        return tuple(
+            [_layer_from_json(obj, i, reader, order, nodes) for i, obj in enumerate(layers_raw)]
+        )
     return tuple(
-        [_layer_from_json(obj, i, reader, order, nodes) for i, obj in enumerate(layers_raw)]
+        [
+            _layer_from_json(obj, i, reader, order, nodes, (row[_ONNX], row[_SOURCE]))
+            for i, (obj, row) in enumerate(zip(layers_raw, rows, strict=True))
+        ]
     )
+
+
+_ONNX = LAYER_ROW_COLUMNS.index("onnx_nodes")
+_SOURCE = LAYER_ROW_COLUMNS.index("onnx_source")
 
 
 # the keys the Engine holds in a field of its own (the rest go to Engine.extras)
