@@ -239,3 +239,13 @@ def test_generated_engines_read_alike_on_both_paths(
     pd.testing.assert_frame_equal(fast.layers_frame(), general.layers_frame())
     assert fast == general
     assert fast.notes == general.notes
+
+
+def test_a_lazy_engine_hashes_and_updates_like_an_eager_one() -> None:
+    path = LAYER_INFO / "trt10.16-like_smallnet-fp16_layers-detailed.json"
+    with pytest.raises(TypeError, match="unhashable"):  # extras is a dict, as before
+        hash(trtlog.load_engine(path))
+    updated = trtlog.load_engine(path).model_copy(update={"layers": ()})
+    assert list(updated.model_dump()) == list(Engine.model_fields)  # field order kept
+    assert updated.layers == () and updated.layer_table() is None
+    assert len(updated.layers_frame()) == 0

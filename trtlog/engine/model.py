@@ -711,10 +711,6 @@ class Engine(BaseModel):
             and self.__pydantic_extra__ == other.__pydantic_extra__
         )
 
-    def __hash__(self) -> int:
-        self._built_layers()
-        return super().__hash__()
-
     def __iter__(self) -> Any:
         self._built_layers()
         return super().__iter__()
@@ -738,8 +734,7 @@ class Engine(BaseModel):
         return _without_table(super().__deepcopy__(memo))
 
     def model_copy(self, *, update: Any = None, deep: bool = False) -> Self:  # noqa: D102
-        if not update or "layers" not in update:
-            self._built_layers()
+        self._built_layers()  # (an update of the layers too: the fields keep their order)
         return _without_table(super().model_copy(update=update, deep=deep))
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # noqa: D102
