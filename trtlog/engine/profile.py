@@ -77,36 +77,37 @@ def exact_times(
         if first.setdefault(record.name, i) != i:
             return None
     used = [False] * len(records)
-    hits: list[int | None] = []
+    nan = math.nan
+    times: list[int | str | None] = []
+    values: list[TimeValues | None] = []
+    missing = 0
     for name in names:
         hit = first.get(name)
         if hit is not None and not used[hit]:
             used[hit] = True
-            hits.append(hit)
-        else:
-            hits.append(None)
-    missing = hits.count(None)
-    if missing and not all(used):
-        return None
-    times: list[int | str] = []
-    values: list[TimeValues] = []
-    nan = math.nan
-    regions = any(r.name.startswith("{ForeignNode[") for r in records) if missing else False
-    for hit, kernel in zip(hits, kernels, strict=True):
-        if hit is None:
-            reason = "not in the profile"
-            if kernel and regions:
-                reason = "the profile times the whole Myelin region, not its kernels"
-            times.append(reason)
-            values.append((nan, nan, nan, nan, reason))
-        else:
-            r = records[hit]
             times.append(hit)
+            r = records[hit]
             median = r.median_ms
             values.append((r.average_ms, r.time_ms, nan if median is None else median,
                            r.percentage, None))  # fmt: skip
-    unmatched = [r.name for i, r in enumerate(records) if not used[i]]
-    return times, values, _unmatched_notes(unmatched)
+        else:
+            times.append(None)
+            values.append(None)
+            missing += 1
+    if missing:
+        if not all(used):
+            return None
+        regions = any(r.name.startswith("{ForeignNode[") for r in records)
+        for i, (time, kernel) in enumerate(zip(times, kernels, strict=True)):
+            if time is None:
+                reason = "not in the profile"
+                if kernel and regions:
+                    reason = "the profile times the whole Myelin region, not its kernels"
+                times[i] = reason
+                values[i] = (nan, nan, nan, nan, reason)
+    unmatched = [] if all(used) else [r.name for i, r in enumerate(records) if not used[i]]
+    # every None was replaced above
+    return times, values, _unmatched_notes(unmatched)  # type: ignore[return-value]
 
 
 def layer_time(profile: Profile, time: int | str) -> LayerTime:

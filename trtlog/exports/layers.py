@@ -692,7 +692,7 @@ def _scan_rows(
                  common_module(onnx))
             )  # fmt: skip
             continue
-        if type(obj) is not dict or not camel.isdisjoint(obj):
+        if type(obj) is not dict or not obj.keys().isdisjoint(camel):
             return None
         get = obj.get
         name = get("Name")

@@ -179,9 +179,9 @@ def _serve_reformats(rows: list[tuple[Any, ...]]) -> None:
     wanted = [i for i, row in enumerate(rows) if row[reformat] and row[module] == "/"]
     if not wanted:
         return
-    index: dict[str, int] = {}
-    for i, row in enumerate(rows):
-        index.setdefault(row[_NAME], i)
+    # name -> position of its first row (inserted last to first, so the first one stays)
+    names = [row[_NAME] for row in rows]
+    index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
     for i in wanted:
         row = rows[i]
         if row[_NODES]:  # a reformat with ONNX nodes of its own serves no other layer
