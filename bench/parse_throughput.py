@@ -10,11 +10,17 @@ message family appears. Then, in the same process:
 (b) the baseline: a plain Python loop that matches each line against the trtexec envelope
     regex and then tries five regexes (fusion, running, removing, tactic, fastest tactic).
 
-It prints MB/s for both, their ratio, and the peak memory of (a) relative to the file size
-(traced Python allocations during ``parse``, measured in a separate run so that tracing does
-not slow the timed one). Targets (issue 2): ratio ≤ 2.0, peak ≤ 6x the file size.
+(c) ``build.tactics_frame()`` after (a);
+(d) (a) and then touching every event (``build.events`` built from the event store);
+(e) the eager parse of trtlog 0.1 (the line parser building every event while parsing).
 
-Usage: python bench/parse_throughput.py [--mb 50] [--keep FILE] [--repeat 3]
+Each is timed in every round (CPU time), and the ratios are taken per round against the
+baseline of the same round: min / median / max are printed. Targets (issue 14): parse ≤ 2.0x
+the baseline, parse + tactics_frame ≤ 3.0x, (d) ≤ (e); retained memory (traced Python
+allocations still held by the Build) ≤ 2.5x the file; with ``--rss-mb N``, a log of N MB is
+generated and parsed in a fresh process whose peak RSS must stay ≤ 3.5x the file.
+
+Usage: python bench/parse_throughput.py [--mb 50] [--keep FILE] [--repeat 5] [--rss-mb 1000]
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ import gc
 import os
 import random
 import re
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +42,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import trtlog
+from trtlog.build.model import SourceMeta
+from trtlog.build.parsing import _build
+from trtlog.parser.source import iter_lines, read_text
 
 KERNELS = [
     "sm80_xmma_fprop_implicit_gemm_f16f16_f16f16_f16_nhwckrsc_nhwc_tilesize128x128x32_stage4_warpsize2x2x1_g1_tensor16x8x16",
@@ -273,16 +284,51 @@ def baseline(path: Path) -> int:
     return hits
 
 
+def _stats(values: list[float]) -> str:
+    return f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}"
+
+
+def eager_parse(path: Path) -> trtlog.Build:
+    """Every event built while parsing, by the line parser (trtlog 0.1's ``parse``)."""
+    info, text = read_text(path)
+    return _build(text, SourceMeta(name=info.name), strict=False, lines=iter_lines(text))
+
+
+def peak_rss(path: Path) -> int:
+    """Peak resident memory (bytes) of a fresh process that parses ``path``."""
+    code = (
+        "import resource, sys, trtlog\n"
+        "b = trtlog.parse(sys.argv[1])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": root},
+    )
+    return int(out.stdout.split()[-1]) * 1024  # ru_maxrss is in KiB on Linux
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=50.0, help="size of the generated log (MB)")
     ap.add_argument("--keep", type=Path, help="write the generated log here and keep it")
-    ap.add_argument("--repeat", type=int, default=3, help="timed repetitions (best is reported)")
+    ap.add_argument("--repeat", type=int, default=5, help="timed rounds (min/median/max)")
     ap.add_argument("--no-memory", action="store_true", help="skip the traced-memory run")
+    ap.add_argument(
+        "--rss-mb",
+        type=float,
+        default=0.0,
+        help="also generate a log of this size and report the peak RSS of parsing it",
+    )
     args = ap.parse_args()
 
     path = args.keep or Path(tempfile.mkstemp(suffix=".log")[1])
-    generate(path, args.mb)
+    if not (args.keep and path.exists()):
+        generate(path, args.mb)
     size = path.stat().st_size
     mb = size / 1e6
     with path.open(encoding="utf-8", newline="") as f:
@@ -290,39 +336,83 @@ def main() -> int:
     print(f"log: {mb:.1f} MB, {n_lines} lines ({path if args.keep else 'temporary'})")
 
     trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # build the grammars outside the timing
-    t_base, t_parse = [], []
+    eager_parse(path).tactics_frame()  # and compile every matcher the log uses
+    rounds: dict[str, list[float]] = {k: [] for k in ("base", "parse", "tactics", "touch", "eager")}
     build = None
     for _ in range(args.repeat):
         t0 = time.process_time()
         baseline(path)
-        t_base.append(time.process_time() - t0)
+        rounds["base"].append(time.process_time() - t0)
         del build
         gc.collect()
         t0 = time.process_time()
         build = trtlog.parse(path)
-        t_parse.append(time.process_time() - t0)
+        rounds["parse"].append(time.process_time() - t0)
+        t0 = time.process_time()
+        build.tactics_frame()
+        rounds["tactics"].append(time.process_time() - t0)
+        del build
+        gc.collect()
+        t0 = time.process_time()
+        build = trtlog.parse(path)
+        for event in build.events:
+            event.kind  # noqa: B018 (touch every event)
+        rounds["touch"].append(time.process_time() - t0)
+        del build
+        gc.collect()
+        t0 = time.process_time()
+        build = eager_parse(path)
+        rounds["eager"].append(time.process_time() - t0)
     assert build is not None
-    best_base, best_parse = min(t_base), min(t_parse)
-    unrec = sum(1 for e in build.events if e.kind == "unrecognized")
+    base = rounds["base"]
+    parse_ratio = [p / b for p, b in zip(rounds["parse"], base, strict=True)]
+    frame_ratio = [
+        (p + t) / b for p, t, b in zip(rounds["parse"], rounds["tactics"], base, strict=True)
+    ]
+    touch_ratio = [t / e for t, e in zip(rounds["touch"], rounds["eager"], strict=True)]
+    unrec = build.counts().get("unrecognized", 0)
     print(
-        f"events: {len(build.events)} ({unrec} unrecognized); lossless: {build.to_text() == path.read_text(encoding='utf-8')}"
+        f"events: {len(build.events)} ({unrec} unrecognized); "
+        f"lossless: {build.to_text() == path.read_text(encoding='utf-8')}"
     )
-    print(f"baseline: {mb / best_base:7.1f} MB/s  ({best_base:.2f} s)")
-    print(f"trtlog:   {mb / best_parse:7.1f} MB/s  ({best_parse:.2f} s)")
-    print(f"ratio trtlog/baseline: {best_parse / best_base:.2f}  (target <= 2.0)")
+    print(f"seconds (min / median / max of {args.repeat} rounds):")
+    print(f"  baseline:              {_stats(base)}  ({mb / min(base):.1f} MB/s)")
+    print(
+        f"  trtlog.parse:          {_stats(rounds['parse'])}  ({mb / min(rounds['parse']):.1f} MB/s)"
+    )
+    print(f"  tactics_frame():       {_stats(rounds['tactics'])}")
+    print(f"  parse + every event:   {_stats(rounds['touch'])}")
+    print(f"  eager parse (0.1):     {_stats(rounds['eager'])}")
+    print("ratios per round (min / median / max):")
+    print(f"  parse / baseline:                  {_stats(parse_ratio)}  (target <= 2.0)")
+    print(f"  parse + tactics_frame / baseline:  {_stats(frame_ratio)}  (target <= 3.0)")
+    print(f"  parse + every event / eager parse: {_stats(touch_ratio)}  (target <= 1.0)")
     del build
     gc.collect()
     if not args.no_memory:
         tracemalloc.start()
         build = trtlog.parse(path)
-        _, peak = tracemalloc.get_traced_memory()
+        retained, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         print(
-            f"peak traced memory during parse: {peak / 1e6:.0f} MB = {peak / size:.2f}x the file (target <= 6)"
+            f"traced memory: retained {retained / 1e6:.0f} MB = {retained / size:.2f}x the file "
+            f"(target <= 2.5), peak during parse {peak / 1e6:.0f} MB = {peak / size:.2f}x"
         )
         del build
     if not args.keep:
         os.unlink(path)
+    if args.rss_mb:
+        big = Path(tempfile.mkstemp(suffix=".log")[1])
+        try:
+            generate(big, args.rss_mb)
+            big_size = big.stat().st_size
+            rss = peak_rss(big)
+            print(
+                f"peak RSS parsing a {big_size / 1e6:.0f} MB log: {rss / 1e6:.0f} MB = "
+                f"{rss / big_size:.2f}x the file (target <= 3.5)"
+            )
+        finally:
+            big.unlink()
     return 0
 
 

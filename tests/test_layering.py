@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     # base: no trtlog imports but these
     "trtlog.errors": 0,
     "trtlog._display": 0,
+    "trtlog._files": 0,
     "trtlog._moved": 0,
     "trtlog._version": 0,
     "trtlog._pydantic": 0,

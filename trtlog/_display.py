@@ -8,11 +8,162 @@ one line, and ``_repr_html_`` shows a small table; the data stay one attribute a
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from html import escape
+from typing import Any, TextIO
 
-__all__ = ["clip", "html_table", "plural", "top_counts"]
+__all__ = [
+    "SafeStream",
+    "clip",
+    "csv_cell",
+    "html_table",
+    "json_visible",
+    "plural",
+    "top_counts",
+    "visible",
+    "write_csv",
+]
+
+# Characters that act on a terminal (or reorder what it shows) rather than print: C0 controls
+# (ESC starts CSI/OSC sequences, BEL, BS and CR overwrite, NUL), DEL, C1 controls (U+009B is a
+# one-character CSI), the bidirectional overrides, embeddings, isolates and marks (U+202E shows
+# text right to left), the Unicode line and paragraph separators, and lone surrogates (which
+# no UTF-8 stream can even encode).
+_OTHERS = (
+    "\\x7f-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff"
+)
+_UNSAFE_TEXT = re.compile(f"[\\x00-\\x1f{_OTHERS}]")
+_UNSAFE_STREAM = re.compile(f"[\\x00-\\x08\\x0b-\\x1f{_OTHERS}]")  # keeps tab and newline
+_UNSAFE_JSON = re.compile(f"[{_OTHERS}]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str, *, lines: bool = False) -> str:
+    """``text`` with every character that would act on a terminal shown as an escape.
+
+    Names and messages come from whoever wrote the model or the log: printed raw, ``ESC [2J``
+    clears the reader's screen, an OSC 8 sequence hides a link, ``U+202E`` reverses what
+    follows and a newline makes a fake table row. Each such character becomes its Python
+    escape (``\\x1b``, ``\\u202e``, ``\\n``); tabs and, with ``lines=True``, newlines stay.
+
+    Example:
+        >>> visible("a\\x1b[31mred\\u202e\\nb")
+        'a\\\\x1b[31mred\\\\u202e\\\\nb'
+        >>> visible("two\\nlines\\r", lines=True)
+        'two\\nlines\\\\r'
+    """
+    pattern = _UNSAFE_STREAM if lines else _UNSAFE_TEXT
+    if pattern.search(text) is None:
+        return text
+    return pattern.sub(_escape, text)
+
+
+def json_visible(text: str) -> str:
+    """JSON text with the characters a terminal acts on written as ``\\uXXXX`` escapes.
+
+    The JSON stays exact (it decodes to the same values): C0 controls are escaped by every
+    JSON encoder already, and the others (DEL, C1, bidirectional controls, line separators,
+    lone surrogates) can only stand inside strings, where an escape means the same character.
+
+    Example:
+        >>> json_visible('["\\u009b2J\\u202e"]')
+        '["\\\\u009b2J\\\\u202e"]'
+    """
+    if _UNSAFE_JSON.search(text) is None:
+        return text
+    return _UNSAFE_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+#: The characters a spreadsheet reads as the start of a formula (OWASP, CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet shows as text: ``'`` before text that starts like a formula.
+
+    ``=HYPERLINK(...)``, ``+cmd|...``, ``-2+3``, ``@SUM(...)`` and text starting with a tab or
+    a carriage return run as formulas when a spreadsheet opens the file; the OWASP guidance is
+    to prefix such a cell with a single quote, which spreadsheets show as text (and hide). Only
+    text is guarded: numbers (``-1.5`` in a number column) stay numbers.
+
+    Example:
+        >>> csv_cell('=HYPERLINK("http://x")'), csv_cell("conv1"), csv_cell(-1.5)
+        ('\\'=HYPERLINK("http://x")', 'conv1', -1.5)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def write_csv(frame: Any, out: TextIO, *, raw: bool = False) -> None:
+    """Write a pandas frame as CSV, its text cells guarded (:func:`csv_cell`) unless ``raw``.
+
+    A cell holding a carriage return is quoted, raw or not (pandas' writer quotes a line feed
+    but writes a lone CR bare, which a reader takes for the end of the row). ``raw=True`` (the
+    CLI's ``--csv-raw``) writes the values exactly as they are.
+    """
+    import uuid
+
+    # a line feed makes the writer quote the cell; the random text makes the marker unique
+    marker = f"\n{uuid.uuid4().hex}"
+    seen = False
+
+    def guard(value: Any) -> Any:
+        nonlocal seen
+        if not isinstance(value, str):
+            return value
+        if not raw:
+            value = csv_cell(value)
+        if "\r" in value:
+            seen = True
+            value = value.replace("\r", marker)
+        return value
+
+    text_columns = {
+        name: frame[name].astype(object).map(guard)
+        for name, dtype in frame.dtypes.items()
+        if dtype.kind == "O" or str(dtype) in ("string", "category")
+    }
+    guarded = frame.assign(**text_columns) if text_columns else frame
+    text = guarded.to_csv(index=False)
+    out.write(text.replace(marker, "\r") if seen else text)
+
+
+class SafeStream:
+    """A text stream that shows terminal controls as escapes (:func:`visible`, newlines kept).
+
+    The CLI writes its text and table output through one, so that no name or message of the
+    input acts on the reader's terminal; ``json=True`` escapes the way JSON does instead
+    (:func:`json_visible`), so JSON output stays exact.
+    """
+
+    def __init__(self, stream: TextIO, *, json: bool = False) -> None:
+        self.stream = stream
+        self._clean = json_visible if json else lambda text: visible(text, lines=True)
+
+    def write(self, text: str) -> int:
+        """Write ``text``, escaped; return the length given (as a text stream does)."""
+        self.stream.write(self._clean(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        """Write each of ``lines``."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, isatty, buffer, encoding, fileno, ...
+        return getattr(self.stream, name)
 
 
 def plural(n: int, noun: str) -> str:
@@ -26,12 +177,13 @@ def plural(n: int, noun: str) -> str:
 
 
 def clip(text: str, width: int = 100) -> str:
-    """``text`` cut to ``width`` characters, with ``…`` when cut.
+    """``text`` on one line (controls shown as escapes) cut to ``width`` characters (``…``).
 
     Example:
-        >>> clip("abcdef", 4)
-        'abc…'
+        >>> clip("abcdef", 4), clip("a\\nb")
+        ('abc…', 'a\\\\nb')
     """
+    text = visible(text)
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

@@ -14,11 +14,13 @@ A file is a JSON export when its first bytes say so (after a gzip wrapper, a BOM
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from trtlog._files import read_bytes
 from trtlog.build import Build
 from trtlog.build.parsing import _build, _meta
 from trtlog.build.performance import profile_from_events
@@ -82,9 +84,12 @@ class Opened:
 def is_json_export(path: str | os.PathLike[str]) -> bool:
     """Whether a file (``.gz``, UTF-8 with a BOM, UTF-16 too) starts like a JSON export.
 
-    ``False`` for a file that cannot be read: the readers say what is wrong with it.
+    ``False`` for a file that cannot be read (the readers say what is wrong with it) and for a
+    pipe or device, which can be read only once (:func:`open_input` reads it whole first).
     """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as f:
             head = f.read(_SNIFF)
     except OSError:
@@ -138,6 +143,8 @@ def open_input(
         label = name or ("<stdin>" if os.fspath(value) == "-" else os.fspath(value))
     if set(want) == {"log"}:  # the log reader refuses a JSON export itself
         return Opened(source=label, build=_parse(value, label, progress))
+    if isinstance(value, str | os.PathLike) and _is_pipe(value):
+        value = read_bytes(os.fspath(value))  # a FIFO or <(...): read once, then sniffed
     if isinstance(value, str | os.PathLike) and os.fspath(value) != "-":
         if not is_json_export(value):
             return Opened(source=label, build=_parse(value, label, progress))
@@ -155,6 +162,20 @@ def open_input(
     if kind == "times" and "times" in want:
         return Opened(source=source, times=times_from_json(values, source))
     raise wrong_kind(source, kind, "layers" if "layers" in want else "profile")
+
+
+def _is_pipe(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a FIFO (``<(...)`` too; ``os.stat`` never blocks on one).
+
+    A device (``/dev/zero``) is left to the log reader, which reads its first bytes only
+    before it refuses binary data.
+    """
+    if os.fspath(path) == "-":
+        return False
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _given(value: Build | Engine | Profile | Times, name: str | None) -> Opened:

@@ -45,10 +45,14 @@ def parse_tactic(text: str) -> int:
     Example:
         >>> parse_tactic("0xfffffffffffffffd") == parse_tactic("-3")
         True
-        >>> parse_tactic("1002")
-        1002
+        >>> parse_tactic("1002"), parse_tactic("0123")
+        (1002, 123)
     """
-    return int(text, 0) % U64
+    try:
+        return int(text, 0) % U64
+    except ValueError:
+        # int(text, 0) refuses a decimal with a leading zero ("0123"); base 10 reads it
+        return int(text, 10) % U64
 
 
 def parse_hex(text: str) -> int:

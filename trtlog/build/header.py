@@ -462,3 +462,8 @@ def derive_header(events: Iterable[Event], n_lines: int) -> Header:
 _HEADER_CLASSES: frozenset[type] = frozenset(
     {*_OPTION_CLASSES, RunStart, RunEnd, TrtVersion, DeviceKv, DeviceListItem}
 )
+#: The kinds of the events :func:`derive_header` reads.
+HEADER_KINDS: frozenset[str] = frozenset(
+    c.model_fields["kind"].default
+    for c in (*_OPTION_CLASSES, RunStart, RunEnd, TrtVersion, DeviceKv, DeviceListItem)
+)

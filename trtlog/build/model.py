@@ -19,13 +19,47 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
+from trtlog._pydantic import gc_paused
 from trtlog.build.header import Device, Options, Run, derive_header
 from trtlog.build.passes import PassIndex
 from trtlog.build.performance import profile_from_events
 from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
+from trtlog.build.store import EventStore
 from trtlog.engine.from_log import engine_from_events
 from trtlog.engine.model import Engine
-from trtlog.events import Event, EventBase, check_kinds
+from trtlog.events import (
+    EngineLayerInfo,
+    EngineLayerInfoHeader,
+    EngineLayersDetailed,
+    Event,
+    EventBase,
+    ForeignNodeMetadata,
+    InspectorBinding,
+    InspectorLayerName,
+    InspectorLayersHeader,
+    InspectorRecord,
+    LayerCostsHeader,
+    OnnxParseNode,
+    PerfBlock7x,
+    PerfScalar,
+    PerfStat,
+    PerfStat7x,
+    PerfSummaryHeader,
+    PerfWarning,
+    PlacementDla,
+    PlacementGpu,
+    PlacementList,
+    ProfileAuxStreamWarning,
+    ProfileColumns,
+    ProfileHeader,
+    ProfileRow,
+    RunStart,
+    TimingRunner,
+    TraceAverage,
+    TraceAverages,
+    TraceProlog,
+    check_kinds,
+)
 from trtlog.parser.source import iter_lines
 
 if TYPE_CHECKING:
@@ -34,6 +68,41 @@ if TYPE_CHECKING:
     from trtlog.graph import MergeGraph
 
 __all__ = ["Build", "SourceMeta"]
+
+# the event classes the engine reader (trtlog.engine.from_log) and the profile reader
+# (trtlog.build.performance) look at; they skip every other event
+_ENGINE_CLASSES: tuple[type[EventBase], ...] = (
+    EngineLayerInfo,
+    EngineLayerInfoHeader,
+    EngineLayersDetailed,
+    ForeignNodeMetadata,
+    InspectorBinding,
+    InspectorLayerName,
+    InspectorLayersHeader,
+    InspectorRecord,
+    LayerCostsHeader,
+    OnnxParseNode,
+    PlacementDla,
+    PlacementGpu,
+    PlacementList,
+    TimingRunner,
+)
+_PROFILE_CLASSES: tuple[type[EventBase], ...] = (
+    PerfBlock7x,
+    PerfScalar,
+    PerfStat,
+    PerfStat7x,
+    PerfSummaryHeader,
+    PerfWarning,
+    ProfileAuxStreamWarning,
+    ProfileColumns,
+    ProfileHeader,
+    ProfileRow,
+    RunStart,
+    TraceAverage,
+    TraceAverages,
+    TraceProlog,
+)
 
 E = TypeVar("E", bound=EventBase)
 
@@ -89,6 +158,84 @@ class Build(BaseModel):
     options: Options = Field(default_factory=Options)
     device: Device | None = None
 
+    # -- the event store: ``events`` is built from it on first access -------------------
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, item: str) -> Any:
+            if item == "events":
+                store = self.__dict__.get("_store")
+                if store is not None:
+                    events = store.events()
+                    self.__dict__["events"] = events
+                    return events
+            return super().__getattr__(item)
+
+    @property
+    def _lazy(self) -> EventStore | None:
+        """The event store while ``events`` is not built yet, else ``None``."""
+        d = self.__dict__
+        return None if "events" in d else d.get("_store")
+
+    def _materialize(self) -> None:
+        _ = self.events
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self._materialize()
+        state = super().__getstate__()
+        state["__dict__"] = {k: v for k, v in state["__dict__"].items() if k != "_store"}
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        self._materialize()
+        if isinstance(other, Build):
+            other._materialize()
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def model_dump(self, *args: Any, **kwargs: Any) -> dict[str, Any]:  # noqa: D102
+        self._materialize()
+        return super().model_dump(*args, **kwargs)
+
+    def model_dump_json(self, *args: Any, **kwargs: Any) -> str:  # noqa: D102
+        self._materialize()
+        return super().model_dump_json(*args, **kwargs)
+
+    def model_copy(self, *args: Any, **kwargs: Any) -> Build:  # noqa: D102
+        self._materialize()
+        return super().model_copy(*args, **kwargs)
+
+    def __copy__(self) -> Build:
+        self._materialize()
+        return super().__copy__()
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Build:
+        self._materialize()
+        return super().__deepcopy__(memo)
+
+    def columns(self, kind: str) -> dict[str, list[Any]]:
+        """The fields of every ``kind`` event as columns, in file order.
+
+        Columns: ``line``, ``end_line``, ``severity``, then the kind's own fields in the
+        event class's order (the values the events hold). Answered from the event store
+        without building the events when they are not built yet.
+
+        Raises:
+            ValueError: ``kind`` is not an event kind.
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> b = parse_text("[V] [TRT] Tactic: 0x1f Time: 0.5\\n")
+            >>> b.columns("tactic_timing")["time_ms"]
+            [0.5]
+        """
+        check_kinds((kind,))
+        store = self._lazy
+        if store is None:
+            store = EventStore.of_events(self.events, self.line_count)
+        return store.columns(kind)
+
     def to_text(self) -> str:
         """The decoded input, exactly (line endings included)."""
         return self.text
@@ -132,6 +279,9 @@ class Build(BaseModel):
             [5]
         """
         check_kinds(kinds)
+        store = self._lazy
+        if store is not None:
+            return store.events_of(kinds)
         if len(kinds) == 1:
             return list(self._by_kind.get(kinds[0], ()))
         wanted = set(kinds)
@@ -148,10 +298,16 @@ class Build(BaseModel):
             [5]
         """
         kind = cls.model_fields["kind"].default
+        store = self._lazy
+        if store is not None:
+            return cast(list[E], store.events_of((kind,)))
         return cast(list[E], list(self._by_kind.get(kind, ())))
 
     def counts(self) -> dict[str, int]:
         """The number of events of each kind, most frequent first."""
+        store = self._lazy
+        if store is not None:
+            return store.counts()
         return dict(Counter(e.kind for e in self.events).most_common())
 
     def text_of(self, event: Any) -> str:
@@ -197,8 +353,16 @@ class Build(BaseModel):
         return derive_rounds(
             self.events_of("backend_strategy"),
             self.runs,
-            self.events[-1].span[1] if self.events else 0,
+            self._last_line,
         )
+
+    @property
+    def _last_line(self) -> int:
+        """The last line of the last event (the line count of a parsed log)."""
+        store = self._lazy
+        if store is not None:
+            return store.n_lines
+        return self.events[-1].span[1] if self.events else 0
 
     @cached_property
     def pass_index(self) -> PassIndex:
@@ -299,11 +463,28 @@ class Build(BaseModel):
         ``--dumpProfile`` table, its layer times are merged (``Engine.profile``, ``time_ms``
         of ``layers_frame()``), as a ``--exportProfile`` file would be.
         """
-        engine = engine_from_events(self.events, self.source.name)
-        if engine is None:
-            return None
-        profile = profile_from_events(self.events, self.source.name)
-        return engine if profile is None else engine.with_profile(profile)
+        with gc_paused():  # thousands of layer and tensor objects
+            engine = engine_from_events(self._events_for(_ENGINE_CLASSES), self.source.name)
+            if engine is None:
+                return None
+            profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
+            return engine if profile is None else engine.with_profile(profile)
+
+    def _events_for(self, classes: tuple[type[EventBase], ...]) -> list[Event]:
+        """The events a reader of only ``classes`` needs.
+
+        All of them once built, else those of ``classes`` from the store (the reader skips
+        every other event).
+        """
+        if self._lazy is None:
+            return self.events
+        return self.events_of(*(c.model_fields["kind"].default for c in classes))
+
+    @property
+    def event_count(self) -> int:
+        """The number of events (without building them)."""
+        store = self._lazy
+        return len(self.events) if store is None else len(store)
 
     # -- frames (pandas is imported on first use) ----------------------------------------
 
@@ -380,7 +561,7 @@ class Build(BaseModel):
         version = ".".join(map(str, self.trt_version)) if self.trt_version else "unknown"
         return (
             f"<Build {self.source.name!r}: {plural(self.line_count, 'line')}, "
-            f"{plural(len(self.events), 'event')}, TensorRT {version}, "
+            f"{plural(self.event_count, 'event')}, TensorRT {version}, "
             f"{plural(len(self.runs), 'run')}>"
         )
 
@@ -401,7 +582,7 @@ class Build(BaseModel):
                 ("precision", self.options.precision),
                 ("lines", f"{self.line_count:,}"),
                 ("runs", len(self.runs)),
-                ("events", f"{len(self.events):,}"),
+                ("events", f"{self.event_count:,}"),
                 ("most frequent", top_counts(e.kind for e in self.events)),
                 ("unrecognized", f"{len(self.unrecognized):,}"),
             ],

@@ -9,13 +9,15 @@ memory bounded whatever the size of the log.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trtlog._pydantic import gc_paused
-from trtlog.build.header import derive_header
+from trtlog.build.header import HEADER_KINDS, derive_header
 from trtlog.build.model import Build, SourceMeta
+from trtlog.build.store import EventStore
 from trtlog.errors import InputError
 from trtlog.events import Event
+from trtlog.parser.scanner import PIECE, Unusual, scan
 from trtlog.parser.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parser.stream import LogParser
 
@@ -56,26 +58,48 @@ def _build(
     *,
     strict: bool,
     lines: Iterable[str] | None = None,
+    piece: int = PIECE,
 ) -> Build:
-    """Parse ``text`` (whose lines may be given already split) into a Build."""
-    with gc_paused():
-        events = list(
-            LogParser(strict=strict, source=meta.name).run(
-                iter_lines(text) if lines is None else lines
+    """Parse ``text`` (whose lines may be given already split) into a Build.
+
+    Not strict and without pre-split lines, the scanner fills an event store whose events
+    are built on first access (see :mod:`trtlog.build.store`); otherwise every event is
+    built now by the line parser (``strict`` must raise at the line that fails).
+    """
+    store: EventStore | None = None
+    if not strict and lines is None:
+        with gc_paused():
+            try:
+                store = EventStore(scan(text, LogParser(source=meta.name), piece))
+            except Unusual:
+                store = None
+    if store is not None:
+        n_lines = store.n_lines
+        header = derive_header(store.events_of(HEADER_KINDS), n_lines)
+    else:
+        with gc_paused():
+            events = list(
+                LogParser(strict=strict, source=meta.name).run(
+                    iter_lines(text) if lines is None else lines
+                )
             )
-        )
-    n_lines = events[-1].span[1] if events else 0
-    header = derive_header(events, n_lines)
-    return Build.model_construct(
-        source=meta,
-        text=text,
-        events=events,
-        runs=header.runs,
-        trt_version=header.trt_version,
-        command_line=header.command_line,
-        options=header.options,
-        device=header.device,
-    )
+        n_lines = events[-1].span[1] if events else 0
+        header = derive_header(events, n_lines)
+    fields: dict[str, Any] = {
+        "source": meta,
+        "text": text,
+        "runs": header.runs,
+        "trt_version": header.trt_version,
+        "command_line": header.command_line,
+        "options": header.options,
+        "device": header.device,
+    }
+    if store is None:
+        fields["events"] = events
+    build = Build.model_construct(**fields)
+    if store is not None:
+        build.__dict__["_store"] = store
+    return build
 
 
 def _meta(info: SourceInfo) -> SourceMeta:

@@ -8,18 +8,20 @@ terminal) and works on one trtexec run of a log (:func:`select_run`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from trtlog._display import clip
+from trtlog._display import clip, visible, write_csv
 from trtlog.errors import TrtlogError
 
 __all__ = [
     "LOGGING_OPTIONS",
     "Progress",
     "UsageError",
+    "add_csv_option",
     "add_run_option",
     "add_run_options",
     "cell",
@@ -109,6 +111,16 @@ def add_run_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_csv_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--csv-raw`` to a command with ``--format csv``."""
+    p.add_argument(
+        "--csv-raw",
+        action="store_true",
+        help="--format csv: write text cells exactly, without the quote that keeps a spreadsheet "
+        "from running cells starting with = + - @ as formulas",
+    )
+
+
 def add_run_options(p: argparse.ArgumentParser) -> None:
     """Add ``--run-a N`` and ``--run-b N`` to a command that reads two builds."""
     for side in ("a", "b"):
@@ -153,8 +165,13 @@ def log_for(path: str, args: argparse.Namespace) -> Any:
 
 
 def table(rows: Sequence[Sequence[Any]], headers: Sequence[str], out: TextIO) -> None:
-    """Write ``rows`` under ``headers`` as a plain text table, columns padded."""
-    cells = [[str(h) for h in headers]] + [["" if v is None else str(v) for v in r] for r in rows]
+    """Write ``rows`` under ``headers`` as a plain text table, columns padded.
+
+    Cells are shown on one line with terminal controls as escapes (``trtlog._display.visible``):
+    a newline in a name cannot make a row of its own.
+    """
+    cells = [[visible(str(h)) for h in headers]]
+    cells += [["" if v is None else visible(str(v)) for v in r] for r in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     for j, row in enumerate(cells):
         out.write("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n")
@@ -172,13 +189,13 @@ def cell(value: Any) -> str:
     return "" if text in ("<NA>", "nan") else clip(text, 70)
 
 
-def write_frame(frame: Any, fmt: str) -> None:
-    """Write a frame to stdout as JSON records, CSV or a text table."""
+def write_frame(frame: Any, fmt: str, *, csv_raw: bool = False) -> None:
+    """Write a frame to stdout as JSON records, CSV (guarded unless ``csv_raw``) or a table."""
     out = sys.stdout
     if fmt == "json":
         out.write(frame.to_json(orient="records", indent=1, force_ascii=False) + "\n")
     elif fmt == "csv":
-        frame.to_csv(out, index=False)
+        write_csv(frame, out, raw=csv_raw)
     else:
         cells = [[cell(v) for v in record] for record in frame.itertuples(index=False, name=None)]
         table(cells, list(frame.columns), out)
@@ -305,15 +322,26 @@ def compare_sides(args: argparse.Namespace) -> Any:
 
 
 def side(path: str, run: int | None, args: argparse.Namespace) -> Any:
-    """One side of a comparison: a layer JSON path as is, a log's run as a build."""
-    if path == "-":  # standard input: a log or a layer JSON, told apart by its first bytes
+    """One side of a comparison: a layer JSON path as is, a log's run as a build.
+
+    Standard input (``-``) and a named pipe (``<(zcat a.layers.json.gz)``) can be read once
+    only: they are opened here (a log or a layer JSON, told apart by the first bytes), and
+    their engine or build is the side.
+    """
+    import stat
+
+    try:
+        once = path == "-" or stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        once = False
+    if once:
         opened = open_file(path, want=("log", "layers"))
         if opened.engine is not None:
             if run is not None:
-                raise UsageError("--run-a/--run-b pick a run of a log; standard input is JSON")
+                what = "standard input is JSON" if path == "-" else f"{path} is a layer JSON"
+                raise UsageError(f"--run-a/--run-b pick a run of a log; {what}")
             return opened.engine
-        build = opened.build
-        return select_run(build, argparse.Namespace(run_number=run, quiet=args.quiet))
+        return select_run(opened.build, argparse.Namespace(run_number=run, quiet=args.quiet))
     if is_json_path(path):
         if run is not None:
             raise UsageError(f"--run-a/--run-b pick a run of a log; {path} is a layer JSON")

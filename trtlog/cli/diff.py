@@ -7,8 +7,10 @@ import json
 import sys
 from typing import Any
 
+from trtlog._display import write_csv
 from trtlog.cli.common import (
     UsageError,
+    add_csv_option,
     add_run_options,
     cell,
     compare_sides,
@@ -28,6 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format", choices=("text", "json", "csv"), default="text", help="output format"
     )
+    add_csv_option(p)
     p.add_argument(
         "--view",
         choices=("steps", "onnx", "summary"),
@@ -78,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             keep |= frame["precision_a"].fillna("") != frame["precision_b"].fillna("")
         frame = frame[keep]
     if args.format == "csv":
-        frame.to_csv(out, index=False)
+        write_csv(frame, out, raw=args.csv_raw)
         return 0
     if args.format == "json":
         if args.view == "steps" and not changed:

@@ -7,9 +7,10 @@ import csv
 import json
 import sys
 
-from trtlog._display import clip
+from trtlog._display import clip, csv_cell
 from trtlog.cli.common import (
     UsageError,
+    add_csv_option,
     parse_log,
     select_run,
     table,
@@ -30,6 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="table",
         help="output format (default: table)",
     )
+    add_csv_option(p)
     p.add_argument(
         "--run",
         type=int,
@@ -69,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["first_line", "last_line", "kind", "severity", "fields"])
         for first, last, kind, sev, d in rows:
-            writer.writerow([first, last, kind, sev or "", json.dumps(d)])
+            row = [first, last, kind, sev or "", json.dumps(d)]
+            writer.writerow(row if args.csv_raw else [csv_cell(v) for v in row])
         return 0
     table_rows = [
         (first, kind, sev or "", clip(json.dumps(d, ensure_ascii=False), 110))

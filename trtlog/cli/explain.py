@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from trtlog._display import clip
+from trtlog._display import clip, visible
 from trtlog.cli.common import (
     UsageError,
     add_run_option,
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if unexplained:
         out.write(f"\nunexplained ({len(unexplained)}):\n")
         for fate in unexplained:
-            out.write(f"  {fate.node}: {fate.reason}\n")
+            out.write(f"  {visible(fate.node)}: {visible(fate.reason)}\n")
     _write_pass_legend(used, out)
     return 0
 

@@ -6,8 +6,10 @@ import argparse
 import sys
 from typing import Any
 
+from trtlog._display import write_csv
 from trtlog.cli.common import (
     UsageError,
+    add_csv_option,
     add_run_option,
     cell,
     export_of,
@@ -32,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--format", choices=("table", "csv", "json"), default="table", help="output format"
     )
+    add_csv_option(p)
     add_run_option(p)
 
 
@@ -54,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
                 "log with a layer dump)"
             )
         return (
-            _show_profile(found, args.format)
+            _show_profile(found, args.format, args.csv_raw)
             if isinstance(found, Profile)
-            else (_show_times(found, args.format))
+            else (_show_times(found, args.format, args.csv_raw))
         )
     engine = load_engine(args, found)
     frame = engine.layers_frame()
@@ -97,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         stdout.write(out.to_json(orient="records", indent=1, force_ascii=False) + "\n")
     elif args.format == "csv":
-        out.to_csv(stdout, index=False)
+        write_csv(out, stdout, raw=args.csv_raw)
     else:
         cells = [[cell(v) for v in record] for record in out.itertuples(index=False, name=None)]
         table(cells, list(out.columns), stdout)
@@ -119,12 +122,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show_profile(profile: Any, fmt: str) -> int:
+def _show_profile(profile: Any, fmt: str, csv_raw: bool) -> int:
     """A profile without its layers: one row per record, as the file has them."""
     from trtlog.frames import profile_frame
 
     frame = profile_frame(profile)
-    write_frame(frame, fmt)
+    write_frame(frame, fmt, csv_raw=csv_raw)
     if fmt == "table":
         runs = f" ({len(profile.runs)} runs; the first shown)" if len(profile.runs) > 1 else ""
         iterations = f" over {profile.iterations} iterations" if profile.iterations else ""
@@ -137,12 +140,12 @@ def _show_profile(profile: Any, fmt: str) -> int:
     return 0
 
 
-def _show_times(times: Any, fmt: str) -> int:
+def _show_times(times: Any, fmt: str, csv_raw: bool) -> int:
     """A timing trace alone: statistics per run and measure (trtexec's percentiles)."""
     from trtlog.frames import times_stats_frame
 
     frame = times_stats_frame(times)
-    write_frame(frame, fmt)
+    write_frame(frame, fmt, csv_raw=csv_raw)
     if fmt == "table":
         sys.stdout.write(
             f"\ntiming trace (--exportTimes): {len(times.records)} inferences in the first "

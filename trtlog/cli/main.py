@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Sequence
 from typing import TextIO
 
+from trtlog._display import SafeStream, visible
 from trtlog._version import __version__
 from trtlog.cli.common import LOGGING_OPTIONS, UsageError
 from trtlog.cli.registry import commands
@@ -53,7 +54,27 @@ def _show_warning(
     line: str | None = None,
 ) -> None:
     """A library warning as one ``trtlog: warning:`` line (not Python's file:line display)."""
-    sys.stderr.write(f"trtlog: warning: {message}\n")
+    sys.stderr.write(f"trtlog: warning: {visible(str(message))}\n")
+
+
+class _VisibleFormatter(logging.Formatter):
+    """Log records on one line each, terminal controls of names and messages as escapes."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return visible(super().format(record), lines=True)
+
+
+#: Formats whose output is JSON: escaped the JSON way, so that it stays exact.
+_JSON_FORMATS = frozenset({"json", "jsonl", "sarif"})
+#: Formats written as they are (CSV cells are guarded cell by cell; Parquet is binary).
+_DATA_FORMATS = frozenset({"csv", "parquet"})
+
+
+def _safe_stdout(fmt: str | None) -> TextIO | None:
+    """The stream that keeps input text from acting on the terminal, for the output format."""
+    if fmt in _DATA_FORMATS:
+        return None
+    return SafeStream(sys.stdout, json=fmt in _JSON_FORMATS)  # type: ignore[return-value]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,11 +84,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.verbose += getattr(args, "sub_verbose", 0)
     args.quiet = args.quiet or getattr(args, "sub_quiet", False)
     level = logging.ERROR if args.quiet else logging.WARNING - 10 * min(args.verbose, 2)
-    logging.basicConfig(level=level, format="trtlog: %(levelname)s: %(message)s", stream=sys.stderr)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_VisibleFormatter("trtlog: %(levelname)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)
         return 2
+    stdout = sys.stdout
+    safe = _safe_stdout(getattr(args, "format", None))
     try:
+        if safe is not None:
+            sys.stdout = safe
         with warnings.catch_warnings():  # restores Python's own display on return
             warnings.showwarning = _show_warning
             if not sys.warnoptions:  # -W options given to Python win
@@ -75,11 +102,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             code: int = args.run(args)
         return code
     except InputError as exc:
-        sys.stderr.write(f"trtlog: error: {exc.one_line()}\n")
+        sys.stderr.write(f"trtlog: error: {visible(exc.one_line())}\n")
         return 2
     except UsageError as exc:
-        sys.stderr.write(f"trtlog: error: {exc}\n")
+        sys.stderr.write(f"trtlog: error: {visible(str(exc))}\n")
         return 2
     except BrokenPipeError:  # `trtlog events big.log | head`
         sys.stderr.close()
         return 0
+    finally:
+        sys.stdout = stdout

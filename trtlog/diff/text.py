@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from trtlog._display import visible
 from trtlog.diff.models import Comparison, ComparisonSummary, LayerView, PassFusion
 from trtlog.diff.summary import step_times, sum_known
 from trtlog.names import is_qdq_node, is_weights_name, split_name
@@ -52,6 +53,7 @@ def fit(text: str, width: int) -> str:
         >>> fit("model.model.backbone0.conv.weight", 16)
         'model.m…v.weight'
     """
+    text = visible(text)  # one line: a newline in a name would make a row of its own
     if len(text) <= width:
         return text
     parts = split_name(text)

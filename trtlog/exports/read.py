@@ -10,13 +10,12 @@ which loader reads it (:func:`wrong_kind`).
 from __future__ import annotations
 
 import codecs
-import gzip
 import os
 import re
 import sys
-from pathlib import Path
 from typing import Any, Literal
 
+from trtlog._files import gunzip, read_bytes
 from trtlog.errors import InputError
 from trtlog.exports.jsonio import JsonLimitError, plain_json, read_json_values
 from trtlog.parser.source import looks_utf16
@@ -80,14 +79,7 @@ def read_json_file(path: JsonInput) -> tuple[str, list[Any]]:
         name, raw = "<stdin>", sys.stdin.buffer.read()
     else:
         name = os.fspath(path)
-        p = Path(name)
-        if not p.is_file():
-            raise InputError(
-                "no such file" if not p.exists() else "this is not a file",
-                source=name,
-                hint="check the path (relative to the working folder)",
-            )
-        raw = p.read_bytes()
+        raw = read_bytes(name)  # missing, folder, no permission, FIFO: trtlog/_files.py
     return read_json_bytes(raw, name)
 
 
@@ -99,7 +91,7 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
     """
     if raw[:2] == b"\x1f\x8b":
         try:
-            raw = gzip.decompress(raw)
+            raw = gunzip(raw, name)  # bounded: a gzip bomb is an InputError
         except (OSError, EOFError) as exc:
             raise InputError(f"the gzip file cannot be read ({exc})", source=name) from None
     if raw.startswith(codecs.BOM_UTF8):

@@ -1,36 +1,92 @@
 """Writing the merge graph: GraphML, node-link JSON, Graphviz DOT, sorted edge lists.
 
 Part of the graph package (networkx; no graphviz dependency: DOT is written as text).
+
+Names come from the model and the log, and hold anything: quotes, backslashes, ``<`` and
+``&``, newlines, control characters. Node-link JSON keeps them exactly. GraphML keeps them
+exactly too (a carriage return as ``&#13;``), except the characters XML 1.0 cannot hold at
+all (C0 controls other than tab, newline and CR, U+FFFE, U+FFFF, lone surrogates), which are
+written as their Python escape (``\\x07``). DOT node ids escape every backslash, quote and
+control character; labels show a name's lines as lines and its controls as escapes.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import networkx as nx
 
-if TYPE_CHECKING:
-    pass
-
+from trtlog._display import visible
 
 __all__ = ["edge_list", "to_dot", "write_graph"]
 
+# what XML 1.0 cannot carry, even as a character reference
+_NOT_XML = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ud800-\\udfff\\ufffe\\uffff]")
+
+
+def _xml_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _xml(value: Any) -> Any:
+    if isinstance(value, str) and _NOT_XML.search(value) is not None:
+        return _NOT_XML.sub(_xml_escape, value)
+    return value
+
 
 def _plain(graph: nx.DiGraph[str]) -> nx.DiGraph[str]:
-    """A copy whose attributes GraphML can hold (no ``None`` values)."""
+    """A copy whose attributes GraphML can hold (no ``None`` values; text XML can carry)."""
     out: nx.DiGraph[str] = nx.DiGraph()
-    out.graph.update({k: v for k, v in graph.graph.items() if v is not None})
+    out.graph.update({k: _xml(v) for k, v in graph.graph.items() if v is not None})
     for node_id, data in graph.nodes(data=True):
-        out.add_node(node_id, **{k: v for k, v in data.items() if v is not None})
+        out.add_node(_xml(node_id), **{k: _xml(v) for k, v in data.items() if v is not None})
     for a, b, data in graph.edges(data=True):
-        out.add_edge(a, b, **{k: v for k, v in data.items() if v is not None})
+        out.add_edge(_xml(a), _xml(b), **{k: _xml(v) for k, v in data.items() if v is not None})
     return out
 
 
-def _dot_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def _graphml(graph: nx.DiGraph[str]) -> str:
+    """GraphML text of ``graph`` (:func:`_plain` first), a carriage return kept exactly."""
+    writer = nx.readwrite.graphml.GraphMLWriter(encoding="utf-8", prettyprint=True)
+    writer.add_graph_element(graph)
+    # ElementTree writes a CR in element text as it is, and an XML reader turns it into a
+    # newline: as a character reference it survives (the markup itself holds no CR)
+    text = str(writer).replace("\r", "&#13;")
+    return "<?xml version='1.0' encoding='utf-8'?>\n" + text + "\n"
+
+
+def _dot_id(text: str) -> str:
+    """A quoted DOT id: the name, or a digest of a name with a backslash, quote or control.
+
+    In a DOT string only ``\\"`` is an escape: a backslash before the closing quote cannot be
+    written at all, and controls would reach the file raw. Ids are never shown (labels are),
+    so such a name gets a stable id of its own instead.
+    """
+    if "\\" not in text and '"' not in text and visible(text) == text:
+        return f'"{text}"'
+    import hashlib
+
+    return f'"trtlog-node-{hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]}"'
+
+
+def _dot_label(*lines: str) -> str:
+    """A quoted DOT label of ``lines`` (a name's own newlines start lines too).
+
+    Graphviz reads ``\\n`` in a label as a line break and ``\\\\`` as a backslash; every
+    control character of the text is shown as its escape.
+    """
+    parts = [
+        visible(part).replace("\\", "\\\\").replace('"', '\\"')
+        for line in lines
+        for part in line.split("\n")
+    ]
+    text = "\\n".join(parts)
+    # a backslash right before the closing quote would escape it: end on a blank instead
+    return '"' + text + (" " if text.endswith("\\") else "") + '"'
 
 
 _SHAPES = {
@@ -46,16 +102,16 @@ def to_dot(graph: nx.DiGraph[str]) -> str:
     """The graph as Graphviz DOT text (render it with any Graphviz; trtlog does not need one)."""
     lines = ["digraph merge {", "  rankdir=LR;", "  node [fontsize=10];"]
     for node_id, data in graph.nodes(data=True):
-        label = data.get("name", node_id)
+        label = [data.get("name", node_id)]
         if data.get("op"):
-            label += f"\\n[{data['op']}]"
+            label.append(f"[{data['op']}]")
         shape = _SHAPES.get(data.get("kind", ""), "box")
-        lines.append(f"  {_dot_quote(node_id)} [label={_dot_quote(label)}, shape={shape}];")
+        lines.append(f"  {_dot_id(node_id)} [label={_dot_label(*label)}, shape={shape}];")
     for a, b, data in graph.edges(data=True):
-        label = data.get("relation", "")
+        label = [data.get("relation", "")]
         if data.get("pass_name"):
-            label += f"\\n{data['pass_name']}"
-        lines.append(f"  {_dot_quote(a)} -> {_dot_quote(b)} [label={_dot_quote(label)}];")
+            label.append(data["pass_name"])
+        lines.append(f"  {_dot_id(a)} -> {_dot_id(b)} [label={_dot_label(*label)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -71,7 +127,7 @@ def write_graph(graph: nx.DiGraph[str], path: str | Path) -> Path:
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".graphml":
-        nx.write_graphml(_plain(graph), path)
+        path.write_text(_graphml(_plain(graph)), encoding="utf-8")
     elif suffix == ".json":
         data = nx.node_link_data(graph, edges="edges")
         path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")

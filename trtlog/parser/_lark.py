@@ -8,7 +8,9 @@ the lowest and highest Lark versions ``pyproject.toml`` allows). What it reaches
 * ``Lark._parse_tree_builder.create_callback`` — the tree-building callbacks with Lark's own
   child filters, which give the grammar-compiled matchers their argument layout;
 * ``Rule.options.template_source`` — the name of a rule expanded from a template;
-* ``base_func`` — the plain function under a ``v_args`` wrapper.
+* ``base_func`` — the plain function under a ``v_args`` wrapper;
+* ``Lark._load`` with the options Lark itself passes when it loads its cache — to rebuild a
+  parser from :meth:`Lark.save` data with the transformer embedded (:func:`load`).
 
 The rest (``Lark(...)``, ``Lark.rules``, ``Lark.terminals``, ``TerminalDef.pattern``,
 ``Rule.origin``/``expansion``/``alias``) is Lark's public surface.
@@ -16,6 +18,7 @@ The rest (``Lark(...)``, ``Lark.rules``, ``Lark.terminals``, ``TerminalDef.patte
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,8 +32,10 @@ __all__ = [
     "Terminal",
     "Tree",
     "build",
+    "dump",
     "leading_literals",
     "literals",
+    "load",
     "rule_name",
     "rules_by_origin",
     "terminal_patterns",
@@ -45,14 +50,13 @@ def build(
     transformer: Transformer[Any, Any],
     *,
     strict: bool = False,
-    cache: str | None = None,
 ) -> Lark:
     """An LALR parser of the grammar file ``path`` with ``transformer`` embedded.
 
     The contextual lexer, ``[x]`` placeholders as ``None``, no position propagation (line
-    numbers come from the splitter), ``strict`` for the collision checks of the tests, and a
-    file ``cache`` for the analysed grammar (Lark checks it against the grammar text, the
-    imported files, its options and its own version).
+    numbers come from the splitter), and ``strict`` for the collision checks of the tests.
+    Lark's own file cache stays off: it unpickles a file before it checks it (a planted
+    pickle would run); ``trtlog.parser.grammar`` caches :func:`dump` output it signed itself.
     """
     return Lark(
         path.read_text(encoding="utf-8"),
@@ -65,8 +69,28 @@ def build(
         import_paths=[str(path.parent)],
         source_path=str(path),
         strict=strict,
-        cache=cache or False,
     )
+
+
+def dump(lark: Lark) -> bytes:
+    """The analysed grammar of ``lark`` as bytes (Lark's :meth:`~lark.Lark.save`: a pickle).
+
+    The transformer is left out; :func:`load` embeds it again.
+    """
+    out = io.BytesIO()
+    lark.save(out, exclude_options=("transformer", "postlex", "lexer_callbacks", "_plugins"))
+    return out.getvalue()
+
+
+def load(data: bytes, transformer: Transformer[Any, Any]) -> Lark:
+    """The parser :func:`dump` wrote, with ``transformer`` embedded.
+
+    ``data`` is unpickled: pass only bytes trtlog wrote and verified (see
+    ``trtlog.parser.grammar``). (Private: ``Lark._load``, as Lark's own cache loader calls it.)
+    """
+    lark: Lark = Lark.__new__(Lark)
+    lark._load(io.BytesIO(data), transformer=transformer, propagate_positions=False)
+    return lark
 
 
 def rules_by_origin(lark: Lark) -> dict[str, list[Rule]]:

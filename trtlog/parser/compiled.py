@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from lark import Lark, Transformer
 
@@ -46,12 +46,28 @@ from trtlog.parser._lark import (
 )
 from trtlog.parser.envelope import LINE_ENVELOPE
 
-__all__ = ["CompiledStart", "CompiledStarts"]
+__all__ = ["CompiledStart", "CompiledStarts", "Shape"]
 
 _MAX_DEPTH = 4
 
 
 Build = Callable[[re.Match[str]], Any]
+
+
+class Shape(NamedTuple):
+    """One alternative of a start rule, as the scanner (``scanner.py``) uses it.
+
+    Attributes:
+        literal: the literal text every message of the alternative starts with, if any.
+        regex: the message regex (pattern text, named groups ``g1``, ``g2``...).
+        groups: the names of the groups ``make`` takes, in order.
+        make: the transformed fields from those groups' texts (what ``build(m)`` gives).
+    """
+
+    literal: str | None
+    regex: str
+    groups: tuple[str, ...]
+    make: Callable[..., Any]
 
 
 class _NotFlat(Exception):
@@ -73,13 +89,14 @@ class CompiledStart:
         alternatives: ``(regex, build)`` per alternative, in the grammar's order.
     """
 
-    __slots__ = ("alternatives", "first", "lines", "start")
+    __slots__ = ("alternatives", "first", "lines", "shapes", "start")
 
     def __init__(
         self,
         start: str,
         alternatives: list[tuple[re.Pattern[str], Build, Callable[[str], Any]]],
         lines: list[tuple[str | None, Callable[[str], Any]]],
+        shapes: list[Shape] | None = None,
     ) -> None:
         self.start = start
         self.alternatives = alternatives
@@ -88,6 +105,15 @@ class CompiledStart:
         #: Per alternative: its leading literal and a function that matches a whole line
         #: with the trtexec envelope, giving (fields, severity letter) or None.
         self.lines = lines
+        #: Per alternative: its :class:`Shape` (for the scanner).
+        self.shapes = shapes or []
+
+    def shape_of(self, message: str) -> Shape | None:
+        """The shape of the (first) alternative that matches ``message``."""
+        for (regex, _b, _d), shape in zip(self.alternatives, self.shapes, strict=True):
+            if regex.fullmatch(message):
+                return shape
+        return None
 
     def line_matcher(self, message: str) -> tuple[str | None, Callable[[str], Any]] | None:
         """The whole-line function of the (first) alternative that matches ``message``."""
@@ -200,6 +226,7 @@ class _Compiler:
     def start(self, origin: str) -> CompiledStart:
         alternatives: list[tuple[re.Pattern[str], Build, Callable[[str], Any]]] = []
         lines: list[tuple[str | None, Callable[[str], Any]]] = []
+        shapes: list[Shape] = []
         for rule in self.rules_by_origin[origin]:
             env: dict[str, Any] = {"_unreachable": _unreachable}
             regex, expr = self.alternative(rule, (), env)
@@ -223,12 +250,15 @@ class _Compiler:
                 f"def line(text):\n    m = _linematch(text)\n"
                 f"    if m is None:\n        return None\n{fetch_line}"
                 f"    return ({body}, v_env_severity)\n"
+                f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
             )
             namespace: dict[str, Any] = {}
             exec(compile(source, f"<compiled {origin}>", "exec"), env, namespace)
             alternatives.append((compiled, namespace["build"], namespace["direct"]))
-            lines.append((self.leading_literal(rule), namespace["line"]))
-        return CompiledStart(origin, alternatives, lines)
+            literal = self.leading_literal(rule)
+            lines.append((literal, namespace["line"]))
+            shapes.append(Shape(literal, regex, tuple(used), namespace["make"]))
+        return CompiledStart(origin, alternatives, lines, shapes)
 
     def leading_literal(self, rule: Rule) -> str | None:
         """The literal text every message of this alternative starts with, if any."""

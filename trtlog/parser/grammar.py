@@ -62,16 +62,13 @@ def grammar_path(name: str) -> Path:
     return grammar_dir() / f"{name}.lark"
 
 
-def cache_path(family: Family) -> str | None:
-    """Where the analysed grammar of ``family`` is cached, or ``None`` (no caching).
+def cache_folder() -> str | None:
+    """The folder for analysed grammars, or ``None`` (no caching; see :func:`cache_path`).
 
-    Building the LALR tables of every family costs seconds (more when ``interegular`` is
-    installed: Lark then checks every pair of terminals), so the analysed grammar is pickled
-    once per grammar version into the user's cache folder (``$XDG_CACHE_HOME/trtlog`` or
-    ``~/.cache/trtlog``, created private), one file per family and grammar folder. Lark
-    checks the grammar text, the imported files, its options and its own version against the
-    file and rebuilds a stale one. Set ``TRTLOG_GRAMMAR_CACHE=0`` to disable, or to a folder
-    to use that folder.
+    ``$TRTLOG_GRAMMAR_CACHE`` (``0`` turns caching off), else ``$XDG_CACHE_HOME/trtlog`` or
+    ``~/.cache/trtlog``, created private (mode 0700). A folder that is not yours, or that
+    others may write to, is not used (with a warning): a file planted there would be read by
+    your next ``trtlog``.
     """
     setting = os.environ.get("TRTLOG_GRAMMAR_CACHE", "")
     if setting == "0":
@@ -83,12 +80,46 @@ def cache_path(family: Family) -> str | None:
         folder = os.path.join(base, "trtlog")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        problem = _unsafe(os.stat(folder), folder=True)
     except OSError:
         return None
-    if not os.access(folder, os.W_OK):
+    if problem is not None:
+        if folder not in _WARNED:
+            _WARNED.add(folder)
+            log.warning(
+                "not using the grammar cache folder %s: %s (trtlog builds its grammars on every "
+                "run until it is fixed: chmod go-w / chown the folder, or set "
+                "TRTLOG_GRAMMAR_CACHE to another folder, or to 0)",
+                folder,
+                problem,
+            )
         return None
-    # one file per grammar folder: Lark's check covers the folder's path too, so an installed
-    # wheel and a checkout sharing one name would rebuild and overwrite each other's file
+    return folder
+
+
+_WARNED: set[str] = set()
+
+
+def cache_path(family: Family) -> str | None:
+    """Where the analysed grammar of ``family`` is cached, or ``None`` (no caching).
+
+    Building the LALR tables of every family costs seconds (more when ``interegular`` is
+    installed: Lark then checks every pair of terminals), so the analysed grammar is saved
+    once per grammar version into :func:`cache_folder`, one file per family and grammar
+    folder. The file is a pickle, so trtlog loads only what it wrote itself: each file is
+    signed (HMAC-SHA256) with a random key kept in the folder (mode 0600), over the grammar
+    files, the build options and the Lark, Python and trtlog versions, and the signature is
+    checked before anything is unpickled. Files and the key are opened without following
+    symbolic links and must be regular files of yours that others cannot write; they are
+    written to a temporary file and renamed into place, so a reader never sees half a file
+    and a planted link is replaced, not followed. A stale, foreign or broken file is rebuilt;
+    a folder that cannot be written just leaves the grammars uncached.
+    """
+    folder = cache_folder()
+    if folder is None:
+        return None
+    # one file per grammar folder: an installed wheel and a checkout sharing one cache folder
+    # would otherwise rebuild and overwrite each other's file
     where = hashlib.sha1(str(grammar_dir()).encode(), usedforsecurity=False).hexdigest()[:10]
     return os.path.join(folder, f"{family.name}-{where}.lark-cache")
 
@@ -103,9 +134,188 @@ def build_parser(family: Family, *, strict: bool = False, cache: str | None = No
         cache: a file to load the analysed grammar from, or to save it to (see
             :func:`cache_path`); ``None`` builds from scratch.
     """
-    return _lark.build(
-        grammar_path(family.name), family.starts, family.transformer(), strict=strict, cache=cache
-    )
+    stamp = _stamp(family, strict)
+    if cache is not None:
+        loaded = _load_cached(cache, stamp, family)
+        if loaded is not None:
+            return loaded
+    path = grammar_path(family.name)
+    lark = _lark.build(path, family.starts, family.transformer(), strict=strict)
+    if cache is not None:
+        _save_cached(cache, stamp, lark)
+    return lark
+
+
+# -- the cache files ---------------------------------------------------------------------
+
+_MAGIC = b"trtlog grammar cache 1\n"
+_DIGEST = 64  # hex characters of an HMAC-SHA256
+_KEY_FILE = "key"
+_KEY_BYTES = 32
+_MAX_BYTES = 64 << 20  # a cache file is some hundred KB: anything past this is not ours
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted under the name never blocks
+
+
+@cache
+def _grammars_digest() -> str:
+    """A digest of every grammar file (a family's grammar imports ``common.lark``)."""
+    digest = hashlib.sha256()
+    for path in sorted(grammar_dir().glob("*.lark")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _stamp(family: Family, strict: bool) -> bytes:
+    """What a cache file must have been built from: grammars, options and versions."""
+    import sys
+
+    import lark
+
+    from trtlog._version import __version__
+
+    return "|".join(
+        (
+            family.name,
+            ",".join(family.starts),
+            f"strict={strict}",
+            _grammars_digest(),
+            f"lark {lark.__version__}",
+            f"python {sys.version_info[0]}.{sys.version_info[1]}",
+            f"trtlog {__version__}",
+        )
+    ).encode()
+
+
+def _unsafe(st: os.stat_result, *, folder: bool = False, private: bool = False) -> str | None:
+    """Why a file (or folder) must not be trusted, or ``None``."""
+    import stat
+
+    if folder and not stat.S_ISDIR(st.st_mode):
+        return "it is not a folder"
+    if not folder and not stat.S_ISREG(st.st_mode):
+        return "it is not a regular file"
+    uid = getattr(os, "geteuid", lambda: None)()
+    if uid is not None and st.st_uid != uid:
+        return f"it belongs to user id {st.st_uid}, not to you ({uid})"
+    if st.st_mode & (0o077 if private else 0o022):
+        return f"others may {'read or ' if private else ''}write it (mode {st.st_mode & 0o777:o})"
+    return None
+
+
+def _read_own(path: str, *, private: bool = False) -> bytes | None:
+    """The bytes of a regular file of the user's that others cannot write, else ``None``.
+
+    Never follows a symbolic link and never blocks (a FIFO under the name is refused).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if _unsafe(st, private=private) is not None or st.st_size > _MAX_BYTES:
+            log.debug("ignoring %s: %s", path, _unsafe(st, private=private) or "too large")
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(folder: str, name: str, data: bytes) -> str:
+    """Write ``data`` to a new private temporary file in ``folder``; return its path."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")  # mode 0600
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def _key(folder: str, *, create: bool) -> bytes | None:
+    """The folder's signing key, made (once, atomically) when ``create`` and none is valid."""
+    path = os.path.join(folder, _KEY_FILE)
+    key = _read_own(path, private=True)
+    if (key is not None and len(key) == _KEY_BYTES) or not create:
+        return key if key is not None and len(key) == _KEY_BYTES else None
+    import secrets
+
+    try:
+        tmp = _write_atomic(folder, _KEY_FILE, secrets.token_bytes(_KEY_BYTES))
+    except OSError:
+        return None  # a read-only folder: nothing is cached
+    try:
+        try:
+            os.link(tmp, path)  # fails if another process made the key first: use theirs
+        except FileExistsError:
+            key = _read_own(path, private=True)
+            if key is None or len(key) != _KEY_BYTES:  # not a key of ours: replace it
+                os.replace(tmp, path)
+        except OSError:  # no hard links on this file system
+            os.replace(tmp, path)
+    except OSError:
+        return None
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+    key = _read_own(path, private=True)
+    return key if key is not None and len(key) == _KEY_BYTES else None
+
+
+def _signature(key: bytes, stamp: bytes, payload: bytes) -> bytes:
+    import hmac
+
+    mac = hmac.new(key, stamp + b"\0", hashlib.sha256)
+    mac.update(payload)
+    return mac.hexdigest().encode()
+
+
+def _load_cached(path: str, stamp: bytes, family: Family) -> Lark | None:
+    """The parser cached at ``path`` if trtlog wrote it for ``stamp``, else ``None``."""
+    import hmac
+
+    key = _key(os.path.dirname(path) or ".", create=False)
+    if key is None:
+        return None
+    data = _read_own(path)
+    if data is None or not data.startswith(_MAGIC):
+        return None
+    start = len(_MAGIC) + _DIGEST + 1
+    signature, payload = data[len(_MAGIC) : start - 1], data[start:]
+    if not hmac.compare_digest(signature, _signature(key, stamp, payload)):
+        log.debug("grammar cache %s is stale or not trtlog's: rebuilding it", path)
+        return None
+    log.debug("loading grammar %s from %s", family.name, path)
+    return _lark.load(payload, family.transformer())
+
+
+def _save_cached(path: str, stamp: bytes, lark: Lark) -> None:
+    """Save ``lark`` at ``path``, signed; a folder that cannot be written is left alone."""
+    folder = os.path.dirname(path) or "."
+    key = _key(folder, create=True)
+    if key is None:
+        return
+    payload = _lark.dump(lark)
+    data = _MAGIC + _signature(key, stamp, payload) + b"\n" + payload
+    try:
+        tmp = _write_atomic(folder, os.path.basename(path), data)
+    except OSError as exc:
+        log.debug("cannot write the grammar cache %s: %s", path, exc)
+        return
+    try:
+        os.replace(tmp, path)  # atomic; replaces a link planted at ``path``, never follows it
+    except OSError as exc:
+        log.debug("cannot write the grammar cache %s: %s", path, exc)
+        os.unlink(tmp)
 
 
 _PARSERS: dict[str, Lark] = {}

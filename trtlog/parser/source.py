@@ -10,16 +10,15 @@ be a log at all is refused here with an :class:`~trtlog.errors.InputError` befor
 from __future__ import annotations
 
 import codecs
-import gzip
 import io
 import os
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, Literal, cast
 
+from trtlog._files import BoundedGzip, open_binary
 from trtlog.errors import InputError
 
 __all__ = [
@@ -86,7 +85,7 @@ def read_all(opened: Opened) -> str:
         return "".join(opened.lines)
     stream = opened.stream
     try:
-        text = stream.read()
+        text = _decode_pieces(stream)
     except (OSError, EOFError) as exc:
         raise InputError(
             f"the input ends in the middle of compressed data ({exc})",
@@ -96,6 +95,29 @@ def read_all(opened: Opened) -> str:
     finally:
         stream.close()
     return text
+
+
+#: Bytes per piece when a whole input is read (see :func:`read_all`).
+READ_PIECE = 1 << 22
+
+
+def _decode_pieces(stream: io.TextIOWrapper) -> str:
+    """The rest of ``stream``'s text, its bytes decoded piece by piece.
+
+    ``stream.read()`` holds every byte and every character at once; an incremental decoder
+    of the stream's codec (the one it would use, BOMs and characters cut between two pieces
+    included) over :data:`READ_PIECE`-byte pieces holds one piece of bytes at a time.
+    """
+    raw = stream.buffer
+    decoder = codecs.getincrementaldecoder(stream.encoding)(errors=stream.errors or "strict")
+    pieces: list[str] = []
+    while True:
+        chunk = raw.read(READ_PIECE)
+        if not chunk:
+            break
+        pieces.append(decoder.decode(chunk))
+    pieces.append(decoder.decode(b"", True))
+    return "".join(pieces)
 
 
 def looks_utf16(head: bytes) -> str | None:
@@ -269,7 +291,7 @@ def _decode_opened(raw: IO[bytes], name: str, size: int | None) -> Opened:
     compressed: Literal["gzip"] | None = None
     if head.startswith(_GZIP_MAGIC):
         compressed = "gzip"
-        raw = cast(IO[bytes], gzip.GzipFile(fileobj=_Rewound(head, raw), mode="rb"))
+        raw = cast(IO[bytes], BoundedGzip(_Rewound(head, raw), name))  # bombs: _files.py
         try:
             head = raw.read(_SNIFF)
         except (OSError, EOFError) as exc:
@@ -410,15 +432,8 @@ def open_lines(source: LogInput, *, name: str | None = None, call: str = "trtlog
                 source=name or "<string>",
                 hint="use trtlog.parse_text(text) for a string that holds the log itself",
             )
-        p = Path(path)
-        if not p.exists():
-            raise InputError(
-                "no such file", source=path, hint="check the path (relative to the working folder)"
-            )
-        if p.is_dir():
-            raise InputError("this is a folder, not a log file", source=path)
-        size = p.stat().st_size
-        return _decode_stream(p.open("rb"), name or path, size, owned=True)
+        stream, size = open_binary(path)  # missing, folder, no permission, FIFO: _files.py
+        return _decode_stream(stream, name or path, size, owned=True)
     if isinstance(source, io.TextIOBase):
         label = name or getattr(source, "name", None) or "<stream>"
         return Opened(

@@ -41,7 +41,7 @@ from trtlog.parser.families import FAMILIES
 from trtlog.parser.family import Continuation, Rule
 from trtlog.parser.grammar import matchers, parse_message, with_routes
 
-__all__ = ["LogParser", "default_dispatcher", "iter_log_events"]
+__all__ = ["Deferred", "LogParser", "default_dispatcher", "iter_log_events"]
 
 # the hot loop of LogParser.run inlines trtlog._pydantic.assemble
 _new = object.__new__
@@ -80,6 +80,41 @@ class _Construct:
         self.severity = severity
 
 
+class Deferred:
+    """A one-line message whose rule changes no parser state, parsed when asked for.
+
+    ``event()`` gives what :meth:`LogParser.feed` would have given for the line: the rule's
+    event, or ``unrecognized`` when the message does not parse.
+    """
+
+    __slots__ = ("fallback", "message", "parser", "route", "severity", "span")
+
+    def __init__(
+        self,
+        parser: LogParser,
+        route: Route,
+        message: str,
+        n: int,
+        severity: Severity | None,
+        fallback: tuple[str, Envelope | None, Severity | None, bool, str | None],
+    ) -> None:
+        self.parser = parser
+        self.route = route
+        self.message = message
+        self.span = (n, n)
+        self.severity = severity
+        #: message, envelope, severity, trt and prefix of the ``unrecognized`` event
+        self.fallback = fallback
+
+    def event(self) -> Any:
+        """The event of the line."""
+        parser = self.parser
+        event = parser._build(self.route, self.message, self.span, self.severity)
+        if event is None:
+            event = parser._unrecognized(self.span[0], *self.fallback)
+        return event
+
+
 class LogParser:
     """Turns lines into events. One instance per input; see :func:`iter_log_events`.
 
@@ -110,6 +145,22 @@ class LogParser:
         self.construct: _Construct | None = None
         self.recognized = 0
         self._matchers: dict[str, CompiledStart | None] = {}
+        #: Return a :class:`Deferred` instead of parsing a message whose rule changes no
+        #: state (the event store builds it when asked for); never with ``strict``.
+        self.defer = False
+
+    @property
+    def clean(self) -> bool:
+        """Whether the next enveloped line is read without state.
+
+        No open construct, no section, no records continuation that an enveloped line can end.
+        """
+        records = self.records
+        return (
+            self.construct is None
+            and self.section is None
+            and (records is None or records[1].enveloped is None)
+        )
 
     # -- parsing one message ------------------------------------------------------------------
 
@@ -131,9 +182,9 @@ class LogParser:
         fields = matcher.match(message) if matcher is not None else None  # type: ignore[union-attr]
         if fields is not None:
             cls = EVENT_CLASSES[fields["kind"]]
-            # a transformer that returned every field but span and severity needs no merge
-            complete = len(fields) + 2 == cls._n_fields
-            data = fields if complete else {**cls._defaults, **fields}
+            # merged into the defaults (every field, in the class's order) so that span and
+            # severity take their places after kind, as in a validated event
+            data = {**cls._defaults, **fields}
         else:
             try:
                 lark_fields = parse_message(route.family, route.rule.start, message, compiled=False)
@@ -316,6 +367,13 @@ class LogParser:
                 return None
             self.records = (self._records_route(cont), cont, severity)
             self.records_kind = None
+        elif (
+            self.defer and rule.enters is None and not rule.leaves and route.family.name != "header"
+        ):
+            # its event (or an unrecognized one if it does not parse) depends on nothing else
+            return Deferred(
+                self, route, message, n, severity, (message, envelope, severity, trt, prefix)
+            )
         event = self._build(route, message, (n, n), severity)
         if event is None:
             return self._unrecognized(n, message, envelope, severity, trt, prefix)
@@ -335,6 +393,17 @@ class LogParser:
                     self.records_kind = shape
                 accepted = shape == self.records_kind
             if accepted:
+                if self.defer and self.recognized:
+                    # (once a line was recognized, the count only needs to be non-zero)
+                    self.recognized += 1
+                    return Deferred(
+                        self,
+                        records_route,
+                        text.strip(),
+                        n,
+                        severity,
+                        (text, None, None, False, prefix),
+                    )
                 # a paste may indent the records (a 4-space code block, T6)
                 event = self._build(records_route, text.strip(), (n, n), severity)
                 if event is not None:
@@ -427,7 +496,7 @@ class LogParser:
         for n, raw in enumerate(lines, 1):
             if clean:
                 text = raw.rstrip("\r\n")
-                if "\x1b" not in text and text[-1:] not in (" ", "\t"):
+                if "\x1b" not in text and not text[-1:].isspace():
                     # the message starts after "[MM/DD/YYYY-hh:mm:ss] [S] " and maybe "[TRT] "
                     at = tagged_at if text[plain_at:tagged_at] == tag else plain_at
                     line_match = recent.get(text[at : at + _KEY])
@@ -451,8 +520,7 @@ class LogParser:
                                         self._remember(recent, matcher, route, message)
                     if fields is not None:
                         cls = classes[fields["kind"]]
-                        if len(fields) + 2 != cls._n_fields:
-                            fields = {**cls._defaults, **fields}
+                        fields = {**cls._defaults, **fields}
                         fields["span"] = (n, n)
                         fields["severity"] = severities[letter]
                         # assemble() inlined: one Python call less per line (about 3% of the

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from trtlog._display import visible, write_csv
+
 __all__ = [
     "add_ingest_arguments",
     "add_query_arguments",
@@ -247,6 +249,12 @@ def add_query_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("sql", help="a DuckDB query over the tables (builds, layers, tactics, ...)")
     p.add_argument("--format", choices=_FORMATS, default="table", help="output format")
     p.add_argument(
+        "--csv-raw",
+        action="store_true",
+        help="--format csv: write text cells exactly, without the quote that keeps a spreadsheet "
+        "from running cells starting with = + - @ as formulas",
+    )
+    p.add_argument(
         "-o",
         "--output",
         metavar="FILE",
@@ -319,7 +327,7 @@ def _write(table: Any, args: argparse.Namespace) -> int:
     try:
         frame = table.to_pandas(types_mapper=_types_mapper())
         if fmt == "csv":
-            frame.to_csv(out, index=False)
+            write_csv(frame, out, raw=getattr(args, "csv_raw", False))
         elif fmt == "json":
             out.write(
                 frame.to_json(orient="records", indent=1, force_ascii=False, date_format="iso")
@@ -352,7 +360,7 @@ def _cell(value: Any) -> str:
         return "" if value != value else f"{value:.6g}"
     if hasattr(value, "tolist"):
         value = value.tolist()
-    text = str(value)
+    text = visible(str(value))  # one line, terminal controls as escapes
     if text in ("<NA>", "nan", "NaT", "None"):
         return ""
     return text if len(text) <= 60 else text[:59] + "…"
@@ -397,6 +405,12 @@ def add_trend_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--format", choices=("table", "csv", "json"), default="table")
     p.add_argument(
+        "--csv-raw",
+        action="store_true",
+        help="--format csv: write text cells exactly, without the quote that keeps a spreadsheet "
+        "from running cells starting with = + - @ as formulas",
+    )
+    p.add_argument(
         "--plot", metavar="IMAGE", help="also draw the figures into this image (.png, .svg)"
     )
 
@@ -426,7 +440,7 @@ def run_trend(args: argparse.Namespace) -> int:
         return _fail(f"query failed: {_one_line(str(exc))}")
     out = sys.stdout
     if args.format == "csv":
-        result.frame.to_csv(out, index=False)
+        write_csv(result.frame, out, raw=args.csv_raw)
     elif args.format == "json":
         data = {
             "model": result.model,

@@ -179,21 +179,68 @@ _SPECIAL = re.compile(r'[\[\]{}()"\\]|, ')
 _OPEN = "[{("
 _CLOSE = "]})"
 _INT = re.compile(r"-?\d+")
+# a JSON array of integers (JSON allows no leading zeros)
+_INT_LIST = re.compile(r"\[(?:-?(?:0|[1-9]\d*)(?:,-?(?:0|[1-9]\d*))*)?\]")
 _TACTIC = re.compile(r"0x[0-9a-fA-F]+|-?\d+")
 _FLOAT = re.compile(r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf|nan)", re.IGNORECASE)
 
 
 def _split_top_params(text: str) -> list[tuple[str, str]]:
-    """``Key: value, Key: value`` → pairs, splitting only at depth 0 outside quotes."""
+    """``Key: value, Key: value`` → pairs, splitting only at depth 0 outside quotes.
+
+    One regex call finds every pair of a well-formed tail (brackets balanced and nested at
+    most four deep, quotes without escapes): a value runs up to a ``", "`` at depth 0 that a
+    key follows. Anything else (an escape, an unbalanced bracket, deeper nesting) is walked
+    character by character; both give the same pairs (a property test compares them).
+    """
     m = _KEY.match(text)
     if m is None:
         return [("", text)]
+    if "\\" not in text:
+        pairs: list[tuple[str, str]] = []
+        at = 0
+        for found in _PAIR.finditer(text):
+            if found.start() != at:
+                break
+            pairs.append((found.group(1), found.group(2)))
+            at = found.end()
+        else:
+            if at == len(text) and pairs:
+                return pairs
+    return _split_walk(text, m)
+
+
+_KEY_TEXT = r"[A-Za-z_][A-Za-z0-9_/]*"
+
+
+def _nested(depth: int) -> str:
+    """A bracketed value's inside (brackets nested ``depth`` deep at most), possessive."""
+    inner = r'(?:[^\[\]{}()"]++|"[^"]*+")*+'
+    for _ in range(depth):
+        inner = (
+            r'(?:[^\[\]{}()"]++|"[^"]*+"'
+            rf"|\[{inner}\]|\{{{inner}\}}|\({inner}\))*+"
+        )
+    return inner
+
+
+_INNER = _nested(3)
+# one pair: a key, then a value up to a top-level ", " followed by a key, or the end
+_PAIR = re.compile(
+    rf"({_KEY_TEXT}): ("
+    rf'(?:[^\[\]{{}}()",]++|,(?! {_KEY_TEXT}: )|"[^"]*+"'
+    rf"|\[{_INNER}\]|\{{{_INNER}\}}|\({_INNER}\))*+"
+    rf")(?:, (?={_KEY_TEXT}: )|\Z)"
+)
+
+
+def _split_walk(text: str, m: re.Match[str]) -> list[tuple[str, str]]:
+    """:func:`_split_top_params` by a walk over every special character (escapes, odd quotes)."""
     pairs: list[tuple[str, str]] = []
     key, key_end = m.group(1), m.end()
     depth = 0
     quoted = False
     skip = -1
-    # visit only the characters that matter (records can be tens of KB, T27)
     for found in _SPECIAL.finditer(text, key_end):
         i = found.start()
         if i < skip:
@@ -234,6 +281,9 @@ def _param_value(text: str) -> Any:
         return int(text)
     if _FLOAT.fullmatch(text):
         return float(text)
+    if _INT_LIST.fullmatch(text):
+        # what json.loads gives for "[3,3]", frozen, without the JSON decoder
+        return tuple(int(x) for x in text[1:-1].split(",")) if len(text) > 2 else ()
     if text[:1] in ("[", "{"):
         try:
             return _frozen(json.loads(text))

@@ -1,0 +1,61 @@
+"""``trtlog --help`` and ``trtlog COMMAND --help`` answer at once (issue 18, item 6).
+
+Each runs in a fresh interpreter through the entry point (``python -m trtlog``), which then
+reports what it imported: none of pydantic (and so none of the event models), pandas, numpy,
+networkx, matplotlib, Lark, DuckDB, pyarrow or Jinja2. The times are ``bench/startup.py``'s.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from trtlog.cli.registry import COMMANDS
+
+HEAVY = (
+    "pydantic",
+    "trtlog.events",
+    "pandas",
+    "numpy",
+    "networkx",
+    "matplotlib",
+    "lark",
+    "duckdb",
+    "pyarrow",
+    "jinja2",
+)
+
+RUNNER = (
+    "import runpy, sys\n"
+    "sys.argv = ['trtlog', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('trtlog', run_name='__main__', alter_sys=True)\n"
+    "except SystemExit:\n"
+    "    pass\n"
+    f"heavy = {HEAVY!r}\n"
+    "loaded = [m for m in heavy if m in sys.modules]\n"
+    "sys.stderr.write('LOADED=' + repr(loaded))\n"
+)
+
+
+@pytest.mark.parametrize("argv", [["--help"]] + [[name, "--help"] for name, _ in COMMANDS])
+def test_help_imports_nothing_heavy(argv: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER, *argv], capture_output=True, text=True, check=False
+    )
+    assert "usage: trtlog" in done.stdout
+    assert done.stderr.endswith("LOADED=[]"), done.stderr[-500:]
+
+
+def test_import_trtlog_defers_everything() -> None:
+    code = (
+        "import sys, trtlog\n"
+        "print(sorted(m for m in " + repr(HEAVY) + " if m in sys.modules))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('trtlog')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    heavy, ours = done.stdout.splitlines()
+    assert heavy == "[]"
+    assert ours == "['trtlog', 'trtlog._moved', 'trtlog._version']"

@@ -1,0 +1,376 @@
+"""The event store of a Build: hot rows as columns, every other event as parsed, built on demand.
+
+Part of the build package (pydantic only), filled by :func:`trtlog.parse` from the scanner
+(:mod:`trtlog.parser.scanner`). A verbose log's lines are mostly a few hot shapes; the store
+keeps their rows as the scanner found them (line numbers, the severity letter and the group
+texts of each row) and builds their typed events only when asked for, with the same
+grammar-compiled functions the line parser uses, so an event built here equals the one the
+line parser builds. Every other line's event is kept as the line parser gave it, or as a
+:class:`~trtlog.parser.stream.Deferred` (a one-line message of a state-free rule) parsed when
+first needed.
+
+``events()`` is every event in file order (the list ``Build.events`` caches); ``events_of``,
+``counts`` and ``columns`` answer per kind without building the other kinds' objects.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from trtlog._pydantic import gc_paused
+from trtlog.events import EVENT_CLASSES, Event
+from trtlog.parser._lark import rule_name, rules_by_origin
+from trtlog.parser.dispatch import Route
+from trtlog.parser.envelope import LETTER_SEVERITY
+from trtlog.parser.family import Family
+from trtlog.parser.grammar import _cached_parser
+from trtlog.parser.scanner import HotRows, Scan, _alternation
+from trtlog.parser.stream import Deferred
+
+__all__ = ["EventStore"]
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+class _Hot:
+    """One hot shape's rows with their kind and, once built, their events."""
+
+    __slots__ = ("cls", "events", "kind", "rows", "text")
+
+    def __init__(self, rows: HotRows, text: str) -> None:
+        self.rows = rows
+        self.text = text
+        self.events: list[Any] | None = None
+        first = self.fields(0)
+        self.kind: str = first["kind"]
+        self.cls: type[Any] = EVENT_CLASSES[self.kind]
+
+    def fields(self, i: int) -> dict[str, Any]:
+        """The transformed fields of row ``i`` (without span and severity)."""
+        pattern, indices = _alternation((self.rows.shape,))
+        found = pattern.match(self.text, self.rows.starts[i])
+        assert found is not None
+        values = found.group(*indices[0][2:])
+        make = self.rows.shape.make
+        if self.rows.shape.groups:
+            return make(*values[1:])  # type: ignore[no-any-return]
+        return make()  # type: ignore[no-any-return]
+
+    def all_fields(self) -> tuple[list[dict[str, Any]], list[str | None]]:
+        """The transformed fields (without span and severity) and severity of every row."""
+        rows = self.rows
+        make = rows.shape.make
+        values = rows.values(self.text)
+        severity = LETTER_SEVERITY.__getitem__
+        if not rows.shape.groups:
+            return [make() for _ in values], list(map(severity, values))
+        groups = list(zip(*values, strict=True))
+        return list(map(make, *groups[1:])), list(map(severity, groups[0]))
+
+    def build(self) -> list[Any]:
+        """The events of every row (built once)."""
+        if self.events is not None:
+            return self.events
+        rows = self.rows
+        values = rows.values(self.text)
+        if rows.shape.groups:
+            groups = list(zip(*values, strict=True))
+            letters: Iterable[str] = groups[0]
+            fields_of: Iterable[dict[str, Any]] = map(rows.shape.make, *groups[1:])
+        else:
+            letters = values
+            fields_of = (rows.shape.make() for _ in values)
+        classes = EVENT_CLASSES
+        severity = LETTER_SEVERITY.__getitem__
+        kind = None
+        cls: Any = None
+        fields_set = None
+        out: list[Any] = []
+        append = out.append
+        for n, letter, fields in zip(rows.lines, letters, fields_of, strict=True):
+            if fields["kind"] != kind:
+                kind = fields["kind"]
+                cls = classes[kind]
+                fields_set = cls._fields_set
+            data = {**cls._defaults, **fields}
+            data["span"] = (n, n)
+            data["severity"] = severity(letter)
+            obj = _new(cls)
+            _set(obj, "__dict__", data)
+            _set(obj, "__pydantic_fields_set__", fields_set)
+            _set(obj, "__pydantic_extra__", None)
+            _set(obj, "__pydantic_private__", None)
+            append(obj)
+        self.events = out
+        return out
+
+
+class EventStore:
+    """A parsed log's events: hot rows per shape plus the line parser's other events.
+
+    Attributes:
+        n_lines: the number of input lines.
+    """
+
+    def __init__(self, scan: Scan) -> None:
+        self.n_lines = scan.n_lines
+        self._hot = [_Hot(rows, scan.text) for rows in scan.hot]
+        self._cold: list[Any] = scan.cold
+        self._resolved = False
+        self._events: list[Event] | None = None
+
+    @classmethod
+    def of_events(cls, events: list[Event], n_lines: int) -> EventStore:
+        """A store of events already built (for ``columns`` of a built or loaded Build)."""
+        store = cls(Scan([], list(events), n_lines, ""))
+        store._events = events
+        return store
+
+    def __len__(self) -> int:
+        if self._events is not None:
+            return len(self._events)
+        return len(self._cold) + sum(len(h.rows.lines) for h in self._hot)
+
+    def _cold_events(self) -> list[Any]:
+        """The line parser's events, the deferred ones parsed now (once)."""
+        if not self._resolved:
+            cold = self._cold
+            for i, event in enumerate(cold):
+                if event.__class__ is Deferred:
+                    cold[i] = event.event()
+            self._resolved = True
+        return self._cold
+
+    def _cold_of(self, wanted: set[str]) -> list[Any]:
+        """The line parser's events that may be of ``wanted`` kinds, deferred ones parsed."""
+        if self._resolved:
+            return [e for e in self._cold if e.kind in wanted]
+        cold = self._cold
+        out: list[Any] = []
+        may = _may_give(wanted)
+        for i, event in enumerate(cold):
+            if event.__class__ is Deferred:
+                if not may(event.route):
+                    continue
+                event = cold[i] = event.event()
+            if event.kind in wanted:
+                out.append(event)
+        return out
+
+    def events(self) -> list[Event]:
+        """Every event in file order (built once; the same objects ``events_of`` gives)."""
+        if self._events is None:
+            with gc_paused():
+                self._build_all()
+        assert self._events is not None
+        return self._events
+
+    def _build_all(self) -> None:
+        if self._events is None:
+            cold = self._cold_events()
+            if not self._hot:
+                self._events = list(cold)
+            else:
+                slots: list[Any] = [None] * (self.n_lines + 1)
+                for hot in self._hot:
+                    for n, event in zip(hot.rows.lines, hot.build(), strict=True):
+                        slots[n] = event
+                for event in cold:
+                    slots[event.span[0]] = event
+                self._events = [e for e in slots if e is not None]
+
+    def events_of(self, kinds: Iterable[str]) -> list[Event]:
+        """The events of ``kinds`` in file order, building only those."""
+        with gc_paused():
+            return self._events_of(set(kinds))
+
+    def _events_of(self, wanted: set[str]) -> list[Event]:
+        if self._events is not None:
+            return [e for e in self._events if e.kind in wanted]
+        found: list[Any] = self._cold_of(wanted)
+        hot = [h.build() for h in self._hot if h.kind in wanted]
+        if not hot:
+            return found
+        for events in hot:
+            found.extend(events)
+        found.sort(key=_first_line)
+        return found
+
+    def kinds_of_hot(self) -> set[str]:
+        """The kinds the hot rows hold."""
+        return {h.kind for h in self._hot}
+
+    def counts(self) -> dict[str, int]:
+        """The number of events of each kind, most frequent first (ties: first seen first)."""
+        first: dict[str, int] = {}
+        total: dict[str, int] = {}
+        for event in self._cold_events():
+            kind = event.kind
+            if kind not in first:
+                first[kind] = event.span[0]
+                total[kind] = 0
+            total[kind] += 1
+        for hot in self._hot:
+            n = hot.rows.lines[0]
+            if hot.kind not in first or n < first[hot.kind]:
+                first[hot.kind] = n
+            total[hot.kind] = total.get(hot.kind, 0) + len(hot.rows.lines)
+        order = sorted(first, key=first.__getitem__)
+        return dict(sorted(((k, total[k]) for k in order), key=lambda kv: -kv[1]))
+
+    def columns(self, kind: str) -> dict[str, list[Any]]:
+        """The fields of every ``kind`` event as columns in file order, plus ``line``.
+
+        Columns: ``line`` (first line), ``end_line``, ``severity``, then the kind's own
+        fields in the class's order.
+        """
+        with gc_paused():
+            return self._columns(kind)
+
+    def _columns(self, kind: str) -> dict[str, list[Any]]:
+        cls = EVENT_CLASSES[kind]
+        names = [f for f in cls.model_fields if f not in ("kind", "span", "severity")]
+        parts: list[tuple[list[int], list[Any], list[Any], list[Any]]] = []
+        if self._events is not None:
+            cold = [e for e in self._events if e.kind == kind]
+        else:
+            cold = self._cold_of({kind})
+        if cold:
+            parts.append(
+                (
+                    [e.span[0] for e in cold],
+                    [e.span[1] for e in cold],
+                    [e.severity for e in cold],
+                    [e.__dict__ for e in cold],
+                )
+            )
+        if self._events is None:
+            for hot in self._hot:
+                if hot.kind != kind:
+                    continue
+                lines = list(hot.rows.lines)
+                if hot.events is not None:
+                    dicts = [e.__dict__ for e in hot.events]
+                    sevs = [e.severity for e in hot.events]
+                else:
+                    dicts, sevs = hot.all_fields()
+                parts.append((lines, lines, sevs, dicts))
+        out: dict[str, list[Any]] = {"line": [], "end_line": [], "severity": []}
+        for name in names:
+            out[name] = []
+        if not parts:
+            return out
+        if len(parts) == 1:
+            lines, ends, sevs, dicts = parts[0]
+        else:
+            merged = sorted(
+                (
+                    (line, end, sev, d)
+                    for p in parts
+                    for line, end, sev, d in zip(p[0], p[1], p[2], p[3], strict=True)
+                ),
+                key=_head,
+            )
+            lines = [r[0] for r in merged]
+            ends = [r[1] for r in merged]
+            sevs = [r[2] for r in merged]
+            dicts = [r[3] for r in merged]
+        out["line"] = list(lines)
+        out["end_line"] = list(ends)
+        out["severity"] = list(sevs)
+        defaults = cls._defaults
+        for name in names:
+            default = defaults[name]
+            out[name] = [d.get(name, default) for d in dicts]
+        return out
+
+
+def family_kinds(family: Family) -> frozenset[str]:
+    """The kinds a family's rules can give (a superset).
+
+    The kinds of its events module, its transformer's event methods (alias = method = tag,
+    STYLE.md §4), every kind its transformer module names as a string, and
+    ``unrecognized`` for a message that does not parse. A test checks over every fixture and
+    corpus log that each deferred message gives one of its family's kinds.
+    """
+    found = _FAMILY_KINDS.get(family.name)
+    if found is None:
+        module = sys.modules[family.transformer.__module__]
+        source = inspect.getsource(module)
+        found = frozenset(
+            kind
+            for kind, cls in EVENT_CLASSES.items()
+            if cls.__module__.rsplit(".", 1)[-1] == family.name
+            or callable(getattr(family.transformer, kind, None))
+            or f'"{kind}"' in source
+        ) | {"unrecognized"}
+        _FAMILY_KINDS[family.name] = found
+    return found
+
+
+_FAMILY_KINDS: dict[str, frozenset[str]] = {}
+
+
+def route_kinds(route: Route) -> frozenset[str]:
+    """The kinds a message routed to ``route`` can give (a superset).
+
+    The kinds its start rule's alternatives return: each alternative's transformer method
+    (its alias) names the kind it returns (``"kind": "..."``), or is the kind; a method that
+    names none (it calls a helper) counts as every kind of its family. Plus ``unrecognized``.
+    """
+    key = (route.family.name, route.rule.start)
+    found = _ROUTE_KINDS.get(key)
+    if found is None:
+        found = _start_kinds(route)
+        _ROUTE_KINDS[key] = found
+    return found
+
+
+def _start_kinds(route: Route) -> frozenset[str]:
+    family = route.family
+    rules = rules_by_origin(_cached_parser(family)).get(route.rule.start)
+    if not rules:
+        return family_kinds(family)
+    kinds: set[str] = {"unrecognized"}
+    for rule in rules:
+        alias = rule_name(rule)
+        method = getattr(family.transformer, alias, None)
+        named: set[str] = set()
+        if method is not None:
+            named = set(_KIND_LITERAL.findall(inspect.getsource(method)))
+        if alias in EVENT_CLASSES:
+            named.add(alias)
+        if not named or not named <= EVENT_CLASSES.keys():
+            return family_kinds(family)
+        kinds |= named
+    return frozenset(kinds)
+
+
+_ROUTE_KINDS: dict[tuple[str, str], frozenset[str]] = {}
+_KIND_LITERAL = re.compile(r"""["']kind["']\s*:\s*["'](\w+)["']""")
+
+
+def _may_give(wanted: set[str]) -> Callable[[Route], bool]:
+    """Whether a deferred message of a route may give one of ``wanted`` kinds."""
+    memo: dict[int, bool] = {}
+
+    def may(route: Route) -> bool:
+        found = memo.get(id(route))
+        if found is None:
+            found = memo[id(route)] = not wanted.isdisjoint(route_kinds(route))
+        return found
+
+    return may
+
+
+def _first_line(event: Any) -> int:
+    return event.span[0]  # type: ignore[no-any-return]
+
+
+def _head(row: tuple[Any, ...]) -> int:
+    return row[0]  # type: ignore[no-any-return]

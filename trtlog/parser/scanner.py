@@ -1,0 +1,346 @@
+"""The scanner: a log's hot line shapes matched piece by piece, in front of the line parser.
+
+Part of the parser, used by :func:`trtlog.parse` (not by ``iter_events`` nor ``strict=True``).
+A verbose log repeats a handful of message shapes (``Tactic: ... Time: ...``, ``Running: ...``)
+for most of its lines. The scanner picks those shapes from a sample of the log, with the
+admission rule of the line parser's whole-line cache (an alternative of a state-free rule whose
+leading literal starts with its keyword prefix, on an exclusive keyword row), joins their
+grammar-compiled regexes (:class:`~trtlog.parser.compiled.Shape`, nothing hand-written) into
+one alternation behind the trtexec envelope, and runs it with ``finditer`` over pieces of the
+text. A match is one line: it stores the line number and the group texts of its shape, and
+builds nothing. Every other line goes through :meth:`LogParser.feed
+<trtlog.parser.stream.LogParser.feed>`, in order, as does every line while the parser holds
+state (a section, a multi-line construct, a records block an enveloped line can end).
+
+The rules that keep it equal to the line parser:
+
+* a match starts at a line start and ends at the line's end (``\\n``, ``\\r\\n`` or the end of
+  the text), and the line must not end in whitespace (the line parser strips it);
+* a piece holding an ANSI escape or a lone ``\\r`` is read line by line through ``feed``;
+* every piece is checked: the lines it counted must be the piece's lines, or a terminal
+  matched across a line end, and :class:`Unusual` sends the whole input back to the line
+  parser.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from trtlog.parser.compiled import Shape
+from trtlog.parser.envelope import FAST_ENVELOPE, LINE_ENVELOPE
+from trtlog.parser.source import iter_lines
+from trtlog.parser.stream import LogParser
+
+__all__ = ["PIECE", "HotRows", "Scan", "Unusual", "scan"]
+
+#: Characters per piece (the text is scanned in slices of about this size cut after a ``\n``).
+PIECE = 1 << 22
+_MAX_SHAPES = 16
+_SAMPLE_LINES = 8_000
+_KEY = 8
+_GROUP = re.compile(r"\(\?P<(\w+)>")
+_ENVELOPE_GROUP = "env_severity"
+
+
+class Unusual(Exception):
+    """The scanner met something its rules do not cover; the caller parses line by line."""
+
+
+class HotRows:
+    """The rows of one hot shape: line numbers and where each line starts in the text.
+
+    A row keeps no text of its own: its groups are read again, when its event or a column
+    is asked for, by matching the shape at the line's start (:meth:`values`), which holds
+    the memory of a row to two integers.
+
+    Attributes:
+        shape: the compiled alternative.
+        lines: the 1-based line number of each row.
+        starts: the offset of each row's line in the text.
+    """
+
+    __slots__ = ("lines", "shape", "starts")
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.lines: array[int] = array("q")
+        self.starts: array[int] = array("q")
+
+    def values(self, text: str) -> list[Any]:
+        """Per row, the severity letter and the group texts ``shape.make`` takes.
+
+        A tuple per row, or the letter alone for a shape without groups.
+        """
+        pattern, indices = _alternation((self.shape,))
+        idx = indices[0][2:]
+        match = pattern.match
+        return [match(text, start).group(*idx) for start in self.starts]  # type: ignore[union-attr]
+
+
+class Scan:
+    """What a scan produced: the hot rows per shape and the line parser's events.
+
+    Attributes:
+        hot: the rows of every shape that matched at least once.
+        cold: the events of every other line, in file order (events, or
+            :class:`~trtlog.parser.stream.Deferred` for those parsed on demand).
+        n_lines: the number of lines.
+    """
+
+    __slots__ = ("cold", "hot", "n_lines", "text")
+
+    def __init__(self, hot: list[HotRows], cold: list[Any], n_lines: int, text: str) -> None:
+        self.hot = hot
+        self.cold = cold
+        self.n_lines = n_lines
+        self.text = text
+
+
+def _sample(parser: LogParser, text: str, start: int, stop: int, counts: Counter[Shape]) -> None:
+    """Count the admissible shapes of the lines of ``text[start:stop]`` (at most a sample)."""
+    dispatcher = parser.dispatcher
+    known: dict[tuple[int, str], Shape | None] = {}
+    for i, raw in enumerate(iter_lines(text[start:stop])):
+        if i >= _SAMPLE_LINES:
+            break
+        line = raw.rstrip("\r\n")
+        if "\x1b" in line or not line or line[-1].isspace():
+            continue
+        m = FAST_ENVELOPE.match(line)
+        if m is None:
+            continue
+        message = m.group(4)
+        if not message:
+            continue
+        route = dispatcher.lookup(message, None)
+        if route is None or not dispatcher.is_exclusive(route):
+            continue
+        key = (id(route), message[:_KEY])
+        if key in known:
+            shape = known[key]
+        else:
+            shape = None
+            matcher = parser._plain(route)
+            prefix = route.rule.prefix
+            if matcher is not None and prefix is not None:
+                found = matcher.shape_of(message)
+                if found is not None and found.literal and found.literal.startswith(prefix):
+                    shape = found
+            known[key] = shape
+        if shape is not None:
+            counts[shape] += 1
+
+
+def _one_line(regex: str) -> tuple[str, bool]:
+    r"""``regex`` rewritten to match within one line of a text, and whether it may cross one.
+
+    A shape that may still cross a line end has each of its matches checked.
+
+    A message regex is matched against one message (no line end in it); against a whole
+    text its ``.`` under ``(?s:...)`` and its negated classes would run on into the next
+    line, and its ``$`` would stop before ``\n`` where a message stops before ``\r\n``. So:
+    ``(?s:`` becomes ``(?:``, ``[^`` becomes ``[^\n``, ``$`` becomes ``(?=\r?$)``. Classes
+    that still match ``\n`` (``\s``, ``\D``, ``\W``) mark the shape as risky.
+    """
+    out: list[str] = []
+    i = 0
+    n = len(regex)
+    in_class = False
+    risky = False
+    while i < n:
+        c = regex[i]
+        if c == "\\":
+            pair = regex[i : i + 2]
+            if pair in ("\\s", "\\D", "\\W"):
+                risky = True
+            out.append(pair)
+            i += 2
+            continue
+        if in_class:
+            if c == "]" and not (out and out[-1] in ("[", "[^", "[^\\n")):
+                in_class = False
+            out.append(c)
+            i += 1
+            continue
+        if c == "[":
+            in_class = True
+            if regex.startswith("[^", i):
+                out.append("[^\\n")
+                i += 2
+            else:
+                out.append("[")
+                i += 1
+            continue
+        if regex.startswith("(?s:", i):
+            out.append("(?:")
+            i += 4
+            continue
+        if c == "$":
+            out.append("(?=\\r?$)")
+            i += 1
+            continue
+        if regex.startswith("(?", i):
+            rest = regex[i + 2 : i + 12]
+            flags = rest[: len(rest) - len(rest.lstrip("aiLmsux-"))]
+            if "s" in flags:
+                risky = True  # a DOTALL flag other than the (?s: group handled above
+        out.append(c)
+        i += 1
+    return "".join(out), risky
+
+
+@lru_cache(maxsize=32)
+def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tuple[int, ...], ...]]:
+    """The shapes behind the trtexec envelope as one pattern, and each shape's group indices.
+
+    The shapes' groups are renamed ``s<k>_<name>``; shape ``k``'s own group ``s<k>`` is the
+    last group a match of it closes (``m.lastindex``).
+    """
+    envelope = LINE_ENVELOPE
+    parts = []
+    risky: list[bool] = []
+    for k, shape in enumerate(shapes):
+        line, doubt = _one_line(shape.regex)
+        regex = _GROUP.sub(rf"(?P<s{k}_\1>", line)
+        parts.append(f"(?P<s{k}>{regex})")
+        risky.append(doubt)
+    # every line matches: a hot shape, or the last alternative (a line for the line parser)
+    pattern = re.compile(
+        rf"(?m)^(?:{envelope}(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
+        rf"|[^\n]+\Z|[^\n]*\n)",
+    )
+    severity = pattern.groupindex[_ENVELOPE_GROUP]
+    indices = []
+    for k, shape in enumerate(shapes):
+        indices.append(
+            (
+                pattern.groupindex[f"s{k}"],
+                int(risky[k]),
+                severity,
+                *(pattern.groupindex[f"s{k}_{g}"] for g in shape.groups),
+            )
+        )
+    return pattern, tuple(indices)
+
+
+def _usual(text: str, start: int, stop: int) -> bool:
+    """A piece without ANSI escapes and lone ``\\r`` (the scanner's line rule holds)."""
+    if text.find("\x1b", start, stop) >= 0:
+        return False
+    return text.count("\r", start, stop) == text.count("\r\n", start, stop)
+
+
+def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
+    """Scan ``text`` (a whole log): hot rows per shape, every other line through ``parser``.
+
+    Args:
+        text: the decoded log.
+        parser: a fresh line parser (not strict); its ``defer`` is set.
+        piece: characters per piece (tests use small pieces to move the boundaries).
+
+    Raises:
+        Unusual: a check failed; parse ``text`` line by line instead.
+        InputError: no line of ``text`` is a TensorRT or trtexec message.
+    """
+    from trtlog.errors import InputError
+
+    parser.defer = True
+    feed = parser.feed
+    cold: list[Any] = []
+    add = cold.append
+    extend = cold.extend
+    rows_of: dict[Shape, HotRows] = {}
+    counts: Counter[Shape] = Counter()
+    shapes: tuple[Shape, ...] = ()
+    pattern: re.Pattern[str] | None = None
+    indices: tuple[tuple[int, ...], ...] = ()
+    table: dict[int, tuple[Callable[[int], Any], Callable[[Any], None], tuple[int, ...], bool]] = {}
+    samples = 0
+    hot_lines = 0
+    n = 0
+    pos = 0
+    end = len(text)
+
+    def feed_lines(chunk: str, n: int) -> int:
+        for raw in iter_lines(chunk):
+            n += 1
+            out = feed(n, raw)
+            if out is not None:
+                if out.__class__ is list:
+                    extend(out)
+                else:
+                    add(out)
+        return n
+
+    while pos < end:
+        stop = min(pos + piece, end)
+        if stop < end:
+            nl = text.find("\n", stop - 1)
+            stop = end if nl < 0 else nl + 1
+        if samples < 4 and (pattern is None or hot_lines * 2 < n):
+            # (re)choose the shapes: at the start, and while fewer than half the lines are hot
+            before = set(counts)
+            _sample(parser, text, pos, stop, counts)
+            samples += 1
+            chosen = tuple(s for s, c in counts.most_common(_MAX_SHAPES) if c >= 4)
+            if (set(counts) != before or pattern is None) and chosen and chosen != shapes:
+                shapes = chosen
+                pattern, indices = _alternation(shapes)
+                table = {}
+                for shape, idx in zip(shapes, indices, strict=True):
+                    rows = rows_of.get(shape)
+                    if rows is None:
+                        rows = rows_of[shape] = HotRows(shape)
+                    table[idx[0]] = (
+                        rows.lines.append,
+                        rows.starts.append,
+                        idx[2:],
+                        bool(idx[1]),
+                    )
+        n0 = n
+        if pattern is None or not _usual(text, pos, stop):
+            n = feed_lines(text[pos:stop], n)
+        else:
+            clean = parser.clean
+            get = table.get
+            for m in pattern.finditer(text, pos, stop):
+                n += 1
+                entry = get(m.lastindex)  # type: ignore[arg-type]
+                if entry is not None and clean:
+                    line_append, start_append, _idx, risky = entry
+                    if risky and text.find("\n", m.start(), m.end() - 1) >= 0:
+                        # the match ran on into the next line: read its lines one by one
+                        n = feed_lines(m.group(), n - 1)
+                        clean = parser.clean
+                        continue
+                    line_append(n)
+                    start_append(m.start())
+                    hot_lines += 1
+                    continue
+                out = feed(n, m.group())
+                if out is not None:
+                    if out.__class__ is list:
+                        extend(out)
+                    else:
+                        add(out)
+                clean = parser.clean
+            expected = text.count("\n", pos, stop) + (text[stop - 1] != "\n")
+            if n - n0 != expected:
+                raise Unusual(f"lines {n0 + 1}..{n}: a match crossed a line end")
+        pos = stop
+    parser.recognized += hot_lines
+    cold.extend(parser.close())
+    if n and not parser.recognized:
+        raise InputError(
+            f"none of the {n} lines is a TensorRT or trtexec message",
+            source=parser.source,
+            hint="pass the output of trtexec (or of a TensorRT program) with its log "
+            "envelopes, e.g. `trtexec ... --verbose > build.log 2>&1`",
+        )
+    hot = [rows for rows in rows_of.values() if rows.lines]
+    return Scan(hot, cold, n, text)
