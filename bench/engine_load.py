@@ -7,20 +7,26 @@ pointwise and Myelin layers, plus an ``--exportProfile`` file with one record pe
 ``{"count": N}`` header. The same engine is also written in the TensorRT 11 shape (issue 11):
 every tensor with ``Datatype`` + ``Format`` and ``Strides``/``StrideOrder`` instead of
 ``Format/Datatype``, ``I/O Tensors`` objects instead of ``Bindings``, and the new top-level
-keys. Then, in the same process, best of ``--repeat`` rounds of:
+keys. Then, in the same process, ``--repeat`` rounds of (interleaved, so load on a shared machine
+moves them alike):
 
-(a) ``trtlog.load_engine(layers, profile=profile).layers_frame()``, for both shapes;
-(b) the baseline: ``json.load`` of the layer file plus ``pandas.DataFrame(records)``.
+(a) ``trtlog.load_engine(layers, profile=profile).layers_frame()`` with orjson (the
+    ``trtlog[fast]`` extra) when it is installed, and with the standard library's json
+    (``trtlog.exports.jsonio.USE_ORJSON = False``);
+(b) the baseline: ``json.load`` of the layer file plus ``pandas.DataFrame(records)``;
+(c) (a) for the same model in the TensorRT 11 shape, without and with strides.
 
-Issue 11's target: loading the 11.x shape costs no more than the 10.x one (ratio printed).
+It prints min/median/max of the times and of each round's ratio to the baseline of the same
+round. Targets: issue 14, (a)/(b) at most 1.3 with orjson and 1.5 with the standard json;
+issue 11, loading the 11.x shape costs no more than the 10.x one (median ratio <= 1.0).
 
 Each round writes a new model whose layer names no earlier round used, so every timed load is
-a first load: trtlog's name caches cannot help it. It prints both times and their ratio. Targets (issue 3): (a) under 3 s, ratio under 2.0. The
-baseline runs as a user would run it, with Python's garbage collector on; trtlog pauses the
-collector while it builds an engine (:func:`trtlog._pydantic.gc_paused`), so the baseline with the
-collector paused, and one that also reads the profile, are printed for reference.
+a first load: trtlog's name caches cannot help it. The baseline runs as a user would run it,
+with Python's garbage collector on; trtlog pauses the collector while it builds an engine
+(:func:`trtlog._pydantic.gc_paused`), so the baseline with the collector paused, one that also
+reads the profile and the floor (see :func:`floor`) are printed for reference.
 
-Usage: python bench/engine_load.py [--layers 20000] [--repeat 3] [--keep DIR]
+Usage: python bench/engine_load.py [--layers 20000] [--repeat 5] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -43,6 +50,8 @@ import trtlog
 from trtlog._pydantic import assemble
 from trtlog.engine.model import EngineLayer, ProfileRecord
 from trtlog.engine.profile import _record_time
+from trtlog.exports import jsonio
+from trtlog.exports.read import read_json_file
 from trtlog.frames.schema import SCHEMAS, frame_from_columns
 from trtlog.tensors import Tensor
 
@@ -304,10 +313,15 @@ def write_model(
     return layers_path, profile_path
 
 
+def _stats(values: list[float]) -> str:
+    """``min / median / max`` of ``values``."""
+    return " / ".join(f"{f(values):.3f}" for f in (min, statistics.median, max))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layers", type=int, default=20_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--keep", type=Path, help="write the generated files here and keep them")
     args = parser.parse_args(argv)
 
@@ -318,11 +332,17 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"layer JSON: {args.layers} layers, {size:.1f} MB; profile {profile_path.stat().st_size / 1e6:.1f} MB"
     )
+    fast = jsonio.USE_ORJSON and jsonio._orjson_loads() is not None
+    print(f"orjson: {'installed' if fast else 'not installed (both runs use the standard json)'}")
 
     engine = trtlog.load_engine(layers_path, profile=profile_path)
     frame = engine.layers_frame()
     timed = int(frame["time_ms"].notna().sum())
     print(f"check: {len(frame)} rows, {timed} with a time, notes: {list(engine.notes) or 'none'}")
+    lazy = engine.layer_table() is not None
+    same_objects = engine.model_copy().layers_frame().equals(frame)
+    print(f"check: frame read straight from the JSON: {lazy}; same frame from the layer objects: "
+          f"{same_objects}")  # fmt: skip
     # the same model in the TensorRT 11 shape must give the same frame
     (folder / "11").mkdir(exist_ok=True)
     layers11, profile11 = write_model(folder / "11", args.layers, "model", shape=11)
@@ -340,21 +360,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # each round reads a model trtlog has not seen (its own layer names), so no run is
     # helped by the name caches an earlier run filled: every load is a first load
-    keys = (
-        "ours",
-        "base",
-        "both",
-        "paused",
-        "floor",
-        "ours11",
-        "base11",
-        "ours11s",
-        "base11s",
-        "json",
-        "json11",
-        "json11s",
-    )
-    runs: dict[str, list[float]] = {key: [] for key in keys}
+    keys = "ours std base both paused floor ours11 ours11s base11 base11s json json11 json11s"
+    keys += " dec dec11 dec11s"
+    runs: dict[str, list[float]] = {key: [] for key in keys.split()}
     for round_ in range(args.repeat):
         if round_:
             layers_path.unlink()
@@ -362,12 +370,21 @@ def main(argv: list[str] | None = None) -> int:
             layers_path, profile_path = write_model(folder, args.layers, f"model{round_}")
         paths = (layers_path, profile_path)
         # the same model in the 11.x shape, under names no other round used: without and
-        # with Strides/StrideOrder (printed "where present": here on every tensor)
+        # with Strides/StrideOrder (printed "where present": here on every tensor), and the
+        # 10.x model again under new names for the standard-json run
         paths11 = write_model(folder, args.layers, f"model11x{round_}", shape=11, strides=False)
         paths11s = write_model(folder, args.layers, f"model11s{round_}", shape=11)
+        paths_std = write_model(folder, args.layers, f"modelstd{round_}")
 
         def ours(paths: tuple[Path, Path] = paths) -> None:
             trtlog.load_engine(paths[0], profile=paths[1]).layers_frame()
+
+        def ours_std(paths: tuple[Path, Path] = paths_std) -> None:
+            jsonio.USE_ORJSON = False
+            try:
+                ours(paths)
+            finally:
+                jsonio.USE_ORJSON = True
 
         def baseline(paths: tuple[Path, Path] = paths) -> None:
             with open(paths[0], encoding="utf-8") as f:
@@ -392,11 +409,32 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 gc.enable()
 
-        # interleaved, best of each: load on a shared machine moves all of them alike
-        for key, run in (("base", baseline), ("ours", ours), ("both", baseline_both)):
+        def ours11(p: tuple[Path, Path] = paths11) -> None:
+            ours(p)
+
+        def ours11s(p: tuple[Path, Path] = paths11s) -> None:
+            ours(p)
+
+        def base11(p: tuple[Path, Path] = paths11) -> None:
+            baseline(p)
+
+        def base11s(p: tuple[Path, Path] = paths11s) -> None:
+            baseline(p)
+
+        # interleaved: load on a shared machine moves all of them alike
+        for key, run in (
+            ("base", baseline),
+            ("ours", ours),
+            ("ours11", ours11),
+            ("ours11s", ours11s),
+            ("std", ours_std),
+            ("both", baseline_both),
+            ("paused", baseline_paused),
+            ("floor", floor_paused),
+            ("base11", base11),
+            ("base11s", base11s),
+        ):
             runs[key].append(best_of(1, run))
-        runs["paused"].append(best_of(1, baseline_paused))
-        runs["floor"].append(best_of(1, floor_paused))
         # the JSON decode alone, with the collector paused as trtlog pauses it: the part of a
         # load that grows with the file, whatever reads it
         for key, layer_file in (
@@ -413,43 +451,50 @@ def main(argv: list[str] | None = None) -> int:
                     gc.enable()
 
             runs[key].append(best_of(1, decode))
-        for suffix, eleven in (("", paths11), ("s", paths11s)):
 
-            def ours11(p: tuple[Path, Path] = eleven) -> None:
-                ours(p)
+            def decode_ours(path: Path = layer_file) -> None:
+                gc.disable()
+                try:
+                    read_json_file(path)  # orjson when installed
+                finally:
+                    gc.enable()
 
-            def base11(p: tuple[Path, Path] = eleven) -> None:
-                baseline(p)
-
-            runs[f"ours11{suffix}"].append(best_of(1, ours11))
-            runs[f"base11{suffix}"].append(best_of(1, base11))
-        for path in (*paths11, *paths11s):
+            runs[f"dec{key[4:]}"].append(best_of(1, decode_ours))
+        for path in (*paths11, *paths11s, *paths_std):
             path.unlink()
-    t_ours, t_base = min(runs["ours"]), min(runs["base"])
-    t_both, t_paused = min(runs["both"]), min(runs["paused"])
-    print(f"trtlog load_engine + profile + layers_frame: {t_ours:.3f} s  (target < 3 s)")
-    print(f"baseline json.load + DataFrame (layer file): {t_base:.3f} s")
-    print(f"ratio: {t_ours / t_base:.2f}  (target < 2.0)")
-    print(f"reference: baseline on both files {t_both:.3f} s (ratio {t_ours / t_both:.2f}); ")
-    print(
-        f"reference: baseline with the garbage collector paused, as trtlog pauses it: "
-        f"{t_paused:.3f} s (ratio {t_ours / t_paused:.2f})"
-    )
-    t_floor = min(runs["floor"])
-    print(
-        f"floor: typed objects and a frame with nothing derived (see floor()): {t_floor:.3f} s "
-        f"(ratio to the baseline {t_floor / t_base:.2f})"
-    )
-    j10 = min(runs["json"])
+
+    def ratio(key: str, base: str) -> list[float]:
+        return [a / b for a, b in zip(runs[key], runs[base], strict=True)]
+
+    def beyond(key: str) -> list[float]:
+        """11.x / 10.x of trtlog's time less its own decode of the layer file, per round."""
+        pairs = zip(
+            runs[f"ours11{key}"], runs[f"dec11{key}"], runs["ours"], runs["dec"], strict=True
+        )
+        return [(a - b) / (c - d) for a, b, c, d in pairs]
+
+    n = args.repeat
+    print(f"times in CPU seconds, min / median / max of {n} rounds; ratios per round")
+    print(f"baseline json.load + DataFrame (layer file): {_stats(runs['base'])} s")
+    decoder = "orjson" if fast else "json"
+    print(f"trtlog load_engine + profile + layers_frame ({decoder}): {_stats(runs['ours'])} s")
+    print(f"ratio: {_stats(ratio('ours', 'base'))}  (target <= 1.3 with orjson)")
+    print(f"trtlog, standard json: {_stats(runs['std'])} s")
+    print(f"ratio standard json: {_stats(ratio('std', 'base'))}  (target <= 1.5)")
+    print(f"reference: baseline on both files {_stats(runs['both'])} s, ratio "
+          f"{_stats(ratio('ours', 'both'))}")  # fmt: skip
+    print(f"reference: baseline with the garbage collector paused, as trtlog pauses it: "
+          f"{_stats(runs['paused'])} s (ratio {_stats(ratio('ours', 'paused'))})")  # fmt: skip
+    print(f"floor: typed objects and a frame with nothing derived (see floor()): "
+          f"{_stats(runs['floor'])} s (ratio to the baseline {_stats(ratio('floor', 'base'))})")  # fmt: skip
     for key, what in (("", "without strides"), ("s", "with Strides/StrideOrder on every tensor")):
-        t11, b11 = min(runs[f"ours11{key}"]), min(runs[f"base11{key}"])
-        j11 = min(runs[f"json11{key}"])
         print(
-            f"TensorRT 11 shape, {what}: trtlog {t11:.3f} s, baseline {b11:.3f} s "
-            f"(ratio {t11 / b11:.2f}); 11.x / 10.x load: trtlog {t11 / t_ours:.2f} "
-            f"(target <= 1.0), baseline {b11 / t_base:.2f}; JSON decode alone "
-            f"{j11:.3f} s vs {j10:.3f} s ({j11 / j10:.2f}); trtlog beyond the decode "
-            f"{t11 - j11:.3f} s vs {t_ours - j10:.3f} s ({(t11 - j11) / (t_ours - j10):.2f})"
+            f"TensorRT 11 shape, {what}: trtlog {_stats(runs[f'ours11{key}'])} s; "
+            f"11.x / 10.x load: trtlog {_stats(ratio(f'ours11{key}', 'ours'))} (target: median "
+            f"<= 1.0), baseline {_stats(ratio(f'base11{key}', 'base'))}; JSON decode alone "
+            f"{_stats(ratio(f'json11{key}', 'json'))} (json), "
+            f"{_stats(ratio(f'dec11{key}', 'dec'))} (trtlog's, {decoder}); trtlog beyond its "
+            f"decode {_stats(beyond(key))}"
         )
     if not args.keep:
         layers_path.unlink()

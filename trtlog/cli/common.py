@@ -324,20 +324,22 @@ def compare_sides(args: argparse.Namespace) -> Any:
 def side(path: str, run: int | None, args: argparse.Namespace) -> Any:
     """One side of a comparison: a layer JSON path as is, a log's run as a build.
 
-    A named pipe (``<(zcat a.layers.json.gz)``) can be read once only: it is opened here, and
-    its engine or build is the side.
+    Standard input (``-``) and a named pipe (``<(zcat a.layers.json.gz)``) can be read once
+    only: they are opened here (a log or a layer JSON, told apart by the first bytes), and
+    their engine or build is the side.
     """
     import stat
 
     try:
-        pipe = path != "-" and stat.S_ISFIFO(os.stat(path).st_mode)
+        once = path == "-" or stat.S_ISFIFO(os.stat(path).st_mode)
     except OSError:
-        pipe = False
-    if pipe:
+        once = False
+    if once:
         opened = open_file(path, want=("log", "layers"))
         if opened.engine is not None:
             if run is not None:
-                raise UsageError(f"--run-a/--run-b pick a run of a log; {path} is a layer JSON")
+                what = "standard input is JSON" if path == "-" else f"{path} is a layer JSON"
+                raise UsageError(f"--run-a/--run-b pick a run of a log; {what}")
             return opened.engine
         return select_run(opened.build, argparse.Namespace(run_number=run, quiet=args.quiet))
     if is_json_path(path):

@@ -10,10 +10,10 @@ in :mod:`trtlog.exports`, the engine of a log's layer dumps in :mod:`trtlog.engi
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from trtlog._display import html_table, plural, top_counts
 from trtlog.names import ComposedName, MyelinKernel, OnnxSource, parse_kernel_name, split_name
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from trtlog.engine.myelin import MyelinGroup
 
 __all__ = [
+    "LAYER_ROW_COLUMNS",
     "MYELIN_LAYER_TYPES",
     "NAMES_ONLY_NOTE",
     "Engine",
@@ -42,10 +43,31 @@ __all__ = [
     "TimingRecord",
     "TimingRun",
     "compute_precision",
+    "is_reformat_layer",
+    "precision_of",
     "strongly_typed",
+    "total_of",
 ]
 
 _MODEL = ConfigDict(frozen=True, extra="allow", ser_json_inf_nan="constants")
+
+
+def total_of(values: Iterable[float]) -> float:
+    """The exact sum of ``values`` (``math.fsum``), with infinities and NaN as IEEE adds them.
+
+    trtexec writes ``inf``, ``-inf`` and ``nan`` where a time overflowed or was not measured;
+    ``math.fsum`` raises on ``inf + -inf`` and on an overflowing partial sum, where the plain
+    sum gives NaN or an infinity.
+
+    Example:
+        >>> total_of([0.1, 0.2]), total_of([float("inf"), float("-inf")])
+        (0.30000000000000004, nan)
+    """
+    values = list(values)
+    try:
+        return math.fsum(values)
+    except (ValueError, OverflowError):
+        return sum(values, 0.0)
 
 
 class ProfileRecord(BaseModel):
@@ -85,7 +107,7 @@ class ProfileRun(BaseModel):
     @property
     def total_ms(self) -> float:
         """Sum of the per-iteration averages (ms), i.e. the layer time of one inference."""
-        return math.fsum(r.average_ms for r in self.records)
+        return total_of(r.average_ms for r in self.records)
 
 
 class Profile(BaseModel):
@@ -367,7 +389,7 @@ class EngineLayer(BaseModel):
     @property
     def is_reformat(self) -> bool:
         """A layer that only converts formats (reformat copy nodes, ``Reformat`` types)."""
-        return self.type in ("Reformat", "MyelinReformat") or self.name.startswith(_REFORMATS)
+        return is_reformat_layer(self.type, self.name)
 
     @property
     def myelin(self) -> MyelinKernel | None:
@@ -426,6 +448,11 @@ _REFORMATS = (
 )
 
 
+def is_reformat_layer(layer_type: str | None, name: str) -> bool:
+    """Whether a layer of this type and name only converts formats (see ``is_reformat``)."""
+    return layer_type in ("Reformat", "MyelinReformat") or name.startswith(_REFORMATS)
+
+
 # kernel name -> the precision its name tells (None: it tells none); engines repeat kernels
 _PRECISION_OF_KERNEL: dict[str, str | None] = {}
 
@@ -444,7 +471,15 @@ def strongly_typed(build: Build | None, engine: Engine | None) -> bool:
 
 def compute_precision(layer: EngineLayer) -> str | None:
     """The precision a layer computes in, when its kernel name or weights tell it."""
-    kernel = layer.tactic_name
+    return precision_of(layer.tactic_name, layer.parameters)
+
+
+def precision_of(kernel: str | None, parameters: dict[str, Any]) -> str | None:
+    """The compute precision a kernel name (``TacticName``) or a layer's weights tell, if any.
+
+    What :func:`compute_precision` reads from a layer, from its values (the engine loader
+    reads them straight from the JSON, before any layer object exists).
+    """
     if kernel:
         if kernel in _PRECISION_OF_KERNEL:
             found = _PRECISION_OF_KERNEL[kernel]
@@ -456,7 +491,7 @@ def compute_precision(layer: EngineLayer) -> str | None:
         if found is not None:
             return found
     for key in ("Weights", "ConvWeights"):
-        weights = layer.parameters.get(key)
+        weights = parameters.get(key)
         if isinstance(weights, dict) and isinstance(weights.get("Type"), str):
             return dtype_of(weights["Type"])
     return None
@@ -530,7 +565,61 @@ class IoTensor(BaseModel):
         return self.mode == "input"
 
 
+_E = TypeVar("_E", bound=BaseModel)
+
 EngineOrigin = Literal["layer_json", "log_inspector", "log_listing", "log_names"]
+
+#: The leading columns of :func:`trtlog.frames.layers_frame`, as the engine loader reads them
+#: straight from a layer JSON (:class:`LayerTable`); the time columns follow.
+LAYER_ROW_COLUMNS = (
+    "index",
+    "name",
+    "type",
+    "parameter_type",
+    "precision",
+    "input_dtypes",
+    "output_dtypes",
+    "input_layouts",
+    "output_layouts",
+    "output_dims",
+    "n_inputs",
+    "n_outputs",
+    "tactic",
+    "tactic_hex",
+    "tactic_name",
+    "stream_id",
+    "origin",
+    "is_reformat",
+    "sparse_weights",
+    "myelin_graph",
+    "onnx_nodes",
+    "n_onnx_nodes",
+    "onnx_source",
+    "module",
+)
+
+
+class LayerTable:
+    """An engine's layers-frame values, read straight from a layer JSON (issue 14).
+
+    :func:`trtlog.load_engine` reads what the layers frame shows from the JSON in one pass,
+    without a layer object, and builds the :class:`EngineLayer` objects only when
+    :attr:`Engine.layers` is first read. Only the loader makes one, for an engine it has just
+    built; a copy of the engine drops it (the frame then comes from the layer objects).
+
+    Attributes:
+        rows: one tuple per layer, in :data:`LAYER_ROW_COLUMNS` order.
+        times: one ``(average_ms, total_ms, median_ms, percentage, reason)`` tuple per layer
+            (a merged profile), or ``None`` when no profile was merged.
+    """
+
+    __slots__ = ("rows", "times")
+
+    def __init__(
+        self, rows: list[tuple[Any, ...]], times: list[tuple[Any, ...]] | None = None
+    ) -> None:
+        self.rows = rows
+        self.times = times
 
 
 class Engine(BaseModel):
@@ -574,6 +663,88 @@ class Engine(BaseModel):
     regions: tuple[str, ...] = ()
     extras: dict[str, Any] = Field(default_factory=dict)
 
+    # an engine read by trtlog.load_engine builds its layer objects on first access of
+    # `layers` (_pending), and keeps what the layers frame shows, read from the JSON (_table)
+    _pending: Callable[[], tuple[EngineLayer, ...]] | None = PrivateAttr(default=None)
+    _table: LayerTable | None = PrivateAttr(default=None)
+
+    if not TYPE_CHECKING:  # pydantic's own __getattr__ is hidden from type checkers too
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "layers":
+                return self._built_layers()
+            return super().__getattr__(name)
+
+    def _built_layers(self) -> tuple[EngineLayer, ...]:
+        """The layers, built now if the loader left them pending (see :class:`LayerTable`)."""
+        fields = self.__dict__
+        layers: tuple[EngineLayer, ...] | None = fields.get("layers")
+        if layers is not None:
+            return layers
+        private = self.__pydantic_private__ or {}
+        build = private.get("_pending")
+        if build is None:
+            raise AttributeError("layers")
+        layers = build()
+        # the fields in declaration order, as pydantic serializes them
+        ordered = {k: layers if k == "layers" else fields[k] for k in type(self).model_fields}
+        object.__setattr__(self, "__dict__", ordered)
+        private["_pending"] = None
+        return layers
+
+    def layer_table(self) -> LayerTable | None:
+        """The layers-frame values read straight from the layer JSON, if the loader kept them."""
+        private = self.__pydantic_private__
+        return None if private is None else private.get("_table")
+
+    # pydantic reads fields from __dict__ directly: these build pending layers first, and
+    # copies drop the loader's table (an update may change what it holds)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Engine):
+            return NotImplemented
+        self._built_layers()
+        other._built_layers()
+        return (
+            type(self) is type(other)
+            and self.__dict__ == other.__dict__
+            and self.__pydantic_extra__ == other.__pydantic_extra__
+        )
+
+    def __iter__(self) -> Any:
+        self._built_layers()
+        return super().__iter__()
+
+    def __repr_args__(self) -> Any:
+        self._built_layers()
+        return super().__repr_args__()
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self._built_layers()
+        state = super().__getstate__()
+        state["__pydantic_private__"] = {"_pending": None, "_table": None}
+        return state
+
+    def __copy__(self) -> Self:
+        self._built_layers()
+        return _without_table(super().__copy__())
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
+        self._built_layers()
+        return _without_table(super().__deepcopy__(memo))
+
+    def model_copy(self, *, update: Any = None, deep: bool = False) -> Self:  # noqa: D102
+        self._built_layers()  # (an update of the layers too: the fields keep their order)
+        return _without_table(super().model_copy(update=update, deep=deep))
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # noqa: D102
+        self._built_layers()
+        return super().model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:  # noqa: D102
+        self._built_layers()
+        return super().model_dump_json(**kwargs)
+
     def layer(self, name: str) -> EngineLayer:
         """The first layer called ``name``.
 
@@ -610,7 +781,7 @@ class Engine(BaseModel):
     def total_ms(self) -> float:
         """The sum of the known layer times per inference (ms); NaN without a profile."""
         known = [lay.time.average_ms for lay in self.layers if lay.time and lay.time.known]
-        return math.fsum(known) if known else math.nan
+        return total_of(known) if known else math.nan
 
     def with_profile(self, profile: Profile) -> Engine:
         """This engine with the layer times of ``profile``.
@@ -712,3 +883,9 @@ class Engine(BaseModel):
                 ("notes", "; ".join(self.notes) if self.notes else None),
             ],
         )
+
+
+def _without_table(engine: _E) -> _E:
+    """A copied engine, without the loader's pending layers and table (see :class:`LayerTable`)."""
+    object.__setattr__(engine, "__pydantic_private__", {"_pending": None, "_table": None})
+    return engine

@@ -15,16 +15,30 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._pydantic import assemble
-from trtlog.engine.model import Engine, EngineLayer, compute_precision
-from trtlog.names import common_path, module_path, placed_nodes
+from trtlog.engine.model import Engine, EngineLayer, compute_precision, total_of
+from trtlog.names import (
+    _DECORATED,
+    _REFORMAT,
+    common_module,
+    common_path,
+    module_path,
+    placed_nodes,
+    split_name,
+)
+
+# the expressions split_name uses: a reformat's target, and a name it leaves whole
+REFORMAT_NAME = _REFORMAT
+PLAIN_NAME = _DECORATED.search
 
 __all__ = [
     "Attribution",
     "LayerModules",
     "ModuleNode",
     "layer_modules",
+    "module_of_node",
     "module_tree",
     "name_index",
+    "served_by_name",
     "served_layer",
 ]
 
@@ -110,10 +124,26 @@ def served_layer(
     layer = layers[position]
     if layer.onnx_nodes or not layer.is_reformat:
         return None, ()
-    parts = layer.parts
+    return served_by_name(layer.name, position, index)
+
+
+def served_by_name(
+    name: str, position: int, index: dict[str, int]
+) -> tuple[int | None, tuple[str, ...]]:
+    """:func:`served_layer` of a reformat layer (no ONNX node of its own) known by its name."""
+    if not name.endswith("]"):  # fast path: the target's name as split_name cuts it out
+        m = REFORMAT_NAME.match(name)
+        if m is not None:
+            target = m["target"]
+            served = index.get(target)
+            if served is not None and served != position:
+                return served, ()
+            if PLAIN_NAME(target) is None:  # a plain name: it is its only member
+                return None, (target,)
+    parts = split_name(name)
     suffix = ""
     if parts.op == "profile" and parts.parts:
-        suffix = layer.name[len(parts.parts[0].text) :]
+        suffix = name[len(parts.parts[0].text) :]
         parts = parts.parts[0]
     target = parts.target
     if target is None or (parts.detail or "").startswith("network_"):
@@ -162,6 +192,18 @@ def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
             )
         )
     return tuple(out)
+
+
+def module_of_node(node: str) -> str:
+    """``common_module([node])``, without building a list (a large engine asks 20,000 times).
+
+    Example:
+        >>> module_of_node("/enc/l0/attn/MatMul"), module_of_node("conv1")
+        ('/enc/l0/attn', '/')
+    """
+    if node.startswith("/") and "//" not in node and "\n" not in node and node[-1] != "/":
+        return node[: node.rfind("/")] or "/"
+    return common_module((node,))
 
 
 def name_index(layers: Sequence[EngineLayer]) -> dict[str, int]:
@@ -293,8 +335,8 @@ def module_tree(engine: Engine) -> ModuleNode:
                 "layers": layers,
                 "own_layers": own,
                 "onnx_nodes": len(nodes),
-                "time_ms": math.fsum(times) if times else math.nan,
-                "split_ms": math.fsum(split),
+                "time_ms": total_of(times) if times else math.nan,
+                "split_ms": total_of(split),
                 "precisions": dict(precisions),
                 "children": tuple(build(c) for c in kids.get(path, ())),
             },

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.engine.model import Engine, EngineLayer
+from trtlog.engine.model import Engine, EngineLayer, total_of
 
 __all__ = ["MyelinGroup", "engine_groups", "myelin_groups"]
 
@@ -108,7 +108,7 @@ def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[
                 kernel_types=dict(Counter(lay.type or "?" for lay in layers)),
                 ops=ops,
                 onnx_nodes=tuple(dict.fromkeys(n for lay in layers for n in lay.onnx_nodes)),
-                time_ms=math.fsum(times) if times else math.nan,
+                time_ms=total_of(times) if times else math.nan,
             )
         )
     return groups

@@ -11,10 +11,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from trtlog._pydantic import assemble
-from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord
+from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord, total_of
 from trtlog.names import parse_kernel_name, split_name
 
-__all__ = ["merge_profile"]
+__all__ = ["exact_times", "layer_time", "merge_profile"]
 
 
 _TIME_FIELDS_SET = frozenset(LayerTime.model_fields)
@@ -38,10 +38,10 @@ def _time(records: Sequence[ProfileRecord], reason: str | None = None) -> LayerT
     if len(records) == 1:
         return _record_time(records[0], reason)
     data = {
-        "average_ms": math.fsum(r.average_ms for r in records),
-        "total_ms": math.fsum(r.time_ms for r in records),
+        "average_ms": total_of(r.average_ms for r in records),
+        "total_ms": total_of(r.time_ms for r in records),
         "median_ms": None,
-        "percentage": math.fsum(r.percentage for r in records),
+        "percentage": total_of(r.percentage for r in records),
         "profile_names": tuple(r.name for r in records),
         "reason": reason,
     }
@@ -53,6 +53,76 @@ def _strip_profile(name: str) -> str:
         return name
     parts = split_name(name)
     return parts.parts[0].text if parts.op == "profile" and parts.parts else name
+
+
+TimeValues = tuple[float, float, float, float, str | None]
+
+
+def exact_times(
+    names: Sequence[str], kernels: Sequence[bool], profile: Profile
+) -> tuple[list[int | str], list[TimeValues], list[str]] | None:
+    """What :func:`merge_profile` gives when exact names match every layer or every record.
+
+    The loader's fast path (a profile written with its layer JSON matches name for name):
+    ``names`` are the layer names in order, ``kernels`` whether each is a Myelin kernel
+    (:attr:`EngineLayer.myelin`). Returns each layer's time (the index of its record, or why it
+    has none: see :func:`layer_time`), the same as frame values ``(average_ms, total_ms,
+    median_ms, percentage, reason)``, and the notes
+    :func:`merge_profile` adds; ``None`` when its tolerant matching is needed (a duplicated
+    record name, or layers and records both left over).
+    """
+    records = profile.records
+    first: dict[str, int] = {}
+    for i, record in enumerate(records):
+        if first.setdefault(record.name, i) != i:
+            return None
+    used = [False] * len(records)
+    nan = math.nan
+    times: list[int | str | None] = []
+    values: list[TimeValues | None] = []
+    missing = 0
+    for name in names:
+        hit = first.get(name)
+        if hit is not None and not used[hit]:
+            used[hit] = True
+            times.append(hit)
+            r = records[hit]
+            median = r.median_ms
+            values.append((r.average_ms, r.time_ms, nan if median is None else median,
+                           r.percentage, None))  # fmt: skip
+        else:
+            times.append(None)
+            values.append(None)
+            missing += 1
+    if missing:
+        if not all(used):
+            return None
+        regions = any(r.name.startswith("{ForeignNode[") for r in records)
+        for i, (time, kernel) in enumerate(zip(times, kernels, strict=True)):
+            if time is None:
+                reason = "not in the profile"
+                if kernel and regions:
+                    reason = "the profile times the whole Myelin region, not its kernels"
+                times[i] = reason
+                values[i] = (nan, nan, nan, nan, reason)
+    unmatched = [] if all(used) else [r.name for i, r in enumerate(records) if not used[i]]
+    # every None was replaced above
+    return times, values, _unmatched_notes(unmatched)  # type: ignore[return-value]
+
+
+def layer_time(profile: Profile, time: int | str) -> LayerTime:
+    """A layer's time from :func:`exact_times`: that of a record (its index), or none (why)."""
+    if isinstance(time, str):
+        return LayerTime(reason=time)
+    return _record_time(profile.records[time])
+
+
+def _unmatched_notes(unmatched: list[str]) -> list[str]:
+    if not unmatched:
+        return []
+    shown = ", ".join(repr(n) for n in unmatched[:5])
+    more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
+    return [f"{len(unmatched)} profile record(s) match no layer: {shown}{more}"]
 
 
 def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -> Engine:
@@ -152,11 +222,7 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
             data["time"] = time
             layers.append(assemble(EngineLayer, data, layer.__pydantic_extra__, _LAYER_FIELDS_SET))
     unmatched = [r.name for i, r in enumerate(records) if not used[i]]
-    notes = list(engine.notes)
-    if unmatched:
-        shown = ", ".join(repr(n) for n in unmatched[:5])
-        more = f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else ""
-        notes.append(f"{len(unmatched)} profile record(s) match no layer: {shown}{more}")
+    notes = list(engine.notes) + _unmatched_notes(unmatched)
     return engine.model_copy(
         update={"layers": tuple(layers), "profile": profile, "notes": tuple(notes)}
     )

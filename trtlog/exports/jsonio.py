@@ -12,11 +12,18 @@ every top-level value in the file.
 from __future__ import annotations
 
 import json
+import os
 import re
 import warnings
 from typing import Any
 
-__all__ = ["JsonRepairWarning", "read_json_values"]
+__all__ = ["USE_ORJSON", "JsonLimitError", "JsonRepairWarning", "plain_json", "read_json_values"]
+
+#: Whether to read JSON with orjson when it is installed (``pip install trtlog[fast]``): a
+#: faster decoder for the common case, a file that is valid JSON; anything it rejects is read
+#: by the standard library's decoder and the repairs below, as without it. The environment
+#: variable ``TRTLOG_JSON=json`` turns it off (so do tests that check the standard path).
+USE_ORJSON = os.environ.get("TRTLOG_JSON", "").strip().lower() != "json"
 
 _DECODER = json.JSONDecoder()
 _NON_FINITE = re.compile(r"(?<![\w.\"])(-?)(nan|inf|infinity)(?![\w.\"])", re.IGNORECASE)
@@ -28,19 +35,68 @@ class JsonRepairWarning(UserWarning):
     """An export was not valid JSON and was read after a repair (the message says which)."""
 
 
+class JsonLimitError(ValueError):
+    """JSON beyond what trtlog reads: nesting too deep, an integer too long (README "Limits").
+
+    Attributes:
+        what: what was found, for the user.
+        hint: what to do about it.
+        position: the character offset in the text, when known.
+    """
+
+    def __init__(self, what: str, hint: str, position: int | None = None) -> None:
+        super().__init__(what)
+        self.what = what
+        self.hint = hint
+        self.position = position
+
+
+#: The most digits an integer in a JSON export may have: Python's own limit on converting
+#: text to int (sys.get_int_max_str_digits(), 4300); trtexec writes 64-bit integers (20 digits).
+_LONG_INTEGER = re.compile(r"(?<![\d.eE+-])-?\d{4301,}(?![\d.eE])")
+
+
 def read_json_values(text: str, *, source: str = "<json>") -> list[Any]:
     """Every top-level JSON value of ``text`` (usually one; one per run in looped 7.x files).
 
     Raises:
         ValueError: the text is not JSON even after the known repairs (with the position).
+        JsonLimitError: JSON nested deeper than about 900 levels, or an integer of more than
+            4,300 digits (a :class:`ValueError` too).
     """
+    if USE_ORJSON:
+        fast = _orjson_loads()
+        if fast is not None:
+            try:
+                return [fast(text)]
+            except ValueError:  # orjson.JSONDecodeError: not plain JSON, read it below
+                pass
     repairs: list[str] = []
     try:
-        values = _all_values(text)
-    except json.JSONDecodeError:
-        fixed, what = _repair(text)
-        repairs.extend(what)
-        values = _all_values(fixed)
+        try:
+            values = _all_values(text)
+        except json.JSONDecodeError:
+            fixed, what = _repair(text)
+            repairs.extend(what)
+            values = _all_values(fixed)
+    except RecursionError:
+        raise JsonLimitError(
+            "the JSON is nested deeper than trtlog reads (about 900 levels; trtexec's exports "
+            "nest 6)",
+            "this is not an export trtexec wrote; check where the file came from",
+        ) from None
+    except ValueError as exc:
+        if isinstance(exc, json.JSONDecodeError):
+            raise
+        # int("1" * 5000): Python refuses to convert integers of more than 4300 digits
+        long = _LONG_INTEGER.search(text)
+        digits = len(long.group().lstrip("-")) if long else None
+        raise JsonLimitError(
+            f"the JSON holds an integer of {digits or 'more than 4,300'} digits; trtlog reads "
+            "integers of up to 4,300 digits (trtexec writes 64-bit integers: at most 20)",
+            "this is not an export trtexec wrote; check where the file came from",
+            long.start() if long else None,
+        ) from None
     if len(values) > 1:
         repairs.append(f"{len(values)} top-level values, one per run")
     if repairs:
@@ -50,6 +106,45 @@ def read_json_values(text: str, *, source: str = "<json>") -> list[Any]:
             stacklevel=3,
         )
     return values
+
+
+_FIRST_BYTE = re.compile(rb"[^ \t\r\n]")
+
+
+def plain_json(raw: bytes) -> list[Any] | None:
+    """The JSON value of UTF-8 ``raw`` read by orjson, if it can (else ``None``).
+
+    ``None`` without orjson (or with :data:`USE_ORJSON` off), and for anything orjson rejects
+    (invalid UTF-8, ``nan``, several top-level values, nesting deeper than 1,024): the
+    caller then decodes the text and reads it with :func:`read_json_values`.
+    """
+    if not USE_ORJSON:
+        return None
+    fast = _orjson_loads()
+    if fast is None:
+        return None
+    first = _FIRST_BYTE.search(raw)
+    if first is None or raw[first.start()] not in b"{[":
+        return None
+    try:
+        return [fast(raw)]
+    except ValueError:  # orjson.JSONDecodeError
+        return None
+
+
+_ORJSON: list[Any] = []  # [orjson.loads] once imported, [None] when orjson is not installed
+
+
+def _orjson_loads() -> Any:
+    """``orjson.loads``, or ``None`` without orjson (imported on first use: ~2 ms)."""
+    if not _ORJSON:
+        try:
+            import orjson
+        except ImportError:
+            _ORJSON.append(None)
+        else:
+            _ORJSON.append(orjson.loads)
+    return _ORJSON[0]
 
 
 def _all_values(text: str) -> list[Any]:

@@ -18,22 +18,27 @@ from pydantic import ValidationError
 
 from trtlog._pydantic import assemble, gc_paused
 from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
     NAMES_ONLY_NOTE,
     Engine,
     EngineLayer,
     IoProfile,
     IoTensor,
+    LayerTable,
     Profile,
     Times,
+    is_reformat_layer,
+    precision_of,
 )
-from trtlog.engine.profile import merge_profile
+from trtlog.engine.modules import module_of_node
+from trtlog.engine.profile import exact_times, layer_time, merge_profile
 from trtlog.errors import InputError
 from trtlog.exports.profile import load_profile
 from trtlog.exports.read import JsonInput, detect_kind, read_json_file, wrong_kind
 from trtlog.exports.times import load_times
-from trtlog.names import onnx_nodes_of_name, parse_metadata
+from trtlog.names import common_module, onnx_nodes_of_name, parse_kernel_name, parse_metadata
 from trtlog.numbers import parse_tactic
-from trtlog.tensors import Tensor, dtype_of, inspector_tensor, parse_format
+from trtlog.tensors import Tensor, dims_text, dtype_of, inspector_tensor, parse_format
 
 __all__ = ["LayerInfoWarning", "engine_from_json", "load_engine"]
 
@@ -485,9 +490,11 @@ def _layer_from_json(
     reader: _TensorReader,
     node_order: dict[str, int] | None,
     nodes: list[str] | None,
+    known: tuple[tuple[str, ...], Any] | None = None,
 ) -> EngineLayer:
+    """One layer object; ``known`` is its ONNX nodes and their source, when already read."""
     if type(obj) is str:
-        onnx, source = onnx_nodes_of_name(obj, node_order, nodes)
+        onnx, source = known or onnx_nodes_of_name(obj, node_order, nodes)
         return EngineLayer(index=index, name=obj, onnx_nodes=onnx, onnx_source=source)
     if not isinstance(obj, dict):
         raise InputError(
@@ -515,8 +522,9 @@ def _layer_from_json(
     except ValueError as exc:
         raise InputError(f"Layers[{index}].TacticValue: {exc}", source=reader.source) from None
     metadata = data["metadata"]
-    names = parse_metadata(metadata)[0] if metadata and type(metadata) is str else ()
-    if names:
+    if known is not None:
+        data["onnx_nodes"], data["onnx_source"] = known
+    elif names := parse_metadata(metadata)[0] if metadata and type(metadata) is str else ():
         data["onnx_nodes"], data["onnx_source"] = names, "metadata"
     else:
         data["onnx_nodes"], data["onnx_source"] = onnx_nodes_of_name(layer_name, node_order, nodes)
@@ -528,6 +536,237 @@ def _layer_from_json(
         err = exc.errors()[0]
         path = ".".join(str(p) for p in err["loc"])
         raise InputError(f"Layers[{index}].{path}: {err['msg']}", source=reader.source) from None
+
+
+# -- the fast path: the layers frame's values straight from the JSON (issue 14) -------------
+
+# the 8.2/8.5 spelling of the layer keys: a layer that uses any takes the general path
+_CAMEL_KEYS = frozenset(k for k in _LAYER_KEYS if k[:1].islower())
+_GET_10 = operator.itemgetter("Name", "Dimensions", "Location", "Format/Datatype")
+_GET_10_INTERNAL = operator.itemgetter("Name", "Dimensions", "Format/Datatype")
+_SPARSE_KEYS = ("HasSparseWeights", "ConvHasSparseWeights")
+# (dtype, layout, dims text) of one tensor
+_TensorValues = tuple[str, str | None, str]
+
+
+class _Scan:
+    """Reads the values the layers frame shows straight from a layer JSON, without objects.
+
+    It reads only what trtexec writes as it writes it (the plain objects of
+    :class:`_TensorReader`, every tensor typed, the field keys with their declared types) and
+    gives up (``None``) on anything else: such a file takes the general path, which names
+    what is wrong, and is read as before. A file it reads gives the same frame, notes and
+    (built on access) layers as the general path; ``tests/exports/test_lazy_engine.py``
+    compares the two over every fixture and corpus file.
+    """
+
+    def __init__(self) -> None:
+        #: (Format text as written, Datatype) -> (dtype, layout)
+        self.formats: dict[tuple[str, str | None], tuple[str | None, str | None]] = {}
+        #: a list of integers (dims, strides) as a tuple -> its dims text
+        self.ints: dict[tuple[Any, ...], str] = {}
+        #: TacticValue as written -> (the tactic, its hex text)
+        self.tactics: dict[str, tuple[int, str]] = {}
+
+    def _text(self, values: list[Any]) -> str | None:
+        """The dims text of a list of integers; ``None`` for anything else."""
+        key = tuple(values)
+        try:
+            text = self.ints.get(key)
+        except TypeError:  # an unhashable value
+            return None
+        if text is None:
+            # equal values hash alike, so a hit (1.0 for 1) converts as the general path does
+            if not all(type(v) is int for v in key):
+                return None
+            text = self.ints[key] = dims_text(key)
+        return text
+
+    def tensor(self, obj: Any) -> _TensorValues | None:
+        if type(obj) is not dict:
+            return None
+        try:
+            n = len(obj)
+            if n == 4:
+                name, dims, location, fmt = _GET_10(obj)
+                datatype = None
+            elif n == 5:
+                name, dims, location, fmt, datatype = _GET_11(obj)
+                if type(datatype) is not str:
+                    return None
+            elif n == 7:
+                name, dims, location, fmt, datatype, strides, order = _GET_11_STRIDED(obj)
+                if (
+                    type(datatype) is not str
+                    or type(strides) is not list
+                    or type(order) is not list
+                    or self._text(strides) is None
+                    or self._text(order) is None
+                ):
+                    return None
+            elif n == 3:  # no Location: Myelin's internal tensors in 10.x
+                name, dims, fmt = _GET_10_INTERNAL(obj)
+                location = datatype = None
+            else:
+                return None
+        except KeyError:
+            return None
+        if (
+            type(name) is not str
+            or type(dims) is not list
+            or (location is not None and type(location) is not str)
+        ):
+            return None
+        text = self._text(dims)
+        if text is None:
+            return None
+        parts = self.formats.get((fmt, datatype))
+        if parts is None:
+            if type(fmt) is not str:
+                return None
+            one = inspector_tensor("", None, _clean_format(fmt), None, None, datatype=datatype)
+            parts = self.formats[(fmt, datatype)] = (one.dtype, one.layout)
+        dtype, layout = parts
+        if dtype is None:  # an untyped tensor: the general path writes the note
+            return None
+        return dtype, layout, text
+
+    def tensors(self, items: Any) -> list[_TensorValues] | None:
+        if not items:
+            return []
+        if type(items) is not list:
+            return None
+        if len(items) == 1:  # most layers read one tensor and write one
+            one = self.tensor(items[0])
+            return None if one is None else [one]
+        tensor = self.tensor
+        out = [tensor(obj) for obj in items]
+        return None if None in out else out  # type: ignore[return-value]
+
+    def tactic(self, raw: Any) -> tuple[int, str] | tuple[None, None] | None:
+        if raw is None or raw == "":
+            return None, None
+        if type(raw) is not str:
+            return None
+        found = self.tactics.get(raw)
+        if found is None:
+            try:
+                value = parse_tactic(raw)
+            except ValueError:
+                return None
+            found = self.tactics[raw] = (value, f"0x{value:016x}")
+        return found
+
+
+def _dtypes_layouts(tensors: list[_TensorValues]) -> tuple[str | None, str | None]:
+    """As :func:`trtlog.frames.engine._dtypes_layouts`: comma-joined, ``None`` for none."""
+    if len(tensors) == 1:
+        return tensors[0][0], tensors[0][1]
+    if not tensors:
+        return None, None
+    layouts = [t[1] for t in tensors if t[1] is not None]
+    return ",".join([t[0] for t in tensors]), ",".join(layouts) if layouts else None
+
+
+def _scan_rows(
+    layers_raw: list[Any], order: dict[str, int] | None, nodes: list[str] | None
+) -> list[tuple[Any, ...]] | None:
+    """The leading layers-frame values of every layer (:data:`LAYER_ROW_COLUMNS`), or ``None``.
+
+    ``None`` when a layer is not what :class:`_Scan` reads: the caller then takes the general
+    path.
+    """
+    scan = _Scan()
+    tensors, tactic_of = scan.tensors, scan.tactic
+    rows: list[tuple[Any, ...]] = []
+    append = rows.append
+    camel = _CAMEL_KEYS
+    for i, obj in enumerate(layers_raw):
+        if type(obj) is str:  # a names-only export
+            onnx, source = onnx_nodes_of_name(obj, order, nodes)
+            kernel = parse_kernel_name(obj)
+            append(
+                (i, obj, None, None, None, None, None, None, None, None, 0, 0, None, None, None,
+                 None, None, is_reformat_layer(None, obj), None,
+                 None if kernel is None else kernel.graph, onnx, len(onnx), source,
+                 common_module(onnx))
+            )  # fmt: skip
+            continue
+        if type(obj) is not dict or not obj.keys().isdisjoint(camel):
+            return None
+        get = obj.get
+        name = get("Name")
+        layer_type = get("LayerType")
+        parameter_type = get("ParameterType")
+        kernel_name = get("TacticName")
+        metadata = get("Metadata")
+        stream = get("StreamId")
+        if (
+            type(name) is not str
+            or (layer_type is not None and type(layer_type) is not str)
+            or (parameter_type is not None and type(parameter_type) is not str)
+            or (kernel_name is not None and type(kernel_name) is not str)
+            or (metadata is not None and type(metadata) is not str)
+            or (stream is not None and type(stream) is not int)
+        ):
+            return None
+        inputs = tensors(get("Inputs"))
+        outputs = tensors(get("Outputs"))
+        tactic = tactic_of(get("TacticValue"))
+        if inputs is None or outputs is None or tactic is None:
+            return None
+        input_dtypes: str | None
+        output_dtypes: str | None
+        if len(inputs) == 1:
+            input_dtypes, input_layouts = inputs[0][0], inputs[0][1]
+        else:
+            input_dtypes, input_layouts = _dtypes_layouts(inputs)
+        if len(outputs) == 1:
+            output_dtypes, output_layouts = outputs[0][0], outputs[0][1]
+        else:
+            output_dtypes, output_layouts = _dtypes_layouts(outputs)
+        onnx = parse_metadata(metadata)[0] if metadata else ()
+        if onnx:
+            source = "metadata"
+        else:
+            onnx, source = onnx_nodes_of_name(name, order, nodes)
+        module = module_of_node(onnx[0]) if len(onnx) == 1 else common_module(onnx)
+        kernel = parse_kernel_name(name)
+        origin = get("Origin")
+        sparse = None
+        for key in _SPARSE_KEYS:
+            if key in obj:
+                sparse = bool(obj[key])
+                break
+        append(
+            (
+                i,
+                name,
+                layer_type,
+                parameter_type,
+                precision_of(kernel_name, obj) or (outputs[0][0] if outputs else None),
+                input_dtypes,
+                output_dtypes,
+                input_layouts,
+                output_layouts,
+                outputs[0][2] if outputs else None,
+                len(inputs),
+                len(outputs),
+                tactic[0],
+                tactic[1],
+                kernel_name or None,
+                stream,
+                None if origin is None else str(origin),
+                is_reformat_layer(layer_type, name),
+                sparse,
+                None if kernel is None else kernel.graph,
+                onnx,
+                len(onnx),
+                source,
+                module,
+            )
+        )
+    return rows
 
 
 # top-level keys of a layer-info export that trtlog reads or knows (kept in Engine.extras when
@@ -641,11 +880,25 @@ def engine_from_json(
     Reads both shapes of the export: ``Bindings`` and ``Format/Datatype`` (8.2 - 10.x) and
     TensorRT 11's ``I/O Tensors`` and split ``Datatype``/``Format`` keys. Tensors left without a
     data type and keys trtlog does not know are listed in the engine's notes and, with
-    ``warn`` (the default), in a :class:`LayerInfoWarning` naming the key.
+    ``warn`` (the default), in a :class:`LayerInfoWarning` naming the key. The layer objects
+    of an export as trtexec writes it are built when :attr:`Engine.layers` is first read (the
+    layers frame does not need them).
 
     Raises:
         InputError: the value is not a layer-info export.
     """
+    return _engine(value, source, node_order, warn, None, None)
+
+
+def _engine(
+    value: Any,
+    source: str,
+    node_order: list[str] | None,
+    warn: bool,
+    profile: Profile | None,
+    times: Times | None,
+) -> Engine:
+    """:func:`engine_from_json` with a profile merged and a timing trace attached."""
     unknown: dict[str, int] = {}
     if isinstance(value, dict):
         layers_raw = value.get("Layers", value.get("layers"))
@@ -660,14 +913,26 @@ def engine_from_json(
         raise InputError(
             "this JSON has no Layers list", source=source, hint="pass an --exportLayerInfo file"
         )
+    if isinstance(bindings_raw, dict) or not isinstance(bindings_raw, list | tuple | None):
+        raise InputError(
+            f"'Bindings' is not a list of tensor names: {str(bindings_raw)[:60]}",
+            source=source,
+            hint="pass the file trtexec wrote with --exportLayerInfo",
+        )
     order = {n: i for i, n in enumerate(node_order)} if node_order else None
-    reader = _TensorReader(source)
-    layers = tuple(
-        [_layer_from_json(obj, i, reader, order, node_order) for i, obj in enumerate(layers_raw)]
-    )
+    rows = _scan_rows(layers_raw, order, node_order)
     detailed = any(isinstance(obj, dict) for obj in layers_raw)
-    notes = [] if detailed or not layers else [NAMES_ONLY_NOTE]
-    notes += reader.notes(warn=False)
+    notes = [] if detailed or not layers_raw else [NAMES_ONLY_NOTE]
+    layers: tuple[EngineLayer, ...] | None = None
+    if rows is None:  # the general path: every layer object now (it names what is wrong)
+        reader = _TensorReader(source)
+        layers = tuple(
+            [
+                _layer_from_json(obj, i, reader, order, node_order)
+                for i, obj in enumerate(layers_raw)
+            ]
+        )
+        notes += reader.notes(warn=False)
     if unknown:
         keys = ", ".join(f"'{k}'" for k in sorted(unknown))
         notes.append(
@@ -676,20 +941,94 @@ def engine_from_json(
         )
     if warn:
         for note in notes[1:] if notes and notes[0] is NAMES_ONLY_NOTE else notes:
-            warnings.warn(f"{source}: {note}", LayerInfoWarning, stacklevel=3)
+            warnings.warn(f"{source}: {note}", LayerInfoWarning, stacklevel=4)
     bindings = tuple(str(b) for b in bindings_raw or ())
     if not bindings and io_tensors:
         bindings = tuple(t.name for t in io_tensors)  # what "Bindings" listed before 11
-    return Engine(
-        source=source,
-        origin="layer_json",
-        detailed=detailed,
-        layers=layers,
-        bindings=bindings,
-        io_tensors=io_tensors,
-        notes=tuple(notes),
-        extras=extras,
+    fields: dict[str, Any] = {
+        "source": source,
+        "origin": "layer_json",
+        "detailed": detailed,
+        "layers": layers,
+        "bindings": bindings,
+        "io_tensors": io_tensors,
+        "profile": None,
+        "times": None,
+        "notes": tuple(notes),
+        "regions": (),
+        "extras": extras,
+    }
+    fields_set = {"source", "origin", "detailed", "layers", "bindings", "io_tensors", "notes"}
+    fields_set.add("extras")
+    exact = None
+    if rows is not None and profile is not None:
+        names = [row[1] for row in rows]
+        kernels = [row[19] is not None for row in rows]  # myelin_graph: a Myelin kernel
+        exact = exact_times(names, kernels, profile)
+        if exact is None:  # the tolerant merge needs the layer objects
+            rows = None
+            fields["layers"] = layers = _build_layers(layers_raw, source, order, node_order)
+    if rows is None:
+        assert layers is not None
+        engine = Engine(**{k: v for k, v in fields.items() if k in fields_set})
+        if profile is not None:
+            engine = merge_profile(engine, profile, in_place=True)
+        if times is not None:
+            engine = engine.model_copy(update={"times": times})
+        return engine
+    # the layers are built when first read: the frame's values are in the table
+    del fields["layers"]
+    time_values = None
+    if exact is not None and profile is not None:
+        time_specs, time_values, unmatched = exact
+        fields["profile"] = profile
+        fields["notes"] += tuple(unmatched)
+        fields_set.add("profile")
+    if times is not None:
+        fields["times"] = times
+        fields_set.add("times")
+
+    def build() -> tuple[EngineLayer, ...]:
+        with gc_paused():
+            built = _build_layers(layers_raw, source, order, node_order, table.rows)
+            if exact is not None and profile is not None:
+                for layer, spec in zip(built, time_specs, strict=True):
+                    layer.__dict__["time"] = layer_time(profile, spec)
+        return built
+
+    table = LayerTable(rows, time_values)
+    engine = assemble(Engine, fields, None, fields_set)
+    private = {"_pending": build, "_table": table}
+    object.__setattr__(engine, "__pydantic_private__", private)
+    return engine
+
+
+def _build_layers(
+    layers_raw: list[Any],
+    source: str,
+    order: dict[str, int] | None,
+    nodes: list[str] | None,
+    rows: list[tuple[Any, ...]] | None = None,
+) -> tuple[EngineLayer, ...]:
+    """Every layer object of a layer JSON (one that :func:`_scan_rows` read: no notes).
+
+    ``rows`` (the scan's) give each layer's ONNX nodes, so they are not taken apart again.
+    """
+    reader = _TensorReader(source)
+    if rows is None:
+        return tuple(
+            [_layer_from_json(obj, i, reader, order, nodes) for i, obj in enumerate(layers_raw)]
+        )
+    return tuple(
+        [
+            _layer_from_json(obj, i, reader, order, nodes, (row[_ONNX], row[_SOURCE]))
+            for i, (obj, row) in enumerate(zip(layers_raw, rows, strict=True))
+        ]
     )
+
+
+_ONNX = LAYER_ROW_COLUMNS.index("onnx_nodes")
+_SOURCE = LAYER_ROW_COLUMNS.index("onnx_source")
 
 
 # the keys the Engine holds in a field of its own (the rest go to Engine.extras)
@@ -705,6 +1044,8 @@ def load_engine(
     """Read an ``--exportLayerInfo`` file and optionally merge a profile and a timing trace.
 
     The file may be names-only or detailed (8.2 → 11), or the JSON of ``IEngineInspector``.
+    The layers frame is read straight from the JSON; the layer objects are built when
+    :attr:`Engine.layers` is first read.
 
     Args:
         path: the layer-info JSON: a path (``.gz`` too), ``"-"`` for standard input, or the
@@ -720,13 +1061,8 @@ def load_engine(
     kind = detect_kind(values[0])
     if kind != "layers":
         raise wrong_kind(name, kind, "layers")
-    engine = engine_from_json(values[0], name)
-    if profile is not None:
-        if not isinstance(profile, Profile):
-            profile = load_profile(profile)
-        engine = merge_profile(engine, profile, in_place=True)
-    if times is not None:
-        engine = engine.model_copy(
-            update={"times": times if isinstance(times, Times) else load_times(times)}
-        )
-    return engine
+    if profile is not None and not isinstance(profile, Profile):
+        profile = load_profile(profile)
+    if times is not None and not isinstance(times, Times):
+        times = load_times(times)
+    return _engine(values[0], name, None, True, profile, times)

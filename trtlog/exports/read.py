@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import sys
 from typing import Any, Literal
 
 from trtlog._files import gunzip, read_bytes
 from trtlog.errors import InputError
-from trtlog.exports.jsonio import read_json_values
+from trtlog.exports.jsonio import JsonLimitError, plain_json, read_json_values
 from trtlog.parser.source import looks_utf16
 
 __all__ = [
@@ -50,6 +51,8 @@ _DESCRIPTION = {
 }
 _TIMES_KEYS = {"computeMs", "latencyMs", "startComputeMs", "endComputeMs"}
 
+
+_NOT_SPACE = re.compile(r"\S")
 
 #: What the JSON loaders take.
 JsonInput = str | os.PathLike[str] | bytes
@@ -105,13 +108,17 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
                 hint="pass the .json file trtexec wrote with --exportLayerInfo, "
                 "--exportProfile or --exportTimes",
             )
+        fast = plain_json(raw)  # orjson reads UTF-8 bytes as they are
+        if fast is not None:
+            return name, fast
         text = raw.decode("utf-8", errors="replace")
-    if not text.strip():
+    start = _NOT_SPACE.search(text)  # (no stripped copy of a large file)
+    if start is None:
         raise InputError("the file is empty", source=name, hint="re-run trtexec with the export")
-    first = text.lstrip()[:1]
+    first = text[start.start()]
     if first not in ("{", "["):
         raise InputError(
-            f"this is not JSON (it starts with {text.lstrip()[:30]!r})",
+            f"this is not JSON (it starts with {text[start.start() : start.start() + 30]!r})",
             source=name,
             line=1,
             hint="logs are read with trtlog.parse; JSON exports with load_engine, "
@@ -119,6 +126,12 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
         )
     try:
         return name, read_json_values(text, source=name)
+    except JsonLimitError as exc:
+        line = column = None
+        if exc.position is not None:
+            line = text.count("\n", 0, exc.position) + 1
+            column = exc.position - text.rfind("\n", 0, exc.position)
+        raise InputError(exc.what, source=name, line=line, column=column, hint=exc.hint) from None
     except ValueError as exc:
         line = getattr(exc, "lineno", None)
         column = getattr(exc, "colno", None)

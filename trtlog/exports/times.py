@@ -112,7 +112,7 @@ def times_from_json(values: Sequence[Any], name: str) -> Times:
                 field = mapping.get(key) or str(key)
                 try:
                     fields[field] = as_float(raw)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 as an int
                     fields[field] = raw
             try:
                 records.append(TimingRecord(**fields))

@@ -13,8 +13,15 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.engine.model import Profile, Times, compute_precision
-from trtlog.engine.modules import name_index, served_layer
+from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
+    LayerTable,
+    Profile,
+    Times,
+    compute_precision,
+    total_of,
+)
+from trtlog.engine.modules import module_of_node, served_by_name
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.names import common_module, parse_kernel_name
 from trtlog.numbers import U64, trtexec_percentile
@@ -160,19 +167,52 @@ def _sparse(parameters: dict[str, Any]) -> bool | None:
     return None
 
 
-def _serve_reformats(engine: Engine, rows: list[tuple[Any, ...]]) -> None:
+_COLUMNS = list(SCHEMAS["layers"])
+_MODULE, _REFORMAT = _COLUMNS.index("module"), _COLUMNS.index("is_reformat")
+_NAME, _NODES = _COLUMNS.index("name"), _COLUMNS.index("onnx_nodes")
+assert tuple(_COLUMNS[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
+
+
+def _serve_reformats(rows: list[tuple[Any, ...]]) -> None:
     """A reformat row's module is that of the layer it serves (its own nodes are none)."""
-    columns = list(SCHEMAS["layers"])
-    module, reformat = columns.index("module"), columns.index("is_reformat")
+    module, reformat = _MODULE, _REFORMAT
     wanted = [i for i, row in enumerate(rows) if row[reformat] and row[module] == "/"]
     if not wanted:
         return
-    layers = engine.layers
-    index = name_index(layers)
+    # name -> position of its first row (inserted last to first, so the first one stays)
+    names = [row[_NAME] for row in rows]
+    index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
     for i in wanted:
-        served, nodes = served_layer(layers, i, index)
-        home = rows[served][module] if served is not None else common_module(nodes)
-        rows[i] = (*rows[i][:module], home, *rows[i][module + 1 :])
+        row = rows[i]
+        if row[_NODES]:  # a reformat with ONNX nodes of its own serves no other layer
+            continue
+        served, nodes = served_by_name(row[_NAME], i, index)
+        if served is not None:
+            home = rows[served][module]
+        else:
+            home = module_of_node(nodes[0]) if len(nodes) == 1 else common_module(nodes)
+        rows[i] = (*row[:module], home, *row[module + 1 :])
+
+
+def _frame_of_rows(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    names = SCHEMAS["layers"]
+    values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
+    return frame_from_columns("layers", dict(zip(names, values, strict=True)))
+
+
+def _table_frame(table: LayerTable) -> pd.DataFrame:
+    """The layers frame of the values the loader read straight from the JSON."""
+    rows = list(table.rows)
+    if not rows:
+        return _frame_of_rows(rows)
+    _serve_reformats(rows)
+    times = table.times
+    if times is None:
+        no_time = (math.nan, math.nan, math.nan, math.nan, "no profile merged")
+        times = [no_time] * len(rows)
+    names = SCHEMAS["layers"]
+    values = [*zip(*rows, strict=True), *zip(*times, strict=True)]
+    return frame_from_columns("layers", dict(zip(names, values, strict=True)))
 
 
 @gc_paused()
@@ -191,6 +231,9 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     profile ``time_ms`` (per inference), ``total_ms``, ``median_ms``, ``percentage``,
     ``time_reason`` (why a time is missing, or how it was matched).
     """
+    table = engine.layer_table()
+    if table is not None:  # read straight from the layer JSON (trtlog.load_engine)
+        return _table_frame(table)
     # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
     # layer cost twice as much; fields are read from each layer's __dict__ (bench/engine_load.py)
     rows: list[tuple[Any, ...]] = []
@@ -247,11 +290,8 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 )
             )
         )
-    _serve_reformats(engine, rows)
-    names = SCHEMAS["layers"]
-    values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
-    columns = dict(zip(names, values, strict=True))
-    return frame_from_columns("layers", columns)
+    _serve_reformats(rows)
+    return _frame_of_rows(rows)
 
 
 @gc_paused()
@@ -383,14 +423,14 @@ def times_stats_frame(times: Times | None) -> pd.DataFrame:
                     "measure": measure,
                     "column": column,
                     "count": n,
-                    "mean_ms": math.fsum(values) / n,
+                    "mean_ms": total_of(values) / n,
                     "median_ms": median,
                     "p90_ms": trtexec_percentile(values, 90),
                     "p95_ms": trtexec_percentile(values, 95),
                     "p99_ms": trtexec_percentile(values, 99),
                     "min_ms": values[0],
                     "max_ms": values[-1],
-                    "total_ms": math.fsum(values),
+                    "total_ms": total_of(values),
                 }
             )
     return frame_from_records("times_stats", records)
