@@ -24,6 +24,7 @@ SMALL = {
         ["--logs", "12", "--max-mb", "0.3", "--huge-mb", "2", "--stream-mb", "1"],
         ["speed-up over serial", "re-ingest", "GROUP BY", "streamed: True", "peak RSS"],
     ),
+    "fuzz.py": (["--engine", "random", "--seconds", "3", "--seed", "1"], ["inputs tried:"]),
     "report.py": (
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--no-browser"],
         ["ratio (b)/(a)", "file:"],
