@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
+from trtlog._pydantic import ExactJson
 from trtlog.build.header import Device, Options, Run, derive_header
 from trtlog.build.passes import PassIndex
 from trtlog.build.performance import profile_from_events
@@ -56,7 +57,7 @@ class SourceMeta(BaseModel):
     size_bytes: int | None = None
 
 
-class Build(BaseModel):
+class Build(ExactJson):
     """A parsed trtexec (or TensorRT) log.
 
     Attributes:
@@ -237,7 +238,10 @@ class Build(BaseModel):
             IndexError: there is no such round.
         """
         target = self.rounds[index]
-        run = self.for_run(target.run) if target.run is not None else self
+        # ``Round.run`` is the run's index in the file; a build of one run (``for_run``) holds
+        # that run only, at position 0
+        position = next((i for i, r in enumerate(self.runs) if r.index == target.run), None)
+        run = self.for_run(position) if position is not None and len(self.runs) > 1 else self
         others = [r for r in self.rounds if r.run == target.run and r.index != target.index]
         if not others:
             return run

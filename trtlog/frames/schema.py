@@ -33,5 +33,33 @@ def frame_from_columns(name: str, columns: Mapping[str, Sequence[Any]]) -> pd.Da
     """Build frame ``name`` from one value list per column of its schema (equal lengths)."""
     schema = SCHEMAS[name]
     # one typed Series per column: no inferred intermediate frame to convert afterwards
-    data = {col: pd.Series(columns[col], dtype=dtype) for col, dtype in schema.items()}
+    data = {col: _series(name, col, columns[col], dtype) for col, dtype in schema.items()}
     return pd.DataFrame(data, columns=list(schema), copy=False)
+
+
+_RANGES = {"Int64": (-(1 << 63), (1 << 63) - 1), "UInt64": (0, (1 << 64) - 1)}
+_RANGES["int64"], _RANGES["uint64"] = _RANGES["Int64"], _RANGES["UInt64"]
+
+
+def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series[Any]:
+    """One typed column; an integer past its 64-bit dtype is missing (NA), not a crash.
+
+    A log can print any digits where a size or a dimension belongs (issue 18: dims of 2**64);
+    no real value is that large, so a nullable column shows it as missing and a plain one
+    (which cannot) says which frame and column it is.
+    """
+    try:
+        return pd.Series(values, dtype=dtype)
+    except OverflowError:
+        low, high = _RANGES.get(dtype, (None, None))
+        if low is None or high is None:
+            raise
+    fits = [v if not isinstance(v, int) or low <= v <= high else None for v in values]
+    if dtype[0].isupper():  # the nullable dtypes: Int64, UInt64
+        return pd.Series(fits, dtype=dtype)
+    from trtlog.errors import InputError
+
+    raise InputError(
+        f"an integer in column {col!r} of the {name} frame does not fit in {dtype}",
+        hint="the log holds a number no TensorRT prints; check the line it came from",
+    )
