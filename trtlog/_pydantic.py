@@ -121,7 +121,8 @@ def same_values(a: Any, b: Any) -> bool:
     return False
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 class ExactJson(BaseModel):
@@ -143,16 +144,26 @@ class ExactJson(BaseModel):
 
     __hash__ = BaseModel.__hash__
 
+    def _holds_surrogates(self) -> bool | None:
+        """Whether a string of the model holds a lone surrogate (``None``: not known cheaply).
+
+        Pydantic fails on such a string value but writes U+FFFD for it in a dict key, so a
+        model whose keys can come from the input says here whether it holds any.
+        """
+        return None
+
     def model_dump_json(self, **kwargs: Any) -> str:
         """Pydantic's JSON; with lone surrogates in a string, Python's (``\\udXXX`` escapes)."""
-        try:
-            return super().model_dump_json(**kwargs)
-        except PydanticSerializationError as exc:
-            if "surrogates not allowed" not in str(exc):
-                raise
+        if not self._holds_surrogates():
+            try:
+                return super().model_dump_json(**kwargs)
+            except PydanticSerializationError as exc:
+                if "surrogates not allowed" not in str(exc):
+                    raise
         indent = kwargs.pop("indent", None)
         kwargs.pop("ensure_ascii", None)
-        data = self.model_dump(mode="json", **kwargs)
+        # python mode: the JSON mode writes U+FFFD for a lone surrogate in a dict key
+        data = self.model_dump(mode="python", **kwargs)
         return json.dumps(data, indent=indent, ensure_ascii=True, separators=(",", ":"))
 
     @classmethod
@@ -162,10 +173,9 @@ class ExactJson(BaseModel):
             return super().model_validate_json(json_data, **kwargs)
         except ValidationError as exc:
             errors = exc.errors()
-            if not (
-                len(errors) == 1
-                and errors[0]["type"] == "json_invalid"
-                and "surrogate" in errors[0]["msg"]
-            ):
+            if not (len(errors) == 1 and errors[0]["type"] == "json_invalid"):
                 raise
-        return cls.model_validate(json.loads(json_data), **kwargs)
+            text = json_data if isinstance(json_data, str) else bytes(json_data).decode("utf-8")
+            if _SURROGATE_ESCAPE.search(text) is None:
+                raise
+        return cls.model_validate(json.loads(text), **kwargs)

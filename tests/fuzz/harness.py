@@ -11,15 +11,21 @@ trip. A function here returns normally when the contract holds and raises otherw
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import tempfile
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import trtlog
 from trtlog.build import Build
 from trtlog.errors import InputError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 __all__ = ["check_cli", "check_json", "check_log_bytes", "check_log_text", "check_views"]
 
@@ -97,6 +103,19 @@ def check_engine(engine: trtlog.Engine) -> None:
     engine.model_dump_json()
 
 
+def _quiet(func: Callable[P, R]) -> Callable[P, R]:
+    """Run ``func`` with warnings ignored: warnings are data for the user, not failures."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return func(*args, **kwargs)
+
+    return wrapper
+
+
+@_quiet
 def check_log_text(text: str, *, views: bool = True) -> Build | None:
     """``parse_text`` and ``iter_events`` of a string; the views when ``views``."""
     try:
@@ -119,6 +138,7 @@ def check_log_text(text: str, *, views: bool = True) -> Build | None:
     return build
 
 
+@_quiet
 def check_log_bytes(data: bytes, *, views: bool = True) -> Build | None:
     """``parse`` of a log's bytes (any encoding, compressed or not)."""
     try:
@@ -131,6 +151,7 @@ def check_log_bytes(data: bytes, *, views: bool = True) -> Build | None:
     return build
 
 
+@_quiet
 def check_json(data: bytes) -> None:
     """Every JSON loader on the bytes, and the views of what loads."""
     for loader in (trtlog.load_engine, trtlog.load_profile, trtlog.load_times):
@@ -187,6 +208,7 @@ PLOT_COMMANDS: tuple[tuple[str, ...], ...] = (
 )
 
 
+@_quiet
 def check_cli(data: bytes, *, suffix: str = ".log", plots: bool = False) -> list[int]:
     """Every command through ``main(argv)`` on a file of these bytes; their exit codes.
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
-from trtlog._pydantic import ExactJson
+from trtlog._pydantic import LONE_SURROGATE, ExactJson
 from trtlog.build.header import Device, Options, Run, derive_header
 from trtlog.build.passes import PassIndex
 from trtlog.build.performance import profile_from_events
@@ -93,6 +93,10 @@ class Build(ExactJson):
     def to_text(self) -> str:
         """The decoded input, exactly (line endings included)."""
         return self.text
+
+    def _holds_surrogates(self) -> bool:
+        # every string of a build (names, option labels...) comes from its text
+        return LONE_SURROGATE.search(self.text) is not None
 
     @cached_property
     def lines(self) -> list[str]:

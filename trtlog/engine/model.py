@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import html_table, plural, top_counts
+from trtlog._pydantic import ExactJson
 from trtlog.names import ComposedName, MyelinKernel, OnnxSource, parse_kernel_name, split_name
 from trtlog.tensors import DType, Tensor, dtype_of
 
@@ -88,7 +89,7 @@ class ProfileRun(BaseModel):
         return math.fsum(r.average_ms for r in self.records)
 
 
-class Profile(BaseModel):
+class Profile(ExactJson):
     """An ``--exportProfile`` file.
 
     Attributes:
@@ -196,7 +197,7 @@ class TimingRun(BaseModel):
     records: tuple[TimingRecord, ...] = ()
 
 
-class Times(BaseModel):
+class Times(ExactJson):
     """An ``--exportTimes`` file.
 
     Attributes:
@@ -533,7 +534,7 @@ class IoTensor(BaseModel):
 EngineOrigin = Literal["layer_json", "log_inspector", "log_listing", "log_names"]
 
 
-class Engine(BaseModel):
+class Engine(ExactJson):
     """A built engine's layers, as a layer-info JSON or a log's layer dump describes them.
 
     Attributes:

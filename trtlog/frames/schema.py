@@ -50,6 +50,10 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     """
     try:
         return pd.Series(values, dtype=dtype)
+    except UnicodeEncodeError:
+        # a lone surrogate (text decoded with surrogateescape) cannot go into an Arrow
+        # string: the cell shows it escaped (``\udcff``)
+        return pd.Series([_escaped(v) for v in values], dtype=dtype)
     except OverflowError:
         low, high = _RANGES.get(dtype, (None, None))
         if low is None or high is None:
@@ -63,3 +67,9 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
         f"an integer in column {col!r} of the {name} frame does not fit in {dtype}",
         hint="the log holds a number no TensorRT prints; check the line it came from",
     )
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value
