@@ -677,7 +677,8 @@ def engine_from_json(
     if warn:
         for note in notes[1:] if notes and notes[0] is NAMES_ONLY_NOTE else notes:
             warnings.warn(f"{source}: {note}", LayerInfoWarning, stacklevel=3)
-    bindings = tuple(str(b) for b in bindings_raw or ())
+    # a "Bindings" that is not a list (fuzzed: 5, true) names no binding (issue 18)
+    bindings = tuple(str(b) for b in bindings_raw) if isinstance(bindings_raw, list) else ()
     if not bindings and io_tensors:
         bindings = tuple(t.name for t in io_tensors)  # what "Bindings" listed before 11
     return Engine(
