@@ -207,4 +207,5 @@ def test_tests_mirror_the_package() -> None:
         for p in tests.rglob("__init__.py")
         if p.parent != tests
     }
-    assert folders == packages
+    # tests/fuzz fuzzes the whole package (issue 18), like the top-level tests of it
+    assert folders - {"fuzz"} == packages

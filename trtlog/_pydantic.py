@@ -13,13 +13,16 @@ engine is built.
 from __future__ import annotations
 
 import gc
+import json
+import re
 from collections.abc import Iterator, Set
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticSerializationError
 
-__all__ = ["assemble", "gc_paused"]
+__all__ = ["ExactJson", "assemble", "gc_paused", "same_values"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -90,3 +93,89 @@ def _age_young_objects() -> None:
     if gc.get_count()[0] >= _MANY_YOUNG and not gc.get_freeze_count():
         gc.freeze()
         gc.unfreeze()
+
+
+def same_values(a: Any, b: Any) -> bool:
+    """``a == b``, except that NaN equals NaN, at any depth (tuples, lists, dicts, models).
+
+    trtexec prints ``-nan`` (``enqueue -nan ms``); a model that holds it must still equal its
+    own JSON round trip (issue 18).
+
+    Example:
+        >>> nan = float("nan")
+        >>> same_values((1.0, nan), (1.0, float("nan"))), same_values(nan, 1.0)
+        (True, False)
+    """
+    if a is b or a == b:
+        return True
+    if isinstance(a, float) and isinstance(b, float):
+        return a != a and b != b  # both NaN
+    if isinstance(a, tuple | list) and type(a) is type(b):
+        return len(a) == len(b) and all(same_values(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_values(v, b[k]) for k, v in a.items())
+    if isinstance(a, BaseModel) and type(a) is type(b):
+        return same_values(a.__dict__, b.__dict__) and same_values(
+            a.__pydantic_extra__, b.__pydantic_extra__
+        )
+    return False
+
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+class ExactJson(BaseModel):
+    """A base whose instances survive ``model_validate_json(m.model_dump_json()) == m``.
+
+    Two things break pydantic's own round trip on text from hostile logs (issue 18): NaN
+    (which never equals itself: equality here treats NaN as equal to NaN) and lone surrogates
+    (``parse_text`` of a string decoded with ``errors="surrogateescape"``), which pydantic's
+    JSON writer cannot encode and its reader refuses as ``\\udXXX`` escapes. A model holding
+    one is written by Python's ``json`` with such escapes (valid JSON) and read back by it.
+    """
+
+    def __eq__(self, other: object) -> bool:
+        """Pydantic's equality, with NaN equal to NaN."""
+        result = super().__eq__(other)
+        if result is True or type(other) is not type(self):
+            return result
+        return same_values(self.__dict__, other.__dict__)
+
+    __hash__ = BaseModel.__hash__
+
+    def _holds_surrogates(self) -> bool | None:
+        """Whether a string of the model holds a lone surrogate (``None``: not known cheaply).
+
+        Pydantic fails on such a string value but writes U+FFFD for it in a dict key, so a
+        model whose keys can come from the input says here whether it holds any.
+        """
+        return None
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        """Pydantic's JSON; with lone surrogates in a string, Python's (``\\udXXX`` escapes)."""
+        if not self._holds_surrogates():
+            try:
+                return super().model_dump_json(**kwargs)
+            except PydanticSerializationError as exc:
+                if "surrogates not allowed" not in str(exc):
+                    raise
+        indent = kwargs.pop("indent", None)
+        kwargs.pop("ensure_ascii", None)
+        # python mode: the JSON mode writes U+FFFD for a lone surrogate in a dict key
+        data = self.model_dump(mode="python", **kwargs)
+        return json.dumps(data, indent=indent, ensure_ascii=True, separators=(",", ":"))
+
+    @classmethod
+    def model_validate_json(cls, json_data: str | bytes | bytearray, **kwargs: Any) -> Self:
+        """Pydantic's reader; for JSON with ``\\udXXX`` escapes of lone surrogates, Python's."""
+        try:
+            return super().model_validate_json(json_data, **kwargs)
+        except ValidationError as exc:
+            errors = exc.errors()
+            if not (len(errors) == 1 and errors[0]["type"] == "json_invalid"):
+                raise
+            text = json_data if isinstance(json_data, str) else bytes(json_data).decode("utf-8")
+            if _SURROGATE_ESCAPE.search(text) is None:
+                raise
+        return cls.model_validate(json.loads(text), **kwargs)

@@ -70,11 +70,11 @@ NameOp = Literal[
     "myelin",  # a+b_myl0_3 (10.x Myelin kernels)
 ]
 
-_PROFILE = re.compile(r"^(?P<base>.+) \[profile (?P<n>\d+)\]$")
-_CLONE = re.compile(r"^(?P<base>.+)_clone_(?P<n>\d+)$")
-_MYELIN = re.compile(r"^(?P<base>.+?)_myl(?P<graph>\d+)_(?P<n>\d+)$")
+_PROFILE = re.compile(r"^(?P<base>.+) \[profile (?P<n>\d{1,18})\]$")
+_CLONE = re.compile(r"^(?P<base>.+)_clone_(?P<n>\d{1,18})$")
+_MYELIN = re.compile(r"^(?P<base>.+?)_myl(?P<graph>\d{1,18})_(?P<n>\d{1,18})$")
 _REFORMAT = re.compile(
-    r"^(?:Reformatting CopyNode for|Reformatted) (?P<dir>Input|Output) Tensor (?P<n>\d+) to "
+    r"^(?:Reformatting CopyNode for|Reformatted) (?P<dir>Input|Output) Tensor (?P<n>\d{1,18}) to "
     r"(?P<target>.+)$",
     re.DOTALL,
 )
@@ -228,14 +228,24 @@ def _name(
     return assemble(ComposedName, data, None, _NAME_FIELDS_SET)
 
 
-def _split(text: str) -> ComposedName:
+#: How deep names nest (``PWN(PWN(...))``, fusions of foreign nodes...) before the rest of a
+#: name is kept whole, as one leaf: TensorRT's names nest a few levels; the bound keeps the
+#: splitter's cost linear in the name's length and its recursion far from Python's limit
+#: (issue 18: a 4.8 KB name nested 500 deep raised RecursionError).
+MAX_DEPTH = 32
+
+
+def _split(text: str, depth: int = 0) -> ComposedName:
+    if depth >= MAX_DEPTH:
+        return _name(text=text)
+    depth += 1
     # Order matters: decorations that wrap a whole name first, then the depth-0 operators
     # from the loosest (||) to the tightest (+), then decorations of a single name.
     if _DECORATED.search(text) is None:  # fast path: most parts are plain names
         return _name(text=text)
     m = _PROFILE.match(text) if text.endswith("]") else None
     if m:
-        return _name(text=text, op="profile", parts=(_split(m["base"]),), index=int(m["n"]))
+        return _name(text=text, op="profile", parts=(_split(m["base"], depth),), index=int(m["n"]))
     m = _REFORMAT.match(text)
     if m:
         direction = m["dir"].lower()
@@ -244,7 +254,7 @@ def _split(text: str) -> ComposedName:
         return _name(
             text=text,
             op="reformat",
-            parts=(_split(m["target"]),),
+            parts=(_split(m["target"], depth),),
             index=int(m["n"]),
             detail=direction,
         )
@@ -258,18 +268,21 @@ def _split(text: str) -> ComposedName:
         )
     merged = split_top(text, " || ")
     if len(merged) > 1:
-        return _name(text=text, op="merge", parts=tuple(_split(p) for p in merged))
+        return _name(text=text, op="merge", parts=tuple(_split(p, depth) for p in merged))
     fused = split_top(text, " + ")
     if len(fused) > 1:
-        return _name(text=text, op="fusion", parts=tuple(_split(p) for p in fused))
+        return _name(text=text, op="fusion", parts=tuple(_split(p, depth) for p in fused))
     inner = _wrapped(text, "{ForeignNode[", "]}")
     if inner is not None:
         first, sep, last = inner.partition("...")
         if sep:
             return _name(
-                text=text, op="foreign", parts=(_split(first), _split(last)), detail="range"
+                text=text,
+                op="foreign",
+                parts=(_split(first, depth), _split(last, depth)),
+                detail="range",
             )
-        return _name(text=text, op="foreign", parts=(_split(inner),), detail="range")
+        return _name(text=text, op="foreign", parts=(_split(inner, depth),), detail="range")
     inner = _wrapped(text, "{", "}")
     if inner is not None and "," in inner:
         return _name(
@@ -281,11 +294,11 @@ def _split(text: str) -> ComposedName:
     inner = _wrapped(text, "PWN(", ")")
     if inner is not None:
         return _name(
-            text=text, op="pointwise", parts=tuple(_split(p) for p in split_top(inner, ", "))
+            text=text, op="pointwise", parts=tuple(_split(p, depth) for p in split_top(inner, ", "))
         )
     m = _CLONE.match(text) if "_clone_" in text else None
     if m:
-        return _name(text=text, op="clone", parts=(_split(m["base"]),), index=int(m["n"]))
+        return _name(text=text, op="clone", parts=(_split(m["base"], depth),), index=int(m["n"]))
     m = _MYELIN.match(text) if "_myl" in text else None
     if m and not text.startswith("{"):
         base = m["base"]
@@ -312,7 +325,9 @@ def reformat_name(text: str) -> bool:
     """
     if not text.startswith("Reformat"):
         return False
-    while text.endswith("]"):  # split_name takes a [profile N] suffix off first
+    for _ in range(MAX_DEPTH):  # split_name takes [profile N] suffixes off first
+        if not text.endswith("]"):
+            break
         m = _PROFILE.match(text)
         if m is None:
             break
@@ -712,7 +727,7 @@ _OPS = {
 _WORD = re.compile(r"[A-Z][a-z0-9]*")
 
 
-_KERNEL = re.compile(r"^(?P<body>.+?)_myl(?P<graph>\d+)_(?P<index>\d+)$", re.DOTALL)
+_KERNEL = re.compile(r"^(?P<body>.+?)_myl(?P<graph>\d{1,18})_(?P<index>\d{1,18})$", re.DOTALL)
 
 
 _HASH = re.compile(r"_0x[0-9a-fA-F]{8,}$")

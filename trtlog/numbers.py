@@ -16,6 +16,7 @@ __all__ = [
     "format_tactic",
     "parse_dims_x",
     "parse_hex",
+    "parse_int",
     "parse_num",
     "parse_tactic",
     "signed_tactic",
@@ -36,6 +37,33 @@ def parse_num(text: str) -> float:
     return float(text)
 
 
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def parse_int(text: str) -> int:
+    """A decimal integer as TensorRT prints one: a signed 64-bit value.
+
+    Raises:
+        ValueError: not an integer, or past 64 bits (no count, size or dimension is; and
+            Python refuses to convert more than 4,300 digits at all). A line holding one
+            does not parse (issue 18).
+
+    Example:
+        >>> parse_int("-1"), parse_int("+2648")
+        (-1, 2648)
+        >>> parse_int("9" * 30)
+        Traceback (most recent call last):
+        ...
+        ValueError: 999999999999999999999999999999 is past a signed 64-bit integer
+    """
+    if len(text) > 24:  # before int(): its cost grows with the digits, past 4,300 it refuses
+        raise ValueError(f"{text[:40]} is past a signed 64-bit integer")
+    value = int(text)
+    if not I64_MIN <= value <= I64_MAX:
+        raise ValueError(f"{text} is past a signed 64-bit integer")
+    return value
+
+
 def parse_tactic(text: str) -> int:
     """A tactic id as an unsigned 64-bit integer, whatever the version printed (T26).
 
@@ -48,11 +76,16 @@ def parse_tactic(text: str) -> int:
         >>> parse_tactic("1002"), parse_tactic("0123")
         (1002, 123)
     """
+    if len(text) > 24:
+        raise ValueError(f"{text[:40]} is past a 64-bit tactic id")
     try:
-        return int(text, 0) % U64
+        value = int(text, 0)
     except ValueError:
         # int(text, 0) refuses a decimal with a leading zero ("0123"); base 10 reads it
-        return int(text, 10) % U64
+        value = int(text, 10)
+    if not I64_MIN <= value < U64:  # 7.x-8.2 print signed, 8.4+ unsigned 64-bit values
+        raise ValueError(f"{text} is past a 64-bit tactic id")
+    return value % U64
 
 
 def parse_hex(text: str) -> int:
@@ -61,8 +94,14 @@ def parse_hex(text: str) -> int:
     Example:
         >>> parse_hex("0x80000009")
         2147483657
+
+    Raises:
+        ValueError: not hexadecimal, or past 64 bits.
     """
-    return int(text, 16)
+    value = int(text, 16)
+    if value >= U64:
+        raise ValueError(f"{text[:40]} is past 64 bits")
+    return value
 
 
 def signed_tactic(value: int) -> int:
@@ -95,7 +134,7 @@ def parse_dims_x(text: str) -> tuple[int, ...]:
     text = text.strip()
     if text in ("", "scalar"):
         return ()
-    return tuple(int(part) for part in text.split("x"))
+    return tuple(parse_int(part) for part in text.split("x"))
 
 
 def decode_version(code: int) -> tuple[int, ...]:

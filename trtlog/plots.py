@@ -65,8 +65,24 @@ def shorten(name: str, width: int = 48, breaks: str = _BREAKS) -> str:
         'model.model.…conv/Conv'
         >>> shorten("layer1.0.conv1.weight + QuantizeLinear_18 + Conv_20", 30)
         'layer1.0.conv1.…Conv_20'
+
+    A ``$`` comes out escaped (a backslash before it): matplotlib would read the text
+    between two of them as maths (and fail on some) where a name holds them (issue 18).
     """
-    name = str(name)
+    return plain_text(_shorten(str(name), width, breaks))
+
+
+def plain_text(text: str) -> str:
+    """``text`` as matplotlib shows it verbatim: each ``$`` escaped, so no maths is read.
+
+    Example:
+        >>> plain_text("a$b") == "a" + chr(92) + "$b"
+        True
+    """
+    return text.replace("$", r"\$")
+
+
+def _shorten(name: str, width: int, breaks: str) -> str:
     if len(name) <= width:
         return name
     room = width - 1
@@ -491,7 +507,7 @@ def plot_slowest_tactics(frame: pd.DataFrame, ax: Axes | None = None, top: int =
     if chosen.empty:
         return _empty(ax, "no chosen tactics in this log")
     labels = [
-        f"{shorten(layer, 40)} [{_runner(runner, runner_id)}]"
+        f"{shorten(layer, 40)} [{plain_text(_runner(runner, runner_id))}]"
         for layer, runner, runner_id in zip(
             chosen["layer"], chosen["runner"], chosen["runner_id"], strict=True
         )
@@ -687,7 +703,8 @@ def plot_memory_by_stage(frame: pd.DataFrame, ax: Axes | None = None) -> Axes:
     if not engine.empty:
         last = engine.drop_duplicates("metric", keep="last")
         text = "\n".join(
-            f"{m}: {mib:.3g} MiB" for m, mib in zip(last["metric"], last["mib"], strict=True)
+            f"{plain_text(m)}: {mib:.3g} MiB"
+            for m, mib in zip(last["metric"], last["mib"], strict=True)
         )
         ax.text(  # beside the axes: over them it would hide the lines
             1.01,

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from trtlog._pydantic import ExactJson
 from trtlog.events import (
     DeviceKv,
     DeviceListItem,
@@ -206,7 +207,7 @@ class AvailableDevice(BaseModel):
     uuid: str
 
 
-class Device(BaseModel):
+class Device(ExactJson):
     """The ``=== Device Information ===`` block.
 
     Attributes:
@@ -226,7 +227,7 @@ class Device(BaseModel):
         values: every label → value as printed.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
 
     name: str | None = None
     compute_capability: str | None = None

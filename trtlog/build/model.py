@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
-from trtlog._pydantic import gc_paused
+from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused
 from trtlog.build.header import Device, Options, Run, derive_header
 from trtlog.build.passes import PassIndex
 from trtlog.build.performance import profile_from_events
@@ -126,7 +126,7 @@ class SourceMeta(BaseModel):
     size_bytes: int | None = None
 
 
-class Build(BaseModel):
+class Build(ExactJson):
     """A parsed trtexec (or TensorRT) log.
 
     Attributes:
@@ -240,6 +240,10 @@ class Build(BaseModel):
     def to_text(self) -> str:
         """The decoded input, exactly (line endings included)."""
         return self.text
+
+    def _holds_surrogates(self) -> bool:
+        # every string of a build (names, option labels...) comes from its text
+        return LONE_SURROGATE.search(self.text) is not None
 
     @cached_property
     def lines(self) -> list[str]:
@@ -402,7 +406,10 @@ class Build(BaseModel):
             IndexError: there is no such round.
         """
         target = self.rounds[index]
-        run = self.for_run(target.run) if target.run is not None else self
+        # ``Round.run`` is the run's index in the file; a build of one run (``for_run``) holds
+        # that run only, at position 0
+        position = next((i for i, r in enumerate(self.runs) if r.index == target.run), None)
+        run = self.for_run(position) if position is not None and len(self.runs) > 1 else self
         others = [r for r in self.rounds if r.run == target.run and r.index != target.index]
         if not others:
             return run

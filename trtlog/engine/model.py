@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from trtlog._display import html_table, plural, top_counts
+from trtlog._pydantic import ExactJson
 from trtlog.names import ComposedName, MyelinKernel, OnnxSource, parse_kernel_name, split_name
 from trtlog.tensors import DType, Tensor, dtype_of
 
@@ -110,7 +111,7 @@ class ProfileRun(BaseModel):
         return total_of(r.average_ms for r in self.records)
 
 
-class Profile(BaseModel):
+class Profile(ExactJson):
     """An ``--exportProfile`` file.
 
     Attributes:
@@ -218,7 +219,7 @@ class TimingRun(BaseModel):
     records: tuple[TimingRecord, ...] = ()
 
 
-class Times(BaseModel):
+class Times(ExactJson):
     """An ``--exportTimes`` file.
 
     Attributes:
@@ -622,7 +623,7 @@ class LayerTable:
         self.times = times
 
 
-class Engine(BaseModel):
+class Engine(ExactJson):
     """A built engine's layers, as a layer-info JSON or a log's layer dump describes them.
 
     Attributes:

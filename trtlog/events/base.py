@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import ConfigDict, model_validator
 
-from trtlog._pydantic import assemble
+from trtlog._pydantic import ExactJson, assemble
 from trtlog.events.fields import LAYER_NAME
 from trtlog.names import ComposedName, split_name
 
@@ -65,7 +65,7 @@ ENVELOPES: tuple[str, ...] = Envelope.__args__  # type: ignore[attr-defined]
 Span = tuple[int, int]
 
 
-class EventBase(BaseModel):
+class EventBase(ExactJson):
     """Common fields of every event.
 
     Attributes:

@@ -53,7 +53,23 @@ class JsonLimitError(ValueError):
 
 #: The most digits an integer in a JSON export may have: Python's own limit on converting
 #: text to int (sys.get_int_max_str_digits(), 4300); trtexec writes 64-bit integers (20 digits).
-_LONG_INTEGER = re.compile(r"(?<![\d.eE+-])-?\d{4301,}(?![\d.eE])")
+# a run of more than 4,300 digits; the run starting with a digit lets `re` skip ahead fast
+# (a leading look-behind made the search test every position: superlinear in practice)
+_LONG_DIGITS = re.compile(r"\d{4301,}")
+
+
+def _long_integer(text: str) -> re.Match[str] | None:
+    """The first integer (not a fraction or exponent) of more than 4,300 digits in ``text``."""
+    for m in _LONG_DIGITS.finditer(text):
+        before = text[max(m.start() - 2, 0) : m.start()]
+        after = text[m.end() : m.end() + 1]
+        if (
+            before[-1:] not in (".", "e", "E", "+")
+            and before not in ("e-", "E-")
+            and (after not in (".", "e", "E"))
+        ):
+            return m
+    return None
 
 
 def read_json_values(text: str, *, source: str = "<json>") -> list[Any]:
@@ -89,8 +105,8 @@ def read_json_values(text: str, *, source: str = "<json>") -> list[Any]:
         if isinstance(exc, json.JSONDecodeError):
             raise
         # int("1" * 5000): Python refuses to convert integers of more than 4300 digits
-        long = _LONG_INTEGER.search(text)
-        digits = len(long.group().lstrip("-")) if long else None
+        long = _long_integer(text)
+        digits = len(long.group()) if long else None
         raise JsonLimitError(
             f"the JSON holds an integer of {digits or 'more than 4,300'} digits; trtlog reads "
             "integers of up to 4,300 digits (trtexec writes 64-bit integers: at most 20)",

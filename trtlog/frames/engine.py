@@ -319,7 +319,8 @@ def tensors_frame(engine: Engine) -> pd.DataFrame:
             padded = list(dims)
             if tensor.vector is not None:  # a vectorized axis is padded to the vector width
                 axis, width = tensor.vector
-                padded[axis] = -(-padded[axis] // width) * width
+                if width > 0 and 0 <= axis < len(padded):  # a garbled format: no padding
+                    padded[axis] = -(-padded[axis] // width) * width
             count = math.prod(padded)
             size = (count * tensor.element_bits + 7) // 8
         return {

@@ -9,6 +9,7 @@ long table, sizes in bytes.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -111,7 +112,8 @@ def memory_frame(build: Build) -> pd.DataFrame:
         found = build.run_of(event)
         run = None if found is None else found.index
         for stage, metric, size, layer in rows:
-            value = round(size)
+            # "nan MiB", "inf MiB" (trtexec prints what it computed): no byte count
+            value = round(size) if math.isfinite(size) else None
             records.append(
                 {
                     "line": line,
@@ -121,7 +123,7 @@ def memory_frame(build: Build) -> pd.DataFrame:
                     "metric": metric,
                     "layer": layer,
                     "bytes": value,
-                    "mib": value / MIB,
+                    "mib": value / MIB if value is not None else size,
                 }
             )
     return frame_from_records("memory", records)

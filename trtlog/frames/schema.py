@@ -33,27 +33,60 @@ def frame_from_columns(name: str, columns: Mapping[str, Sequence[Any]]) -> pd.Da
     """Build frame ``name`` from one value list per column of its schema (equal lengths)."""
     schema = SCHEMAS[name]
     # one typed Series per column: no inferred intermediate frame to convert afterwards
-    data = {col: _series(columns[col], dtype) for col, dtype in schema.items()}
+    data = {col: _series(name, col, columns[col], dtype) for col, dtype in schema.items()}
     return pd.DataFrame(data, columns=list(schema), copy=False)
 
 
-def _series(values: Sequence[Any], dtype: str) -> pd.Series:
-    """A typed Series; text columns through pyarrow directly when the storage is pyarrow.
+_RANGES = {"Int64": (-(1 << 63), (1 << 63) - 1), "UInt64": (0, (1 << 64) - 1)}
+_RANGES["int64"], _RANGES["uint64"] = _RANGES["Int64"], _RANGES["UInt64"]
 
+
+def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series[Any]:
+    """One typed column; an integer past its 64-bit dtype is missing (NA), not a crash.
+
+    Text columns go to pyarrow directly when the storage is pyarrow:
     ``pd.Series(values, dtype="string")`` checks every value in Python before handing the
     list to pyarrow (half the time of a large frame); a list of ``str`` and ``None`` needs
     no check. Anything else (or another string storage) takes pandas' own path.
+
+    A log can print any digits where a size or a dimension belongs (issue 18: dims of 2**64);
+    no real value is that large, so a nullable column shows it as missing and a plain one
+    (which cannot) says which frame and column it is.
     """
     if dtype == "string" and len(values) > 1000 and _ARROW_STRINGS:
         import pyarrow as pa
 
         try:
             array = pa.array(values, type=pa.large_string())
-        except (pa.ArrowInvalid, pa.ArrowTypeError):
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
             pass
         else:
             return pd.Series(pd.arrays.ArrowStringArray(array))  # type: ignore[arg-type]
-    return pd.Series(values, dtype=dtype)
+    try:
+        return pd.Series(values, dtype=dtype)
+    except UnicodeEncodeError:
+        # a lone surrogate (text decoded with surrogateescape) cannot go into an Arrow
+        # string: the cell shows it escaped (``\udcff``)
+        return pd.Series([_escaped(v) for v in values], dtype=dtype)
+    except OverflowError:
+        low, high = _RANGES.get(dtype, (None, None))
+        if low is None or high is None:
+            raise
+    fits = [v if not isinstance(v, int) or low <= v <= high else None for v in values]
+    if dtype[0].isupper():  # the nullable dtypes: Int64, UInt64
+        return pd.Series(fits, dtype=dtype)
+    from trtlog.errors import InputError
+
+    raise InputError(
+        f"an integer in column {col!r} of the {name} frame does not fit in {dtype}",
+        hint="the log holds a number no TensorRT prints; check the line it came from",
+    )
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value
 
 
 _ARROW_STRINGS = pd.StringDtype().storage == "pyarrow"

@@ -28,7 +28,9 @@ __all__ = [
 ]
 
 #: ANSI terminal control sequences (colours, cursor moves), removed before parsing (T10).
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+# An OSC sequence ends at BEL or at ST (ESC \\); its body holds no ESC, which keeps the scan
+# linear on unterminated ones (each try stops at the next ESC; issue 18).
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 LETTER_SEVERITY: dict[str, Severity] = {
     "V": "verbose",

@@ -19,7 +19,7 @@ from typing import Any
 from lark import Token, Transformer
 from lark.exceptions import LarkError
 
-from trtlog.numbers import parse_dims_x, parse_hex, parse_num, parse_tactic
+from trtlog.numbers import parse_dims_x, parse_hex, parse_int, parse_num, parse_tactic
 
 __all__ = [
     "BaseTransformer",
@@ -151,8 +151,8 @@ class BaseTransformer(Transformer[Token, Any]):
     # Terminal callbacks are plain functions of the token text (a Token is a str), so that
     # the grammar-compiled matchers (compiled.py) can call them on match groups directly.
     NUM = staticmethod(parse_num)
-    INT = staticmethod(int)
-    SINT = staticmethod(int)
+    INT = staticmethod(parse_int)  # past 64 bits: ValueError, the line does not parse
+    SINT = staticmethod(parse_int)
     TACTIC = staticmethod(parse_tactic)
     HEX = staticmethod(parse_hex)
     DIMSX = staticmethod(parse_dims_x)

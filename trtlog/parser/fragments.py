@@ -121,7 +121,8 @@ _WRAPPED = re.compile(
 _NVINFER = "NVInfer: "
 # GStreamer debug lines (DeepStream): "0:00:00.209260524   226      0x1a87b20 INFO  nvinfer ..."
 _GSTREAMER = re.compile(
-    r"\d+:\d\d:\d\d\.\d+ +\d+ +0x[0-9a-f]+ +(ERROR|WARN|FIXME|INFO|DEBUG|LOG|TRACE) +\S+ "
+    r"(?<!\d)\d++:\d\d:\d\d\.\d++ ++\d++ ++0x[0-9a-f]++ ++"
+    r"(ERROR|WARN|FIXME|INFO|DEBUG|LOG|TRACE) ++\S++ "
 )
 # DeepStream's own messages: "WARNING: ../nvdsinfer/nvdsinfer_model_builder.cpp:1487 <msg>",
 # "ERROR: Failed to enqueue trt inference batch"
@@ -259,9 +260,10 @@ def unquote(text: str) -> str | None:
 _N2 = r"\d+\.\d\d"
 _N4 = r"\d+\.\d{4}"
 _N1 = r"\d+\.\d"
-_ROW_86 = re.compile(rf"\s*({_N2})\s+({_N4})\s+({_N4})\s+({_N1})\s+(\S.*?)\s*")
-_ROW_84 = re.compile(rf"\s*(\S.*?)\s+({_N2})\s+({_N4})\s+({_N4})\s+({_N1})\s*")
-_ROW_7X = re.compile(rf"\s*(\S.*?)\s+({_N2})\s+({_N4})\s+({_N1})\s*")
+# greedy names that end in a non-blank: a lazy name tried every blank run again (quadratic)
+_ROW_86 = re.compile(rf"\s*+({_N2})\s++({_N4})\s++({_N4})\s++({_N1})\s++(\S(?:.*\S)?)\s*+")
+_ROW_84 = re.compile(rf"\s*+(\S(?:.*\S)?)\s++({_N2})\s++({_N4})\s++({_N4})\s++({_N1})\s*+")
+_ROW_7X = re.compile(rf"\s*+(\S(?:.*\S)?)\s++({_N2})\s++({_N4})\s++({_N1})\s*+")
 _COLUMNS = (
     (re.compile(r"\s*Time\(ms\)\s+Avg\.\(ms\)\s+Median\(ms\)\s+Time\(%\)\s+Layer\s*"), "86"),
     (
@@ -327,7 +329,8 @@ def profile_row(message: str, layout: str | None = None) -> tuple[str, str] | No
 
 
 # one record of an --exportProfile JSON, cut from its array: ', { "name" : ..., "averageMs" : ... }'
-_JSON_RECORD = re.compile(r"\s*,?\s*(\{.*\})\s*,?\s*")
+# possessive blanks: "\s*,?\s*" split a run of blanks every possible way (quadratic)
+_JSON_RECORD = re.compile(r"\s*+(?:,\s*+)?(\{.*\})\s*+(?:,\s*+)?")
 
 
 def profile_json_record(message: str) -> dict[str, Any] | None:

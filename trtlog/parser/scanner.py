@@ -209,9 +209,12 @@ def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tupl
         regex = _GROUP.sub(rf"(?P<s{k}_\1>", line)
         parts.append(f"(?P<s{k}>{regex})")
         risky.append(doubt)
-    # every line matches: a hot shape, or the last alternative (a line for the line parser)
+    # every line matches: a hot shape, or the last alternative (a line for the line parser).
+    # A message holding a run of 17+ hex digits is never hot: its numbers may not fit the
+    # 64-bit fields (issue 18), and the line parser makes such a line `unrecognized`, which
+    # the store could only find out by converting every row (the line parser decides instead)
     pattern = re.compile(
-        rf"(?m)^(?:{envelope}(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
+        rf"(?m)^(?:{envelope}(?![^\n]*[0-9A-Fa-f]{{17}})(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
         rf"|[^\n]+\Z|[^\n]*\n)",
     )
     severity = pattern.groupindex[_ENVELOPE_GROUP]

@@ -188,7 +188,10 @@ class LogParser:
         matcher = self._matchers.get(route.rule.start, False)
         if matcher is False:
             matcher = self._matcher(route)
-        fields = matcher.match(message) if matcher is not None else None  # type: ignore[union-attr]
+        try:
+            fields = matcher.match(message) if matcher is not None else None  # type: ignore[union-attr]
+        except ValueError as exc:  # a value that is none (see below)
+            return self._no_value(route, message, span, exc)
         if fields is not None:
             cls = EVENT_CLASSES[fields["kind"]]
             # merged into the defaults (every field, in the class's order) so that span and
@@ -202,13 +205,28 @@ class LogParser:
                     raise self._strict_error(route, message, span, exc) from None
                 log.debug("line %d: %s did not parse: %s", span[0], route.rule.start, exc)
                 return None
+            except ValueError as exc:
+                return self._no_value(route, message, span, exc)
             cls, data = _complete(lark_fields)
         data["span"] = span
         data["severity"] = severity
         return assemble(cls, data, None, cls._fields_set)
 
+    def _no_value(self, route: Route, message: str, span: tuple[int, int], exc: ValueError) -> None:
+        """A message that matched but holds a value that is none: it does not parse (issue 18).
+
+        Transformers convert matched text with ``int()``/``float()``; they raise ``ValueError``
+        for text no TensorRT prints: an integer past Python's 4,300-digit limit, a compact
+        format that is not a number (``Half(786432,0xZZ,512,1)``), a garbled float. The line
+        becomes ``unrecognized`` (an ``InputError`` under ``strict``), like a grammar miss.
+        """
+        if self.strict:
+            raise self._strict_error(route, message, span, exc) from None
+        log.debug("line %d: %s holds no value: %s", span[0], route.rule.start, exc)
+        return None
+
     def _strict_error(
-        self, route: Route, message: str, span: tuple[int, int], exc: LarkError
+        self, route: Route, message: str, span: tuple[int, int], exc: Exception
     ) -> InputError:
         column = exc.column if isinstance(exc, UnexpectedInput) else None
         return InputError(
@@ -582,12 +600,17 @@ class LogParser:
                     # the message starts after "[MM/DD/YYYY-hh:mm:ss] [S] " and maybe "[TRT] "
                     at = tagged_at if text[plain_at:tagged_at] == tag else plain_at
                     line_match = recent.get(text[at : at + _KEY])
-                    found = line_match(text) if line_match is not None else None
+                    try:
+                        found = line_match(text) if line_match is not None else None
+                    except ValueError:  # a value that is none: feed() makes it unrecognized
+                        found = line_match = None
+                        m = None
+                    else:
+                        m = fast(text) if found is None else None
                     if found is not None:
                         fields, letter = found
                     else:
                         fields = None
-                        m = fast(text)
                         if m is not None:
                             letter, _tag, message = m.group(2, 3, 4)
                             route = lookup(message, None)
@@ -597,7 +620,10 @@ class LogParser:
                                 if matcher is False:
                                     matcher = plain[key] = plain_of(route)
                                 if matcher is not None:
-                                    fields = matcher.first(message) or matcher.match(message)
+                                    try:
+                                        fields = matcher.first(message) or matcher.match(message)
+                                    except ValueError:  # see LogParser._no_value
+                                        fields = None
                                     if fields is not None and exclusive(route):
                                         self._remember(recent, matcher, route, message)
                     if fields is not None:

@@ -199,14 +199,16 @@ def _split_top_params(text: str) -> list[tuple[str, str]]:
     if "\\" not in text:
         pairs: list[tuple[str, str]] = []
         at = 0
-        for found in _PAIR.finditer(text):
-            if found.start() != at:
+        end = len(text)
+        while at < end:
+            # match at the end of the previous pair (a search would try every position)
+            found = _PAIR.match(text, at)
+            if found is None or found.end() == at:
                 break
             pairs.append((found.group(1), found.group(2)))
             at = found.end()
-        else:
-            if at == len(text) and pairs:
-                return pairs
+        if at == end and pairs:
+            return pairs
     return _split_walk(text, m)
 
 
@@ -227,7 +229,7 @@ def _nested(depth: int) -> str:
 _INNER = _nested(3)
 # one pair: a key, then a value up to a top-level ", " followed by a key, or the end
 _PAIR = re.compile(
-    rf"({_KEY_TEXT}): ("
+    rf"(?<![A-Za-z0-9_/])([A-Za-z_][A-Za-z0-9_/]*+): ("
     rf'(?:[^\[\]{{}}()",]++|,(?! {_KEY_TEXT}: )|"[^"]*+"'
     rf"|\[{_INNER}\]|\{{{_INNER}\}}|\({_INNER}\))*+"
     rf")(?:, (?={_KEY_TEXT}: )|\Z)"

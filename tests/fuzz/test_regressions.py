@@ -1,0 +1,129 @@
+"""Every failure the fuzzers found (issue 18), as a test of the input that showed it."""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import pytest
+
+import trtlog
+from tests.fuzz import harness
+from trtlog.build import Build
+from trtlog.cli.main import main
+from trtlog.errors import InputError
+
+ENV = "[01/10/2024-21:52:52] [V] [TRT] "
+BIG = "9" * 5000  # past Python's 4,300-digit limit for int()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        f"Memory Bus Width: {BIG} bits (ECC disabled)",  # bus width
+        f"TensorRT version: {BIG}",
+        f"Average on {BIG} runs - GPU latency: 0.0389 ms - Host latency: 0.0389 ms",
+        f"Tactic: 0x{'f' * 40} Time: 0.1",  # a tactic id past 64 bits
+        f"Original: {'9' * 30} layers",  # a count past 64 bits
+        f"Deserialization required {BIG} microseconds.",
+        "Engine Layer Information:\nLayer(CaskConvolution): a, Tactic: 0x1, "
+        "x [Half(786432,0xZZ,512,1)] -> y",
+        "Average on 10 runs - GPU latency: 0.0.389 ms - Host latency: 0.0389 ms (enqueue x ms)",
+    ],
+)
+def test_values_that_are_none_make_the_line_unrecognized(message: str) -> None:
+    text = ENV + message + "\n"
+    build = harness.check_log_text(text)
+    assert build is not None and build.to_text() == text
+
+
+def test_an_integer_past_64_bits_in_a_frame_is_missing() -> None:
+    """OverflowError from pandas: a value past int64 in a nullable column is <NA>."""
+    from trtlog.frames.schema import frame_from_records
+
+    row = {"line": 1, "run": None, "stage": "s", "kind": "memory_change", "metric": "cpu"}
+    rows = [{**row, "layer": None, "bytes": b, "mib": 1.0} for b in (2**64, 5)]
+    frame = frame_from_records("memory", rows)
+    assert frame["bytes"].isna().tolist() == [True, False]
+    # where the parser meets one, the line does not parse
+    text = f"{ENV}[MemUsageChange] Init CUDA: CPU +{'9' * 30}, GPU +0, now: CPU 2, GPU 3 (MiB)\n"
+    assert [e.kind for e in trtlog.parse_text(text).events] == ["unrecognized"]
+
+
+def test_nan_and_inf_sizes_have_no_byte_count() -> None:
+    for value in ("nan", "inf"):
+        frame = trtlog.parse_text(f"{ENV}Created engine with size: {value} MiB\n").memory_frame()
+        assert frame["bytes"].isna().all()
+
+
+def test_nan_survives_the_json_round_trip() -> None:
+    text = (
+        "[07/07/2026-02:11:43] [I] Average on 10 runs - GPU latency: 0.0389 ms - Host latency: "
+        "0.0389 ms (enqueue -nan ms)\n"
+    )
+    build = trtlog.parse_text(text)
+    values = [v for e in build.events for v in e.__dict__.values() if isinstance(v, float)]
+    assert any(math.isnan(v) for v in values)
+    assert Build.model_validate_json(build.model_dump_json()) == build
+
+
+def test_lone_surrogates_survive_the_json_round_trip() -> None:
+    text = (
+        "[I] [TRT] Original: 5 layers\n[I] === Build Options ===\n"
+        "[I] Pre\udcffcision: FP16\n[I] \udc80x\n"
+    )
+    build = trtlog.parse_text(text)
+    assert Build.model_validate_json(build.model_dump_json()) == build
+    for event in build.events:
+        assert type(event).model_validate_json(event.model_dump_json()) == event
+    harness.check_views(build)
+
+
+def test_a_file_holding_only_a_byte_order_mark_is_not_a_log(tmp_path: Path) -> None:
+    for bom in (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"):
+        path = tmp_path / "empty.log"
+        path.write_bytes(bom)
+        with pytest.raises(InputError, match="byte-order mark"):
+            trtlog.parse(path)
+        assert main(["lint", str(path)]) == 2  # an empty capture must not pass a CI gate
+
+
+def test_dollar_signs_in_names_are_shown_not_read_as_maths() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from trtlog import plots
+
+    path = (
+        Path(__file__).parents[2]
+        / "fixtures/logs/trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+    )
+    text = path.read_text(encoding="utf-8").replace("/model", "$x^2$/mo$\\frac{del")
+    build = trtlog.parse_text(text)
+    for plot, frame in [
+        (plots.plot_layer_counts, build.layer_counts_frame()),
+        (plots.plot_tactic_timing, build.tactics_frame()),
+        (plots.plot_slowest_tactics, build.tactics_frame()),
+        (plots.plot_memory_by_stage, build.memory_frame()),
+    ]:
+        fig, ax = plt.subplots()
+        plot(frame, ax=ax)
+        fig.savefig(io.BytesIO(), format="png")  # mathtext raised ValueError here
+        labels = [t.get_text() for t in (*ax.get_xticklabels(), *ax.get_yticklabels())]
+        assert all("$" not in t.replace("\\$", "") for t in labels), labels
+        plt.close(fig)
+
+
+def test_summary_of_the_last_run_with_builder_rounds() -> None:
+    """IndexError: a one-run view asked for its run by the file's index."""
+    root = Path(__file__).parents[2] / "fixtures/logs"
+    text = (root / "trt8.6-like_orin-dla-fallback_build-verbose.log").read_text(encoding="utf-8")
+    text += (root / "trt10.16-like_three-rounds_build-verbose.log").read_text(encoding="utf-8")
+    from trtlog.summary import summarize
+
+    build = trtlog.parse_text(text)
+    assert len(build.runs) == 2
+    assert summarize(build).to_text()
