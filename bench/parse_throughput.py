@@ -20,7 +20,13 @@ the baseline, parse + tactics_frame ≤ 3.0x, (d) ≤ (e); retained memory (trac
 allocations still held by the Build) ≤ 2.5x the file; with ``--rss-mb N``, a log of N MB is
 generated and parsed in a fresh process whose peak RSS must stay ≤ 3.5x the file.
 
+With ``--breakdown``, where the time of (c) and of (d) beyond the parse goes (each part timed
+on a fresh parse, min / median / max of the rounds): the engine from the log's layer dump,
+the ``tactic_timing`` columns, re-reading the group texts of every hot row (the second regex
+pass over the hot lines that a lazy parse pays when its events are built), and the rest.
+
 Usage: python bench/parse_throughput.py [--mb 50] [--keep FILE] [--repeat 5] [--rss-mb 1000]
+       [--breakdown]
 """
 
 from __future__ import annotations
@@ -312,12 +318,58 @@ def peak_rss(path: Path) -> int:
     return int(out.stdout.split()[-1]) * 1024  # ru_maxrss is in KiB on Linux
 
 
+def breakdown(path: Path, repeat: int) -> None:
+    """Print where ``tactics_frame()`` and building every event spend their time."""
+    parts: dict[str, list[float]] = {
+        k: [] for k in ("engine", "columns", "frame rest", "reread", "events rest")
+    }
+    clock = time.process_time
+    for _ in range(repeat):
+        gc.collect()
+        build = trtlog.parse(path)
+        t0 = clock()
+        build.engine  # noqa: B018 (the layer dump, cached on the Build)
+        t1 = clock()
+        build.columns("tactic_timing")
+        t2 = clock()
+        build.tactics_frame()  # the engine is cached; the columns are read again
+        t3 = clock()
+        parts["engine"].append(t1 - t0)
+        parts["columns"].append(t2 - t1)
+        parts["frame rest"].append(t3 - t2 - (t2 - t1))
+        del build
+        gc.collect()
+        build = trtlog.parse(path)
+        store = build._lazy
+        assert store is not None
+        t0 = clock()
+        for hot in store._hot:
+            hot.rows.values(hot.text)
+        t1 = clock()
+        build.events  # noqa: B018
+        t2 = clock()
+        parts["reread"].append(t1 - t0)
+        parts["events rest"].append(t2 - t1 - (t1 - t0))
+        del build
+    print(f"breakdown (seconds, min / median / max of {repeat} fresh parses):")
+    print(f"  tactics_frame: engine from the layer dump  {_stats(parts['engine'])}")
+    print(f"                 tactic_timing columns       {_stats(parts['columns'])}")
+    print(f"                 the rest                    {_stats(parts['frame rest'])}")
+    print(f"  every event:   re-reading the hot rows     {_stats(parts['reread'])}")
+    print(f"                 the rest                    {_stats(parts['events rest'])}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=50.0, help="size of the generated log (MB)")
     ap.add_argument("--keep", type=Path, help="write the generated log here and keep it")
     ap.add_argument("--repeat", type=int, default=5, help="timed rounds (min/median/max)")
     ap.add_argument("--no-memory", action="store_true", help="skip the traced-memory run")
+    ap.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also print where the time of tactics_frame() and of building every event goes",
+    )
     ap.add_argument(
         "--rss-mb",
         type=float,
@@ -389,6 +441,8 @@ def main() -> int:
     print(f"  parse + every event / eager parse: {_stats(touch_ratio)}  (target <= 1.0)")
     del build
     gc.collect()
+    if args.breakdown:
+        breakdown(path, args.repeat)
     if not args.no_memory:
         tracemalloc.start()
         build = trtlog.parse(path)

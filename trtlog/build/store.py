@@ -19,6 +19,7 @@ import inspect
 import re
 import sys
 from collections.abc import Callable, Iterable
+from operator import itemgetter
 from typing import Any
 
 from trtlog._pydantic import gc_paused
@@ -265,29 +266,31 @@ class EventStore:
             out[name] = []
         if not parts:
             return out
-        if len(parts) == 1:
-            lines, ends, sevs, dicts = parts[0]
-        else:
-            merged = sorted(
-                (
-                    (line, end, sev, d)
-                    for p in parts
-                    for line, end, sev, d in zip(p[0], p[1], p[2], p[3], strict=True)
-                ),
-                key=_head,
-            )
-            lines = [r[0] for r in merged]
-            ends = [r[1] for r in merged]
-            sevs = [r[2] for r in merged]
-            dicts = [r[3] for r in merged]
-        out["line"] = list(lines)
-        out["end_line"] = list(ends)
-        out["severity"] = list(sevs)
+        # each part is in file order: concatenate, then one permutation for every column
+        lines = [n for p in parts for n in p[0]]
+        order: list[int] | None = None
+        if len(parts) > 1:
+            order = sorted(range(len(lines)), key=lines.__getitem__)
         defaults = cls._defaults
+        columns: dict[str, list[Any]] = {
+            "line": lines,
+            "end_line": [n for p in parts for n in p[1]],
+            "severity": [v for p in parts for v in p[2]],
+        }
         for name in names:
             default = defaults[name]
-            out[name] = [d.get(name, default) for d in dicts]
-        return out
+            column: list[Any] = []
+            for p in parts:
+                dicts = p[3]
+                try:
+                    values = list(map(itemgetter(name), dicts))
+                except KeyError:  # a dict without the field: its default
+                    values = [d.get(name, default) for d in dicts]
+                column.extend(values)
+            columns[name] = column
+        if order is None:
+            return columns
+        return {name: [column[i] for i in order] for name, column in columns.items()}
 
 
 def family_kinds(family: Family) -> frozenset[str]:
@@ -370,7 +373,3 @@ def _may_give(wanted: set[str]) -> Callable[[Route], bool]:
 
 def _first_line(event: Any) -> int:
     return event.span[0]  # type: ignore[no-any-return]
-
-
-def _head(row: tuple[Any, ...]) -> int:
-    return row[0]  # type: ignore[no-any-return]
