@@ -84,7 +84,9 @@ def test_text_output_shows_controls_as_escapes(
 
 def test_the_escapes_are_visible(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(capsys, "layers", str(LOG))
-    assert "\\x1b]8;;http://evil.example/\\x1b\\click" in out  # OSC 8 ended by ESC \
+    # OSC 8 ended by ESC \ is an escape sequence the parser strips from names, as it strips
+    # colour codes (issue 18: the OSC pattern ends at BEL or at the next ESC)
+    assert "/blk/click/Relu" in out
     assert "\\u202eevil\\u202c\\u200f\\x7fdel" in out  # RTL override, RLM, DEL
     assert "\\x07bell\\x08\\x08bs" in out  # BEL, BS
     assert "\\x1bc\\x9b31m" in out  # ESC c, the one-character CSI
