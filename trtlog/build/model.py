@@ -22,42 +22,15 @@ from trtlog._display import clip, html_table, plural, top_counts
 from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused
 from trtlog.build.header import Device, Options, Run, derive_header
 from trtlog.build.passes import PassIndex
-from trtlog.build.performance import profile_from_events
+from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
 from trtlog.build.store import EventStore
-from trtlog.engine.from_log import engine_from_events
+from trtlog.engine.from_log import ENGINE_EVENTS, engine_from_events
 from trtlog.engine.model import Engine
 from trtlog.events import (
-    EngineLayerInfo,
-    EngineLayerInfoHeader,
-    EngineLayersDetailed,
     Event,
     EventBase,
-    ForeignNodeMetadata,
-    InspectorBinding,
-    InspectorLayerName,
-    InspectorLayersHeader,
-    InspectorRecord,
-    LayerCostsHeader,
-    OnnxParseNode,
-    PerfBlock7x,
-    PerfScalar,
-    PerfStat,
-    PerfStat7x,
-    PerfSummaryHeader,
-    PerfWarning,
-    PlacementDla,
-    PlacementGpu,
-    PlacementList,
-    ProfileAuxStreamWarning,
-    ProfileColumns,
-    ProfileHeader,
-    ProfileRow,
     RunStart,
-    TimingRunner,
-    TraceAverage,
-    TraceAverages,
-    TraceProlog,
     check_kinds,
 )
 from trtlog.parser.source import iter_lines
@@ -69,41 +42,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Build", "SourceMeta"]
 
-# the event classes the engine reader (trtlog.engine.from_log) and the profile reader
-# (trtlog.build.performance) look at; they skip every other event
-_ENGINE_CLASSES: tuple[type[EventBase], ...] = (
-    EngineLayerInfo,
-    EngineLayerInfoHeader,
-    EngineLayersDetailed,
-    ForeignNodeMetadata,
-    InspectorBinding,
-    InspectorLayerName,
-    InspectorLayersHeader,
-    InspectorRecord,
-    LayerCostsHeader,
-    OnnxParseNode,
-    PlacementDla,
-    PlacementGpu,
-    PlacementList,
-    ProfileRow,  # a pasted profile table alone is a names-only engine (issue 17)
-    TimingRunner,
-)
-_PROFILE_CLASSES: tuple[type[EventBase], ...] = (
-    PerfBlock7x,
-    PerfScalar,
-    PerfStat,
-    PerfStat7x,
-    PerfSummaryHeader,
-    PerfWarning,
-    ProfileAuxStreamWarning,
-    ProfileColumns,
-    ProfileHeader,
-    ProfileRow,
-    RunStart,
-    TraceAverage,
-    TraceAverages,
-    TraceProlog,
-)
+# the event classes the engine reader and the profile reader look at (each reader owns its
+# list); a lazy Build hands them only these
+_ENGINE_CLASSES = ENGINE_EVENTS
+_PROFILE_CLASSES: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
 
 E = TypeVar("E", bound=EventBase)
 

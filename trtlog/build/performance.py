@@ -34,6 +34,7 @@ from trtlog.build.rounds import RunIndex
 from trtlog.engine.model import Profile, ProfileRecord, ProfileRun
 from trtlog.events import (
     Event,
+    EventBase,
     PerfBlock7x,
     PerfScalar,
     PerfStat,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "METRICS",
+    "PERFORMANCE_EVENTS",
     "LatencyStats",
     "Performance",
     "PerformanceWarning",
@@ -67,6 +69,24 @@ __all__ = [
     "profile_from_events",
     "times_statistics",
 ]
+
+# every event class `performances` reads besides RunStart (which splits runs); it skips
+# every other event
+PERFORMANCE_EVENTS: tuple[type[EventBase], ...] = (
+    TraceProlog,
+    TraceAverages,
+    TraceAverage,
+    PerfSummaryHeader,
+    PerfStat,
+    PerfScalar,
+    PerfBlock7x,
+    PerfStat7x,
+    PerfWarning,
+    ProfileHeader,
+    ProfileColumns,
+    ProfileAuxStreamWarning,
+    ProfileRow,
+)
 
 # 7.x sub-headers → the 8.0+ metric their stat lines describe.
 _METRIC_7X = {

@@ -36,7 +36,32 @@ from trtlog.events import (
 )
 from trtlog.names import OnnxSource, onnx_nodes_of_name
 
-__all__ = ["engine_from_autotuned", "engine_from_events", "engine_from_placement"]
+__all__ = [
+    "ENGINE_EVENTS",
+    "engine_from_autotuned",
+    "engine_from_events",
+    "engine_from_placement",
+]
+
+# every event class engine_from_events reads; it skips every other event (a lazy Build hands
+# it only these)
+ENGINE_EVENTS: tuple[type[EventBase], ...] = (
+    EngineLayerInfo,
+    EngineLayerInfoHeader,
+    EngineLayersDetailed,
+    ForeignNodeMetadata,
+    InspectorBinding,
+    InspectorLayerName,
+    InspectorLayersHeader,
+    InspectorRecord,
+    LayerCostsHeader,
+    OnnxParseNode,
+    PlacementDla,
+    PlacementGpu,
+    PlacementList,
+    ProfileRow,  # a pasted profile table alone is a names-only engine (issue 17)
+    TimingRunner,
+)
 
 
 _DUMP_STARTS: dict[type[EventBase], str] = {

@@ -22,7 +22,7 @@ from trtlog.build.passes import (
     qdq_events,
     removal_events,
 )
-from trtlog.build.performance import performances, times_statistics
+from trtlog.build.performance import PERFORMANCE_EVENTS, performances, times_statistics
 from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
@@ -42,25 +42,12 @@ from trtlog.events import (
     MemoryChange,
     MemorySnapshot,
     MemoryStats,
-    PerfBlock7x,
-    PerfScalar,
-    PerfStat,
-    PerfStat7x,
-    PerfSummaryHeader,
-    PerfWarning,
     PersistentMemory,
-    ProfileAuxStreamWarning,
-    ProfileColumns,
-    ProfileHeader,
-    ProfileRow,
     RunnerChoice,
     TacticsDone,
     TacticSkipped,
     TacticSkippedMemory,
     TacticTiming,
-    TraceAverage,
-    TraceAverages,
-    TraceProlog,
     Unrecognized,
 )
 
@@ -83,21 +70,6 @@ __all__ = ["PERFORMANCE_EVENTS", "summarize"]
 
 #: The event classes :func:`trtlog.build.performance.performances` reads (every other event
 #: leaves its result unchanged): summarize hands it only these, not every line of the log.
-PERFORMANCE_EVENTS: tuple[type[EventBase], ...] = (
-    TraceProlog,
-    TraceAverages,
-    TraceAverage,
-    PerfSummaryHeader,
-    PerfStat,
-    PerfScalar,
-    PerfBlock7x,
-    PerfStat7x,
-    PerfWarning,
-    ProfileHeader,
-    ProfileColumns,
-    ProfileAuxStreamWarning,
-    ProfileRow,
-)
 
 E = TypeVar("E", bound=EventBase)
 
