@@ -632,4 +632,5 @@ def test_module_tree_and_layer_modules_assembled_are_valid() -> None:
             assert again == found and again.model_fields_set == found.model_fields_set
             split += found.how == "split"
             served += found.how == "served"
-    assert split and served  # both kinds of attribution were checked
+    if CORPUS.is_dir():  # the fixtures have neither kind: the corpus engines have both
+        assert split and served  # both kinds of attribution were checked

@@ -444,7 +444,8 @@ def test_summarize_counts_a_tactics_frame_given_as_its_own() -> None:
         assert summarize(build, tactics=frame) == summarize(build), path.name
         timed += bool(len(frame))
         rounds += bool(kept)
-    assert timed >= 5  # logs that time tactics, so the frame was read
+    # logs that time tactics, so the frame was read (most of them are corpus logs)
+    assert timed >= (5 if CORPUS.is_dir() else 2)
     assert rounds >= 1  # and one whose builder ran several rounds
 
 
