@@ -127,3 +127,35 @@ def test_summary_of_the_last_run_with_builder_rounds() -> None:
     build = trtlog.parse_text(text)
     assert len(build.runs) == 2
     assert summarize(build).to_text()
+
+
+# bench/fuzz.py (lead's campaign, seed 7): a garbled "Parsing node" line leaves a node that
+# the ONNX data flow names only as a consumer; the merge graph's inference looked it up
+GARBLED_PARSING_NODE = (
+    "Input filename:   model.onnx\n"
+    "ONNX IR version:  0.0.4\n"
+    "Opset version:    9\n"
+    "Producer name:    pytorch\n"
+    "Producer version: 1.3\n"
+    "Domain:           \n"
+    "Model version:    0\n"
+    "Doc string:       \n"
+    "----------------------------------------------------------------\n"
+    "[TensorRT] VERBOSE: ModelImporter.cpp:202: Adding ne\rtwork input: input with dtype: float32, dimensions: (1, 3, 224, 224)\n"  # noqa: E501
+    "[TensorRT] VERBOSE: ImporterContext.hpp:97: Registering tensor: input for ONNX tensor: input\n"
+    "[TensorRT] VERBOSE: ModelImporter.cpp:90: Importing initializer: conv1.weight\n"
+    "[TensorRT] VERBOSE: ModelImporter.cpp:107: Pa\x00rsing node: conv1 [Conv]\n"
+    "[TensorRT] VERBOSE: ModelImporter.cpp:123: Searching for input: input\n"
+    "[TensorRT] VERBOSE: ModelImporter.cpp:123: Searching for input: conv1.weight\n"
+    "[TensorRT] VERBOSE: ModelImporter.cpp:129: conv1 [Conv] inputs: [input -> (1, 3, 224, 224)], [conv1.weight -> (64, 3, 7, 7)], \n"  # noqa: E501
+    "[TensorRT] VERBOSE: builtin_op_importers.cpp:442: Convolution input dimensions: (1, 3, 224, 224)\n"  # noqa: E501
+    "[TensorRT] VERBOSE: ImporterContext\x0b.hpp:116: Registering layer: conv1 \x1ffor ONNX node: conv1\n"  # noqa: E501
+    "[TensorRT] VERBOSE: builtin_op_importers.cpp:523: Convolution output dimensions: (1, 64, 112, 112)\n"  # noqa: E501
+    "[TensorRT] VERBOSE: ImporterCont"
+)
+
+
+def test_a_consumer_without_its_parsing_node_line_keeps_the_graph_whole() -> None:
+    harness.check_log_text(GARBLED_PARSING_NODE)
+    build = trtlog.parse_text(GARBLED_PARSING_NODE)
+    assert "onnx:conv1" not in build.merge_graph().graph

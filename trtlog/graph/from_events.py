@@ -390,7 +390,8 @@ class _Builder:
         return not any(d["relation"] in _ENDS for d in self.succ[node_id].values())
 
     def _registered(self, node_id: str) -> list[str]:
-        edges = self.succ[node_id].items()
+        # a reader named only as a consumer (its "Parsing node" line is garbled) has no node
+        edges = self.succ.get(node_id, {}).items()
         return [b for b, d in edges if d["relation"] == "registered as"]
 
     def _infer(self) -> None:
