@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import math
 from pathlib import Path
 
@@ -159,3 +160,22 @@ def test_a_consumer_without_its_parsing_node_line_keeps_the_graph_whole() -> Non
     harness.check_log_text(GARBLED_PARSING_NODE)
     build = trtlog.parse_text(GARBLED_PARSING_NODE)
     assert "onnx:conv1" not in build.merge_graph().graph
+
+
+def test_a_format_that_is_not_text_takes_the_general_engine_path(tmp_path: Path) -> None:
+    """bench/fuzz.py (seed 7): a dict as ``Format/Datatype`` broke the fast path's lookup."""
+    tensor = {"Name": "x", "Location": "Device", "Dimensions": [1, 4]}
+    path = tmp_path / "e.json"
+    layers = [
+        {"Name": "a", "LayerType": "Shuffle", "Inputs": [{**tensor, "Format/Datatype": {"N": 1}}]},
+        {
+            "Name": "b",
+            "LayerType": "Shuffle",
+            "Inputs": [{**tensor, "Datatype": ["FP16"], "Format": "Row major linear"}],
+        },
+    ]
+    path.write_text(json.dumps({"Layers": layers}), encoding="utf-8")
+    harness.check_json(path.read_bytes())
+    with pytest.warns(Warning):
+        engine = trtlog.load_engine(path)
+    assert [layer.name for layer in engine.layers] == ["a", "b"]

@@ -618,12 +618,11 @@ class _Scan:
         ):
             return None
         text = self._text(dims)
-        if text is None:
+        # anything but text: the general path says what it is
+        if text is None or type(fmt) is not str or type(datatype) not in (str, type(None)):
             return None
         parts = self.formats.get((fmt, datatype))
         if parts is None:
-            if type(fmt) is not str:
-                return None
             one = inspector_tensor("", None, _clean_format(fmt), None, None, datatype=datatype)
             parts = self.formats[(fmt, datatype)] = (one.dtype, one.layout)
         dtype, layout = parts
