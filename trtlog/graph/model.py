@@ -476,25 +476,18 @@ class MergeGraph(_DiGraph):
         In the order :meth:`fate` visits them (depth first, each node's edges in the order
         they were added).
         """
-        succ = self.out_adjacency()
-        seen = {start}
-        order = [start]
-        stack = [start]
-        while stack:
-            current = stack.pop()
-            for target, edge in succ[current].items():
-                if target not in seen and edge["relation"] in FLOWS:
-                    seen.add(target)
-                    order.append(target)
-                    stack.append(target)
-        return order
+        return self._walk(start, None)
 
     def _flow(self, start: str) -> tuple[list[str], list[Step]]:
         """Nodes reachable from ``start`` along identity-carrying edges, and those edges."""
+        steps: list[Step] = []
+        return self._walk(start, steps), steps
+
+    def _walk(self, start: str, steps: list[Step] | None) -> list[str]:
+        """The walk of :meth:`reach`; appends each edge it follows to ``steps`` when given."""
         succ = self.out_adjacency()
         seen = {start}
         order = [start]
-        steps: list[Step] = []
         stack = [start]
         while stack:
             current = stack.pop()
@@ -503,8 +496,9 @@ class MergeGraph(_DiGraph):
                     seen.add(target)
                     order.append(target)
                     stack.append(target)
-                    steps.append(self._step(current, target, edge))
-        return order, steps
+                    if steps is not None:
+                        steps.append(self._step(current, target, edge))
+        return order
 
     def _why(self, start: str, reached: list[str]) -> str:
         if not self.graph.get("final_layers_known"):
