@@ -482,3 +482,16 @@ def test_performance_from_its_events_alone_is_the_same() -> None:
         assert performances(_performance_events(build), build.runs) == every, path.name
         found += len(every)
     assert found >= 3  # logs with a trace, a summary or a profile table, so this could fail
+
+
+def test_qdq_kinds_are_counted_in_words() -> None:
+    head = "[01/10/2024-21:52:53] [V] [TRT] "
+    one = head + "Swap the layer type of q1 from QUANTIZE to kQDQ\n"
+    two = one + head + "Swap the layer type of q2 from QUANTIZE to kQDQ\n"
+    assert (
+        "1 step (qdq_frame rows): 1 Q/DQ type swap\n" in summarize(trtlog.parse_text(one)).to_text()
+    )
+    assert (
+        "2 steps (qdq_frame rows): 2 Q/DQ type swaps\n"
+        in summarize(trtlog.parse_text(two)).to_text()
+    )

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog._display import clip
+from trtlog._display import clip, plural
 from trtlog.build.performance import Performance, TimesSummary
 
 if TYPE_CHECKING:
@@ -314,8 +314,8 @@ class Summary(BaseModel):
             self._fusions_text(out)
         row("layers removed", self.removals or None)
         if self.qdq_events:
-            parts = ", ".join(f"{n} {_QDQ_LABELS.get(k, k)}" for k, n in self.qdq_by_kind.items())
-            row("Q/DQ optimizer", f"{self.qdq_events} steps (qdq_frame rows): {parts}")
+            parts = ", ".join(_qdq_label(k, n) for k, n in self.qdq_by_kind.items())
+            row("Q/DQ optimizer", f"{plural(self.qdq_events, 'step')} (qdq_frame rows): {parts}")
         if self.tactics_timed or self.tactics_cached or self.tactics_skipped:
             reformats = self.reformat_layers_timed
             layers = f"{self.layers_timed} layer(s)"
@@ -480,13 +480,20 @@ class Summary(BaseModel):
         out.extend("  " + line for line in _table(headers, rows))
 
 
+# (one, many): "1 Q/DQ type swap", "3 Q/DQ type swaps".
 _QDQ_LABELS = {
-    "fusion_into": "Q/DQ layers fused into their consumer",
-    "layer_swap": "swaps with a neighbour",
-    "qdq_dedup": "duplicates eliminated",
-    "qdq_phase": "optimizer phase lines",
-    "qdq_swap": "Q/DQ type swaps",
+    "fusion_into": ("Q/DQ layer fused into its consumer", "Q/DQ layers fused into their consumer"),
+    "layer_swap": ("swap with a neighbour", "swaps with a neighbour"),
+    "qdq_dedup": ("duplicate eliminated", "duplicates eliminated"),
+    "qdq_phase": ("optimizer phase line", "optimizer phase lines"),
+    "qdq_swap": ("Q/DQ type swap", "Q/DQ type swaps"),
 }
+
+
+def _qdq_label(kind: str, n: int) -> str:
+    one, many = _QDQ_LABELS.get(kind, (kind, kind))
+    return f"{n} {one if n == 1 else many}"
+
 
 _OUTCOMES = {
     "initial": "initial choice",
