@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     "trtlog.build.rounds": 4,
     "trtlog.build.passes": 4,
     "trtlog.build.performance": 4,
+    "trtlog.build.tactics": 4,
     # the Build
     "trtlog.build": 5,
     # the input opener

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from tests.conftest import FIXTURES
 from trtlog.cli.registry import COMMANDS
 
 HEAVY = (
@@ -59,3 +60,18 @@ def test_import_trtlog_defers_everything() -> None:
     heavy, ours = done.stdout.splitlines()
     assert heavy == "[]"
     assert ours == "['trtlog', 'trtlog._moved', 'trtlog._version']"
+
+
+def test_summary_of_a_log_loads_no_frames() -> None:
+    """``trtlog summary`` counts its tactic figures from the rows, not from a pandas frame."""
+    log = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER, "summary", str(log)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "tactics" in done.stdout  # the tactic figures are shown
+    loaded = done.stderr.rsplit("LOADED=", 1)[1]
+    for heavy in ("pandas", "numpy", "networkx", "matplotlib", "duckdb", "pyarrow", "jinja2"):
+        assert repr(heavy) not in loaded, loaded

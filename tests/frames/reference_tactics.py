@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from trtlog.build.tactics import _engine_layer_dtypes, _engine_layer_tactics, _formats_text
 from trtlog.events import (
     AutotuneCombination,
     AutotuneReformat,
@@ -29,7 +30,6 @@ from trtlog.events import (
     TimingRunner,
 )
 from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader
-from trtlog.frames.events import _engine_layer_dtypes, _engine_layer_tactics, _formats_text
 from trtlog.frames.schema import frame_from_records
 from trtlog.numbers import format_tactic
 from trtlog.tensors import parse_compact_format

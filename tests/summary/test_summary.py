@@ -303,6 +303,8 @@ def test_tactic_and_qdq_figures_are_those_of_the_frames(path: Path) -> None:
     assert summary.tactics_timed == (~timed["cached"]).sum()
     assert summary.tactics_cached == timed["cached"].sum()
     assert summary.tactics_skipped == tactics["skipped"].sum()
+    reformat = timed.loc[timed["reformat"], "layer"]
+    assert summary.reformat_layers_timed == reformat.nunique()
     qdq = scope.qdq_frame()
     assert summary.qdq_events == len(qdq)
     assert summary.qdq_by_kind == qdq["kind"].value_counts().to_dict()

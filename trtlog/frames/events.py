@@ -5,49 +5,31 @@ Part of the view package :mod:`trtlog.frames` (pandas).
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
 from trtlog.build.passes import QDQ_KINDS, REMOVAL_KINDS, pass_records, qdq_events, removal_events
+from trtlog.build.tactics import tactic_columns
 from trtlog.events import (
-    AutotuneCombination,
-    AutotuneReformat,
-    CachedTactic,
     ConcatElimination,
     ConvScaleFusion,
     CopyGenerated,
-    FastestTactic,
     Fusion,
     FusionInto,
     HorizontalMerge,
-    LayerCostsHeader,
     LayerCount,
     LayerRemoved,
     LayerSwap,
     QdqDedup,
     QdqPhase,
     QdqSwap,
-    ReformatCostsHeader,
     Retarget,
-    RunnerChoice,
-    RunnerProfiled,
     SliceElimination,
-    TacticNameSet,
-    TacticSkipped,
-    TacticSkippedMemory,
-    TacticTiming,
-    TimingRunner,
 )
-from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader  # TensorRT 5/6
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
-from trtlog.numbers import format_tactic
-from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -334,24 +316,6 @@ def passes_frame(build: Build) -> pd.DataFrame:
 # -- tactics -------------------------------------------------------------------------------
 
 
-@dataclass
-class _TacticState:
-    """Where the autotuner is while reading its block of the log."""
-
-    layer: str | None = None
-    reformat: bool = False
-    combination: str | None = None
-    runner: str | None = None
-    runner_id: int | None = None
-    runner_rows: list[int] = field(default_factory=list)
-    combination_rows: list[int] = field(default_factory=list)
-    names: dict[int, str] = field(default_factory=dict)
-
-
-def _formats_text(formats: Iterable[CompactFormat]) -> str:
-    return ", ".join(f.text for f in formats)
-
-
 def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) -> pd.DataFrame:
     """One row per tactic the autotuner timed (or skipped), in every version's shape.
 
@@ -377,334 +341,6 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
         engine_layers: engine layer name → tactic id; by default taken from the log's layer
             dump (``Build.engine``) when it has one.
     """
-    if engine_layers is None:
-        engine_layers = _engine_layer_tactics(build)
+    columns = tactic_columns(build, engine_layers)  # the rows: trtlog.build.tactics
     with gc_paused():
-        # the timings come as columns (most of the rows); the other kinds set the state
-        control = build.events_of(*_TACTIC_CONTROL_KINDS)
-        timing = build.columns("tactic_timing")
-        table = _TacticTable(timing)
-        table.run(control)
-        table.mark_engine(engine_layers, _engine_layer_dtypes(build))
-        return frame_from_columns("tactics", table.columns())
-
-
-_NAN = float("nan")
-
-
-class _TacticTable:
-    """The rows of the tactics frame as columns, filled while reading the autotuner's events.
-
-    Timing rows come in blocks from the ``tactic_timing`` columns: between two other events
-    the state (layer, runner, combination) is constant, so a block is copied in one go.
-    Runner and combination rows are kept as row indices for marking the fastest and chosen.
-    """
-
-    def __init__(self, timing: Mapping[str, list[Any]]) -> None:
-        self.t_line = timing["line"]
-        self.t_tactic = timing["tactic"]
-        self.t_time = timing["time_ms"]
-        self.t_name = timing["tactic_name"]
-        self.done = 0  # timing rows copied so far
-        self.line: list[int] = []
-        self.layer: list[str | None] = []
-        self.runner: list[str | None] = []
-        self.runner_id: list[int | None] = []
-        self.reformat: list[bool] = []
-        self.combination: list[str | None] = []
-        self.tactic: list[int | None] = []
-        self.tactic_name: list[str | None] = []
-        self.time_ms: list[float] = []
-        self.fastest: list[bool] = []
-        self.chosen: list[bool] = []
-        self.skipped: list[bool] = []
-        self.cached: list[bool] = []
-        self.skip_reason: list[str | None] = []
-        self.requested_bytes: list[int | None] = []
-        self.state = _TacticState()
-
-    def new_row(
-        self,
-        line: int,
-        tactic: int | None,
-        *,
-        time_ms: float = _NAN,
-        fastest: bool = False,
-        chosen: bool = False,
-        skipped: bool = False,
-        skip_reason: str | None = None,
-        requested_bytes: int | None = None,
-    ) -> int:
-        """Append one row with the current state; its index."""
-        state = self.state
-        index = len(self.line)
-        self.line.append(line)
-        self.layer.append(state.layer)
-        self.runner.append(state.runner)
-        self.runner_id.append(state.runner_id)
-        self.reformat.append(state.reformat)
-        self.combination.append(state.combination)
-        self.tactic.append(tactic)
-        self.tactic_name.append(None if tactic is None else state.names.get(tactic))
-        self.time_ms.append(time_ms)
-        self.fastest.append(fastest)
-        self.chosen.append(chosen)
-        self.skipped.append(skipped)
-        self.cached.append(False)
-        self.skip_reason.append(skip_reason)
-        self.requested_bytes.append(requested_bytes)
-        state.runner_rows.append(index)
-        state.combination_rows.append(index)
-        return index
-
-    def timings_before(self, line: int) -> None:
-        """Copy the timing rows before ``line`` with the current state."""
-        a = self.done
-        lines = self.t_line
-        if a >= len(lines) or lines[a] >= line:
-            return
-        b = bisect_left(lines, line, a)
-        self.done = b
-        count = b - a
-        state = self.state
-        start = len(self.line)
-        tactics = self.t_tactic[a:b]
-        names = state.names
-        self.line.extend(lines[a:b])
-        self.layer.extend([state.layer] * count)
-        self.runner.extend([state.runner] * count)
-        self.runner_id.extend([state.runner_id] * count)
-        self.reformat.extend([state.reformat] * count)
-        self.combination.extend([state.combination] * count)
-        self.tactic.extend(tactics)
-        if names:
-            self.tactic_name.extend(
-                [
-                    name or (None if t is None else names.get(t))
-                    for t, name in zip(tactics, self.t_name[a:b], strict=True)
-                ]
-            )
-        else:
-            self.tactic_name.extend([name or None for name in self.t_name[a:b]])
-        self.time_ms.extend(self.t_time[a:b])
-        falses = [False] * count
-        nones = [None] * count
-        self.fastest.extend(falses)
-        self.chosen.extend(falses)
-        self.skipped.extend(falses)
-        self.cached.extend(falses)
-        self.skip_reason.extend(nones)
-        self.requested_bytes.extend(nones)
-        rows = range(start, start + count)
-        state.runner_rows.extend(rows)
-        state.combination_rows.extend(rows)
-
-    def run(self, events: Iterable[Any]) -> None:
-        """Read the autotuner's events other than timings, in file order."""
-        legacy = False  # a TensorRT 5/6 log (runner blocks without a "Fastest Tactic" line)
-        for event in events:
-            self.timings_before(event.span[0])
-            state = self.state
-            if isinstance(event, LayerCostsHeader):
-                self.state = _TacticState(layer=event.layer or None)
-            elif isinstance(event, ReformatCostsHeader):
-                self.state = _TacticState(reformat=True)
-            elif isinstance(event, AutotuneCombination):
-                state.combination = (
-                    f"{_formats_text(event.inputs)} -> {_formats_text(event.outputs)}"
-                )
-                state.combination_rows = []
-            elif isinstance(event, AutotuneReformat):
-                state.reformat = True
-                state.combination = f"{event.from_format.text} -> {event.to_format.text}"
-                state.combination_rows = []
-            elif isinstance(event, TimingRunner):
-                state.runner, state.runner_id = event.runner, event.runner_id
-                if event.layer:
-                    state.layer = event.layer
-                state.runner_rows = []
-            elif isinstance(event, CachedTactic):
-                state.layer = event.layer
-                state.runner, state.runner_id = event.runner, None
-                state.combination = (
-                    f"{_formats_text(event.inputs)} -> {_formats_text(event.outputs)}"
-                )
-                state.combination_rows, state.runner_rows = [], []
-                i = self.new_row(
-                    event.span[0], event.tactic, time_ms=event.time_ms, fastest=True, chosen=True
-                )
-                self.cached[i] = True
-                self.reformat[i] = event.layer.startswith("Optimizer Reformat(")
-            elif isinstance(event, TacticNameSet):
-                if event.tactic is not None:
-                    state.names[event.tactic] = event.tactic_name
-            elif isinstance(event, TacticTiming):  # only when the store gave no columns
-                i = self.new_row(event.span[0], event.tactic, time_ms=event.time_ms)
-                if event.tactic_name:
-                    self.tactic_name[i] = event.tactic_name
-            elif isinstance(event, TacticSkipped):
-                self.new_row(
-                    event.span[0],
-                    event.tactic,
-                    skipped=True,
-                    skip_reason="only option" if event.only_option else "scratch memory",
-                    requested_bytes=event.requested_bytes,
-                )
-            elif isinstance(event, TacticSkippedMemory):
-                if event.variant == "skipping" and event.tactic is not None:
-                    self.new_row(
-                        event.span[0],
-                        event.tactic,
-                        skipped=True,
-                        skip_reason="insufficient memory",
-                        requested_bytes=event.requested_bytes,
-                    )
-            elif isinstance(event, FastestTactic | RunnerProfiled):
-                if isinstance(event, RunnerProfiled):
-                    state.runner = event.runner
-                    if event.layer:
-                        state.layer = event.layer
-                tactic, skipped, fastest = self.tactic, self.skipped, self.fastest
-                for i in state.runner_rows:
-                    if tactic[i] == event.tactic and not skipped[i]:
-                        fastest[i] = True
-            elif isinstance(event, RunnerChoice):
-                tactic, runner, chosen = self.tactic, self.runner, self.chosen
-                for i in state.combination_rows:
-                    if runner[i] == event.runner and tactic[i] == event.tactic:
-                        chosen[i] = True
-            elif isinstance(event, LegacyTimingHeader):
-                # TensorRT 5/6: "--------------- Timing <layer>(<runner id>)" names the layer
-                # and the runner by its number; a new layer starts a new choice
-                legacy = True
-                self.fastest_of(state.runner_rows)
-                if event.layer != state.layer:
-                    # a combination line printed just before belongs to this layer
-                    fresh = None if state.combination_rows else state.combination
-                    state = self.state = _TacticState(
-                        layer=event.layer, combination=fresh, names=state.names
-                    )
-                state.runner, state.runner_id = None, event.runner_id
-                state.runner_rows = []
-            elif isinstance(event, LegacyRunnerChoice):
-                # "--------------- Chose <runner id> (<tactic>)" picks among the layer's runners
-                self.fastest_of(state.runner_rows)
-                for i in state.combination_rows:
-                    if self.runner_id[i] == event.runner_id and self.tactic[i] == event.tactic:
-                        self.chosen[i] = True
-                state.runner_rows = []
-        self.timings_before(_END)
-        if legacy:
-            self.fastest_of(self.state.runner_rows)
-
-    def fastest_of(self, rows: list[int]) -> None:
-        """Mark the fastest timed row of a 5/6 runner block (it prints no Fastest Tactic)."""
-        times, skipped = self.time_ms, self.skipped
-        timed = [i for i in rows if not skipped[i] and times[i] == times[i]]
-        if timed and not any(self.fastest[i] for i in rows):
-            self.fastest[min(timed, key=times.__getitem__)] = True
-
-    def mark_engine(
-        self,
-        engine_layers: Mapping[str, int],
-        dtypes: Mapping[str, tuple[str | None, ...]],
-    ) -> None:
-        """Fill ``engine_layer`` and ``in_engine`` from the engine's layers and tactics."""
-        n = len(self.line)
-        self.engine_layer: list[str | None] = [None] * n
-        self.in_engine = [False] * n
-        if not engine_layers:
-            return
-        candidates: dict[str, list[int]] = {}
-        layer, tactic = self.layer, self.tactic
-        for i in [i for i, c in enumerate(self.chosen) if c]:
-            name = layer[i]
-            if name in engine_layers:
-                self.engine_layer[i] = name
-                if tactic[i] == engine_layers[name]:  # type: ignore[index]
-                    candidates.setdefault(name, []).append(i)  # type: ignore[arg-type]
-        for name, found in candidates.items():
-            # one combination per engine layer: several can choose the same tactic (and 8.4
-            # repeats the chosen lines while generating the engine); prefer the one whose
-            # formats have the engine layer's element types
-            expected = dtypes.get(name)
-            best = [
-                i
-                for i in found
-                if expected and _combination_dtypes(self.combination[i]) == expected
-            ] or found
-            self.in_engine[best[0]] = True
-
-    def columns(self) -> dict[str, list[Any]]:
-        """The frame's columns."""
-        return {
-            "line": self.line,
-            "layer": self.layer,
-            "runner": self.runner,
-            "runner_id": self.runner_id,
-            "reformat": self.reformat,
-            "format_combination": self.combination,
-            "tactic": self.tactic,
-            "tactic_hex": [None if t is None else format_tactic(t) for t in self.tactic],
-            "tactic_name": self.tactic_name,
-            "time_ms": self.time_ms,
-            "fastest": self.fastest,
-            "chosen": self.chosen,
-            "skipped": self.skipped,
-            "cached": self.cached,
-            "skip_reason": self.skip_reason,
-            "requested_bytes": self.requested_bytes,
-            "engine_layer": self.engine_layer,
-            "in_engine": self.in_engine,
-        }
-
-
-_END = 1 << 62  # after every line
-# the events that set the autotuner's state or add rows other than timings
-_TACTIC_CONTROL_KINDS: tuple[str, ...] = tuple(
-    cls.model_fields["kind"].default
-    for cls in (
-        LayerCostsHeader,
-        ReformatCostsHeader,
-        AutotuneCombination,
-        AutotuneReformat,
-        CachedTactic,
-        TimingRunner,
-        TacticNameSet,
-        TacticSkipped,
-        TacticSkippedMemory,
-        FastestTactic,
-        RunnerProfiled,
-        RunnerChoice,
-        LegacyTimingHeader,
-        LegacyRunnerChoice,
-    )
-)
-
-
-def _combination_dtypes(combination: str | None) -> tuple[str | None, ...]:
-    """The element types of a ``Float(...), Half(...) -> Int8(...)`` combination."""
-    parts = _FORMATS.split(combination or "")
-    return tuple(parse_compact_format(p.strip()).dtype for p in parts if p.strip())
-
-
-_FORMATS = re.compile(r" -> |, (?=[A-Z])")
-
-
-def _engine_layer_dtypes(build: Build) -> dict[str, tuple[str | None, ...]]:
-    engine = build.engine
-    if engine is None:
-        return {}
-    return {
-        x.name: tuple(t.dtype for t in (*x.inputs, *x.outputs))
-        for x in engine.layers
-        if x.inputs or x.outputs
-    }
-
-
-def _engine_layer_tactics(build: Build) -> dict[str, int]:
-    """Engine layer name → tactic, from the log's layer dump (if it has one)."""
-    engine = build.engine
-    if engine is None:
-        return {}
-    return {x.name: x.tactic for x in engine.layers if x.tactic is not None}
+        return frame_from_columns("tactics", columns)

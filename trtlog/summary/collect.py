@@ -23,6 +23,7 @@ from trtlog.build.passes import (
     removal_events,
 )
 from trtlog.build.performance import PERFORMANCE_EVENTS, performances, times_statistics
+from trtlog.build.tactics import tactic_rows
 from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
@@ -324,30 +325,39 @@ _TACTIC_COLUMNS = ("layer", "skipped", "cached", "reformat")
 
 
 def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str, int]:
-    """Tactics timed, cached, skipped and the layers timed, from ``tactics_frame`` itself.
+    """Tactics timed, cached, skipped and the layers timed, from the rows of ``tactics_frame``.
 
     ``tactics_timed`` are its rows measured in this build (not skipped, not from the timing
     cache), ``layers_timed`` the distinct ``layer`` values of its rows with a time (timed or
     cached; the ``Optimizer Reformat(...)`` layers of reformat timings among them, counted
-    in ``reformat_layers_timed``). ``frame`` is that frame when the caller has it.
+    in ``reformat_layers_timed``). ``frame`` is that frame when the caller has it; otherwise
+    the rows come from :func:`trtlog.build.tactics.tactic_rows`, the columns the frame is
+    made of, so ``trtlog summary`` loads no pandas.
     """
     runners = len(build.of(RunnerChoice)) + len(build.of(LegacyRunnerChoice))
     if not any(build.of(cls) for cls in _TACTIC_EVENTS):
         return {"runners_chosen": runners}
     if frame is None:
-        frame = build.tactics_frame()
+        rows = tactic_rows(build)
+        layer, skipped, cached, reformat = rows.layer, rows.skipped, rows.cached, rows.reformat
     elif any(c not in frame.columns for c in _TACTIC_COLUMNS):
         raise ValueError(
             "summarize(tactics=...) takes the build's tactics_frame(); this frame has no "
             + ", ".join(c for c in _TACTIC_COLUMNS if c not in frame.columns)
         )
-    timed = frame[~frame["skipped"]]
+    else:
+        layer, skipped, cached, reformat = (frame[c].tolist() for c in _TACTIC_COLUMNS)
+    timed = [i for i, s in enumerate(skipped) if not s]
+    # distinct layers as pandas' nunique() counts them: missing values (None, pd.NA) left out
+    layers = {layer[i] for i in timed if isinstance(layer[i], str)}
     return {
-        "tactics_timed": int((~timed["cached"]).sum()),
-        "tactics_cached": int(timed["cached"].sum()),
-        "tactics_skipped": int(frame["skipped"].sum()),
-        "layers_timed": int(timed["layer"].nunique()),
-        "reformat_layers_timed": int(timed.loc[timed["reformat"], "layer"].nunique()),
+        "tactics_timed": sum(1 for i in timed if not cached[i]),
+        "tactics_cached": sum(1 for i in timed if cached[i]),
+        "tactics_skipped": len(skipped) - len(timed),
+        "layers_timed": len(layers),
+        "reformat_layers_timed": len(
+            {layer[i] for i in timed if reformat[i] and isinstance(layer[i], str)}
+        ),
         "runners_chosen": runners,
     }
 
