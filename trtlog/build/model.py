@@ -90,7 +90,9 @@ class Build(ExactJson):
         (['layer_count'], True)
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    # the schema of ``list[Event]`` (every event class) is built when first needed
+    # (validation, serialisation), not when trtlog.build is imported (issue 18: start-up)
+    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants", defer_build=True)
 
     source: SourceMeta
     text: str

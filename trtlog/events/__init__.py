@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Annotated, Any, Union, get_args
 
-from pydantic import Discriminator, Tag, TypeAdapter
+from pydantic import ConfigDict, Discriminator, Tag, TypeAdapter
 
 from trtlog.events import autotune, errors, header, layers, memory, onnx, optimizer, runtime
 from trtlog.events.autotune import *  # noqa: F403
@@ -165,5 +165,8 @@ else:
     ]
     """Any event; validation picks the class by ``kind`` (unknown kinds → Unrecognized)."""
 
-#: Reads and writes lists of events (JSON or Python objects).
-EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
+#: Reads and writes lists of events (JSON or Python objects). Its schema (every event class's)
+#: is built on first use, not at import (issue 18: start-up).
+EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(
+    list[Event], config=ConfigDict(defer_build=True)
+)

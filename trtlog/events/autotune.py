@@ -5,8 +5,6 @@ version printed (decimal or hex, T26; :func:`trtlog.numbers.format_tactic` gives
 spelling); times are milliseconds as floats (``inf`` occurs).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from trtlog.events.base import EventBase

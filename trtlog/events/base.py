@@ -11,8 +11,6 @@ suite re-validates every event the corpus produces (``type(e).model_validate(e.m
 so a transformer that produced a wrong type would fail there.
 """
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, Literal
 
 from pydantic import ConfigDict, model_validator
@@ -75,7 +73,9 @@ class EventBase(ExactJson):
     """
 
     # inf/nan occur in real logs ("Time: inf"); keep them through JSON as Infinity/NaN.
-    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="constants")
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", ser_json_inf_nan="constants", defer_build=True
+    )
 
     kind: str
     span: Span

@@ -9,8 +9,6 @@ Part of the data model (pydantic only). Each class's ``kind`` is the event name 
 (or, for the §D.17 warnings, a name chosen here and documented in docs/events-errors.md).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from trtlog.events.base import EventBase

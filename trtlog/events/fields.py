@@ -6,8 +6,6 @@ TensorRT composed it; :meth:`trtlog.events.base.EventBase.names` splits every su
 store and serialise) while their parts stay one call away.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 __all__ = ["LAYER_NAME", "LayerName", "LayerNames"]

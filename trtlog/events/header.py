@@ -9,8 +9,6 @@ int tuples (``-1`` for a dynamic dimension), option values stay as printed (they
 many shapes; :class:`trtlog.build.header.Options` interprets the common ones).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -196,7 +194,7 @@ class ShapeOption(BaseModel):
     max_dims: Dims | None = None
 
     @classmethod
-    def of(cls, event: ShapeOption) -> ShapeOption:
+    def of(cls, event: "ShapeOption") -> "ShapeOption":
         """The shape option an :class:`OptionShape` event carries.
 
         Example:

@@ -12,8 +12,6 @@ verbosity, then the binding names (:class:`InspectorBinding`). Tensors are
 :class:`trtlog.tensors.Tensor`; tactic ids are unsigned 64-bit integers.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict

@@ -9,8 +9,6 @@ sizes printed in bytes are ``int`` fields named ``bytes``, sizes printed in MiB 
 the field name (``cpu_mib``, ``size_mib``).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict

@@ -10,8 +10,6 @@ Parser messages carry ``source_file``/``source_line`` when the log prints the pa
 ONNX node and TensorRT layer names are kept as printed; :meth:`EventBase.names` splits them.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict

@@ -4,8 +4,6 @@ Part of the data model (pydantic only). Each class's ``kind`` is the event name 
 formats.md. Layer and tensor names are kept as printed; :meth:`EventBase.names` splits them.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from trtlog.events.base import EventBase

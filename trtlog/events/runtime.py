@@ -9,8 +9,6 @@ Part of the data model (pydantic only). Times are milliseconds (``*_ms``) or sec
 (``*_s``, where trtexec prints seconds), dims are int tuples (``-1`` dynamic, ``()`` scalar).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from trtlog.events.base import EventBase

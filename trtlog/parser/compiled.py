@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from lark import Lark, Transformer
@@ -231,15 +231,20 @@ class _Compiler:
             env: dict[str, Any] = {"_unreachable": _unreachable}
             regex, expr = self.alternative(rule, (), env)
             compiled = re.compile(regex)
-            line_pattern = re.compile(LINE_ENVELOPE + regex)
             env["_fullmatch"] = compiled.fullmatch
-            env["_linematch"] = line_pattern.fullmatch
+            # the whole-line regex is compiled on the first call of line(): the stream asks
+            # for the one alternative a message matched, so a short log compiles half the
+            # regexes (issue 18: start-up)
+            env["_linematch"] = _compile_on_first_call(env, "_linematch", LINE_ENVELOPE + regex)
             # The groups the expression reads are fetched with one m.group(i, j, ...) call
             # into local variables (a third of the cost of one m.group call per group).
             used = list(dict.fromkeys(_GROUP_CALL.findall(expr)))
             body = _GROUP_CALL.sub(r"v_\1", expr)
-            fetch = _fetch(compiled, used)
-            fetch_line = _fetch(line_pattern, [*used, "env_severity"])
+            fetch = _fetch(compiled.groupindex, used)
+            # the line regex's groups: the envelope's, then the message's shifted past them
+            line_groups = {n: i + _ENVELOPE.groups for n, i in compiled.groupindex.items()}
+            line_groups.update(_ENVELOPE.groupindex)
+            fetch_line = _fetch(line_groups, [*used, "env_severity"])
             # Three entry points: build(m) for a match found elsewhere, direct(message) that
             # matches and builds in one call, and line(text) that also matches the trtexec
             # envelope (the hot path of the stream: one regex call per line).
@@ -273,7 +278,27 @@ class _Compiler:
 _GROUP_CALL = re.compile(r"g\('(\w+)'\)")
 
 
-def _fetch(pattern: re.Pattern[str], names: list[str]) -> str:
+_ENVELOPE = re.compile(LINE_ENVELOPE)
+
+
+def _compile_on_first_call(
+    env: dict[str, Any], name: str, pattern: str
+) -> Callable[[str], re.Match[str] | None]:
+    """A stand-in for ``re.compile(pattern).fullmatch`` that compiles it when first called.
+
+    The first call replaces ``env[name]`` (the global the generated code calls) with the
+    compiled pattern's ``fullmatch``, so later calls cost nothing extra.
+    """
+
+    def first_call(text: str) -> re.Match[str] | None:
+        fullmatch = re.compile(pattern).fullmatch
+        env[name] = fullmatch
+        return fullmatch(text)
+
+    return first_call
+
+
+def _fetch(groupindex: Mapping[str, int], names: list[str]) -> str:
     """A statement binding ``v_<name>`` to each named group of a match ``m``.
 
     ``m.group(i)`` returns the string, ``m.group(i, j)`` a tuple: one statement fits both.
@@ -281,7 +306,7 @@ def _fetch(pattern: re.Pattern[str], names: list[str]) -> str:
     if not names:
         return ""
     targets = ", ".join(f"v_{n}" for n in names)
-    indices = ", ".join(str(pattern.groupindex[n]) for n in names)
+    indices = ", ".join(str(groupindex[n]) for n in names)
     return f"    {targets} = m.group({indices})\n"
 
 
