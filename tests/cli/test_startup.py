@@ -75,3 +75,18 @@ def test_summary_of_a_log_loads_no_frames() -> None:
     loaded = done.stderr.rsplit("LOADED=", 1)[1]
     for heavy in ("pandas", "numpy", "networkx", "matplotlib", "duckdb", "pyarrow", "jinja2"):
         assert repr(heavy) not in loaded, loaded
+
+
+def test_main_restores_the_collectors_thresholds(capsys: pytest.CaptureFixture[str]) -> None:
+    """A command runs with fewer cyclic collections, and leaves the caller's settings alone."""
+    import gc
+
+    from trtlog.cli.main import main
+
+    before = gc.get_threshold()
+    log = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+    assert main(["summary", str(log)]) == 0
+    assert "tactics" in capsys.readouterr().out
+    assert gc.get_threshold() == before
+    assert main(["summary", str(FIXTURES / "no such file.log")]) == 2
+    assert gc.get_threshold() == before

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from trtlog.parser.compiled import _groups
 from trtlog.parser.families import FAMILIES
 from trtlog.parser.family import Family
 from trtlog.parser.grammar import build_parser, cache_path, grammar_path, matchers
@@ -29,6 +30,14 @@ def test_grammar_file_opens_with_versions_comment(family: object) -> None:
 def test_flat_start_rules_are_compiled(family: object) -> None:
     compiled = matchers(family).compiled()  # type: ignore[arg-type]
     assert compiled, "at least the flat start rules compile to matchers"
+    # each alternative is compiled when first tried; its group numbers are read from the
+    # regex text before that, and must be the ones re gives it
+    for matcher in compiled.values():
+        for spec, (regex, _build, _direct) in zip(
+            matcher._specs, matcher.alternatives, strict=True
+        ):
+            assert regex.pattern == spec.regex, "no alternative's regex is rejected by re"
+            assert _groups(spec.regex) == regex.groupindex, spec.regex
 
 
 def _optimizer() -> Family:

@@ -81,53 +81,113 @@ class _Marker:
         self.index = index
 
 
+class _Spec(NamedTuple):
+    """What one alternative's functions are made from, when the alternative is first tried."""
+
+    literal: str | None
+    regex: str
+    used: tuple[str, ...]
+    source: str  # build(m) and direct(message)
+    late_source: str  # line(text) and make(*groups)
+    env: dict[str, Any]
+
+
+_Made = tuple[re.Pattern[str], Build, Callable[[str], Any]]
+
+# an alternative whose regex Python rejects: it never matches here, so Lark parses its messages
+_NEVER = re.compile(r"(?!)")
+
+
+def _nothing(message: str) -> None:
+    return None
+
+
+def _never_built(m: re.Match[str]) -> Any:
+    raise AssertionError("the pattern that never matches matched")
+
+
 class CompiledStart:
     """A matcher for one start rule: ``match(message)`` gives the fields or ``None``.
 
+    Each alternative's regex and functions are compiled when the alternative is first tried
+    (a short log tries a few of a family's hundreds: issue 18, start-up); its whole-line and
+    scanner functions when first asked for.
+
     Attributes:
         start: the start rule.
-        alternatives: ``(regex, build)`` per alternative, in the grammar's order.
     """
 
-    __slots__ = ("alternatives", "first", "lines", "shapes", "start")
+    __slots__ = ("_lines", "_made", "_shapes", "_specs", "first", "start")
 
-    def __init__(
-        self,
-        start: str,
-        alternatives: list[tuple[re.Pattern[str], Build, Callable[[str], Any]]],
-        lines: list[tuple[str | None, Callable[[str], Any]]],
-        shapes: list[Shape] | None = None,
-    ) -> None:
+    def __init__(self, start: str, specs: list[_Spec]) -> None:
         self.start = start
-        self.alternatives = alternatives
+        self._specs = specs
+        self._made: list[_Made | None] = [None] * len(specs)
         #: The alternative that matched last, as one function message → fields or None.
-        self.first = alternatives[0][2]
-        #: Per alternative: its leading literal and a function that matches a whole line
-        #: with the trtexec envelope, giving (fields, severity letter) or None.
-        self.lines = lines
-        #: Per alternative: its :class:`Shape` (for the scanner).
-        self.shapes = shapes or []
+        self.first: Callable[[str], Any] = _nothing
+        # per alternative: its leading literal and a function that matches a whole line with
+        # the trtexec envelope, giving (fields, severity letter) or None; its Shape
+        self._lines: list[tuple[str | None, Callable[[str], Any]] | None] = [None] * len(specs)
+        self._shapes: list[Shape | None] = [None] * len(specs)
+
+    @property
+    def alternatives(self) -> list[_Made]:
+        """``(regex, build, direct)`` per alternative, in the grammar's order (all compiled)."""
+        return [self._made[i] or self._compile(i) for i in range(len(self._specs))]
+
+    def _compile(self, i: int) -> _Made:
+        spec = self._specs[i]
+        try:
+            compiled = re.compile(spec.regex)
+        except re.error:
+            made: _Made = (_NEVER, _never_built, _nothing)
+        else:
+            env = spec.env
+            env["_fullmatch"] = compiled.fullmatch
+            namespace: dict[str, Any] = {}
+            exec(compile(spec.source, f"<compiled {self.start}>", "exec"), env, namespace)
+            made = (compiled, namespace["build"], namespace["direct"])
+        self._made[i] = made
+        return made
+
+    def _make(self, i: int) -> None:
+        spec = self._specs[i]
+        env = spec.env
+        env["_linematch"] = re.compile(LINE_ENVELOPE + spec.regex).fullmatch
+        namespace: dict[str, Any] = {}
+        exec(compile(spec.late_source, f"<compiled {self.start}>", "exec"), env, namespace)
+        self._lines[i] = (spec.literal, namespace["line"])
+        self._shapes[i] = Shape(spec.literal, spec.regex, spec.used, namespace["make"])
+
+    def _matching(self, message: str) -> int | None:
+        """The index of the (first) alternative that matches ``message``."""
+        made = self._made
+        for i in range(len(made)):
+            regex = (made[i] or self._compile(i))[0]
+            if regex.fullmatch(message):
+                if self._shapes[i] is None:
+                    self._make(i)
+                return i
+        return None
 
     def shape_of(self, message: str) -> Shape | None:
         """The shape of the (first) alternative that matches ``message``."""
-        for (regex, _b, _d), shape in zip(self.alternatives, self.shapes, strict=True):
-            if regex.fullmatch(message):
-                return shape
-        return None
+        i = self._matching(message)
+        return None if i is None else self._shapes[i]
 
     def line_matcher(self, message: str) -> tuple[str | None, Callable[[str], Any]] | None:
         """The whole-line function of the (first) alternative that matches ``message``."""
-        for (regex, _b, _d), line in zip(self.alternatives, self.lines, strict=True):
-            if regex.fullmatch(message):
-                return line
-        return None
+        i = self._matching(message)
+        return None if i is None else self._lines[i]
 
     def match(self, message: str) -> Any:
         """The start rule's transformed result for ``message``, or ``None`` if it does not match."""
         found = self.first(message)
         if found is not None:
             return found
-        for regex, build, direct in self.alternatives:
+        made = self._made
+        for i in range(len(made)):
+            regex, build, direct = made[i] or self._compile(i)
             m = regex.fullmatch(message)
             if m is not None:
                 # Try the alternative that matched last first: a log repeats one shape.
@@ -224,46 +284,38 @@ class _Compiler:
         return "(?:" + "|".join(parts) + ")", expr
 
     def start(self, origin: str) -> CompiledStart:
-        alternatives: list[tuple[re.Pattern[str], Build, Callable[[str], Any]]] = []
-        lines: list[tuple[str | None, Callable[[str], Any]]] = []
-        shapes: list[Shape] = []
+        specs: list[_Spec] = []
         for rule in self.rules_by_origin[origin]:
             env: dict[str, Any] = {"_unreachable": _unreachable}
             regex, expr = self.alternative(rule, (), env)
-            compiled = re.compile(regex)
-            env["_fullmatch"] = compiled.fullmatch
-            # the whole-line regex is compiled on the first call of line(): the stream asks
-            # for the one alternative a message matched, so a short log compiles half the
-            # regexes (issue 18: start-up)
-            env["_linematch"] = _compile_on_first_call(env, "_linematch", LINE_ENVELOPE + regex)
+            groups = _groups(regex)
             # The groups the expression reads are fetched with one m.group(i, j, ...) call
             # into local variables (a third of the cost of one m.group call per group).
             used = list(dict.fromkeys(_GROUP_CALL.findall(expr)))
             body = _GROUP_CALL.sub(r"v_\1", expr)
-            fetch = _fetch(compiled.groupindex, used)
+            fetch = _fetch(groups, used)
             # the line regex's groups: the envelope's, then the message's shifted past them
-            line_groups = {n: i + _ENVELOPE.groups for n, i in compiled.groupindex.items()}
+            line_groups = {n: i + _ENVELOPE.groups for n, i in groups.items()}
             line_groups.update(_ENVELOPE.groupindex)
             fetch_line = _fetch(line_groups, [*used, "env_severity"])
-            # Three entry points: build(m) for a match found elsewhere, direct(message) that
-            # matches and builds in one call, and line(text) that also matches the trtexec
-            # envelope (the hot path of the stream: one regex call per line).
+            # Four entry points: build(m) for a match found elsewhere, direct(message) that
+            # matches and builds in one call; line(text) that also matches the trtexec
+            # envelope (the hot path of the stream: one regex call per line) and make(groups)
+            # for the scanner, compiled when first asked for (CompiledStart._make).
             source = (
                 f"def build(m):\n{fetch}    return {body}\n"
                 f"def direct(message):\n    m = _fullmatch(message)\n"
                 f"    if m is None:\n        return None\n{fetch}    return {body}\n"
+            )
+            late_source = (
                 f"def line(text):\n    m = _linematch(text)\n"
                 f"    if m is None:\n        return None\n{fetch_line}"
                 f"    return ({body}, v_env_severity)\n"
                 f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
             )
-            namespace: dict[str, Any] = {}
-            exec(compile(source, f"<compiled {origin}>", "exec"), env, namespace)
-            alternatives.append((compiled, namespace["build"], namespace["direct"]))
             literal = self.leading_literal(rule)
-            lines.append((literal, namespace["line"]))
-            shapes.append(Shape(literal, regex, tuple(used), namespace["make"]))
-        return CompiledStart(origin, alternatives, lines, shapes)
+            specs.append(_Spec(literal, regex, tuple(used), source, late_source, env))
+        return CompiledStart(origin, specs)
 
     def leading_literal(self, rule: Rule) -> str | None:
         """The literal text every message of this alternative starts with, if any."""
@@ -281,21 +333,45 @@ _GROUP_CALL = re.compile(r"g\('(\w+)'\)")
 _ENVELOPE = re.compile(LINE_ENVELOPE)
 
 
-def _compile_on_first_call(
-    env: dict[str, Any], name: str, pattern: str
-) -> Callable[[str], re.Match[str] | None]:
-    """A stand-in for ``re.compile(pattern).fullmatch`` that compiles it when first called.
+def _groups(regex: str) -> dict[str, int]:
+    r"""The index of each named group of ``regex``, as ``re.compile(regex).groupindex`` has it.
 
-    The first call replaces ``env[name]`` (the global the generated code calls) with the
-    compiled pattern's ``fullmatch``, so later calls cost nothing extra.
+    Read from the text without compiling it (compiling waits until the alternative is first
+    tried): every ``(`` that is not escaped, not in a character class and not followed by
+    ``?`` opens a group, and so does ``(?P<name>``.
+
+    Example:
+        >>> _groups(r"(?P<g1>a(b)[(]\((?:c))(?P<g2>d)")
+        {'g1': 1, 'g2': 3}
     """
-
-    def first_call(text: str) -> re.Match[str] | None:
-        fullmatch = re.compile(pattern).fullmatch
-        env[name] = fullmatch
-        return fullmatch(text)
-
-    return first_call
+    found: dict[str, int] = {}
+    count = 0
+    i, n = 0, len(regex)
+    in_class = False
+    while i < n:
+        c = regex[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            # a "]" right after "[" or "[^" is a member, not the end
+            if regex.startswith("]", i + 1):
+                i += 1
+            elif regex.startswith("^]", i + 1):
+                i += 2
+        elif c == "(":
+            if regex.startswith("?P<", i + 1):
+                count += 1
+                end = regex.index(">", i + 4)
+                found[regex[i + 4 : end]] = count
+            elif not regex.startswith("?", i + 1):
+                count += 1
+        i += 1
+    return found
 
 
 def _fetch(groupindex: Mapping[str, int], names: list[str]) -> str:
