@@ -96,3 +96,18 @@ def test_cache_file_differs_per_grammar_folder(
     monkeypatch.setattr(grammar, "grammar_dir", lambda: Path("/home/me/trtlog/grammars"))
     checkout = cache_path(_optimizer())
     assert wheel is not None and checkout is not None and wheel != checkout
+
+
+def test_only_strict_builds_run_the_collision_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lark's interegular check is most of a cold build; outside strict mode it only logs."""
+    interegular = pytest.importorskip("interegular")
+    import lark.lexer
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the collision check ran")
+
+    monkeypatch.setattr(interegular.Comparator, "from_regexes", refuse)
+    build_parser(_optimizer())  # no check, no cache
+    with pytest.raises(AssertionError, match="the collision check ran"):
+        build_parser(_optimizer(), strict=True)
+    assert lark.lexer.has_interegular is True  # put back after each build

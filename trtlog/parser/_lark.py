@@ -10,7 +10,9 @@ the lowest and highest Lark versions ``pyproject.toml`` allows). What it reaches
 * ``Rule.options.template_source`` — the name of a rule expanded from a template;
 * ``base_func`` — the plain function under a ``v_args`` wrapper;
 * ``Lark._load`` with the options Lark itself passes when it loads its cache — to rebuild a
-  parser from :meth:`Lark.save` data with the transformer embedded (:func:`load`).
+  parser from :meth:`Lark.save` data with the transformer embedded (:func:`load`);
+* ``lark.lexer.has_interegular`` — switched off while a grammar is built without ``strict``
+  (:func:`build`).
 
 The rest (``Lark(...)``, ``Lark.rules``, ``Lark.terminals``, ``TerminalDef.pattern``,
 ``Rule.origin``/``expansion``/``alias``) is Lark's public surface.
@@ -19,7 +21,9 @@ The rest (``Lark(...)``, ``Lark.rules``, ``Lark.terminals``, ``TerminalDef.patte
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +61,43 @@ def build(
     numbers come from the splitter), and ``strict`` for the collision checks of the tests.
     Lark's own file cache stays off: it unpickles a file before it checks it (a planted
     pickle would run); ``trtlog.parser.grammar`` caches :func:`dump` output it signed itself.
+
+    Without ``strict``, Lark's terminal collision check is skipped even when ``interegular``
+    is installed: outside strict mode Lark only logs what it finds, and the check is most of
+    a cold build (about 3 s of CPU for the families a short log needs, against 0.5 s without
+    it). The tests build every grammar with ``strict=True``, which runs it and fails on any
+    collision.
     """
-    return Lark(
-        path.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        start=list(starts),
-        transformer=transformer,
-        propagate_positions=False,
-        maybe_placeholders=True,
-        import_paths=[str(path.parent)],
-        source_path=str(path),
-        strict=strict,
-    )
+    with _collision_check(strict):
+        return Lark(
+            path.read_text(encoding="utf-8"),
+            parser="lalr",
+            lexer="contextual",
+            start=list(starts),
+            transformer=transformer,
+            propagate_positions=False,
+            maybe_placeholders=True,
+            import_paths=[str(path.parent)],
+            source_path=str(path),
+            strict=strict,
+        )
+
+
+_BUILDING = threading.Lock()
+
+
+@contextmanager
+def _collision_check(wanted: bool) -> Iterator[None]:
+    """Lark's interegular collision check on (``wanted``) or off while a grammar is built."""
+    import lark.lexer
+
+    with _BUILDING:
+        installed = getattr(lark.lexer, "has_interegular", False)
+        lark.lexer.has_interegular = installed and wanted  # type: ignore[attr-defined,unused-ignore]
+        try:
+            yield
+        finally:
+            lark.lexer.has_interegular = installed  # type: ignore[attr-defined,unused-ignore]
 
 
 def dump(lark: Lark) -> bytes:
