@@ -55,8 +55,12 @@ def test_a_cached_grammar_parses_like_a_fresh_one(tmp_path: Path) -> None:
     assert Path(cache).stat().st_size > 0
     loaded = build_parser(family, cache=cache)  # loads
     assert loaded.rules and len(loaded.rules) == len(fresh.rules)
+    # a loaded parser makes its parse table and lexer when it first parses (start-up)
+    assert type(loaded.parser).__name__ == "_LazyFrontend"
     for parser in (saved, loaded):
         assert parser.parse(MESSAGE, start="fusion") == fresh.parse(MESSAGE, start="fusion")
+    assert type(loaded.parser) is type(fresh.parser)
+    assert loaded.parse(MESSAGE, start="fusion") == fresh.parse(MESSAGE, start="fusion")
 
 
 def test_a_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:

@@ -10,7 +10,8 @@ the lowest and highest Lark versions ``pyproject.toml`` allows). What it reaches
 * ``Rule.options.template_source`` — the name of a rule expanded from a template;
 * ``base_func`` — the plain function under a ``v_args`` wrapper;
 * ``Lark._load`` with the options Lark itself passes when it loads its cache — to rebuild a
-  parser from :meth:`Lark.save` data with the transformer embedded (:func:`load`);
+  parser from :meth:`Lark.save` data with the transformer embedded (:func:`load`), with
+  ``lark.lark._deserialize_parsing_frontend`` deferred until the parser first parses;
 * ``lark.lexer.has_interegular`` — switched off while a grammar is built without ``strict``
   (:func:`build`).
 
@@ -20,6 +21,7 @@ The rest (``Lark(...)``, ``Lark.rules``, ``Lark.terminals``, ``TerminalDef.patte
 
 from __future__ import annotations
 
+import functools
 import io
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -116,9 +118,37 @@ def load(data: bytes, transformer: Transformer[Any, Any]) -> Lark:
     ``data`` is unpickled: pass only bytes trtlog wrote and verified (see
     ``trtlog.parser.grammar``). (Private: ``Lark._load``, as Lark's own cache loader calls it.)
     """
+    import lark.lark as lark_module
+
     lark: Lark = Lark.__new__(Lark)
-    lark._load(io.BytesIO(data), transformer=transformer, propagate_positions=False)
+    namespace = vars(lark_module)  # where Lark._load looks the frontend maker up
+    real = namespace[_FRONTEND]
+    with _BUILDING:
+        # the parse table and the lexer are made when Lark first parses: the compiled matchers
+        # read only the rules and terminals, and a short log may never call Lark itself
+        namespace[_FRONTEND] = functools.partial(_LazyFrontend, real, lark)
+        try:
+            lark._load(io.BytesIO(data), transformer=transformer, propagate_positions=False)
+        finally:
+            namespace[_FRONTEND] = real
     return lark
+
+
+_FRONTEND = "_deserialize_parsing_frontend"
+
+
+class _LazyFrontend:
+    """A stand-in for a loaded Lark's parsing frontend that makes it on first use."""
+
+    def __init__(self, make: Callable[..., Any], lark: Lark, *args: Any) -> None:
+        self._make = make
+        self._lark = lark
+        self._args = args
+
+    def __getattr__(self, name: str) -> Any:
+        frontend = self._make(*self._args)
+        self._lark.parser = frontend  # the Lark holds the real one from now on
+        return getattr(frontend, name)
 
 
 def rules_by_origin(lark: Lark) -> dict[str, list[Rule]]:
