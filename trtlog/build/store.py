@@ -30,7 +30,7 @@ from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
 from trtlog.parser.grammar import _cached_parser
 from trtlog.parser.scanner import HotRows, Scan, _alternation
-from trtlog.parser.stream import Deferred
+from trtlog.parser.stream import FRAGMENT_KINDS, Deferred
 
 __all__ = ["EventStore"]
 
@@ -329,7 +329,8 @@ def route_kinds(route: Route) -> frozenset[str]:
     key = (route.family.name, route.rule.start)
     found = _ROUTE_KINDS.get(key)
     if found is None:
-        found = _start_kinds(route)
+        # a message its rule rejects may still be a fragment (LogParser._fragment)
+        found = _start_kinds(route) | FRAGMENT_KINDS
         _ROUTE_KINDS[key] = found
     return found
 
