@@ -203,6 +203,7 @@ TUNING_RUN = """\
 [03/02/2026-10:01:00] [I] Expanded to 2 build route configurations
 [03/02/2026-10:01:00] [I] --dryRun: 2 build routes would be tried:
 [03/02/2026-10:01:00] [I] [0]:default
+[03/02/2026-10:01:00] [I] [TRT] [MemUsageChange] Init CUDA: CPU +0, GPU +0, now: CPU 2, GPU 4 (MiB)
 [03/02/2026-10:01:00] [I] [1]:-conv_use_long_w=1
 &&&& PASSED TensorRT.trtexec [TensorRT v110500] # trtexec --onnx=m --dryRun
 [03/02/2026-10:01:01] [I] [2]:not a route: the listing ended with the banner
@@ -229,7 +230,7 @@ def test_the_11x_tuning_loop_lines_are_typed_events() -> None:
         (4, ""),
         (8, ""),
         (9, ""),
-        (23, "[2]:not a route: the listing ended with the banner"),
+        (24, "[2]:not a route: the listing ended with the banner"),
     ]
     assert [(e.phase, e.iterations) for e in build.of(TuningPhase)] == [(1, 2)]
     assert [(e.phase, e.iteration) for e in build.of(TuningTask)] == [
@@ -247,6 +248,8 @@ def test_the_11x_tuning_loop_lines_are_typed_events() -> None:
     assert [(e.route, e.gpu_time_ms) for e in build.of(TuningBest)] == [("default", 1.2345)]
     assert [(e.succeeded, e.total) for e in build.of(TuningSummary)] == [(1, 2)]
     assert [(e.note, e.value) for e in build.of(TuningNote)] == [("dry_run", 2)]
+    # a TensorRT message in the listing keeps its own event
+    assert build.events[20].kind == "memory_change"
     assert [(e.index, e.route) for e in build.of(TuningRoute)] == [
         (0, "default"),
         (1, "-conv_use_long_w=1"),

@@ -236,3 +236,21 @@ def test_the_corpus_myelin_qdq_engine_has_no_split_region() -> None:
     )
     assert sum(1 for x in engine.layers if x.myelin is not None) > 1000
     assert trtlog.lint(engine, rules=["qdq-myelin-split"]) == []
+
+
+def test_a_softmax_split_over_two_generated_kernels(tmp_path: Path) -> None:
+    """Max-subtract-exp-sum, then the division (as the corpus 10.16 classifier compiles it)."""
+    layers = _attention("__myl_MaxrSubExpSum", [])
+    div = _kernel(
+        "__myl_DivCast_myl0_6",
+        "kgen",
+        [_tensor("__mye7035", [48, 197, 197], "Half")],
+        [_tensor("__mye7036", [48, 197, 197], "Half")],
+        "__myl_DivCast_0x3a7f1c9e0b5d42e68f1a2c3b4d5e6f70",
+        [],
+    )
+    layers[2]["Name"] = "__mye6730_unroll0_myl0_7"
+    layers[2]["Inputs"][0]["Name"] = "__mye7036"
+    (f,) = of(_lint(tmp_path, [*layers[:2], div, layers[2]]), "attention-not-fused")
+    assert f.subject == "__myl_MaxrSubExpSum_myl0_5"
+    assert f.evidence.layers == (0, 1, 3)

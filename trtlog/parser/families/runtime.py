@@ -611,7 +611,7 @@ FAMILY = Family(
         Rule("tuning_iteration", prefix="Expanded to ", contains=" build route configurations"),
         # --dryRun lists the routes as "[<i>]:<route>" lines, until the &&&& banner
         Rule("tuning_dry_run", prefix="--dryRun: ", enters=_TUNING_ROUTES),
-        Rule("tuning_route", prefix="[", section=_TUNING_ROUTES),
+        Rule("tuning_route", prefix="[", contains="]:", section=_TUNING_ROUTES),
     ),
     routed=(
         "persistent_cache_limit",
