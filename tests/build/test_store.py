@@ -170,6 +170,8 @@ _LINES = [
     "not a log line at all 🙂",
     "",
     "\x1b[33m[01/10/2024-21:52:52] [W] [TRT] colour\x1b[0m",
+    _V + "Tactic: 0x1000000000000003e8 Time: 0.5",  # past 64 bits: unrecognized
+    _V + "Removing /m/0123456789abcdef01234",  # 17 hex digits in a name: not hot, parsed
 ]
 
 
@@ -212,6 +214,26 @@ def test_hot_lines_across_pieces(lines: list[str], crlf: bool, piece: int) -> No
     lazy = _build(text, SourceMeta(name="<t>"), strict=False, piece=piece)
     eager = _build(text, SourceMeta(name="<t>"), strict=False, lines=iter_lines(text))
     assert lazy.events == eager.events
+
+
+@pytest.mark.parametrize("piece", [60, 300, 1 << 22])
+def test_a_long_hex_run_keeps_its_line_from_the_hot_shapes(piece: int) -> None:
+    """A message with 17+ hex digits is never hot, in a piece with or without the guard.
+
+    Its tactic does not fit 64 bits: the line parser makes it ``unrecognized``. The scanner
+    checks each piece for such a run and scans a piece without one with the unguarded
+    pattern; the events are the eager ones whichever piece holds the run.
+    """
+    tactic = _V + "Tactic: 0x{:016x} Time: 0.5\n"
+    lines = [tactic.format(i) for i in range(40)]
+    lines[25] = _V + "Tactic: 0x1000000000000003e8 Time: 0.5\n"
+    lines[30] = _V + "Tactic Name: k0123456789abcdef012 Tactic: 0x5 Time: 0.5\n"
+    text = "".join(lines)
+    lazy, eager = lazy_and_eager(text, piece)
+    assert lazy.events == eager.events
+    assert lazy.counts() == {"tactic_timing": 39, "unrecognized": 1}
+    assert lazy.events[25].kind == "unrecognized"
+    assert lazy.events[30].tactic_name == "k0123456789abcdef012"  # type: ignore[union-attr]
 
 
 def test_a_decimal_tactic_with_a_leading_zero_parses() -> None:

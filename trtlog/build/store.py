@@ -53,7 +53,7 @@ class _Hot:
 
     def fields(self, i: int) -> dict[str, Any]:
         """The transformed fields of row ``i`` (without span and severity)."""
-        pattern, indices = _alternation((self.rows.shape,))
+        pattern, indices = _alternation((self.rows.shape,), False)
         found = pattern.match(self.text, self.rows.starts[i])
         assert found is not None
         values = found.group(*indices[0][2:])

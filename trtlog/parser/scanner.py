@@ -76,7 +76,7 @@ class HotRows:
 
         A tuple per row, or the letter alone for a shape without groups.
         """
-        pattern, indices = _alternation((self.shape,))
+        pattern, indices = _alternation((self.shape,), False)  # each row matched already
         idx = indices[0][2:]
         match = pattern.match
         return [match(text, start).group(*idx) for start in self.starts]  # type: ignore[union-attr]
@@ -195,11 +195,17 @@ def _one_line(regex: str) -> tuple[str, bool]:
 
 
 @lru_cache(maxsize=32)
-def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tuple[int, ...], ...]]:
+def _alternation(
+    shapes: tuple[Shape, ...], guarded: bool = True
+) -> tuple[re.Pattern[str], tuple[tuple[int, ...], ...]]:
     """The shapes behind the trtexec envelope as one pattern, and each shape's group indices.
 
     The shapes' groups are renamed ``s<k>_<name>``; shape ``k``'s own group ``s<k>`` is the
-    last group a match of it closes (``m.lastindex``).
+    last group a match of it closes (``m.lastindex``). ``guarded``: a message holding a run
+    of 17 or more hex digits matches no shape (see below); the guard costs more than the rest
+    of the pattern (it tries the run at every character of every line), so a piece without
+    such a run anywhere (:func:`_long_hex`, one bulk check) is scanned without it, and rows
+    already found are read again without it. The groups are the same with and without.
     """
     envelope = LINE_ENVELOPE
     parts = []
@@ -213,8 +219,9 @@ def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tupl
     # A message holding a run of 17+ hex digits is never hot: its numbers may not fit the
     # 64-bit fields (issue 18), and the line parser makes such a line `unrecognized`, which
     # the store could only find out by converting every row (the line parser decides instead)
+    guard = r"(?![^\n]*[0-9A-Fa-f]{17})" if guarded else ""
     pattern = re.compile(
-        rf"(?m)^(?:{envelope}(?![^\n]*[0-9A-Fa-f]{{17}})(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
+        rf"(?m)^(?:{envelope}{guard}(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
         rf"|[^\n]+\Z|[^\n]*\n)",
     )
     severity = pattern.groupindex[_ENVELOPE_GROUP]
@@ -229,6 +236,23 @@ def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tupl
             )
         )
     return pattern, tuple(indices)
+
+
+_HEX_DIGITS = b"0123456789abcdefABCDEF"
+#: Hex digits to ``\x01``, and ``\x01`` itself to ``\x02`` (so a run of ``\x01`` is hex).
+_HEX_MARK = bytes.maketrans(_HEX_DIGITS + b"\x01", b"\x01" * len(_HEX_DIGITS) + b"\x02")
+_HEX_RUN = b"\x01" * 17
+
+
+def _long_hex(text: str, start: int, stop: int) -> bool:
+    """Whether ``text[start:stop]`` holds a run of 17 or more hex digits.
+
+    One ``bytes.translate`` and one ``find`` (about 1 ms per MB) instead of the guard's
+    attempt at every character. A character UTF-8 cannot encode (a lone surrogate) becomes
+    ``?``, not a hex digit, so it splits a run as the character itself does.
+    """
+    piece = text[start:stop].encode("utf-8", "replace").translate(_HEX_MARK)
+    return piece.find(_HEX_RUN) >= 0
 
 
 def _usual(text: str, start: int, stop: int) -> bool:
@@ -261,6 +285,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
     counts: Counter[Shape] = Counter()
     shapes: tuple[Shape, ...] = ()
     pattern: re.Pattern[str] | None = None
+    plain: re.Pattern[str] | None = None  # the pattern without the long-hex guard
     indices: tuple[tuple[int, ...], ...] = ()
     table: dict[int, tuple[Callable[[int], Any], Callable[[Any], None], tuple[int, ...], bool]] = {}
     samples = 0
@@ -294,6 +319,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             if (set(counts) != before or pattern is None) and chosen and chosen != shapes:
                 shapes = chosen
                 pattern, indices = _alternation(shapes)
+                plain = _alternation(shapes, False)[0]
                 table = {}
                 for shape, idx in zip(shapes, indices, strict=True):
                     rows = rows_of.get(shape)
@@ -311,7 +337,9 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
         else:
             clean = parser.clean
             get = table.get
-            for m in pattern.finditer(text, pos, stop):
+            assert plain is not None
+            scanning = pattern if _long_hex(text, pos, stop) else plain
+            for m in scanning.finditer(text, pos, stop):
                 n += 1
                 entry = get(m.lastindex)  # type: ignore[arg-type]
                 if entry is not None and clean:
