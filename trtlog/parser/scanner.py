@@ -45,6 +45,7 @@ _SAMPLE_LINES = 8_000
 _KEY = 8
 _GROUP = re.compile(r"\(\?P<(\w+)>")
 _ENVELOPE_GROUP = "env_severity"
+_JUDGE = 100  # rows of a group seen before judging whether its texts repeat
 
 
 class Unusual(Exception):
@@ -52,34 +53,71 @@ class Unusual(Exception):
 
 
 class HotRows:
-    """The rows of one hot shape: line numbers and where each line starts in the text.
+    """The rows of one hot shape: line numbers, severity letters and group texts.
 
-    A row keeps no text of its own: its groups are read again, when its event or a column
-    is asked for, by matching the shape at the line's start (:meth:`values`), which holds
-    the memory of a row to two integers.
+    The scanner keeps what it matched: per row the severity letter and the texts of the
+    groups ``shape.make`` takes, one flat list (a row is ``width`` items), so building a row's
+    event or a column never matches the line again.
 
     Attributes:
         shape: the compiled alternative.
         lines: the 1-based line number of each row.
-        starts: the offset of each row's line in the text.
+        texts: per row, the severity letter and then the group texts, flat.
+        width: items per row in ``texts`` (1 + the number of groups).
     """
 
-    __slots__ = ("lines", "shape", "starts")
+    __slots__ = ("_memos", "lines", "shape", "texts", "width")
 
     def __init__(self, shape: Shape) -> None:
         self.shape = shape
         self.lines: array[int] = array("q")
-        self.starts: array[int] = array("q")
+        self.texts: list[str | None] = []
+        self.width = 1 + len(shape.groups)
+        # per group: None (not decided yet), a memo of its texts (a group that repeats its
+        # texts, e.g. a kernel name) or False (mostly distinct texts, e.g. a tactic id)
+        self._memos: list[dict[str, str] | bool | None] = [None] * self.width
 
-    def values(self, text: str) -> list[Any]:
-        """Per row, the severity letter and the group texts ``shape.make`` takes.
+    def share(self, start: int) -> None:
+        """Make repeated texts of the rows from item ``start`` on one object each.
 
-        A tuple per row, or the letter alone for a shape without groups.
+        A verbose log repeats a handful of kernel and layer names over many rows; one string
+        object per text instead of one per row halves the scanner's memory on such a log.
+        A group is judged on its first hundred rows: shared when fewer than half its texts
+        are distinct.
         """
-        pattern, indices = _alternation((self.shape,), False)  # each row matched already
-        idx = indices[0][2:]
-        match = pattern.match
-        return [match(text, start).group(*idx) for start in self.starts]  # type: ignore[union-attr]
+        texts, width, memos = self.texts, self.width, self._memos
+        rows = len(texts) // width
+        for j in range(1, width):
+            memo = memos[j]
+            if memo is False:
+                continue
+            begin = start
+            if memo is None:
+                if rows < _JUDGE:
+                    continue  # judged later, over every row up to then
+                begin = 0
+                column = texts[j::width]
+                if len(set(column)) * 2 > len(column):
+                    memos[j] = False
+                    continue
+                memo = memos[j] = {}
+            else:
+                column = texts[begin + j :: width]
+            get = memo.setdefault  # type: ignore[union-attr]
+            texts[begin + j :: width] = [t if t is None else get(t, t) for t in column]
+
+    def done(self) -> None:
+        """Drop the memos of :meth:`share` (the scan is over)."""
+        self._memos = [False] * self.width
+
+    def letters(self) -> list[str]:
+        """The severity letter of every row."""
+        return self.texts[0 :: self.width]  # type: ignore[return-value]
+
+    def groups(self) -> list[list[str | None]]:
+        """Per group ``shape.make`` takes, its text in every row."""
+        texts, width = self.texts, self.width
+        return [texts[j::width] for j in range(1, width)]
 
 
 class Scan:
@@ -327,11 +365,12 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
                         rows = rows_of[shape] = HotRows(shape)
                     table[idx[0]] = (
                         rows.lines.append,
-                        rows.starts.append,
+                        rows.texts.extend if len(idx) > 3 else rows.texts.append,
                         idx[2:],
                         bool(idx[1]),
                     )
         n0 = n
+        marks = [(rows, len(rows.texts)) for rows in rows_of.values()]
         if pattern is None or not _usual(text, pos, stop):
             n = feed_lines(text[pos:stop], n)
         else:
@@ -343,14 +382,14 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
                 n += 1
                 entry = get(m.lastindex)  # type: ignore[arg-type]
                 if entry is not None and clean:
-                    line_append, start_append, _idx, risky = entry
+                    line_append, texts_add, groups, risky = entry
                     if risky and text.find("\n", m.start(), m.end() - 1) >= 0:
                         # the match ran on into the next line: read its lines one by one
                         n = feed_lines(m.group(), n - 1)
                         clean = parser.clean
                         continue
                     line_append(n)
-                    start_append(m.start())
+                    texts_add(m.group(*groups))
                     hot_lines += 1
                     continue
                 out = feed(n, m.group())
@@ -363,6 +402,9 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             expected = text.count("\n", pos, stop) + (text[stop - 1] != "\n")
             if n - n0 != expected:
                 raise Unusual(f"lines {n0 + 1}..{n}: a match crossed a line end")
+        for rows, mark in marks:
+            if len(rows.texts) > mark:
+                rows.share(mark)
         pos = stop
     parser.recognized += hot_lines
     cold.extend(parser.close())
@@ -373,5 +415,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             hint="pass the output of trtexec (or of a TensorRT program) with its log "
             "envelopes, e.g. `trtexec ... --verbose > build.log 2>&1`",
         )
+    for rows in rows_of.values():
+        rows.done()
     hot = [rows for rows in rows_of.values() if rows.lines]
     return Scan(hot, cold, n, text)
