@@ -256,6 +256,21 @@ def test_tactics_frame_from_columns_equals_the_per_event_frame(path: Path) -> No
     pd.testing.assert_frame_equal(lazy.tactics_frame(), expected)
     pd.testing.assert_frame_equal(eager.tactics_frame(), expected)
     assert "events" not in lazy.__dict__  # built from columns and the kinds it reads
+    assert "engine" not in lazy.__dict__  # in_engine from the dump's records, no engine built
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_engine_tactics_are_those_of_the_engine(path: Path) -> None:
+    """The tactics frame's engine layers (no engine built) are ``Build.engine``'s."""
+    from tests.frames.reference_tactics import _engine_layer_dtypes, _engine_layer_tactics
+    from trtlog.engine.from_log import DUMP_EVENTS, engine_tactics
+
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    kinds = [c.model_fields["kind"].default for c in DUMP_EVENTS]
+    expected = (_engine_layer_tactics(eager), _engine_layer_dtypes(eager))
+    assert engine_tactics(lazy.events_of(*kinds)) == expected
+    assert engine_tactics(eager.events) == expected
 
 
 _FRAMES = (

@@ -15,6 +15,7 @@ import pandas as pd
 
 from trtlog._pydantic import gc_paused
 from trtlog.build.passes import QDQ_KINDS, REMOVAL_KINDS, pass_records, qdq_events, removal_events
+from trtlog.engine.from_log import DUMP_EVENTS, engine_tactics
 from trtlog.events import (
     AutotuneCombination,
     AutotuneReformat,
@@ -377,15 +378,17 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
         engine_layers: engine layer name → tactic id; by default taken from the log's layer
             dump (``Build.engine``) when it has one.
     """
-    if engine_layers is None:
-        engine_layers = _engine_layer_tactics(build)
     with gc_paused():
+        if engine_layers is None:
+            engine_layers, dtypes = _engine_tactics(build)
+        else:
+            dtypes = _engine_tactics(build)[1]
         # the timings come as columns (most of the rows); the other kinds set the state
         control = build.events_of(*_TACTIC_CONTROL_KINDS)
         timing = build.columns("tactic_timing")
         table = _TacticTable(timing)
         table.run(control)
-        table.mark_engine(engine_layers, _engine_layer_dtypes(build))
+        table.mark_engine(engine_layers, dtypes)
         return frame_from_columns("tactics", table.columns())
 
 
@@ -691,20 +694,29 @@ def _combination_dtypes(combination: str | None) -> tuple[str | None, ...]:
 _FORMATS = re.compile(r" -> |, (?=[A-Z])")
 
 
-def _engine_layer_dtypes(build: Build) -> dict[str, tuple[str | None, ...]]:
-    engine = build.engine
+def _engine_tactics(
+    build: Build,
+) -> tuple[dict[str, int], dict[str, tuple[str | None, ...]]]:
+    """Engine layer name → tactic, and → its tensors' element types, from the log's layer dump.
+
+    From ``Build.engine`` when it is built already, else from the dump's records alone
+    (:func:`trtlog.engine.from_log.engine_tactics`: the same layers, no engine built).
+    """
+    engine = build.__dict__.get("engine", _NOT_BUILT)
+    if engine is _NOT_BUILT:
+        return engine_tactics(
+            build.events_of(*(c.model_fields["kind"].default for c in DUMP_EVENTS))
+        )
     if engine is None:
-        return {}
-    return {
-        x.name: tuple(t.dtype for t in (*x.inputs, *x.outputs))
-        for x in engine.layers
-        if x.inputs or x.outputs
-    }
+        return {}, {}
+    return (
+        {x.name: x.tactic for x in engine.layers if x.tactic is not None},
+        {
+            x.name: tuple(t.dtype for t in (*x.inputs, *x.outputs))
+            for x in engine.layers
+            if x.inputs or x.outputs
+        },
+    )
 
 
-def _engine_layer_tactics(build: Build) -> dict[str, int]:
-    """Engine layer name → tactic, from the log's layer dump (if it has one)."""
-    engine = build.engine
-    if engine is None:
-        return {}
-    return {x.name: x.tactic for x in engine.layers if x.tactic is not None}
+_NOT_BUILT = object()
