@@ -638,8 +638,9 @@ class _TacticTable:
             ] or found
             self.in_engine[best[0]] = True
 
-    def columns(self) -> dict[str, list[Any]]:
+    def columns(self) -> dict[str, Any]:
         """The frame's columns."""
+        tactics, hexes = _tactic_columns(self.tactic)
         return {
             "line": self.line,
             "layer": self.layer,
@@ -647,8 +648,8 @@ class _TacticTable:
             "runner_id": self.runner_id,
             "reformat": self.reformat,
             "format_combination": self.combination,
-            "tactic": self.tactic,
-            "tactic_hex": [None if t is None else format_tactic(t) for t in self.tactic],
+            "tactic": tactics,
+            "tactic_hex": hexes,
             "tactic_name": self.tactic_name,
             "time_ms": self.time_ms,
             "fastest": self.fastest,
@@ -660,6 +661,25 @@ class _TacticTable:
             "engine_layer": self.engine_layer,
             "in_engine": self.in_engine,
         }
+
+
+def _tactic_columns(tactics: list[int | None]) -> tuple[Any, list[str | None]]:
+    """The ``tactic`` column (an unsigned 64-bit array when every row has one) and its hex.
+
+    The hex texts of a whole array come from its big-endian bytes in one ``hex()`` call:
+    what :func:`~trtlog.numbers.format_tactic` gives per value, a fifth of the time.
+    """
+    import numpy as np
+
+    if tactics and None not in tactics:
+        try:
+            array = np.array(tactics, dtype=np.uint64)
+        except (OverflowError, TypeError, ValueError):  # not a 64-bit id: the general path
+            pass
+        else:
+            text = array.astype(">u8").tobytes().hex()
+            return array, ["0x" + text[i : i + 16] for i in range(0, len(text), 16)]
+    return tactics, [None if t is None else format_tactic(t) for t in tactics]
 
 
 _END = 1 << 62  # after every line
