@@ -297,6 +297,8 @@ def _usual(text: str, start: int, stop: int) -> bool:
     """A piece without ANSI escapes and lone ``\\r`` (the scanner's line rule holds)."""
     if text.find("\x1b", start, stop) >= 0:
         return False
+    if text.find("\r", start, stop) < 0:  # most logs: no CR at all (one memchr)
+        return True
     return text.count("\r", start, stop) == text.count("\r\n", start, stop)
 
 
@@ -327,7 +329,6 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
     indices: tuple[tuple[int, ...], ...] = ()
     table: dict[int, tuple[Callable[[int], Any], Callable[[Any], None], tuple[int, ...], bool]] = {}
     samples = 0
-    hot_lines = 0
     n = 0
     pos = 0
     end = len(text)
@@ -348,6 +349,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
         if stop < end:
             nl = text.find("\n", stop - 1)
             stop = end if nl < 0 else nl + 1
+        hot_lines = sum(len(rows.lines) for rows in rows_of.values())
         if samples < 4 and (pattern is None or hot_lines * 2 < n):
             # (re)choose the shapes: at the start, and while fewer than half the lines are hot
             before = set(counts)
@@ -390,7 +392,6 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
                         continue
                     line_append(n)
                     texts_add(m.group(*groups))
-                    hot_lines += 1
                     continue
                 out = feed(n, m.group())
                 if out is not None:
@@ -406,7 +407,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             if len(rows.texts) > mark:
                 rows.share(mark)
         pos = stop
-    parser.recognized += hot_lines
+    parser.recognized += sum(len(rows.lines) for rows in rows_of.values())
     cold.extend(parser.close())
     if n and not parser.recognized:
         raise InputError(
