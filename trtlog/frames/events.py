@@ -505,10 +505,29 @@ class _TacticTable:
     def run(self, events: Iterable[Any]) -> None:
         """Read the autotuner's events other than timings, in file order."""
         legacy = False  # a TensorRT 5/6 log (runner blocks without a "Fastest Tactic" line)
+        t_line = self.t_line
+        n_timings = len(t_line)
         for event in events:
-            self.timings_before(event.span[0])
+            line = event.span[0]
+            if self.done < n_timings and t_line[self.done] < line:  # timing rows before it
+                self.timings_before(line)
             state = self.state
-            if isinstance(event, LayerCostsHeader):
+            # the most frequent kinds first (each event is of exactly one of them)
+            if isinstance(event, TimingRunner):
+                state.runner, state.runner_id = event.runner, event.runner_id
+                if event.layer:
+                    state.layer = event.layer
+                state.runner_rows = []
+            elif isinstance(event, FastestTactic | RunnerProfiled):
+                if isinstance(event, RunnerProfiled):
+                    state.runner = event.runner
+                    if event.layer:
+                        state.layer = event.layer
+                tactic, skipped, fastest = self.tactic, self.skipped, self.fastest
+                for i in state.runner_rows:
+                    if tactic[i] == event.tactic and not skipped[i]:
+                        fastest[i] = True
+            elif isinstance(event, LayerCostsHeader):
                 self.state = _TacticState(layer=event.layer or None)
             elif isinstance(event, ReformatCostsHeader):
                 self.state = _TacticState(reformat=True)
@@ -521,11 +540,6 @@ class _TacticTable:
                 state.reformat = True
                 state.combination = f"{event.from_format.text} -> {event.to_format.text}"
                 state.combination_rows = []
-            elif isinstance(event, TimingRunner):
-                state.runner, state.runner_id = event.runner, event.runner_id
-                if event.layer:
-                    state.layer = event.layer
-                state.runner_rows = []
             elif isinstance(event, CachedTactic):
                 state.layer = event.layer
                 state.runner, state.runner_id = event.runner, None
@@ -562,15 +576,6 @@ class _TacticTable:
                         skip_reason="insufficient memory",
                         requested_bytes=event.requested_bytes,
                     )
-            elif isinstance(event, FastestTactic | RunnerProfiled):
-                if isinstance(event, RunnerProfiled):
-                    state.runner = event.runner
-                    if event.layer:
-                        state.layer = event.layer
-                tactic, skipped, fastest = self.tactic, self.skipped, self.fastest
-                for i in state.runner_rows:
-                    if tactic[i] == event.tactic and not skipped[i]:
-                        fastest[i] = True
             elif isinstance(event, RunnerChoice):
                 tactic, runner, chosen = self.tactic, self.runner, self.chosen
                 for i in state.combination_rows:
