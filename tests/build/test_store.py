@@ -236,6 +236,27 @@ def test_a_long_hex_run_keeps_its_line_from_the_hot_shapes(piece: int) -> None:
     assert lazy.events[30].tactic_name == "k0123456789abcdef012"  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("piece", [700, 1 << 22])
+def test_hot_rows_keep_their_texts_and_share_repeated_ones(piece: int) -> None:
+    """A row's group texts are kept (no second match); a repeated text is one object."""
+    kernels = ["sm80_xmma_gemm_a", "sm80_xmma_gemm_b"]
+    text = "".join(
+        _V + f"Tactic Name: {kernels[i % 2]} Tactic: 0x{i:016x} Time: 0.{i}\n" for i in range(300)
+    )
+    lazy, eager = lazy_and_eager(text, piece)
+    (hot,) = _store(lazy)._hot
+    rows = hot.rows
+    assert rows.width == 4 and len(rows.texts) == 4 * 300
+    assert rows.letters() == ["V"] * 300
+    names, tactics, times = rows.groups()
+    assert names == [kernels[i % 2] for i in range(300)]
+    assert len({id(t) for t in names}) == 2  # shared: one object per kernel name
+    assert len({id(t) for t in tactics}) == 300  # distinct texts are left alone
+    assert times[7] == "0.7"
+    assert lazy.columns("tactic_timing")["tactic"] == list(range(300))
+    assert lazy.events == eager.events
+
+
 def test_a_decimal_tactic_with_a_leading_zero_parses() -> None:
     """``Tactic: 0123`` raised ValueError (``int(text, 0)``); it is tactic 123."""
     line = "[01/10/2024-21:52:52] [V] [TRT] Tactic: 0123 Time: 0.5\n"

@@ -82,7 +82,8 @@ class HotRows:
 
         A verbose log repeats a handful of kernel and layer names over many rows; one string
         object per text instead of one per row halves the scanner's memory on such a log.
-        A group is judged on its first hundred rows: shared when fewer than half its texts
+        A group is judged once, at the end of the first piece that brings the shape to a
+        hundred rows or more, over every row so far: shared when fewer than half its texts
         are distinct.
         """
         texts, width, memos = self.texts, self.width, self._memos
