@@ -70,7 +70,9 @@ class _Hot:
             return self.events
         rows = self.rows
         letters = rows.letters()
-        fields_of = self.all_fields()
+        make = rows.shape.make
+        # one row's fields at a time (a list of every row's would only be thrown away)
+        fields_of = map(make, *rows.groups()) if rows.width > 1 else (make() for _ in letters)
         severity = LETTER_SEVERITY
         cls = self.cls
         defaults = cls._defaults

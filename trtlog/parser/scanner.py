@@ -243,8 +243,8 @@ def _alternation(
     last group a match of it closes (``m.lastindex``). ``guarded``: a message holding a run
     of 17 or more hex digits matches no shape (see below); the guard costs more than the rest
     of the pattern (it tries the run at every character of every line), so a piece without
-    such a run anywhere (:func:`_long_hex`, one bulk check) is scanned without it, and rows
-    already found are read again without it. The groups are the same with and without.
+    such a run anywhere (:func:`_long_hex`, one bulk check) is scanned without it. The groups
+    are the same with and without.
     """
     envelope = LINE_ENVELOPE
     parts = []
