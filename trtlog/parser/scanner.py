@@ -17,6 +17,8 @@ The rules that keep it equal to the line parser:
 * a match starts at a line start and ends at the line's end (``\\n``, ``\\r\\n`` or the end of
   the text), and the line must not end in whitespace (the line parser strips it);
 * a piece holding an ANSI escape or a lone ``\\r`` is read line by line through ``feed``;
+* a message holding a run of 17 or more hex digits is never hot (issue 18); a piece is scanned
+  with that guard only when a bulk check finds such a run in it;
 * every piece is checked: the lines it counted must be the piece's lines, or a terminal
   matched across a line end, and :class:`Unusual` sends the whole input back to the line
   parser.
