@@ -373,3 +373,47 @@ def _may_give(wanted: set[str]) -> Callable[[Route], bool]:
 
 def _first_line(event: Any) -> int:
     return event.span[0]  # type: ignore[no-any-return]
+
+
+# -- appended for issue 15 (the report's raw log and the summary's warning count) ------------
+
+#: ``(kind, first lines, last lines, severities)`` of some events of one kind, in file order.
+KindRows = tuple[str, list[int], list[int], list[Any]]
+
+
+def kind_rows(store: EventStore) -> list[KindRows]:
+    """Every event's kind, lines and severity, without building the hot rows' events.
+
+    One part per hot shape and one per kind of the other events (deferred messages parsed),
+    each in file order; together they hold every event of the store once.
+    """
+    grouped: dict[str, KindRows] = {}
+    built = store._events
+    for event in built if built is not None else store._cold_events():
+        part = grouped.get(event.kind)
+        if part is None:
+            part = grouped[event.kind] = (event.kind, [], [], [])
+        first, last = event.span
+        part[1].append(first)
+        part[2].append(last)
+        part[3].append(event.severity)
+    parts = list(grouped.values())
+    if built is not None:
+        return parts
+    from trtlog.parser.envelope import LINE_ENVELOPE
+
+    # every hot row starts with the trtexec envelope ``[MM/DD/YYYY-hh:mm:ss] [S] ``: the
+    # stamp has a fixed width, so the severity letter sits at one offset from the line start
+    envelope = re.match(LINE_ENVELOPE, "[01/10/2024-21:52:52] [V] x")
+    assert envelope is not None
+    at = envelope.start("env_severity")
+    text = store._hot[0].text if store._hot else ""
+    severity = LETTER_SEVERITY.__getitem__
+    for hot in store._hot:
+        lines = list(hot.rows.lines)
+        if hot.events is not None:
+            letters: list[Any] = [e.severity for e in hot.events]
+        else:
+            letters = [severity(text[s + at]) for s in hot.rows.starts]
+        parts.append((hot.kind, lines, lines, letters))
+    return parts

@@ -10,13 +10,14 @@ rule reads.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from trtlog.diff import compare
 from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, Profile, strongly_typed
@@ -106,6 +107,13 @@ E3 = TypeVar("E3", bound=EventBase)
 _INNER_TENSOR = re.compile(
     r"_output(?:_\d+)?$|^/|^\d+$|Reformatted |^__my|\(Unnamed Layer\*|_out(?:put)?_?\d*$"
 )
+
+
+class Span(NamedTuple):
+    """An event's lines and severity, without the event (see :meth:`LintContext.last_event`)."""
+
+    span: tuple[int, int]
+    severity: str | None
 
 
 def _first_line(event: Any) -> int:
@@ -206,6 +214,24 @@ class LintContext:
         if len(lists) <= 1:
             return lists[0] if lists else []
         return list(heapq.merge(*lists, key=_first_line))
+
+    def last_event(self, first: int, stop: int, skip: Collection[str]) -> Span | None:
+        """The last event that ends on a line from ``first`` to before ``stop``, not of ``skip``.
+
+        Its span and severity, read from the kinds and severities of the events
+        (``Build.kind_rows``): none is built (a failed 50 MB log has 300,000).
+        """
+        if self.build is None:
+            return None
+        best: Span | None = None
+        for kind, firsts, lasts, severities in self.build.kind_rows():
+            if kind in skip:
+                continue
+            # each part is in file order: its last event that ends before ``stop``
+            i = bisect.bisect_left(lasts, stop) - 1
+            if i >= 0 and lasts[i] >= first and (best is None or firsts[i] > best.span[0]):
+                best = Span((firsts[i], lasts[i]), severities[i])
+        return best
 
     # -- options ---------------------------------------------------------------------------
 

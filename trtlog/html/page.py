@@ -18,9 +18,7 @@ import base64
 import gzip
 import hashlib
 import json
-import sys
 import zlib
-from array import array
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
 from importlib import resources
@@ -99,31 +97,38 @@ class LogPack:
 
     def finish(self, wanted: set[int]) -> LogPack:
         """Add each line's kind and the excerpt of the lines in ``wanted``."""
-        table: dict[tuple[str, str | None], int] = {}
-        codes: list[int] = []
-        add, extend = codes.append, codes.extend
-        get = table.get
-        for e in self.build.events:  # their spans partition the lines, in order
-            key = (e.kind, e.severity)
-            code = get(key)
-            if code is None:
-                code = table[key] = len(table)
-            first, last = e.span
-            if first == last:
-                add(code)
-            else:
-                extend([code] * (last - first + 1))
+        import numpy as np
+
+        # the kind and severity of every event without building them (Build.kind_rows); a
+        # code per (kind, severity), numbered in the order of their first line
+        parts = self.build.kind_rows()
+        first: dict[tuple[str, str | None], int] = {}
+        for kind, firsts, _lasts, severities in parts:
+            for severity in dict.fromkeys(severities):
+                key = (kind, severity)
+                n = firsts[severities.index(severity)]  # each part is in file order
+                if key not in first or n < first[key]:
+                    first[key] = n
+        table = {key: i for i, key in enumerate(sorted(first, key=first.__getitem__))}
         self.wide = len(table) > 255
-        packed = array("H", codes).tobytes() if self.wide else bytes(codes)
-        if self.wide and sys.byteorder == "big":
-            swapped = array("H", codes)
-            swapped.byteswap()
-            packed = swapped.tobytes()
-        self.codes = _b64_gzip(packed, 6)
+        codes = np.zeros(self.lines, dtype="<u2" if self.wide else "u1")
+        for kind, firsts, lasts, severities in parts:
+            found = dict.fromkeys(severities)
+            if len(found) == 1:
+                value: Any = table[kind, severities[0]]
+            else:
+                value = np.array([table[kind, s] for s in severities], dtype=codes.dtype)
+            at = np.array(firsts, dtype=np.int64) - 1
+            codes[at] = value
+            if lasts is not firsts:  # events of several lines (their spans partition the lines)
+                for i, (a, b) in enumerate(zip(firsts, lasts, strict=True)):
+                    if b > a:
+                        codes[a:b] = value if len(found) == 1 else value[i]
+        self.codes = _b64_gzip(codes.tobytes(), 6)
         self.kinds = [[k, s] for k, s in table]
-        every = self.build.lines
         shown = sorted(n for n in wanted if 1 <= n <= self.lines)
-        self.excerpt = [shown, [every[n - 1].rstrip("\r\n") for n in shown]]
+        text = self.build.lines_text
+        self.excerpt = [shown, [text(n).rstrip("\r\n") for n in shown]]
         return self
 
     def meta(self) -> dict[str, Any]:
