@@ -283,8 +283,9 @@ class Build(ExactJson):
 
         Example:
             >>> from trtlog import parse_text
-            >>> parse_text("a\\nb\\nc\\n").lines_text(2)
-            'b\\n'
+            >>> b = parse_text("[I] [TRT] Original: 5 layers\\n[I] [TRT] Final: 3 layers\\n")
+            >>> b.lines_text(2), b.lines_text(1, 2).count("\\n")
+            ('[I] [TRT] Final: 3 layers\\n', 2)
         """
         starts = self._line_starts
         return self.text[starts[first - 1] : starts[first if last is None else last]]
