@@ -163,6 +163,7 @@ class LintContext:
         self._roles: dict[int, Literal["Q", "DQ"] | None] = {}
         self._weighted: dict[int, bool] = {}
         self._node_ops: dict[str, str | None] = {}
+        self._by_class: dict[type[EventBase], list[Any]] = {}
 
     def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
         """``compute(self)``, computed once per context (an index several rules share)."""
@@ -210,10 +211,26 @@ class LintContext:
         """
         if self.build is None:
             return []
-        lists = [found for cls in classes if (found := self.build.of(cls))]
+        lists = [found for cls in classes if (found := self._of(cls))]
         if len(lists) <= 1:
-            return lists[0] if lists else []
+            return list(lists[0]) if lists else []
         return list(heapq.merge(*lists, key=_first_line))
+
+    def _of(self, cls: type[EventBase]) -> list[Any]:
+        """``build.of(cls)``, asked once per class, and never for a kind the build lacks.
+
+        A lazy build answers each question with a walk over its parsed messages.
+        """
+        found = self._by_class.get(cls)
+        if found is None:
+            assert self.build is not None
+            kind = cls.model_fields["kind"].default
+            found = self._by_class[cls] = self.build.of(cls) if self._counts.get(kind) else []
+        return found
+
+    @cached_property
+    def _counts(self) -> dict[str, int]:
+        return self.build.counts() if self.build is not None else {}
 
     def last_event(self, first: int, stop: int, skip: Collection[str]) -> Span | None:
         """The last event that ends on a line from ``first`` to before ``stop``, not of ``skip``.
@@ -585,9 +602,12 @@ class LintContext:
         See :func:`trtlog.build.performance.profile_from_events` (``Build.engine`` merges the
         same table).
         """
-        from trtlog.build.performance import profile_from_events
+        from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
+        from trtlog.events import RunStart
 
-        return profile_from_events(build.events, build.source.name)
+        readers: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
+        events = build.events_of(*(c.model_fields["kind"].default for c in readers))
+        return profile_from_events(events, build.source.name)
 
 
 def first_lines(events: Sequence[Any], limit: int = 20) -> tuple[int, ...]:
