@@ -225,12 +225,21 @@ class LintContext:
         if found is None:
             assert self.build is not None
             kind = cls.model_fields["kind"].default
-            found = self._by_class[cls] = self.build.of(cls) if self._counts.get(kind) else []
+            present = self._present
+            has = present is None or kind in present
+            found = self._by_class[cls] = self.build.of(cls) if has else []
         return found
 
     @cached_property
-    def _counts(self) -> dict[str, int]:
-        return self.build.counts() if self.build is not None else {}
+    def _present(self) -> Collection[str] | None:
+        """The kinds the build has events of, when a lazy build's store counts them.
+
+        ``None`` for a build whose events are built: its per-kind index answers at once.
+        """
+        build = self.build
+        if build is None or build._lazy is None:  # the store's question, asked of the build
+            return None
+        return build.counts()
 
     def last_event(self, first: int, stop: int, skip: Collection[str]) -> Span | None:
         """The last event that ends on a line from ``first`` to before ``stop``, not of ``skip``.
