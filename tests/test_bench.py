@@ -16,7 +16,10 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 SMALL = {
     "engine_load.py": (["--layers", "400", "--repeat", "2"], ["ratio:", "floor:"]),
-    "parse_throughput.py": (["--mb", "0.3", "--repeat", "1", "--no-memory"], ["ratio"]),
+    "parse_throughput.py": (
+        ["--mb", "0.3", "--repeat", "1", "--no-memory", "--breakdown"],
+        ["ratio", "parse + every event / eager parse:", "breakdown"],
+    ),
     "graph.py": (["--events", "2000", "--repeat", "1"], ["ratio (b)/(a)"]),
     "lint.py": (["--mb", "0.3", "--layers", "400", "--repeat", "1"], ["ratio (b)/(a)"]),
     "compare.py": (["--layers", "200", "--repeat", "1"], ["every edit recovered: True"]),

@@ -97,9 +97,16 @@ def open_binary(path: str) -> tuple[IO[bytes], int | None]:
 
 def read_bytes(path: str) -> bytes:
     """The bytes of a file (see :func:`open_binary` for what is refused)."""
-    stream, _ = open_binary(path)
+    stream, size = open_binary(path)
     with stream:
-        return stream.read()
+        if size is None:
+            return stream.read()
+        # one read of the size the file had when opened (``read()`` alone goes by 8 KiB
+        # pieces: a seventh of loading a 30 MB layer JSON); the second read finds the end,
+        # or that the file grew (an InputError, see _Snapshot)
+        data = stream.read(size)
+        rest = stream.read()
+        return data + rest if rest else data
 
 
 class _Snapshot(io.RawIOBase):

@@ -170,6 +170,8 @@ _LINES = [
     "not a log line at all 🙂",
     "",
     "\x1b[33m[01/10/2024-21:52:52] [W] [TRT] colour\x1b[0m",
+    _V + "Tactic: 0x1000000000000003e8 Time: 0.5",  # past 64 bits: unrecognized
+    _V + "Removing /m/0123456789abcdef01234",  # 17 hex digits in a name: not hot, parsed
 ]
 
 
@@ -214,6 +216,47 @@ def test_hot_lines_across_pieces(lines: list[str], crlf: bool, piece: int) -> No
     assert lazy.events == eager.events
 
 
+@pytest.mark.parametrize("piece", [60, 300, 1 << 22])
+def test_a_long_hex_run_keeps_its_line_from_the_hot_shapes(piece: int) -> None:
+    """A message with 17+ hex digits is never hot, in a piece with or without the guard.
+
+    Its tactic does not fit 64 bits: the line parser makes it ``unrecognized``. The scanner
+    checks each piece for such a run and scans a piece without one with the unguarded
+    pattern; the events are the eager ones whichever piece holds the run.
+    """
+    tactic = _V + "Tactic: 0x{:016x} Time: 0.5\n"
+    lines = [tactic.format(i) for i in range(40)]
+    lines[25] = _V + "Tactic: 0x1000000000000003e8 Time: 0.5\n"
+    lines[30] = _V + "Tactic Name: k0123456789abcdef012 Tactic: 0x5 Time: 0.5\n"
+    text = "".join(lines)
+    lazy, eager = lazy_and_eager(text, piece)
+    assert lazy.events == eager.events
+    assert lazy.counts() == {"tactic_timing": 39, "unrecognized": 1}
+    assert lazy.events[25].kind == "unrecognized"
+    assert lazy.events[30].tactic_name == "k0123456789abcdef012"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("piece", [700, 1 << 22])
+def test_hot_rows_keep_their_texts_and_share_repeated_ones(piece: int) -> None:
+    """A row's group texts are kept (no second match); a repeated text is one object."""
+    kernels = ["sm80_xmma_gemm_a", "sm80_xmma_gemm_b"]
+    text = "".join(
+        _V + f"Tactic Name: {kernels[i % 2]} Tactic: 0x{i:016x} Time: 0.{i}\n" for i in range(300)
+    )
+    lazy, eager = lazy_and_eager(text, piece)
+    (hot,) = _store(lazy)._hot
+    rows = hot.rows
+    assert rows.width == 4 and len(rows.texts) == 4 * 300
+    assert rows.letters() == ["V"] * 300
+    names, tactics, times = rows.groups()
+    assert names == [kernels[i % 2] for i in range(300)]
+    assert len({id(t) for t in names}) == 2  # shared: one object per kernel name
+    assert len({id(t) for t in tactics}) == 300  # distinct texts are left alone
+    assert times[7] == "0.7"
+    assert lazy.columns("tactic_timing")["tactic"] == list(range(300))
+    assert lazy.events == eager.events
+
+
 def test_a_decimal_tactic_with_a_leading_zero_parses() -> None:
     """``Tactic: 0123`` raised ValueError (``int(text, 0)``); it is tactic 123."""
     line = "[01/10/2024-21:52:52] [V] [TRT] Tactic: 0123 Time: 0.5\n"
@@ -234,6 +277,21 @@ def test_tactics_frame_from_columns_equals_the_per_event_frame(path: Path) -> No
     pd.testing.assert_frame_equal(lazy.tactics_frame(), expected)
     pd.testing.assert_frame_equal(eager.tactics_frame(), expected)
     assert "events" not in lazy.__dict__  # built from columns and the kinds it reads
+    assert "engine" not in lazy.__dict__  # in_engine from the dump's records, no engine built
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_engine_tactics_are_those_of_the_engine(path: Path) -> None:
+    """The tactics frame's engine layers (no engine built) are ``Build.engine``'s."""
+    from tests.frames.reference_tactics import _engine_layer_dtypes, _engine_layer_tactics
+    from trtlog.engine.from_log import DUMP_EVENTS, engine_tactics
+
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    kinds = [c.model_fields["kind"].default for c in DUMP_EVENTS]
+    expected = (_engine_layer_tactics(eager), _engine_layer_dtypes(eager))
+    assert engine_tactics(lazy.events_of(*kinds)) == expected
+    assert engine_tactics(eager.events) == expected
 
 
 _FRAMES = (

@@ -61,6 +61,7 @@ ISSUE_17_IDS = {
     "layer-precision-overridden",
     "qdq-weights-unquantized",
     "qdq-gemm-float-kernel",
+    "qdq-myelin-split",
     "int8-disabled-by-integration",
     "fp16-weights-converted",
     "engine-from-other-device",
@@ -93,6 +94,7 @@ def test_qdq_rules_are_marked() -> None:
         "qdq-split-fusion",
         "qdq-weights-unquantized",
         "qdq-gemm-float-kernel",
+        "qdq-myelin-split",
     }
 
 

@@ -29,7 +29,7 @@ from trtlog.events import (
     TimingRunner,
 )
 from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader
-from trtlog.frames.events import _engine_layer_dtypes, _engine_layer_tactics, _formats_text
+from trtlog.frames.events import _formats_text
 from trtlog.frames.schema import frame_from_records
 from trtlog.numbers import format_tactic
 from trtlog.tensors import parse_compact_format
@@ -243,3 +243,23 @@ def _combination_dtypes(row: dict[str, Any]) -> tuple[str | None, ...]:
 
 
 _FORMATS = re.compile(r" -> |, (?=[A-Z])")
+
+
+def _engine_layer_dtypes(build: Build) -> dict[str, tuple[str | None, ...]]:
+    """From ``Build.engine`` (the engine built), as trtlog 0.1 read them."""
+    engine = build.engine
+    if engine is None:
+        return {}
+    return {
+        x.name: tuple(t.dtype for t in (*x.inputs, *x.outputs))
+        for x in engine.layers
+        if x.inputs or x.outputs
+    }
+
+
+def _engine_layer_tactics(build: Build) -> dict[str, int]:
+    """Engine layer name → tactic, from ``Build.engine``."""
+    engine = build.engine
+    if engine is None:
+        return {}
+    return {x.name: x.tactic for x in engine.layers if x.tactic is not None}

@@ -178,3 +178,79 @@ def test_e8m0_block_scales_in_an_11x_layer_dump() -> None:
     assert (x.dtype, scale.dtype, scale.element_bits) == ("FP8", "E8M0", 8)
     assert scale.strides == (2, 1) and scale.layout == "linear"
     assert engine.tensors_frame()["dtype"].tolist()[:2] == ["FP8", "E8M0"]
+
+
+# A --tuneBuildRoutes run as trtexec 11 prints it (shapes from samples/trtexec/trtexec.cpp,
+# runTuningLoop, and logging.h's TASK banners); the blank lines around the banners are bare.
+TUNING_RUN = """\
+&&&& RUNNING TensorRT.trtexec [TensorRT v110500] # trtexec --onnx=m --tuneBuildRoutes=all
+[03/02/2026-10:00:00] [I] Expanded to 2 build route configurations
+[03/02/2026-10:00:00] [I] Tuning phase1: 2 iterations.
+
+&&&& TASK_BEGIN [iter=0] BuildRoute = 'default'
+[03/02/2026-10:00:00] [I] Tuning iteration [0]: default
+&&&& TASK_END [iter=0] BuildRoute = 'default'
+
+
+&&&& TASK_BEGIN [iter=1] BuildRoute = '-conv_use_long_w=1'
+[03/02/2026-10:00:00] [I] Tuning iteration [1]: -conv_use_long_w=1
+[03/02/2026-10:00:00] [W] Iteration [1] failed: child killed by signal 11 (Segmentation fault)
+&&&& TASK_ABORT [iter=1] BuildRoute = '-conv_use_long_w=1'
+[03/02/2026-10:00:00] [I] Best iteration: default (gpu_time_ms=1.2345)
+[03/02/2026-10:00:00] [I] Tuning summary: 1 / 2 iterations succeeded.
+&&&& PASSED TensorRT.trtexec [TensorRT v110500] # trtexec --onnx=m --tuneBuildRoutes=all
+&&&& RUNNING TensorRT.trtexec [TensorRT v110500] # trtexec --onnx=m --dryRun
+[03/02/2026-10:01:00] [I] Expanded to 2 build route configurations
+[03/02/2026-10:01:00] [I] --dryRun: 2 build routes would be tried:
+[03/02/2026-10:01:00] [I] [0]:default
+[03/02/2026-10:01:00] [I] [TRT] [MemUsageChange] Init CUDA: CPU +0, GPU +0, now: CPU 2, GPU 4 (MiB)
+[03/02/2026-10:01:00] [I] [1]:-conv_use_long_w=1
+&&&& PASSED TensorRT.trtexec [TensorRT v110500] # trtexec --onnx=m --dryRun
+[03/02/2026-10:01:01] [I] [2]:not a route: the listing ended with the banner
+"""
+
+
+def test_the_11x_tuning_loop_lines_are_typed_events() -> None:
+    from trtlog.events import (
+        TuningBest,
+        TuningFailure,
+        TuningNote,
+        TuningPhase,
+        TuningRoute,
+        TuningSummary,
+        TuningTask,
+        Unrecognized,
+    )
+
+    build = trtlog.parse_text(TUNING_RUN)
+    eager = list(trtlog.iter_events(TUNING_RUN.splitlines(keepends=True)))
+    assert [e.kind for e in build.events] == [e.kind for e in eager]
+    # only the bare blank lines around the banners and the line after the listing are left
+    assert [(e.span[0], e.message) for e in build.of(Unrecognized)] == [
+        (4, ""),
+        (8, ""),
+        (9, ""),
+        (24, "[2]:not a route: the listing ended with the banner"),
+    ]
+    assert [(e.phase, e.iterations) for e in build.of(TuningPhase)] == [(1, 2)]
+    assert [(e.phase, e.iteration) for e in build.of(TuningTask)] == [
+        ("begin", 0),
+        ("end", 0),
+        ("begin", 1),
+        ("abort", 1),
+    ]
+    (failure,) = build.of(TuningFailure)
+    assert (failure.iteration, failure.reason, failure.severity) == (
+        1,
+        "child killed by signal 11 (Segmentation fault)",
+        "warning",
+    )
+    assert [(e.route, e.gpu_time_ms) for e in build.of(TuningBest)] == [("default", 1.2345)]
+    assert [(e.succeeded, e.total) for e in build.of(TuningSummary)] == [(1, 2)]
+    assert [(e.note, e.value) for e in build.of(TuningNote)] == [("dry_run", 2)]
+    # a TensorRT message in the listing keeps its own event
+    assert build.events[20].kind == "memory_change"
+    assert [(e.index, e.route) for e in build.of(TuningRoute)] == [
+        (0, "default"),
+        (1, "-conv_use_long_w=1"),
+    ]

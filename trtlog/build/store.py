@@ -29,8 +29,8 @@ from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
 from trtlog.parser.grammar import _cached_parser
-from trtlog.parser.scanner import HotRows, Scan, _alternation
-from trtlog.parser.stream import Deferred
+from trtlog.parser.scanner import HotRows, Scan
+from trtlog.parser.stream import FRAGMENT_KINDS, Deferred
 
 __all__ = ["EventStore"]
 
@@ -41,11 +41,10 @@ _set = object.__setattr__
 class _Hot:
     """One hot shape's rows with their kind and, once built, their events."""
 
-    __slots__ = ("cls", "events", "kind", "rows", "text")
+    __slots__ = ("cls", "events", "kind", "rows")
 
-    def __init__(self, rows: HotRows, text: str) -> None:
+    def __init__(self, rows: HotRows) -> None:
         self.rows = rows
-        self.text = text
         self.events: list[Any] | None = None
         first = self.fields(0)
         self.kind: str = first["kind"]
@@ -53,54 +52,40 @@ class _Hot:
 
     def fields(self, i: int) -> dict[str, Any]:
         """The transformed fields of row ``i`` (without span and severity)."""
-        pattern, indices = _alternation((self.rows.shape,))
-        found = pattern.match(self.text, self.rows.starts[i])
-        assert found is not None
-        values = found.group(*indices[0][2:])
-        make = self.rows.shape.make
-        if self.rows.shape.groups:
-            return make(*values[1:])  # type: ignore[no-any-return]
-        return make()  # type: ignore[no-any-return]
+        rows = self.rows
+        width = rows.width
+        return rows.shape.make(*rows.texts[i * width + 1 : (i + 1) * width])  # type: ignore[no-any-return]
 
-    def all_fields(self) -> tuple[list[dict[str, Any]], list[str | None]]:
-        """The transformed fields (without span and severity) and severity of every row."""
+    def all_fields(self) -> list[dict[str, Any]]:
+        """The transformed fields (without span and severity) of every row."""
         rows = self.rows
         make = rows.shape.make
-        values = rows.values(self.text)
-        severity = LETTER_SEVERITY.__getitem__
-        if not rows.shape.groups:
-            return [make() for _ in values], list(map(severity, values))
-        groups = list(zip(*values, strict=True))
-        return list(map(make, *groups[1:])), list(map(severity, groups[0]))
+        if rows.width == 1:
+            return [make() for _ in rows.lines]
+        return list(map(make, *rows.groups()))
 
     def build(self) -> list[Any]:
         """The events of every row (built once)."""
         if self.events is not None:
             return self.events
         rows = self.rows
-        values = rows.values(self.text)
-        if rows.shape.groups:
-            groups = list(zip(*values, strict=True))
-            letters: Iterable[str] = groups[0]
-            fields_of: Iterable[dict[str, Any]] = map(rows.shape.make, *groups[1:])
-        else:
-            letters = values
-            fields_of = (rows.shape.make() for _ in values)
-        classes = EVENT_CLASSES
-        severity = LETTER_SEVERITY.__getitem__
-        kind = None
-        cls: Any = None
-        fields_set = None
+        letters = rows.letters()
+        make = rows.shape.make
+        # one row's fields at a time (a list of every row's would only be thrown away)
+        fields_of = map(make, *rows.groups()) if rows.width > 1 else (make() for _ in letters)
+        severity = LETTER_SEVERITY
+        cls = self.cls
+        defaults = cls._defaults
+        fields_set = cls._fields_set
         out: list[Any] = []
         append = out.append
+        kind = self.kind
         for n, letter, fields in zip(rows.lines, letters, fields_of, strict=True):
-            if fields["kind"] != kind:
-                kind = fields["kind"]
-                cls = classes[kind]
-                fields_set = cls._fields_set
-            data = {**cls._defaults, **fields}
+            if fields["kind"] != kind:  # counts() and events_of() rely on one kind per shape
+                raise AssertionError(f"a hot shape gave {fields['kind']!r} after {kind!r}")
+            data = {**defaults, **fields}
             data["span"] = (n, n)
-            data["severity"] = severity(letter)
+            data["severity"] = severity[letter]
             obj = _new(cls)
             _set(obj, "__dict__", data)
             _set(obj, "__pydantic_fields_set__", fields_set)
@@ -120,7 +105,7 @@ class EventStore:
 
     def __init__(self, scan: Scan) -> None:
         self.n_lines = scan.n_lines
-        self._hot = [_Hot(rows, scan.text) for rows in scan.hot]
+        self._hot = [_Hot(rows) for rows in scan.hot]
         self._cold: list[Any] = scan.cold
         self._resolved = False
         self._events: list[Event] | None = None
@@ -259,7 +244,8 @@ class EventStore:
                     dicts = [e.__dict__ for e in hot.events]
                     sevs = [e.severity for e in hot.events]
                 else:
-                    dicts, sevs = hot.all_fields()
+                    dicts = hot.all_fields()
+                    sevs = list(map(LETTER_SEVERITY.__getitem__, hot.rows.letters()))
                 parts.append((lines, lines, sevs, dicts))
         out: dict[str, list[Any]] = {"line": [], "end_line": [], "severity": []}
         for name in names:
@@ -329,7 +315,8 @@ def route_kinds(route: Route) -> frozenset[str]:
     key = (route.family.name, route.rule.start)
     found = _ROUTE_KINDS.get(key)
     if found is None:
-        found = _start_kinds(route)
+        # a message its rule rejects may still be a fragment (LogParser._fragment)
+        found = _start_kinds(route) | FRAGMENT_KINDS
         _ROUTE_KINDS[key] = found
     return found
 
@@ -400,20 +387,12 @@ def kind_rows(store: EventStore) -> list[KindRows]:
     parts = list(grouped.values())
     if built is not None:
         return parts
-    from trtlog.parser.envelope import LINE_ENVELOPE
-
-    # every hot row starts with the trtexec envelope ``[MM/DD/YYYY-hh:mm:ss] [S] ``: the
-    # stamp has a fixed width, so the severity letter sits at one offset from the line start
-    envelope = re.match(LINE_ENVELOPE, "[01/10/2024-21:52:52] [V] x")
-    assert envelope is not None
-    at = envelope.start("env_severity")
-    text = store._hot[0].text if store._hot else ""
     severity = LETTER_SEVERITY.__getitem__
     for hot in store._hot:
         lines = list(hot.rows.lines)
         if hot.events is not None:
             letters: list[Any] = [e.severity for e in hot.events]
         else:
-            letters = [severity(text[s + at]) for s in hot.rows.starts]
+            letters = list(map(severity, hot.rows.letters()))
         parts.append((hot.kind, lines, lines, letters))
     return parts

@@ -12,7 +12,7 @@ the CLI fall back on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from trtlog.engine.model import NAMES_ONLY_NOTE, Engine, EngineLayer, EngineOrigin
 from trtlog.events import (
@@ -37,10 +37,12 @@ from trtlog.events import (
 from trtlog.names import OnnxSource, onnx_nodes_of_name
 
 __all__ = [
+    "DUMP_EVENTS",
     "ENGINE_EVENTS",
     "engine_from_autotuned",
     "engine_from_events",
     "engine_from_placement",
+    "engine_tactics",
 ]
 
 # every event class engine_from_events reads; it skips every other event (a lazy Build hands
@@ -102,16 +104,18 @@ def _onnx_of(
     return onnx_nodes_of_name(name, order, nodes)
 
 
-def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
-    """The engine a log's layer dumps describe, or ``None`` when the log has none.
+class _Dumps(NamedTuple):
+    """The layer dump a log's engine is made of, and what the other dumps' lines add."""
 
-    Prefers the last inspector dump with detailed records (``--dumpLayerInfo``, or the 10.x
-    builder ``Layers:`` dump), then the last ``Engine Layer Information:`` listing, then a
-    names-only inspector dump. A ``{ForeignNode[a...b]}`` layer takes its ONNX nodes from the
-    autotuner's ``ForeignNode ... Metadata`` line when the log has one (source ``metadata``);
-    otherwise the range is expanded with the parse order of the ONNX nodes when the log has
-    the parser's verbose lines.
-    """
+    position: int
+    kind: str
+    records: list[DumpRecord]
+    foreign: dict[str, tuple[str, ...]]
+    bindings: dict[int, list[str]]
+
+
+def _read_dumps(events: Sequence[Event]) -> _Dumps | None:
+    """The dump :func:`engine_from_events` makes the engine of (see there), or ``None``."""
     dumps: list[tuple[str, list[DumpRecord]]] = []
     foreign: dict[str, tuple[str, ...]] = {}
     current: tuple[str, list[DumpRecord]] | None = None
@@ -151,6 +155,68 @@ def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
     if not candidates:
         return None
     index, (dump_kind, records) = candidates[-1]
+    return _Dumps(index, dump_kind, records, foreign, bindings)
+
+
+#: the events :func:`engine_tactics` reads (a dump's records and where dumps start)
+DUMP_EVENTS: tuple[type[EventBase], ...] = (
+    EngineLayerInfo,
+    EngineLayerInfoHeader,
+    EngineLayersDetailed,
+    InspectorLayerName,
+    InspectorLayersHeader,
+    InspectorRecord,
+    ProfileRow,
+)
+
+
+def engine_tactics(
+    events: Sequence[Event],
+) -> tuple[dict[str, int], dict[str, tuple[str | None, ...]]]:
+    """Per layer of the engine a log describes: its tactic, and its tensors' element types.
+
+    What ``Build.engine`` gives (``{x.name: x.tactic for x in engine.layers}`` for layers with
+    a tactic; the dtypes of the inputs then outputs of layers with tensors) without building
+    the engine: the layers the tactics frame marks ``in_engine`` with. ``events`` need only
+    hold :data:`DUMP_EVENTS`.
+
+    Example:
+        >>> import trtlog
+        >>> b = trtlog.parse_text(
+        ...     "[V] [TRT] Engine Layer Information:\\n"
+        ...     "Layer(Reformat): r, Tactic: 0x0000000000000000, a (Float[1,3]) -> b (Half[1,3])\\n"
+        ... )
+        >>> engine_tactics(b.events)
+        ({'r': 0}, {'r': ('FP32', 'FP16')})
+    """
+    found = _read_dumps(events)
+    tactics: dict[str, int] = {}
+    dtypes: dict[str, tuple[str | None, ...]] = {}
+    if found is None:
+        return tactics, dtypes
+    for record in found.records:
+        if isinstance(record, InspectorRecord | EngineLayerInfo):
+            if record.tactic is not None:
+                tactics[record.layer] = record.tactic
+            if record.inputs or record.outputs:
+                dtypes[record.layer] = tuple(t.dtype for t in (*record.inputs, *record.outputs))
+    return tactics, dtypes
+
+
+def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
+    """The engine a log's layer dumps describe, or ``None`` when the log has none.
+
+    Prefers the last inspector dump with detailed records (``--dumpLayerInfo``, or the 10.x
+    builder ``Layers:`` dump), then the last ``Engine Layer Information:`` listing, then a
+    names-only inspector dump. A ``{ForeignNode[a...b]}`` layer takes its ONNX nodes from the
+    autotuner's ``ForeignNode ... Metadata`` line when the log has one (source ``metadata``);
+    otherwise the range is expanded with the parse order of the ONNX nodes when the log has
+    the parser's verbose lines.
+    """
+    found = _read_dumps(events)
+    if found is None:
+        return None
+    index, dump_kind, records, foreign, bindings = found
     nodes = _node_order(events)
     order = {n: i for i, n in enumerate(nodes)} if nodes else None
     layers: list[EngineLayer] = []

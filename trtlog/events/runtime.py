@@ -60,7 +60,13 @@ __all__ = [
     "TraceDetails",
     "TraceOmitted",
     "TraceProlog",
+    "TuningBest",
+    "TuningFailure",
     "TuningIteration",
+    "TuningNote",
+    "TuningPhase",
+    "TuningRoute",
+    "TuningSummary",
 ]
 
 Dims = tuple[int, ...]
@@ -726,6 +732,102 @@ class TuningIteration(EventBase):
     configurations: int | None = None
 
 
+class TuningPhase(EventBase):
+    """``Tuning phase<n>: <i> iterations.`` (11.x ``--tuneBuildRoutes``): a phase starts.
+
+    Attributes:
+        phase: the phase (1; 2 for the second phase of the ``mixed`` search).
+        iterations: how many build routes the phase tries.
+    """
+
+    kind: Literal["tuning_phase"] = "tuning_phase"
+    phase: int
+    iterations: int
+
+
+class TuningFailure(EventBase):
+    """``Iteration [<i>] failed: <reason>`` ([W], 11.x): a tuning child crashed or failed.
+
+    Attributes:
+        iteration: the iteration (the ``[iter=]`` of its ``&&&& TASK_ABORT`` banner).
+        reason: what trtexec says (``child killed by signal 11 (Segmentation fault)``,
+            ``missing tuning result file ...``, ``child exited with status 1``).
+    """
+
+    kind: Literal["tuning_failure"] = "tuning_failure"
+    iteration: int
+    reason: str
+
+
+class TuningBest(EventBase):
+    """``Best iteration: <route> (gpu_time_ms=<t>)`` (11.x): the route whose engine is kept.
+
+    Attributes:
+        route: the build route of the fastest successful iteration.
+        gpu_time_ms: its mean GPU compute time (ms).
+    """
+
+    kind: Literal["tuning_best"] = "tuning_best"
+    route: str
+    gpu_time_ms: float
+
+
+class TuningSummary(EventBase):
+    """``Tuning summary: <s> / <n> iterations succeeded.`` (11.x), or the error that none did.
+
+    The error ([E]) reads ``No tuning iteration succeeded; no engine written.``
+
+    Attributes:
+        succeeded: the iterations that succeeded (0 for the error).
+        total: the iterations of the search; ``None`` for the error, which does not say.
+    """
+
+    kind: Literal["tuning_summary"] = "tuning_summary"
+    succeeded: int
+    total: int | None = None
+
+
+class TuningNote(EventBase):
+    """The other lines of the 11.x tuning loop, each with its one number.
+
+    Attributes:
+        note: ``mixed_search_phase2`` (``Mixed search: <n> positive knobs identified;
+            entering phase 2.``), ``mixed_search_no_phase2`` (``... positive knob(s);
+            skipping phase 2 (need >1).``), ``timeout`` (``Tuning timeout reached (<s>s);
+            stopping early.``), ``resume`` (``--continue: resuming from iteration <i> using
+            <n> args reconstructed from cache header.``), ``dry_run`` (``--dryRun: <n> build
+            routes would be tried:``), ``no_save_engine`` ([W] ``--tuneBuildRoutes without
+            --saveEngine: best engine will not be saved.``).
+        value: the knobs, the seconds, the iteration resumed from, or the routes.
+        args: for ``resume``, the arguments read back from the cache header.
+    """
+
+    kind: Literal["tuning_note"] = "tuning_note"
+    note: Literal[
+        "mixed_search_phase2",
+        "mixed_search_no_phase2",
+        "timeout",
+        "resume",
+        "dry_run",
+        "no_save_engine",
+    ]
+    value: int | None = None
+    args: int | None = None
+
+
+class TuningRoute(EventBase):
+    """``[<i>]:<route>``: one route of a ``--dryRun`` listing (11.x), after its ``--dryRun:`` line.
+
+    Attributes:
+        index: the iteration that would try the route.
+        route: the build route as printed.
+    """
+
+    kind: Literal["tuning_route"] = "tuning_route"
+    index: int
+    route: str
+
+
 RuntimeEvent = (
     PersistentCacheLimit
     | ExecContextCreated
@@ -770,4 +872,10 @@ RuntimeEvent = (
     | ReferenceOutputMissing
     | RefPair
     | TuningIteration
+    | TuningPhase
+    | TuningFailure
+    | TuningBest
+    | TuningSummary
+    | TuningNote
+    | TuningRoute
 )

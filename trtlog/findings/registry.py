@@ -48,6 +48,7 @@ from trtlog.findings.rules.qdq import (
 )
 from trtlog.findings.rules.qdq_kernels import (
     check_qdq_gemm_float_kernel,
+    check_qdq_myelin_split,
     check_qdq_weights_unquantized,
 )
 from trtlog.findings.rules.reformat import (
@@ -84,6 +85,7 @@ RULES: tuple[Check, ...] = (
     check_slow_build_no_timing_cache,
     check_qdq_weights_unquantized,
     check_qdq_gemm_float_kernel,
+    check_qdq_myelin_split,
     check_activation_not_fused,
     check_layer_precision_overridden,
     check_low_precision_unsupported_gpu,

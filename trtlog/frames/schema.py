@@ -53,6 +53,12 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     no real value is that large, so a nullable column shows it as missing and a plain one
     (which cannot) says which frame and column it is.
     """
+    if dtype in ("Int64", "UInt64") and len(values) > 1000 and _all_none(values):
+        import numpy as np
+
+        n = len(values)
+        empty = np.zeros(n, dtype=np.int64 if dtype == "Int64" else np.uint64)
+        return pd.Series(pd.arrays.IntegerArray(empty, np.ones(n, dtype=bool)))
     if dtype == "string" and len(values) > 1000 and _ARROW_STRINGS:
         import pyarrow as pa
 
@@ -81,6 +87,11 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
         f"an integer in column {col!r} of the {name} frame does not fit in {dtype}",
         hint="the log holds a number no TensorRT prints; check the line it came from",
     )
+
+
+def _all_none(values: Sequence[Any]) -> bool:
+    """Whether every value is ``None`` (a column the frame's rows leave empty)."""
+    return isinstance(values, list) and values.count(None) == len(values)
 
 
 def _escaped(value: Any) -> Any:

@@ -17,6 +17,8 @@ The rules that keep it equal to the line parser:
 * a match starts at a line start and ends at the line's end (``\\n``, ``\\r\\n`` or the end of
   the text), and the line must not end in whitespace (the line parser strips it);
 * a piece holding an ANSI escape or a lone ``\\r`` is read line by line through ``feed``;
+* a message holding a run of 17 or more hex digits is never hot (issue 18); a piece is scanned
+  with that guard only when a bulk check finds such a run in it;
 * every piece is checked: the lines it counted must be the piece's lines, or a terminal
   matched across a line end, and :class:`Unusual` sends the whole input back to the line
   parser.
@@ -45,6 +47,7 @@ _SAMPLE_LINES = 8_000
 _KEY = 8
 _GROUP = re.compile(r"\(\?P<(\w+)>")
 _ENVELOPE_GROUP = "env_severity"
+_JUDGE = 100  # rows of a group seen before judging whether its texts repeat
 
 
 class Unusual(Exception):
@@ -52,34 +55,72 @@ class Unusual(Exception):
 
 
 class HotRows:
-    """The rows of one hot shape: line numbers and where each line starts in the text.
+    """The rows of one hot shape: line numbers, severity letters and group texts.
 
-    A row keeps no text of its own: its groups are read again, when its event or a column
-    is asked for, by matching the shape at the line's start (:meth:`values`), which holds
-    the memory of a row to two integers.
+    The scanner keeps what it matched: per row the severity letter and the texts of the
+    groups ``shape.make`` takes, one flat list (a row is ``width`` items), so building a row's
+    event or a column never matches the line again.
 
     Attributes:
         shape: the compiled alternative.
         lines: the 1-based line number of each row.
-        starts: the offset of each row's line in the text.
+        texts: per row, the severity letter and then the group texts, flat.
+        width: items per row in ``texts`` (1 + the number of groups).
     """
 
-    __slots__ = ("lines", "shape", "starts")
+    __slots__ = ("_memos", "lines", "shape", "texts", "width")
 
     def __init__(self, shape: Shape) -> None:
         self.shape = shape
         self.lines: array[int] = array("q")
-        self.starts: array[int] = array("q")
+        self.texts: list[str | None] = []
+        self.width = 1 + len(shape.groups)
+        # per group: None (not decided yet), a memo of its texts (a group that repeats its
+        # texts, e.g. a kernel name) or False (mostly distinct texts, e.g. a tactic id)
+        self._memos: list[dict[str, str] | bool | None] = [None] * self.width
 
-    def values(self, text: str) -> list[Any]:
-        """Per row, the severity letter and the group texts ``shape.make`` takes.
+    def share(self, start: int) -> None:
+        """Make repeated texts of the rows from item ``start`` on one object each.
 
-        A tuple per row, or the letter alone for a shape without groups.
+        A verbose log repeats a handful of kernel and layer names over many rows; one string
+        object per text instead of one per row halves the scanner's memory on such a log.
+        A group is judged once, at the end of the first piece that brings the shape to a
+        hundred rows or more, over every row so far: shared when fewer than half its texts
+        are distinct.
         """
-        pattern, indices = _alternation((self.shape,))
-        idx = indices[0][2:]
-        match = pattern.match
-        return [match(text, start).group(*idx) for start in self.starts]  # type: ignore[union-attr]
+        texts, width, memos = self.texts, self.width, self._memos
+        rows = len(texts) // width
+        for j in range(1, width):
+            memo = memos[j]
+            if memo is False:
+                continue
+            begin = start
+            if memo is None:
+                if rows < _JUDGE:
+                    continue  # judged later, over every row up to then
+                begin = 0
+                column = texts[j::width]
+                if len(set(column)) * 2 > len(column):
+                    memos[j] = False
+                    continue
+                memo = memos[j] = {}
+            else:
+                column = texts[begin + j :: width]
+            get = memo.setdefault  # type: ignore[union-attr]
+            texts[begin + j :: width] = [t if t is None else get(t, t) for t in column]
+
+    def done(self) -> None:
+        """Drop the memos of :meth:`share` (the scan is over)."""
+        self._memos = [False] * self.width
+
+    def letters(self) -> list[str]:
+        """The severity letter of every row."""
+        return self.texts[0 :: self.width]  # type: ignore[return-value]
+
+    def groups(self) -> list[list[str | None]]:
+        """Per group ``shape.make`` takes, its text in every row."""
+        texts, width = self.texts, self.width
+        return [texts[j::width] for j in range(1, width)]
 
 
 class Scan:
@@ -195,11 +236,17 @@ def _one_line(regex: str) -> tuple[str, bool]:
 
 
 @lru_cache(maxsize=32)
-def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tuple[int, ...], ...]]:
+def _alternation(
+    shapes: tuple[Shape, ...], guarded: bool = True
+) -> tuple[re.Pattern[str], tuple[tuple[int, ...], ...]]:
     """The shapes behind the trtexec envelope as one pattern, and each shape's group indices.
 
     The shapes' groups are renamed ``s<k>_<name>``; shape ``k``'s own group ``s<k>`` is the
-    last group a match of it closes (``m.lastindex``).
+    last group a match of it closes (``m.lastindex``). ``guarded``: a message holding a run
+    of 17 or more hex digits matches no shape (see below); the guard costs more than the rest
+    of the pattern (it tries the run at every character of every line), so a piece without
+    such a run anywhere (:func:`_long_hex`, one bulk check) is scanned without it. The groups
+    are the same with and without.
     """
     envelope = LINE_ENVELOPE
     parts = []
@@ -213,8 +260,9 @@ def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tupl
     # A message holding a run of 17+ hex digits is never hot: its numbers may not fit the
     # 64-bit fields (issue 18), and the line parser makes such a line `unrecognized`, which
     # the store could only find out by converting every row (the line parser decides instead)
+    guard = r"(?![^\n]*[0-9A-Fa-f]{17})" if guarded else ""
     pattern = re.compile(
-        rf"(?m)^(?:{envelope}(?![^\n]*[0-9A-Fa-f]{{17}})(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
+        rf"(?m)^(?:{envelope}{guard}(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
         rf"|[^\n]+\Z|[^\n]*\n)",
     )
     severity = pattern.groupindex[_ENVELOPE_GROUP]
@@ -231,10 +279,29 @@ def _alternation(shapes: tuple[Shape, ...]) -> tuple[re.Pattern[str], tuple[tupl
     return pattern, tuple(indices)
 
 
+_HEX_DIGITS = b"0123456789abcdefABCDEF"
+#: Hex digits to ``\x01``, and ``\x01`` itself to ``\x02`` (so a run of ``\x01`` is hex).
+_HEX_MARK = bytes.maketrans(_HEX_DIGITS + b"\x01", b"\x01" * len(_HEX_DIGITS) + b"\x02")
+_HEX_RUN = b"\x01" * 17
+
+
+def _long_hex(text: str, start: int, stop: int) -> bool:
+    """Whether ``text[start:stop]`` holds a run of 17 or more hex digits.
+
+    One ``bytes.translate`` and one ``find`` (about 2 ms per MB) instead of the guard's
+    attempt at every character. A character UTF-8 cannot encode (a lone surrogate) becomes
+    ``?``, not a hex digit, so it splits a run as the character itself does.
+    """
+    piece = text[start:stop].encode("utf-8", "replace").translate(_HEX_MARK)
+    return piece.find(_HEX_RUN) >= 0
+
+
 def _usual(text: str, start: int, stop: int) -> bool:
     """A piece without ANSI escapes and lone ``\\r`` (the scanner's line rule holds)."""
     if text.find("\x1b", start, stop) >= 0:
         return False
+    if text.find("\r", start, stop) < 0:  # most logs: no CR at all (one memchr)
+        return True
     return text.count("\r", start, stop) == text.count("\r\n", start, stop)
 
 
@@ -261,10 +328,10 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
     counts: Counter[Shape] = Counter()
     shapes: tuple[Shape, ...] = ()
     pattern: re.Pattern[str] | None = None
+    plain: re.Pattern[str] | None = None  # the pattern without the long-hex guard
     indices: tuple[tuple[int, ...], ...] = ()
     table: dict[int, tuple[Callable[[int], Any], Callable[[Any], None], tuple[int, ...], bool]] = {}
     samples = 0
-    hot_lines = 0
     n = 0
     pos = 0
     end = len(text)
@@ -285,6 +352,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
         if stop < end:
             nl = text.find("\n", stop - 1)
             stop = end if nl < 0 else nl + 1
+        hot_lines = sum(len(rows.lines) for rows in rows_of.values())
         if samples < 4 and (pattern is None or hot_lines * 2 < n):
             # (re)choose the shapes: at the start, and while fewer than half the lines are hot
             before = set(counts)
@@ -294,6 +362,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             if (set(counts) != before or pattern is None) and chosen and chosen != shapes:
                 shapes = chosen
                 pattern, indices = _alternation(shapes)
+                plain = _alternation(shapes, False)[0]
                 table = {}
                 for shape, idx in zip(shapes, indices, strict=True):
                     rows = rows_of.get(shape)
@@ -301,29 +370,31 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
                         rows = rows_of[shape] = HotRows(shape)
                     table[idx[0]] = (
                         rows.lines.append,
-                        rows.starts.append,
+                        rows.texts.extend if len(idx) > 3 else rows.texts.append,
                         idx[2:],
                         bool(idx[1]),
                     )
         n0 = n
+        marks = [(rows, len(rows.texts)) for rows in rows_of.values()]
         if pattern is None or not _usual(text, pos, stop):
             n = feed_lines(text[pos:stop], n)
         else:
             clean = parser.clean
             get = table.get
-            for m in pattern.finditer(text, pos, stop):
+            assert plain is not None
+            scanning = pattern if _long_hex(text, pos, stop) else plain
+            for m in scanning.finditer(text, pos, stop):
                 n += 1
                 entry = get(m.lastindex)  # type: ignore[arg-type]
                 if entry is not None and clean:
-                    line_append, start_append, _idx, risky = entry
+                    line_append, texts_add, groups, risky = entry
                     if risky and text.find("\n", m.start(), m.end() - 1) >= 0:
                         # the match ran on into the next line: read its lines one by one
                         n = feed_lines(m.group(), n - 1)
                         clean = parser.clean
                         continue
                     line_append(n)
-                    start_append(m.start())
-                    hot_lines += 1
+                    texts_add(m.group(*groups))
                     continue
                 out = feed(n, m.group())
                 if out is not None:
@@ -335,8 +406,11 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             expected = text.count("\n", pos, stop) + (text[stop - 1] != "\n")
             if n - n0 != expected:
                 raise Unusual(f"lines {n0 + 1}..{n}: a match crossed a line end")
+        for rows, mark in marks:
+            if len(rows.texts) > mark:
+                rows.share(mark)
         pos = stop
-    parser.recognized += hot_lines
+    parser.recognized += sum(len(rows.lines) for rows in rows_of.values())
     cold.extend(parser.close())
     if n and not parser.recognized:
         raise InputError(
@@ -345,5 +419,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             hint="pass the output of trtexec (or of a TensorRT program) with its log "
             "envelopes, e.g. `trtexec ... --verbose > build.log 2>&1`",
         )
+    for rows in rows_of.values():
+        rows.done()
     hot = [rows for rows in rows_of.values() if rows.lines]
     return Scan(hot, cold, n, text)

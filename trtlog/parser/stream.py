@@ -48,7 +48,10 @@ from trtlog.parser.fragments import (
 )
 from trtlog.parser.grammar import matchers, parse_message, with_routes
 
-__all__ = ["Deferred", "LogParser", "default_dispatcher", "iter_log_events"]
+__all__ = ["FRAGMENT_KINDS", "Deferred", "LogParser", "default_dispatcher", "iter_log_events"]
+
+#: the kinds :meth:`LogParser._fragment` gives a message no rule took (or its rule rejected)
+FRAGMENT_KINDS = frozenset({"profile_row", "profile_columns"})
 
 # the hot loop of LogParser.run inlines trtlog._pydantic.assemble
 _new = object.__new__
@@ -118,6 +121,10 @@ class Deferred:
         """The event of the line."""
         parser = self.parser
         event = parser._build(self.route, self.message, self.span, self.severity)
+        if event is None and self.fallback[1] is not None:
+            # an enveloped message its rule rejects may still be a fragment (a profile row
+            # whose blanks a web page collapsed, inside a real profile table): as in `feed`
+            event = parser._fragment(self.span[0], self.fallback[0], self.severity)
         if event is None:
             event = parser._unrecognized(self.span[0], *self.fallback)
         return event

@@ -43,6 +43,11 @@ _ATTENTION_KERNEL = re.compile(r"mha|flash|attention", re.IGNORECASE)
 def _is_attention(kernel: EngineLayer) -> bool:
     """A fused attention kernel (``_gemm_mha_v2_myl0_3``, an ``fmha`` tactic)."""
     parsed = kernel.myelin
+    tactic = kernel.tactic_name or ""
+    if tactic and (kernel.type or "") == "gemm" and not _ATTENTION_KERNEL.search(tactic):
+        # a plain GEMM named after an attention module (Torch-TensorRT's
+        # "[MATRIX_MULTIPLY]_[scaled_dot_product_attention]_..." in NVIDIA/TensorRT#3665)
+        return False
     body = parsed.body if parsed is not None else kernel.name
     if "/" not in body and _ATTENTION_KERNEL.search(body):
         return True  # the kernel's own name, not an ONNX path with an "mha" module in it
@@ -143,9 +148,24 @@ _SOFTMAX_TYPES = frozenset({"SoftMax", "CudaSoftMax", "Softmax"})
 _MATMUL_TYPES = frozenset({"gemm", "MatrixMultiply", "CublasMatrixMultiply", "CaskGemm"})
 
 
+def _softmax_kernel(layer: EngineLayer) -> bool:
+    """A Myelin kernel generated for a softmax: its name lists ``Exp`` and a sum over a row.
+
+    10.x/11.x compile a Softmax that did not fuse into attention as one generated kernel
+    (``__myl_MaxrSubExpSumDiv_myl0_5``: max, subtract, exp, sum, divide), often without ONNX
+    metadata; an activation with ``Exp`` (Sigmoid, SiLU: ``__myl_NegExpAddDivMul``) has no
+    reduction, a LayerNorm no ``Exp``.
+    """
+    kernel = layer.myelin
+    if kernel is None or not kernel.generated:
+        return False
+    ops = kernel.ops
+    return "Exp" in ops and ("Sum" in ops or "ReduceSum" in ops)
+
+
 def _ops(ctx: LintContext, layer: EngineLayer) -> frozenset[str]:
     ops = ctx.layer_ops(layer)
-    if layer.type in _SOFTMAX_TYPES:
+    if layer.type in _SOFTMAX_TYPES or _softmax_kernel(layer):
         ops |= {"Softmax"}
     if layer.type in _MATMUL_TYPES:
         ops |= {"MatMul"}
@@ -159,7 +179,7 @@ def _may_be_softmax(ctx: LintContext, layer: EngineLayer, named: frozenset[str])
     """
     if layer.type == "Myelin" or layer.name.startswith("{ForeignNode["):
         return False
-    if layer.type in _SOFTMAX_TYPES or "oft" in layer.name:
+    if layer.type in _SOFTMAX_TYPES or "oft" in layer.name or _softmax_kernel(layer):
         return True
     return any("oft" in n or n in named for n in layer.onnx_nodes)
 

@@ -436,6 +436,44 @@ class RuntimeTransformer(BaseTransformer):
     def tuning_expanded(self, count: int, _rest: Token | None) -> Fields:
         return {"kind": "tuning_iteration", "configurations": count}
 
+    # -- the tuning loop of trtexec 11 (--tuneBuildRoutes) ------------------------------------
+
+    def tuning_phase(self, phase: int, iterations: int, _rest: Token | None) -> Fields:
+        return {"kind": "tuning_phase", "phase": phase, "iterations": iterations}
+
+    def tuning_failure(self, iteration: int, reason: Token) -> Fields:
+        return {"kind": "tuning_failure", "iteration": iteration, "reason": str(reason)}
+
+    def tuning_best(self, route: Token, gpu_time_ms: float) -> Fields:
+        return {"kind": "tuning_best", "route": str(route), "gpu_time_ms": gpu_time_ms}
+
+    def tuning_summary(self, succeeded: int, total: int) -> Fields:
+        return {"kind": "tuning_summary", "succeeded": succeeded, "total": total}
+
+    def tuning_none(self, _rest: Token | None) -> Fields:
+        return {"kind": "tuning_summary", "succeeded": 0, "total": None}
+
+    def tuning_mixed_phase2(self, knobs: int) -> Fields:
+        return {"kind": "tuning_note", "note": "mixed_search_phase2", "value": knobs}
+
+    def tuning_mixed_skip(self, knobs: int) -> Fields:
+        return {"kind": "tuning_note", "note": "mixed_search_no_phase2", "value": knobs}
+
+    def tuning_timeout(self, seconds: int) -> Fields:
+        return {"kind": "tuning_note", "note": "timeout", "value": seconds}
+
+    def tuning_resume(self, iteration: int, args: int) -> Fields:
+        return {"kind": "tuning_note", "note": "resume", "value": iteration, "args": args}
+
+    def tuning_no_save(self) -> Fields:
+        return {"kind": "tuning_note", "note": "no_save_engine"}
+
+    def tuning_dry_run(self, routes: int) -> Fields:
+        return {"kind": "tuning_note", "note": "dry_run", "value": routes}
+
+    def tuning_route(self, index: int, route: Token | None) -> Fields:
+        return {"kind": "tuning_route", "index": index, "route": str(route or "")}
+
 
 def _notice(notice: str, text: Token) -> Fields:
     return {"kind": "profiler_notice", "notice": notice, "text": str(text)}
@@ -467,6 +505,7 @@ _PERF7 = "perf7"
 _EXPLANATIONS = "explanations"
 _PROFILE = "profile"
 _TENSOR_DUMP = "tensor_dump"
+_TUNING_ROUTES = "tuning_routes"  # after "--dryRun: <n> build routes would be tried:"
 # The metrics of the summary (§L.4) and of its explanations (§L.6).
 _METRICS = (
     "Latency",
@@ -570,6 +609,9 @@ FAMILY = Family(
         Rule("ref_pair", prefix="  loadInputs: {"),
         Rule("ref_pair", prefix="  loadRefOutputs: {"),
         Rule("tuning_iteration", prefix="Expanded to ", contains=" build route configurations"),
+        # --dryRun lists the routes as "[<i>]:<route>" lines, until the &&&& banner
+        Rule("tuning_dry_run", prefix="--dryRun: ", enters=_TUNING_ROUTES),
+        Rule("tuning_route", prefix="[", contains="]:", section=_TUNING_ROUTES),
     ),
     routed=(
         "persistent_cache_limit",
@@ -590,6 +632,7 @@ FAMILY = Family(
         "reference_output_missing",
         "ref_pair",
         "tuning_iteration",
+        "tuning_line",
     ),
     continuations=(
         # blank=True: a paste's blank line between a bullet and its hint does not end it (T5)
