@@ -23,9 +23,10 @@ from typing import Literal
 from trtlog._files import read_bytes
 from trtlog.build import Build
 from trtlog.build.parsing import _build, _meta
-from trtlog.build.performance import profile_from_events
+from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.engine.model import Engine, Profile, Times
 from trtlog.errors import InputError
+from trtlog.events import EventBase, RunStart
 from trtlog.exports.layers import engine_from_json
 from trtlog.exports.pieces import split_pieces
 from trtlog.exports.profile import load_profile, profile_from_json
@@ -262,7 +263,11 @@ def engine_with_profile(
             profile if isinstance(profile, Profile) else load_profile(profile)
         )
     if engine.profile is None and build is not None:
-        table = profile_from_events(build.events, build.source.name)  # --dumpProfile
+        # the events the profile reader reads, as Build.engine hands them: a lazy build
+        # builds no other
+        readers: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
+        kinds = [c.model_fields["kind"].default for c in readers]
+        table = profile_from_events(build.events_of(*kinds), build.source.name)  # --dumpProfile
         if table is not None:
             return engine.with_profile(table)
     return engine

@@ -24,7 +24,7 @@ from trtlog.build.header import Device, Options, Run, derive_header
 from trtlog.build.passes import PassIndex
 from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
-from trtlog.build.store import EventStore
+from trtlog.build.store import EventStore, KindRows, kind_rows
 from trtlog.engine.from_log import ENGINE_EVENTS, engine_from_events
 from trtlog.engine.model import Engine
 from trtlog.events import (
@@ -259,11 +259,38 @@ class Build(ExactJson):
             return store.counts()
         return dict(Counter(e.kind for e in self.events).most_common())
 
+    def kind_rows(self) -> list[KindRows]:
+        """Every event's kind, lines and severity, without building the events.
+
+        ``(kind, first lines, last lines, severities)`` parts, each of one kind and in file
+        order, that together hold every event once (see :func:`trtlog.build.store.kind_rows`).
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> parse_text("[W] [TRT] Original: 5 layers\\n").kind_rows()
+            [('layer_count', [1], [1], ['warning'])]
+        """
+        store = self._lazy
+        if store is None:
+            store = EventStore.of_events(self.events, self.line_count)
+        return kind_rows(store)
+
     def text_of(self, event: Any) -> str:
         """The raw lines of an event (line endings included)."""
         first, last = event.span
+        return self.lines_text(first, last)
+
+    def lines_text(self, first: int, last: int | None = None) -> str:
+        """The raw lines ``first`` to ``last`` (default: ``first`` alone), line endings included.
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> b = parse_text("[I] [TRT] Original: 5 layers\\n[I] [TRT] Final: 3 layers\\n")
+            >>> b.lines_text(2), b.lines_text(1, 2).count("\\n")
+            ('[I] [TRT] Final: 3 layers\\n', 2)
+        """
         starts = self._line_starts
-        return self.text[starts[first - 1] : starts[last]]
+        return self.text[starts[first - 1] : starts[first if last is None else last]]
 
     @cached_property
     def run_index(self) -> RunIndex:

@@ -360,3 +360,39 @@ def _may_give(wanted: set[str]) -> Callable[[Route], bool]:
 
 def _first_line(event: Any) -> int:
     return event.span[0]  # type: ignore[no-any-return]
+
+
+# -- appended for issue 15 (the report's raw log and the summary's warning count) ------------
+
+#: ``(kind, first lines, last lines, severities)`` of some events of one kind, in file order.
+KindRows = tuple[str, list[int], list[int], list[Any]]
+
+
+def kind_rows(store: EventStore) -> list[KindRows]:
+    """Every event's kind, lines and severity, without building the hot rows' events.
+
+    One part per hot shape and one per kind of the other events (deferred messages parsed),
+    each in file order; together they hold every event of the store once.
+    """
+    grouped: dict[str, KindRows] = {}
+    built = store._events
+    for event in built if built is not None else store._cold_events():
+        part = grouped.get(event.kind)
+        if part is None:
+            part = grouped[event.kind] = (event.kind, [], [], [])
+        first, last = event.span
+        part[1].append(first)
+        part[2].append(last)
+        part[3].append(event.severity)
+    parts = list(grouped.values())
+    if built is not None:
+        return parts
+    severity = LETTER_SEVERITY.__getitem__
+    for hot in store._hot:
+        lines = list(hot.rows.lines)
+        if hot.events is not None:
+            letters: list[Any] = [e.severity for e in hot.events]
+        else:
+            letters = list(map(severity, hot.rows.letters()))
+        parts.append((hot.kind, lines, lines, letters))
+    return parts

@@ -10,13 +10,14 @@ rule reads.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from trtlog.diff import compare
 from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, Profile, strongly_typed
@@ -108,6 +109,13 @@ _INNER_TENSOR = re.compile(
 )
 
 
+class Span(NamedTuple):
+    """An event's lines and severity, without the event (see :meth:`LintContext.last_event`)."""
+
+    span: tuple[int, int]
+    severity: str | None
+
+
 def _first_line(event: Any) -> int:
     return int(event.span[0])
 
@@ -155,6 +163,7 @@ class LintContext:
         self._roles: dict[int, Literal["Q", "DQ"] | None] = {}
         self._weighted: dict[int, bool] = {}
         self._node_ops: dict[str, str | None] = {}
+        self._by_class: dict[type[EventBase], list[Any]] = {}
 
     def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
         """``compute(self)``, computed once per context (an index several rules share)."""
@@ -202,10 +211,53 @@ class LintContext:
         """
         if self.build is None:
             return []
-        lists = [found for cls in classes if (found := self.build.of(cls))]
+        lists = [found for cls in classes if (found := self._of(cls))]
         if len(lists) <= 1:
-            return lists[0] if lists else []
+            return list(lists[0]) if lists else []
         return list(heapq.merge(*lists, key=_first_line))
+
+    def _of(self, cls: type[EventBase]) -> list[Any]:
+        """``build.of(cls)``, asked once per class, and never for a kind the build lacks.
+
+        A lazy build answers each question with a walk over its parsed messages.
+        """
+        found = self._by_class.get(cls)
+        if found is None:
+            assert self.build is not None
+            kind = cls.model_fields["kind"].default
+            present = self._present
+            has = present is None or kind in present
+            found = self._by_class[cls] = self.build.of(cls) if has else []
+        return found
+
+    @cached_property
+    def _present(self) -> Collection[str] | None:
+        """The kinds the build has events of, when a lazy build's store counts them.
+
+        ``None`` for a build whose events are built: its per-kind index answers at once.
+        """
+        build = self.build
+        if build is None or build._lazy is None:  # the store's question, asked of the build
+            return None
+        return build.counts()
+
+    def last_event(self, first: int, stop: int, skip: Collection[str]) -> Span | None:
+        """The last event that ends on a line from ``first`` to before ``stop``, not of ``skip``.
+
+        Its span and severity, read from the kinds and severities of the events
+        (``Build.kind_rows``): none is built (a failed 50 MB log has 300,000).
+        """
+        if self.build is None:
+            return None
+        best: Span | None = None
+        for kind, firsts, lasts, severities in self.build.kind_rows():
+            if kind in skip:
+                continue
+            # each part is in file order: its last event that ends before ``stop``
+            i = bisect.bisect_left(lasts, stop) - 1
+            if i >= 0 and lasts[i] >= first and (best is None or firsts[i] > best.span[0]):
+                best = Span((firsts[i], lasts[i]), severities[i])
+        return best
 
     # -- options ---------------------------------------------------------------------------
 
@@ -559,9 +611,12 @@ class LintContext:
         See :func:`trtlog.build.performance.profile_from_events` (``Build.engine`` merges the
         same table).
         """
-        from trtlog.build.performance import profile_from_events
+        from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
+        from trtlog.events import RunStart
 
-        return profile_from_events(build.events, build.source.name)
+        readers: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
+        events = build.events_of(*(c.model_fields["kind"].default for c in readers))
+        return profile_from_events(events, build.source.name)
 
 
 def first_lines(events: Sequence[Any], limit: int = 20) -> tuple[int, ...]:

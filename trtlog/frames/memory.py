@@ -37,6 +37,23 @@ SCHEMAS["memory"] = {
 
 _Row = tuple[str, str, float, str | None]
 
+#: The kinds of event that hold memory figures (:func:`_rows` gives none for the others).
+MEMORY_KINDS = (
+    "memory_change",
+    "memory_snapshot",
+    "memory_stats",
+    "block_size",
+    "block_assignment_done",
+    "activation_memory",
+    "activation_reservation",
+    "persistent_memory",
+    "layer_memory",
+    "engine_size",
+    "engine_load_size",
+    "runtime_memory_verbose",
+    "cache_serialized",
+)
+
 
 def _rows(event: Any) -> list[_Row]:
     """``(stage, metric, bytes, layer)`` of one memory event (empty for other kinds)."""
@@ -104,7 +121,7 @@ def memory_frame(build: Build) -> pd.DataFrame:
     prints in MiB become exact bytes (``x 2**20``).
     """
     records: list[dict[str, Any]] = []
-    for event in build.events:
+    for event in build.events_of(*MEMORY_KINDS):  # a lazy build builds only these
         rows = _rows(event)
         if not rows:
             continue

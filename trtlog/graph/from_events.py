@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from trtlog.engine.from_log import engine_from_autotuned, engine_from_placement
+from trtlog.engine.from_log import (
+    ENGINE_EVENTS,
+    engine_from_autotuned,
+    engine_from_placement,
+)
 from trtlog.engine.model import Engine
 from trtlog.events import (
     ConcatElimination,
@@ -133,6 +137,10 @@ class _Builder:
             InputReplaced: self._input_replaced,
         }
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
+
+    def kinds(self) -> list[str]:
+        """The event kinds the walk reads: those with a handler and the pass effects."""
+        return _kinds((*self.handlers, *_EFFECTS))
 
     def onnx_node(self, name: str, op: str | None, line: int) -> None:
         node_id = "onnx:" + name
@@ -687,6 +695,14 @@ def _derived_layer(name: str, registered: set[str]) -> str | None:
     return derived if derived in registered else None
 
 
+#: The kinds of event that say the build made an engine.
+_FINISHED = ("engine_built", "engine_generated", "engine_layer_info_header")
+
+
+def _kinds(classes: Iterable[type[EventBase]]) -> list[str]:
+    return list(dict.fromkeys(cls.model_fields["kind"].default for cls in classes))
+
+
 def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
     """The merge graph of ``build`` (see the module docstring).
 
@@ -698,19 +714,21 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
     """
     graph = MergeGraph(source=build.source.name)
     builder = _Builder(graph, build.pass_index)
-    for event in build.events:
+    # only the events the walk reads (every other event says nothing to the graph): a lazy
+    # build builds no other event
+    for event in build.events_of(*builder.kinds()):
         builder.event(event)
     finals = "engine"
     if engine is None:
         engine, finals = build.engine, "layer dump"
     if engine is None:
-        engine, finals = engine_from_placement(build.events, build.source.name), "placement"
-    if engine is None:
-        engine, finals = engine_from_autotuned(build.events, build.source.name), "autotuned layers"
+        # the readers of the placement lines and of the autotuner read engine events only
+        events = build.events_of(*_kinds(ENGINE_EVENTS))
+        engine, finals = engine_from_placement(events, build.source.name), "placement"
+        if engine is None:
+            engine = engine_from_autotuned(events, build.source.name)
+            finals = "autotuned layers"
     graph.graph["final_layers_from"] = finals if engine is not None else "none"
-    graph.graph["build_finished"] = any(
-        e.kind in ("engine_built", "engine_generated", "engine_layer_info_header")
-        for e in build.events
-    )
+    graph.graph["build_finished"] = bool(build.events_of(*_FINISHED))
     builder.finish(engine)
     return graph

@@ -18,9 +18,7 @@ import base64
 import gzip
 import hashlib
 import json
-import sys
 import zlib
-from array import array
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
 from importlib import resources
@@ -75,7 +73,8 @@ class LogPack:
     Attributes:
         name: the log's file name.
         lines: how many lines it has.
-        text: the text, gzip-compressed and base64-encoded (a future while it compresses).
+        text: the text, gzip-compressed (level 6, 3 above 8 MB) and base64-encoded (a future
+            while it compresses).
         codes: each line's kind code (one byte, two when there are more than 255 kinds),
             gzip-compressed and base64-encoded.
         wide: whether the codes take two bytes (little-endian).
@@ -88,9 +87,12 @@ class LogPack:
         self.build = build
         self.name = build.source.name
         self.lines = build.line_count
-        self.text: Future[str] = pool.submit(
-            _b64_gzip, build.text.encode("utf-8", "surrogatepass"), 6
-        )
+        data = build.text.encode("utf-8", "surrogatepass")
+        # level 3 for a big log: under half of level 6's time for a fifth more bytes
+        self.text: Future[str] = pool.submit(_b64_gzip, data, 6 if len(data) < 8 << 20 else 3)
+        # every line's kind and severity, read now: the page's views then find every
+        # deferred message of the log parsed (each event_of walks the parsed ones only)
+        self.parts = build.kind_rows()
         self.codes = ""
         self.wide = False
         self.kinds: list[list[str | None]] = []
@@ -99,31 +101,38 @@ class LogPack:
 
     def finish(self, wanted: set[int]) -> LogPack:
         """Add each line's kind and the excerpt of the lines in ``wanted``."""
-        table: dict[tuple[str, str | None], int] = {}
-        codes: list[int] = []
-        add, extend = codes.append, codes.extend
-        get = table.get
-        for e in self.build.events:  # their spans partition the lines, in order
-            key = (e.kind, e.severity)
-            code = get(key)
-            if code is None:
-                code = table[key] = len(table)
-            first, last = e.span
-            if first == last:
-                add(code)
-            else:
-                extend([code] * (last - first + 1))
+        import numpy as np
+
+        # the kind and severity of every event without building them (Build.kind_rows); a
+        # code per (kind, severity), numbered in the order of their first line
+        parts = self.parts
+        first: dict[tuple[str, str | None], int] = {}
+        for kind, firsts, _lasts, severities in parts:
+            for severity in dict.fromkeys(severities):
+                key = (kind, severity)
+                n = firsts[severities.index(severity)]  # each part is in file order
+                if key not in first or n < first[key]:
+                    first[key] = n
+        table = {key: i for i, key in enumerate(sorted(first, key=first.__getitem__))}
         self.wide = len(table) > 255
-        packed = array("H", codes).tobytes() if self.wide else bytes(codes)
-        if self.wide and sys.byteorder == "big":
-            swapped = array("H", codes)
-            swapped.byteswap()
-            packed = swapped.tobytes()
-        self.codes = _b64_gzip(packed, 6)
+        codes = np.zeros(self.lines, dtype="<u2" if self.wide else "u1")
+        for kind, firsts, lasts, severities in parts:
+            found = dict.fromkeys(severities)
+            if len(found) == 1:
+                value: Any = table[kind, severities[0]]
+            else:
+                value = np.array([table[kind, s] for s in severities], dtype=codes.dtype)
+            at = np.array(firsts, dtype=np.int64) - 1
+            codes[at] = value
+            if lasts is not firsts:  # events of several lines (their spans partition the lines)
+                for i, (a, b) in enumerate(zip(firsts, lasts, strict=True)):
+                    if b > a:
+                        codes[a:b] = value if len(found) == 1 else value[i]
+        self.codes = _b64_gzip(codes.tobytes(), 6)
         self.kinds = [[k, s] for k, s in table]
-        every = self.build.lines
         shown = sorted(n for n in wanted if 1 <= n <= self.lines)
-        self.excerpt = [shown, [every[n - 1].rstrip("\r\n") for n in shown]]
+        text = self.build.lines_text
+        self.excerpt = [shown, [text(n).rstrip("\r\n") for n in shown]]
         return self
 
     def meta(self) -> dict[str, Any]:

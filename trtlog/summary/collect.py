@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from trtlog._display import clip
 from trtlog.build import Build
@@ -142,13 +142,7 @@ def summarize(
     fusions = Counter(index_.of(e) or NO_PASS for e in _of_kinds(scope, FUSION_KINDS))
     qdq = _qdq_rows(scope)
     tactic_figures = _tactic_figures(scope, tactics)
-    warnings = 0
-    errors = []
-    for e in scope_run.events:  # one walk over every event for both
-        if e.severity == "warning":
-            warnings += 1
-        elif _is_error(e):
-            errors.append(e)
+    warnings, errors = _warnings_and_errors(scope_run)
     unrec = scope_run.of(Unrecognized)
     status: str | None = current.status if current is not None else None
     # a run that printed its &&&& RUNNING banner but no result line crashed or was cut off
@@ -233,7 +227,7 @@ def summarize(
         last_line=_last_line(scope_run) if status == "failed" or cut_off else None,
         unrecognized=len(unrec),
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
-        events=len(scope_run.events),
+        events=scope_run.event_count,
     )
 
 
@@ -309,6 +303,31 @@ def _is_error(event: Any) -> bool:
     )
 
 
+def _warnings_and_errors(build: Build) -> tuple[int, list[Event]]:
+    """The number of warnings, and the errors (see :func:`_is_error`) in file order.
+
+    Counted from the kinds and severities of the events (``Build.kind_rows``): only the
+    kinds that hold an error are built.
+    """
+    warnings = 0
+    error_kinds: list[str] = []
+    for kind, _first, _last, severities in build.kind_rows():
+        warnings += severities.count("warning")
+        if (
+            "error" in severities
+            or "fatal" in severities
+            or (kind in _ERROR_KINDS and None in severities)
+        ):
+            error_kinds.append(kind)
+    return warnings, [e for e in _of_kinds(build, error_kinds) if _is_error(e)]
+
+
+def _any_of(build: Build, classes: Sequence[type[EventBase]]) -> bool:
+    """Whether the build has an event of one of ``classes`` (counted, not built)."""
+    counts = build.counts()
+    return any(counts.get(cls.model_fields["kind"].default) for cls in classes)
+
+
 def _qdq_rows(build: Build) -> dict[str, int]:
     """The rows ``qdq_frame`` has for each kind (a Q/DQ fusion has one row per Q/DQ layer)."""
     counts: Counter[str] = Counter()
@@ -335,7 +354,7 @@ def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str
     made of, so ``trtlog summary`` loads no pandas.
     """
     runners = len(build.of(RunnerChoice)) + len(build.of(LegacyRunnerChoice))
-    if not any(build.of(cls) for cls in _TACTIC_EVENTS):
+    if not _any_of(build, _TACTIC_EVENTS):
         return {"runners_chosen": runners}
     if frame is None:
         rows = tactic_rows(build)
@@ -449,23 +468,51 @@ def _stopped_after(build: Build) -> str | None:
     Blank lines, the ``&&&&`` footer and text without an envelope are left out (the crash's
     own text is ``last line``).
     """
-    for event in reversed(build.events):
-        if event.kind in ("run_end", "log_line") or event.severity is None:
-            continue  # the footer, an empty message, text without an envelope
-        text = build.text_of(event).splitlines()[0].strip()
-        return f"line {event.span[0]}: {clip(text, 100)}"
-    return None
+    # the footer, an empty message, text without an envelope
+    found = _last_event(
+        build, ("run_end", "log_line"), lambda _span, severity: severity is not None
+    )
+    if found is None:
+        return None
+    text = build.text_of(found).splitlines()[0].strip()
+    return f"line {found.span[0]}: {clip(text, 100)}"
 
 
 def _last_line(build: Build) -> str | None:
     """The log's last non-blank line when it is not a TensorRT message (a crash's text)."""
-    for event in reversed(build.events):
-        if event.kind == "run_end":
+    found = _last_event(
+        build, ("run_end",), lambda span, _severity: bool(build.lines_text(*span).strip())
+    )
+    if found is None or found.severity is not None:
+        return None
+    text = build.text_of(found).strip()
+    return f"line {found.span[1]}: {clip(text.splitlines()[-1], 100)}"
+
+
+class _Span(NamedTuple):
+    """An event's lines and severity (what ``Build.text_of`` and the readers above read)."""
+
+    span: tuple[int, int]
+    severity: str | None = None
+
+
+def _last_event(
+    build: Build, skip: Sequence[str], keep: Callable[[tuple[int, int], str | None], bool]
+) -> _Span | None:
+    """The last event not of ``skip`` kinds that ``keep(span, severity)`` keeps.
+
+    Read from the kinds and severities of the events (``Build.kind_rows``), none built: the
+    last such event of each kind, the latest of those.
+    """
+    best: _Span | None = None
+    for kind, firsts, lasts, severities in build.kind_rows():
+        if kind in skip:
             continue
-        text = build.text_of(event).strip()
-        if not text:
-            continue
-        if event.severity is not None:
-            return None
-        return f"line {event.span[1]}: {clip(text.splitlines()[-1], 100)}"
-    return None
+        for i in range(len(firsts) - 1, -1, -1):
+            if best is not None and firsts[i] < best.span[0]:
+                break  # every earlier event of this kind is before the best one
+            span = (firsts[i], lasts[i])
+            if keep(span, severities[i]):
+                best = _Span(span, severities[i])
+                break
+    return best

@@ -465,7 +465,7 @@ def _segments(ctx: LintContext) -> list[tuple[int, int, str | None, str]]:
     assert ctx.build is not None
     runs = ctx.build.runs
     if not runs:
-        return [(1, len(ctx.build.lines), None, "build")]
+        return [(1, ctx.build.line_count, None, "build")]
     many = len(runs) > 1
     return [
         (r.first_line, r.last_line, r.status, f"run {r.index + 1}" if many else "build")
@@ -581,14 +581,9 @@ def _failure(
     if first is None:
         end = ends[0] if ends else None
         stop = end.span[0] if end is not None else last_line
-        previous = [
-            e
-            for e in ctx.build.events
-            if first_line <= e.span[1] < stop and e.kind not in ("unrecognized", "log_line")
-        ]
-        last = previous[-1] if previous else None
+        last = ctx.last_event(first_line, stop, ("unrecognized", "log_line"))
         after = (
-            f" after line {last.span[0]}: {short(ctx.build.lines[last.span[0] - 1].strip(), 120)}"
+            f" after line {last.span[0]}: {short(ctx.build.lines_text(last.span[0]).strip(), 120)}"
             if last
             else ""
         )

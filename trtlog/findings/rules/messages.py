@@ -73,13 +73,13 @@ def message_lines(ctx: LintContext) -> list[tuple[int, str]]:
         build = c.build
         if build is None:
             return []
-        lines = build.lines
+        text = build.lines_text
         out: list[tuple[int, str]] = []
         for e in c.events(*_MESSAGE_EVENTS):
             if e.severity == "verbose":
                 continue
             first, last = e.span
-            out.extend((n, lines[n - 1].rstrip("\r\n")) for n in range(first, last + 1))
+            out.extend((n, text(n).rstrip("\r\n")) for n in range(first, last + 1))
         return out
 
     return ctx.memo("message_lines", compute)

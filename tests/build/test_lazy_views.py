@@ -1,0 +1,142 @@
+"""The views read a lazy build through the store: equal results, and no event built for nothing.
+
+Issue 15: ``summarize``, ``lint``, the merge graph, ``memory_frame`` and the report's raw-log
+pack read only the kinds they need (``events_of``, ``counts``, ``Build.kind_rows``). Over every
+fixture and corpus log, each gives what it gives on an eagerly parsed build (every event
+built) and what a walk over every event gives, and a lazy build of one run and one builder
+round still has no event list afterwards.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import trtlog
+from tests.build.test_store import LOGS, lazy_and_eager
+from trtlog.build.model import Build
+from trtlog.frames.memory import MEMORY_KINDS, _rows
+from trtlog.graph.from_events import _Builder
+from trtlog.graph.model import MergeGraph
+from trtlog.parser.source import read_text
+from trtlog.summary.collect import _is_error, summarize
+
+
+def _id(path: Path) -> str:
+    return path.name[:70]
+
+
+def _flat(build: Build) -> list[tuple[int, int, str, str | None]]:
+    """``Build.kind_rows`` as one list in file order."""
+    rows = [
+        (first, last, kind, severity)
+        for kind, firsts, lasts, severities in build.kind_rows()
+        for first, last, severity in zip(firsts, lasts, severities, strict=True)
+    ]
+    return sorted(rows)
+
+
+def _unbuilt(build: Build) -> bool:
+    return "events" not in build.__dict__
+
+
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_kind_rows_are_the_events_kinds_lines_and_severities(path: Path) -> None:
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    expected = [(e.span[0], e.span[1], e.kind, e.severity) for e in eager.events]
+    assert _flat(lazy) == expected
+    assert _unbuilt(lazy)
+    assert _flat(eager) == expected  # answered from the built events
+    # each part is of one kind and in file order
+    for _kind, firsts, lasts, severities in lazy.kind_rows():
+        assert firsts == sorted(firsts)
+        assert len(firsts) == len(lasts) == len(severities)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_views_of_a_lazy_build_build_no_event_list(path: Path) -> None:
+    """summarize, lint, the merge graph with its fates, the frames and the report."""
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    assert summarize(lazy).model_dump() == summarize(eager).model_dump()
+    assert [f.model_dump() for f in trtlog.lint(lazy)] == [
+        f.model_dump() for f in trtlog.lint(eager)
+    ]
+    assert lazy.merge_graph().fates() == eager.merge_graph().fates()
+    assert lazy.memory_frame().equals(eager.memory_frame())
+    assert trtlog.report(lazy) == trtlog.report(eager)
+    if len(lazy.runs) <= 1 and len(lazy.rounds) <= 1:
+        # a build of several runs or rounds is cut into views of built events (for_run)
+        assert _unbuilt(lazy), "a view built every event"
+
+
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_the_merge_graph_equals_a_walk_over_every_event(path: Path) -> None:
+    """The graph reads only the kinds it has a handler for: the others change nothing."""
+    import networkx as nx
+
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    walked = MergeGraph(source=eager.source.name)
+    builder = _Builder(walked, eager.pass_index)
+    for event in eager.events:
+        builder.event(event)
+    reference = MergeGraph(source=eager.source.name)
+    read = _Builder(reference, eager.pass_index)
+    for event in eager.events_of(*read.kinds()):
+        read.event(event)
+    assert nx.utils.graphs_equal(walked, reference)
+    assert (builder.order, builder.silent, builder.replaced) == (
+        read.order,
+        read.silent,
+        read.replaced,
+    )
+    graph = lazy.merge_graph()
+    assert nx.utils.graphs_equal(graph, eager.merge_graph())
+    assert sorted(graph.edges(data=True), key=repr) == sorted(
+        eager.merge_graph().edges(data=True), key=repr
+    )
+
+
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_memory_figures_come_only_from_the_memory_kinds(path: Path) -> None:
+    _info, text = read_text(path)
+    build = trtlog.parse_text(text)
+    for event in build.events:
+        assert not _rows(event) or event.kind in MEMORY_KINDS, event.kind
+
+
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_warnings_and_errors_are_those_of_a_walk_over_every_event(path: Path) -> None:
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    summary = summarize(lazy, run=0) if len(lazy.runs) > 1 else summarize(lazy)
+    scope = eager.for_run(0) if len(eager.runs) > 1 else eager
+    assert summary.warnings == sum(1 for e in scope.events if e.severity == "warning")
+    errors = [e for e in scope.events if _is_error(e)]
+    assert summary.errors == len(errors)
+    assert summary.first_errors == [scope.text_of(e).splitlines()[0].strip() for e in errors[:3]]
+
+
+def test_a_failed_build_without_an_error_names_its_last_step() -> None:
+    """The stopping point (summary) and the last step (build-failed) come from kind_rows."""
+    text = (
+        "&&&& RUNNING TensorRT.trtexec [TensorRT v8203] # trtexec --onnx=m.onnx\n"
+        "[01/10/2024-21:52:52] [I] Start parsing network model\n"
+        "[01/10/2024-21:52:52] [V] [TRT] Tactic: 0x1f Time: 0.5\n"
+        "[01/10/2024-21:52:52] [V] [TRT] Tactic: 0x2f Time: 0.25\n"
+        "\n"
+        "&&&& FAILED TensorRT.trtexec [TensorRT v8203] # trtexec --onnx=m.onnx\n"
+    )
+    lazy, eager = lazy_and_eager(text)
+    summary = summarize(lazy)
+    assert (
+        summary.stopped_after == "line 4: [01/10/2024-21:52:52] [V] [TRT] Tactic: 0x2f Time: 0.25"
+    )
+    assert summary.model_dump() == summarize(eager).model_dump()
+    [finding] = [f for f in trtlog.lint(lazy) if f.rule == "build-failed"]
+    assert "after line 4: [01/10/2024-21:52:52] [V] [TRT] Tactic: 0x2f" in finding.message
+    assert finding.evidence.lines == (4, 6)
+    assert _unbuilt(lazy)
