@@ -47,6 +47,21 @@ def _store(build: Build) -> EventStore:
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_kinds_asked_one_by_one_parse_only_their_deferred_messages(path: Path) -> None:
+    """The store's index: each question parses the deferred messages that may answer it."""
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    store = _store(lazy)
+    kinds = list(eager.counts())
+    for kind in reversed(kinds):  # the rare kinds first: most deferred messages stay unparsed
+        assert lazy.events_of(kind) == eager.events_of(kind), kind
+        assert lazy.events_of(kind, "unrecognized") == eager.events_of(kind, "unrecognized")
+    assert all(e.__class__ is not Deferred for e in store._cold)
+    assert lazy.counts() == eager.counts()
+    assert lazy.events == eager.events
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
 def test_lazy_parse_equals_eager_parse(path: Path) -> None:
     _info, text = read_text(path)
     lazy, eager = lazy_and_eager(text)

@@ -109,6 +109,8 @@ class EventStore:
         self._cold: list[Any] = scan.cold
         self._resolved = False
         self._events: list[Event] | None = None
+        #: positions in ``_cold`` by kind (parsed events) and by route (deferred ones)
+        self._index: tuple[dict[str, list[int]], dict[int, tuple[Any, list[int]]]] | None = None
 
     @classmethod
     def of_events(cls, events: list[Event], n_lines: int) -> EventStore:
@@ -130,23 +132,43 @@ class EventStore:
                 if event.__class__ is Deferred:
                     cold[i] = event.event()
             self._resolved = True
+            self._index = None  # its deferred positions are parsed now
         return self._cold
 
+    def _cold_index(self) -> tuple[dict[str, list[int]], dict[int, tuple[Any, list[int]]]]:
+        """Positions in ``_cold``: of each kind's parsed events, of each route's deferred ones.
+
+        Built once, in one walk: a view asks for dozens of kinds, and a walk over every
+        line-parser event per question cost more than the answers.
+        """
+        if self._index is None:
+            by_kind: dict[str, list[int]] = {}
+            by_route: dict[int, tuple[Any, list[int]]] = {}
+            for i, event in enumerate(self._cold):
+                if event.__class__ is Deferred:
+                    entry = by_route.get(id(event.route))
+                    if entry is None:
+                        entry = by_route[id(event.route)] = (event.route, [])
+                    entry[1].append(i)
+                else:
+                    by_kind.setdefault(event.kind, []).append(i)
+            self._index = (by_kind, by_route)
+        return self._index
+
     def _cold_of(self, wanted: set[str]) -> list[Any]:
-        """The line parser's events that may be of ``wanted`` kinds, deferred ones parsed."""
-        if self._resolved:
-            return [e for e in self._cold if e.kind in wanted]
+        """The line parser's events of ``wanted`` kinds in file order, deferred ones parsed."""
+        by_kind, by_route = self._cold_index()
         cold = self._cold
-        out: list[Any] = []
         may = _may_give(wanted)
-        for i, event in enumerate(cold):
-            if event.__class__ is Deferred:
-                if not may(event.route):
-                    continue
-                event = cold[i] = event.event()
-            if event.kind in wanted:
-                out.append(event)
-        return out
+        for key in [k for k, (route, _) in by_route.items() if may(route)]:
+            for i in by_route.pop(key)[1]:
+                event = cold[i] = cold[i].event()
+                by_kind.setdefault(event.kind, []).append(i)
+        if not by_route:
+            self._resolved = True
+        found = [i for kind in wanted for i in by_kind.get(kind, ())]
+        found.sort()
+        return [cold[i] for i in found]
 
     def events(self) -> list[Event]:
         """Every event in file order (built once; the same objects ``events_of`` gives)."""
