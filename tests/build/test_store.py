@@ -9,6 +9,7 @@ ways, and the piece boundaries of the scanner must not matter.
 
 from __future__ import annotations
 
+import functools
 import pickle
 from pathlib import Path
 
@@ -30,14 +31,21 @@ LOGS = sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
 
 
 def lazy_and_eager(text: str, piece: int | None = None) -> tuple[Build, Build]:
+    """A fresh lazy build of ``text`` and its eager reference (made once per text: the tests
+    only read it, and a worker runs one file's tests, so the many tests over one log share it).
+    """
     meta = SourceMeta(name="<test>")
     lazy = (
         _build(text, meta, strict=False)
         if piece is None
         else _build(text, meta, strict=False, piece=piece)
     )
-    eager = _build(text, meta, strict=False, lines=iter_lines(text))
-    return lazy, eager
+    return lazy, _eager(text)
+
+
+@functools.cache
+def _eager(text: str) -> Build:
+    return _build(text, SourceMeta(name="<test>"), strict=False, lines=iter_lines(text))
 
 
 def _store(build: Build) -> EventStore:
@@ -47,33 +55,22 @@ def _store(build: Build) -> EventStore:
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
-def test_kinds_asked_one_by_one_parse_only_their_deferred_messages(path: Path) -> None:
-    """The store's index: each question parses the deferred messages that may answer it."""
-    _info, text = read_text(path)
-    lazy, eager = lazy_and_eager(text)
-    store = _store(lazy)
-    kinds = list(eager.counts())
-    for kind in reversed(kinds):  # the rare kinds first: most deferred messages stay unparsed
-        assert lazy.events_of(kind) == eager.events_of(kind), kind
-        assert lazy.events_of(kind, "unrecognized") == eager.events_of(kind, "unrecognized")
-    assert all(e.__class__ is not Deferred for e in store._cold)
-    assert lazy.counts() == eager.counts()
-    assert lazy.events == eager.events
-
-
-@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
 def test_lazy_parse_equals_eager_parse(path: Path) -> None:
     _info, text = read_text(path)
     lazy, eager = lazy_and_eager(text)
     store = _store(lazy)
-    # answered from the store, before any event list exists
+    # answered from the store, before any event list exists; the kinds asked one by one,
+    # the rare ones first, so that each question parses only the deferred messages that may
+    # answer it (the store's index) while most stay unparsed
     assert "events" not in lazy.__dict__
+    for kind in reversed(eager.counts()):
+        assert lazy.events_of(kind) == eager.events_of(kind), kind
+        assert lazy.columns(kind) == eager.columns(kind), kind
+        assert lazy.events_of(kind, "unrecognized") == eager.events_of(kind, "unrecognized")
+    assert all(e.__class__ is not Deferred for e in store._cold)
     assert lazy.counts() == eager.counts()
     assert list(lazy.counts()) == list(eager.counts())  # the same order, ties included
     assert lazy.event_count == len(eager.events)
-    for kind in eager.counts():
-        assert lazy.events_of(kind) == eager.events_of(kind), kind
-        assert lazy.columns(kind) == eager.columns(kind), kind
     assert (lazy.runs, lazy.trt_version, lazy.command_line, lazy.options, lazy.device) == (
         eager.runs,
         eager.trt_version,
