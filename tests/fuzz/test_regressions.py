@@ -159,7 +159,7 @@ GARBLED_PARSING_NODE = (
 def test_a_consumer_without_its_parsing_node_line_keeps_the_graph_whole() -> None:
     harness.check_log_text(GARBLED_PARSING_NODE)
     build = trtlog.parse_text(GARBLED_PARSING_NODE)
-    assert "onnx:conv1" not in build.merge_graph().graph
+    assert "onnx:conv1" not in build.merge_graph().nodes
 
 
 def test_a_format_that_is_not_text_takes_the_general_engine_path(tmp_path: Path) -> None:
@@ -179,3 +179,21 @@ def test_a_format_that_is_not_text_takes_the_general_engine_path(tmp_path: Path)
     with pytest.warns(Warning):
         engine = trtlog.load_engine(path)
     assert [layer.name for layer in engine.layers] == ["a", "b"]
+
+
+# bench/fuzz.py seed 26 on the merged tree of 2026-11-26, reduced to two lines: a node's
+# inputs line without its "Parsing node" line, and a constant registered as a layer
+READER_WITHOUT_NODE = (
+    "[01/10/2024-21:52:52] [V] [TRT] /q/QuantizeLinear [QuantizeLinear] inputs: "
+    "[images -> (1, 3, 640, 960)[FLOAT]], [/q/Constant_2_output_0 -> ()[FLOAT]], "
+    "[/q/Constant_1_output_0 -> ()[INT8]], \n"
+    "[01/10/2024-21:52:52] [V] [TRT] Registering layer: /q/Constant_1_output_0 "
+    "for ONNX node: /q/Constant_1_output_0\n"
+)
+
+
+def test_a_reader_named_only_by_its_inputs_line_keeps_the_graph_whole() -> None:
+    harness.check_log_text(READER_WITHOUT_NODE)
+    graph = trtlog.parse_text(READER_WITHOUT_NODE).merge_graph()
+    assert "onnx:/q/QuantizeLinear" not in graph.nodes
+    assert "onnx:/q/Constant_1_output_0" in graph.nodes

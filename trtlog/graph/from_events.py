@@ -505,7 +505,9 @@ class _Builder:
                     g.relate(end, target, relation, None, 0, evidence)
 
     def _op(self, name: str) -> str | None:
-        op = self.g.nodes["onnx:" + name].get("op")
+        # a reader named only by its inputs line (no "Parsing node" line) has no node
+        data = self.g.nodes.get("onnx:" + name)
+        op = data.get("op") if data is not None else None
         return op if isinstance(op, str) else None
 
     def _duplicates(self) -> dict[str, tuple[str, int]]:
