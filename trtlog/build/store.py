@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from operator import itemgetter
 from typing import Any
 
@@ -159,8 +159,10 @@ class EventStore:
         """The line parser's events of ``wanted`` kinds in file order, deferred ones parsed."""
         by_kind, by_route = self._cold_index()
         cold = self._cold
-        may = _may_give(wanted)
-        for key in [k for k, (route, _) in by_route.items() if may(route)]:
+        asked = [
+            k for k, (route, _) in by_route.items() if not wanted.isdisjoint(route_kinds(route))
+        ]
+        for key in asked:
             for i in by_route.pop(key)[1]:
                 event = cold[i] = cold[i].event()
                 by_kind.setdefault(event.kind, []).append(i)
@@ -365,19 +367,6 @@ def _start_kinds(route: Route) -> frozenset[str]:
 
 _ROUTE_KINDS: dict[tuple[str, str], frozenset[str]] = {}
 _KIND_LITERAL = re.compile(r"""["']kind["']\s*:\s*["'](\w+)["']""")
-
-
-def _may_give(wanted: set[str]) -> Callable[[Route], bool]:
-    """Whether a deferred message of a route may give one of ``wanted`` kinds."""
-    memo: dict[int, bool] = {}
-
-    def may(route: Route) -> bool:
-        found = memo.get(id(route))
-        if found is None:
-            found = memo[id(route)] = not wanted.isdisjoint(route_kinds(route))
-        return found
-
-    return may
 
 
 def _first_line(event: Any) -> int:
