@@ -7,8 +7,17 @@ from pathlib import Path
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # plots render without a display
 
-import pytest
-from hypothesis import HealthCheck, settings
+import sys
+
+# pytest keeps each test module with its asserts rewritten as a .pyc beside it and reads it
+# back on the next run, unless bytecode writing is off (PYTHONDONTWRITEBYTECODE, set on the
+# CI machine): then every xdist worker rewrites all ~190 test modules on every run (6 s of
+# CPU each). Test processes write pytest's own cache files as everywhere else; the variable
+# still holds for the processes the tests start.
+sys.dont_write_bytecode = False
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"

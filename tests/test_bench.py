@@ -24,7 +24,7 @@ SMALL = {
     "lint.py": (["--mb", "0.3", "--layers", "400", "--repeat", "1"], ["ratio (b)/(a)"]),
     "compare.py": (["--layers", "200", "--repeat", "1"], ["every edit recovered: True"]),
     "ingest.py": (
-        ["--logs", "12", "--max-mb", "0.3", "--huge-mb", "2", "--stream-mb", "1"],
+        ["--logs", "6", "--max-mb", "0.3", "--huge-mb", "0.5", "--stream-mb", "0.25"],
         ["speed-up over serial", "re-ingest", "GROUP BY", "streamed: True", "peak RSS"],
     ),
     "startup.py": (["--repeat", "1"], ["ratio", "CPU s", "target summary:"]),
