@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test starts a process (conftest schedules them first)
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 SMALL = {
