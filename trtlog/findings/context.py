@@ -20,7 +20,16 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from trtlog.diff import compare
-from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, Profile, strongly_typed
+from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
+    MYELIN_LAYER_TYPES,
+    Engine,
+    EngineLayer,
+    Profile,
+    compute_precision,
+    is_reformat_layer,
+    strongly_typed,
+)
 from trtlog.events import (
     BindingCreated,
     CalibratorExplicitPrecision,
@@ -120,6 +129,22 @@ def _first_line(event: Any) -> int:
     return int(event.span[0])
 
 
+#: the names of the reformats TensorRT inserts (never a quantizer, unless of ``Origin: QDQ``)
+_COPY_NAMES = ("Reformatting CopyNode", "Reformatted ")
+#: the names :func:`~trtlog.engine.model.is_reformat_layer` takes for reformats
+_REFORMAT_NAMES = (
+    "Reformatting CopyNode for ",
+    "Reformatted Input Tensor ",
+    "Reformatted Output Tensor ",
+)
+
+
+def _origin(layer: EngineLayer) -> str | None:
+    """``layer.origin`` without the property call (asked of every layer by several rules)."""
+    value = layer.parameters.get("Origin")
+    return value if value is None or type(value) is str else str(value)
+
+
 def short(text: str, width: int = 90) -> str:
     """``text`` cut to ``width`` characters with an ellipsis in the middle."""
     if len(text) <= width:
@@ -133,6 +158,76 @@ def fmt_ms(value: float | None) -> str:
     if value is None or math.isnan(value):
         return "?"
     return f"{value:.4g} ms"
+
+
+class LayerColumns(NamedTuple):
+    """What the rules scan of every layer, one list per value, in layer order.
+
+    Rules test these first and look at a layer object only when the cheap test passes: reading
+    a few fields of 20,000 layer objects costs several times more than reading lists (the
+    objects and their tensors lie all over the heap).
+
+    Attributes:
+        names: ``layer.name``.
+        types: ``layer.type``.
+        origins: ``layer.origin``.
+        onnx_nodes: ``layer.onnx_nodes``.
+        n_inputs: ``len(layer.inputs)``.
+        n_outputs: ``len(layer.outputs)``.
+        positional: whether every layer's ``index`` is its position (as loaders number them).
+    """
+
+    names: list[str]
+    types: list[str | None]
+    origins: list[str | None]
+    onnx_nodes: list[tuple[str, ...]]
+    n_inputs: list[int]
+    n_outputs: list[int]
+    positional: bool = True
+
+
+_ROW = {c: i for i, c in enumerate(LAYER_ROW_COLUMNS)}
+
+
+def layer_columns(engine: Engine) -> LayerColumns:
+    """The :class:`LayerColumns` of an engine's layers.
+
+    From the values the engine loader read straight from the layer JSON when it kept them
+    (:meth:`~trtlog.engine.Engine.layer_table`; a test checks they equal the objects'), else
+    from the layer objects.
+    """
+    layers = engine.layers
+    table = engine.layer_table()
+    if table is not None and len(table.rows) == len(layers):
+        rows = table.rows
+        name, kind, origin = _ROW["name"], _ROW["type"], _ROW["origin"]
+        nodes, n_in, n_out = _ROW["onnx_nodes"], _ROW["n_inputs"], _ROW["n_outputs"]
+        return LayerColumns(
+            [r[name] for r in rows],
+            [r[kind] for r in rows],
+            [r[origin] for r in rows],
+            [r[nodes] for r in rows],
+            [r[n_in] for r in rows],
+            [r[n_out] for r in rows],
+        )
+    names: list[str] = []
+    types: list[str | None] = []
+    origins: list[str | None] = []
+    onnx_nodes: list[tuple[str, ...]] = []
+    n_inputs: list[int] = []
+    n_outputs: list[int] = []
+    positional = True
+    for i, layer in enumerate(layers):
+        d = layer.__dict__  # the fields, without an attribute lookup each
+        positional = positional and d["index"] == i
+        names.append(d["name"])
+        types.append(d["type"])
+        value = d["parameters"].get("Origin")
+        origins.append(None if value is None else str(value))
+        onnx_nodes.append(d["onnx_nodes"])
+        n_inputs.append(len(d["inputs"]))
+        n_outputs.append(len(d["outputs"]))
+    return LayerColumns(names, types, origins, onnx_nodes, n_inputs, n_outputs, positional)
 
 
 class LintContext:
@@ -162,6 +257,8 @@ class LintContext:
         self._ops: dict[int, frozenset[str]] = {}
         self._roles: dict[int, Literal["Q", "DQ"] | None] = {}
         self._weighted: dict[int, bool] = {}
+        self._weighted_types: dict[str, bool] = {}
+        self._int8: dict[int, bool] = {}
         self._node_ops: dict[str, str | None] = {}
         self._by_class: dict[type[EventBase], list[Any]] = {}
 
@@ -187,6 +284,13 @@ class LintContext:
     def layers(self) -> tuple[EngineLayer, ...]:
         """The engine's layers (empty without an engine)."""
         return self.engine.layers if self.engine is not None else ()
+
+    @cached_property
+    def columns(self) -> LayerColumns:
+        """The layers' values the rules scan (see :class:`LayerColumns`)."""
+        if self.engine is None:
+            return LayerColumns([], [], [], [], [], [])
+        return layer_columns(self.engine)
 
     @overload
     def events(self, first: type[E1], /) -> list[E1]: ...
@@ -419,13 +523,65 @@ class LintContext:
             return True
         if any(e.to_type == "kQDQ" for e in self.events(QdqSwap)):
             return True
-        for layer in self.layers:
-            if layer.origin == "QDQ":
+        columns = self.columns
+        for origin, nodes in zip(columns.origins, columns.onnx_nodes, strict=True):
+            if origin == "QDQ":
                 return True
             # the substring test first: the regexes run only on the few names that may match
-            if any("uantize" in n and is_quantizer_name(n) for n in layer.onnx_nodes):
-                return True
+            for n in nodes:
+                if "uantize" in n and is_quantizer_name(n):
+                    return True
         return False
+
+    @cached_property
+    def qdq_layers(self) -> tuple[EngineLayer, ...]:
+        """The layers that are only a quantizer or dequantizer (see :meth:`qdq_role`), in order.
+
+        Every layer's role is decided here in one pass, with the cheap tests inline: a
+        20,000-layer engine has a few Q/DQ layers, and several rules ask every layer.
+        """
+        roles = self._roles
+        layers = self.layers
+        columns = self.columns
+        found = []
+        keys = range(len(layers)) if columns.positional else [x.index for x in layers]
+        for i, (origin, nodes) in enumerate(zip(columns.origins, columns.onnx_nodes, strict=True)):
+            key = keys[i]
+            role = roles.get(key, "?")
+            if role == "?":
+                if origin != "QDQ" and not (nodes and "uantize" in " ".join(nodes)):
+                    role = None  # neither Q/DQ origin nor a Q/DQ node: what _qdq_role says
+                else:
+                    role = self._qdq_role(layers[i])
+                roles[key] = role
+            if role is not None:
+                found.append(layers[i])
+        return tuple(found)
+
+    @cached_property
+    def weighted_layers(self) -> tuple[EngineLayer, ...]:
+        """The convolutions and GEMMs (see :meth:`is_weighted`), in order.
+
+        Decided by the layer type where the type decides (once per type), so that only the
+        other layers are looked at one by one.
+        """
+        layers = self.layers
+        columns = self.columns
+        by_type = self._weighted_types
+        found = []
+        for i, (kind, name) in enumerate(zip(columns.types, columns.names, strict=True)):
+            if kind is not None and kind != "fusion":
+                if kind in CONV_TYPES:
+                    found.append(layers[i])
+                    continue
+                weighted = by_type.get(kind)
+                if weighted is None:
+                    weighted = self._weighted_type(kind)
+                if weighted and not name.startswith(_REFORMAT_NAMES):
+                    found.append(layers[i])
+            elif self.is_weighted(layers[i]):
+                found.append(layers[i])
+        return tuple(found)
 
     def qdq_role(self, layer: EngineLayer) -> Literal["Q", "DQ"] | None:
         """``Q`` or ``DQ`` for a layer that is only a quantizer or dequantizer, else ``None``.
@@ -440,9 +596,9 @@ class LintContext:
         return cache[layer.index]
 
     def _qdq_role(self, layer: EngineLayer) -> Literal["Q", "DQ"] | None:
-        if layer.origin == "QDQ":
+        if _origin(layer) == "QDQ":
             pass
-        elif layer.name.startswith(("Reformatting CopyNode", "Reformatted ")):
+        elif layer.name.startswith(_COPY_NAMES):
             return None
         elif not any("uantize" in n for n in layer.onnx_nodes):
             return None  # no Q/DQ node (nor *_quantize_scale_node) at all: the common case
@@ -468,18 +624,30 @@ class LintContext:
         return found
 
     def _is_weighted(self, layer: EngineLayer) -> bool:
-        if layer.type is not None:
-            if layer.type in CONV_TYPES:
-                if layer.type != "fusion":
+        kind = layer.type
+        if kind is not None:
+            if kind in CONV_TYPES:
+                if kind != "fusion":
                     return True
                 ops = layer.myelin.ops if layer.myelin else ()  # a fused FC kernel: __myl_Fc
                 return "Gemm" in ops or "Fc" in ops
-            if layer.type in MYELIN_LAYER_TYPES or layer.is_reformat:
-                return False
-            lowered = layer.type.lower()
-            return "conv" in lowered or "gemm" in lowered or "matrixmultiply" in lowered
+            # the rest depends on the type alone, and on whether the layer is a reformat
+            by_type = self._weighted_types.get(kind)
+            if by_type is None:
+                by_type = self._weighted_type(kind)
+            return by_type and not layer.is_reformat
         # a names-only engine: the ops of the nodes the name lists
         return any(self.op(n) in _WEIGHTED_OPS for n in self.compute_nodes(layer))
+
+    def _weighted_type(self, kind: str) -> bool:
+        """Whether a layer of this type (none of :data:`CONV_TYPES`) is weighted, if no reformat."""
+        lowered = kind.lower()
+        found = self._weighted_types[kind] = (
+            kind not in MYELIN_LAYER_TYPES
+            and not is_reformat_layer(kind, "")
+            and ("conv" in lowered or "gemm" in lowered or "matrixmultiply" in lowered)
+        )
+        return found
 
     @cached_property
     def quantized(self) -> bool:
@@ -490,9 +658,14 @@ class LintContext:
 
     def is_int8(self, layer: EngineLayer) -> bool:
         """Whether a layer reads or computes INT8 (its kernel, weights or an input)."""
-        if layer.precision.compute == "INT8":
-            return True
-        return any(t.dtype == "INT8" for t in layer.inputs)
+        cache = self._int8
+        found = cache.get(layer.index)
+        if found is None:
+            # ``layer.precision.compute``, without building the precision model
+            found = cache[layer.index] = compute_precision(layer) == "INT8" or any(
+                t.dtype == "INT8" for t in layer.inputs
+            )
+        return found
 
     # -- tensor graph ----------------------------------------------------------------------
 
@@ -510,22 +683,35 @@ class LintContext:
         return tensor
 
     @cached_property
+    def _graph(self) -> tuple[dict[str, int], dict[str, list[int]]]:
+        """:attr:`producers` and :attr:`consumers`, in one pass over the layers."""
+        producers: dict[str, int] = {}
+        consumers: dict[str, list[int]] = defaultdict(list)
+        key = self.key
+        for layer in self.layers:
+            index = layer.index
+            for t in layer.outputs:
+                name = t.name
+                if name.startswith("__myl"):
+                    name = key(layer, name)
+                if name not in producers:
+                    producers[name] = index
+            for t in layer.inputs:
+                name = t.name
+                if name.startswith("__myl"):
+                    name = key(layer, name)
+                consumers[name].append(index)
+        return producers, consumers
+
+    @property
     def producers(self) -> dict[str, int]:
         """Tensor key (see :meth:`key`) → the index of the layer that writes it."""
-        out: dict[str, int] = {}
-        for layer in self.layers:
-            for t in layer.outputs:
-                out.setdefault(self.key(layer, t.name), layer.index)
-        return out
+        return self._graph[0]
 
-    @cached_property
+    @property
     def consumers(self) -> dict[str, list[int]]:
         """Tensor key (see :meth:`key`) → the indices of the layers that read it."""
-        out: dict[str, list[int]] = defaultdict(list)
-        for layer in self.layers:
-            for t in layer.inputs:
-                out[self.key(layer, t.name)].append(layer.index)
-        return out
+        return self._graph[1]
 
     def producer_of(self, layer: EngineLayer, tensor: str) -> EngineLayer | None:
         """The layer that writes a tensor ``layer`` reads, if the engine has it."""

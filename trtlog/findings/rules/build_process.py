@@ -200,7 +200,8 @@ def uses_dla(ctx: LintContext) -> bool:
         return True
     if ctx.events(PlacementDla, DlaFallback, DlaOffloaded):
         return True
-    return any(_is_dla_layer(x.name, x.type) for x in ctx.layers)
+    columns = ctx.columns
+    return any(_is_dla_layer(n, t) for n, t in zip(columns.names, columns.types, strict=True))
 
 
 @rule(

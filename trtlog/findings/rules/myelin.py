@@ -10,9 +10,9 @@ multi-head-attention kernel.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from trtlog.engine.model import EngineLayer
+from trtlog.engine.model import MYELIN_LAYER_TYPES, EngineLayer
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LOW_TYPES, LintContext, short
 from trtlog.findings.models import Finding
@@ -54,6 +54,26 @@ def _is_attention(kernel: EngineLayer) -> bool:
     return bool(kernel.tactic_name and _ATTENTION_KERNEL.search(kernel.tactic_name))
 
 
+def _may_have_kernel_groups(ctx: LintContext) -> bool:
+    """Whether a Myelin group of the engine can list two kernels or more.
+
+    Without it the rule has nothing to say, and the groups (one per ``{ForeignNode[...]}``
+    layer) are not built: a kernel group needs a Myelin kernel (a ``_myl<g>_<i>`` name or a
+    Myelin layer type, see :func:`trtlog.engine.myelin_groups`), a region's group the several
+    profile records of its time.
+    """
+    layers = ctx.layers
+    for i, (kind, name) in enumerate(zip(ctx.columns.types, ctx.columns.names, strict=True)):
+        kernel = "_myl" in name or (kind in MYELIN_LAYER_TYPES and kind != "Myelin")
+        if kernel and layers[i].is_myelin_kernel:
+            return True
+        if kind == "Myelin" or name.startswith("{ForeignNode["):
+            time = layers[i].time
+            if time is not None and len(time.profile_names) > 1:
+                return True
+    return False
+
+
 @rule(
     "myelin-subkernels",
     "info",
@@ -69,9 +89,9 @@ def _is_attention(kernel: EngineLayer) -> bool:
 )
 def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
     """One finding per Myelin region listed kernel by kernel."""
-    if ctx.engine is None:
+    if ctx.engine is None or not _may_have_kernel_groups(ctx):
         return
-    by_name = {x.name: x for x in ctx.layers}
+    by_name = dict(zip(ctx.columns.names, ctx.layers, strict=True))
     for group in ctx.engine.groups("myelin"):
         if len(group.kernels) < 2:
             continue  # a region that is one kernel needs no explaining
@@ -172,16 +192,27 @@ def _ops(ctx: LintContext, layer: EngineLayer) -> frozenset[str]:
     return ops
 
 
-def _may_be_softmax(ctx: LintContext, layer: EngineLayer, named: frozenset[str]) -> bool:
+def _may_be_softmax(
+    kind: str | None,
+    name: str,
+    nodes: tuple[str, ...],
+    named: frozenset[str],
+    layers: Sequence[EngineLayer],
+    index: int,
+) -> bool:
     """A cheap test before the op lookup: a Softmax type, "Soft" in a name, a parsed Softmax.
 
-    A ``{ForeignNode[...]}`` region is one layer whatever it holds: never a separate Softmax.
+    From the layer's type, name and ONNX nodes (:class:`~trtlog.findings.context.LayerColumns`);
+    the layer object (``layers[index]``) only for a Myelin kernel's name. A
+    ``{ForeignNode[...]}`` region is one layer whatever it holds: never a separate Softmax.
     """
-    if layer.type == "Myelin" or layer.name.startswith("{ForeignNode["):
+    if kind == "Myelin" or name.startswith("{ForeignNode["):
         return False
-    if layer.type in _SOFTMAX_TYPES or "oft" in layer.name or _softmax_kernel(layer):
+    if kind in _SOFTMAX_TYPES or "oft" in name:
         return True
-    return any("oft" in n or n in named for n in layer.onnx_nodes)
+    if "_myl" in name and _softmax_kernel(layers[index]):  # a kernel name (parse_kernel_name)
+        return True
+    return any("oft" in n or n in named for n in nodes)
 
 
 def _activations(ctx: LintContext, layer: EngineLayer) -> int:
@@ -233,9 +264,14 @@ def _near(ctx: LintContext, layer: EngineLayer, up: bool, hops: int = 2) -> Engi
 def check_attention_not_fused(ctx: LintContext) -> Iterator[Finding]:
     """Softmax layers with a MatMul layer before and after them (not one fused kernel)."""
     named = frozenset(n for n, op in ctx.ops.items() if op in _SOFTMAX_OPS)
-    for layer in ctx.layers:
-        if not _may_be_softmax(ctx, layer, named):
+    layers = ctx.layers
+    columns = ctx.columns
+    for i, (kind, name, nodes) in enumerate(
+        zip(columns.types, columns.names, columns.onnx_nodes, strict=True)
+    ):
+        if not _may_be_softmax(kind, name, nodes, named, layers, i):
             continue
+        layer = layers[i]
         ops = _ops(ctx, layer)
         if not ops & _SOFTMAX_OPS or ops & _MATMUL_OPS or "mha" in layer.name.lower():
             continue

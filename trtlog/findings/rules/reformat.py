@@ -112,9 +112,17 @@ def reformats(ctx: LintContext) -> list[Reformat]:
 def _reformats(ctx: LintContext) -> list[Reformat]:
     added = {e.layer: e for e in ctx.events(ReformatLayerAdded)}
     out: list[Reformat] = []
-    for layer in ctx.layers:
-        if not layer.inputs or not layer.outputs or not is_copy_node(layer):
+    layers = ctx.layers
+    columns = ctx.columns
+    for i, (name, origin, n_inputs, n_outputs) in enumerate(
+        zip(columns.names, columns.origins, columns.n_inputs, columns.n_outputs, strict=True)
+    ):
+        # is_copy_node, from the columns
+        if not n_inputs or not n_outputs or origin == "QDQ":
             continue
+        if not name.startswith(_COPY_NODE) and origin != "REFORMAT":
+            continue
+        layer = layers[i]
         if ctx.qdq_role(layer) is not None:
             continue
         t = ctx.time(layer)
