@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cached_property
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from trtlog.diff import compare
@@ -200,15 +201,17 @@ def layer_columns(engine: Engine) -> LayerColumns:
     table = engine.layer_table()
     if table is not None and len(table.rows) == len(layers):
         rows = table.rows
-        name, kind, origin = _ROW["name"], _ROW["type"], _ROW["origin"]
-        nodes, n_in, n_out = _ROW["onnx_nodes"], _ROW["n_inputs"], _ROW["n_outputs"]
+
+        def column(name: str) -> list[Any]:
+            return list(map(itemgetter(_ROW[name]), rows))
+
         return LayerColumns(
-            [r[name] for r in rows],
-            [r[kind] for r in rows],
-            [r[origin] for r in rows],
-            [r[nodes] for r in rows],
-            [r[n_in] for r in rows],
-            [r[n_out] for r in rows],
+            column("name"),
+            column("type"),
+            column("origin"),
+            column("onnx_nodes"),
+            column("n_inputs"),
+            column("n_outputs"),
         )
     names: list[str] = []
     types: list[str | None] = []
@@ -535,28 +538,29 @@ class LintContext:
 
     @cached_property
     def qdq_layers(self) -> tuple[EngineLayer, ...]:
-        """The layers that are only a quantizer or dequantizer (see :meth:`qdq_role`), in order.
+        """The layers that are only a quantizer or dequantizer (see :meth:`qdq_role`), in order."""
+        layers = self.layers
+        return tuple(layers[i] for i in self._role_map)
 
-        Every layer's role is decided here in one pass, with the cheap tests inline: a
-        20,000-layer engine has a few Q/DQ layers, and several rules ask every layer.
+    @cached_property
+    def _role_map(self) -> dict[int, Literal["Q", "DQ"]]:
+        """Position → role of every layer that has one (:meth:`qdq_role`), in layer order.
+
+        Every layer's role is decided here in one pass, with the cheap tests inline on the
+        columns: a 20,000-layer engine has a few Q/DQ layers, and several rules ask every layer.
         """
-        roles = self._roles
         layers = self.layers
         columns = self.columns
-        found = []
-        keys = range(len(layers)) if columns.positional else [x.index for x in layers]
+        found: dict[int, Literal["Q", "DQ"]] = {}
         for i, (origin, nodes) in enumerate(zip(columns.origins, columns.onnx_nodes, strict=True)):
-            key = keys[i]
-            role = roles.get(key, "?")
-            if role == "?":
-                if origin != "QDQ" and not (nodes and "uantize" in " ".join(nodes)):
-                    role = None  # neither Q/DQ origin nor a Q/DQ node: what _qdq_role says
-                else:
-                    role = self._qdq_role(layers[i])
-                roles[key] = role
+            # what _qdq_role says first, for most layers: neither Q/DQ origin nor a Q/DQ node
+            # ("uantize" holds no space: it matches inside one node of the joined text)
+            if origin != "QDQ" and not (nodes and "uantize" in " ".join(nodes)):
+                continue
+            role = self._qdq_role(layers[i])
             if role is not None:
-                found.append(layers[i])
-        return tuple(found)
+                found[i] = role
+        return found
 
     @cached_property
     def weighted_layers(self) -> tuple[EngineLayer, ...]:
@@ -590,7 +594,9 @@ class LintContext:
         aside), or a ``*_quantize_scale_node``; a ``Reformatting CopyNode`` only with the QDQ
         origin.
         """
-        cache = self._roles
+        if self.columns.positional:
+            return self._role_map.get(layer.index)
+        cache = self._roles  # an engine whose indices are not positions (made by hand)
         if layer.index not in cache:
             cache[layer.index] = self._qdq_role(layer)
         return cache[layer.index]

@@ -201,7 +201,13 @@ def uses_dla(ctx: LintContext) -> bool:
     if ctx.events(PlacementDla, DlaFallback, DlaOffloaded):
         return True
     columns = ctx.columns
-    return any(_is_dla_layer(n, t) for n, t in zip(columns.names, columns.types, strict=True))
+    # _is_dla_layer over the columns: the type test once per type, the name test inline
+    if any(_is_dla_layer("", t) for t in set(columns.types)):
+        return True
+    return any(
+        n.startswith("{") and n.endswith("}") and not n.startswith("{ForeignNode[")
+        for n in columns.names
+    )
 
 
 @rule(

@@ -10,7 +10,7 @@ multi-head-attention kernel.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from trtlog.engine.model import MYELIN_LAYER_TYPES, EngineLayer
 from trtlog.findings.base import make, rule
@@ -192,29 +192,6 @@ def _ops(ctx: LintContext, layer: EngineLayer) -> frozenset[str]:
     return ops
 
 
-def _may_be_softmax(
-    kind: str | None,
-    name: str,
-    nodes: tuple[str, ...],
-    named: frozenset[str],
-    layers: Sequence[EngineLayer],
-    index: int,
-) -> bool:
-    """A cheap test before the op lookup: a Softmax type, "Soft" in a name, a parsed Softmax.
-
-    From the layer's type, name and ONNX nodes (:class:`~trtlog.findings.context.LayerColumns`);
-    the layer object (``layers[index]``) only for a Myelin kernel's name. A
-    ``{ForeignNode[...]}`` region is one layer whatever it holds: never a separate Softmax.
-    """
-    if kind == "Myelin" or name.startswith("{ForeignNode["):
-        return False
-    if kind in _SOFTMAX_TYPES or "oft" in name:
-        return True
-    if "_myl" in name and _softmax_kernel(layers[index]):  # a kernel name (parse_kernel_name)
-        return True
-    return any("oft" in n or n in named for n in nodes)
-
-
 def _activations(ctx: LintContext, layer: EngineLayer) -> int:
     """How many of a layer's inputs are activations (not constants)."""
     n = 0
@@ -269,7 +246,18 @@ def check_attention_not_fused(ctx: LintContext) -> Iterator[Finding]:
     for i, (kind, name, nodes) in enumerate(
         zip(columns.types, columns.names, columns.onnx_nodes, strict=True)
     ):
-        if not _may_be_softmax(kind, name, nodes, named, layers, i):
+        # a cheap test before the op lookup, on the columns: a Softmax type, "Soft" in a name, a
+        # parsed Softmax node, a Myelin softmax kernel (the layer object only for a kernel
+        # name). A {ForeignNode[...]} region is one layer whatever it holds: never a separate
+        # Softmax. ("oft" holds no space: it matches inside one node of the joined text.)
+        if kind == "Myelin" or name.startswith("{ForeignNode["):
+            continue
+        if not (
+            kind in _SOFTMAX_TYPES
+            or "oft" in name
+            or (nodes and ("oft" in " ".join(nodes) or not named.isdisjoint(nodes)))
+            or ("_myl" in name and _softmax_kernel(layers[i]))
+        ):
             continue
         layer = layers[i]
         ops = _ops(ctx, layer)

@@ -161,9 +161,11 @@ def check_qdq_unfused_quantizer(ctx: LintContext) -> Iterator[Finding]:
     for layer in ctx.qdq_layers:
         role = ctx.qdq_role(layer)
         assert role is not None
-        keys = {normalize_name(layer.name), *ctx.nodes(layer)}
-        reported |= keys
-        lines = [n for k in keys for n in swaps.get(k, ())]
+        lines: list[int] = []
+        if swaps:  # (the names are looked up only in a log with QDQToCopy conversions)
+            keys = {normalize_name(layer.name), *ctx.nodes(layer)}
+            reported |= keys
+            lines = [n for k in keys for n in swaps.get(k, ())]
         yield _standalone(ctx, check, layer, role, lines)
     if not swaps:
         return
