@@ -87,11 +87,11 @@ def make(
     Assembled without validation (a 20,000-layer engine yields thousands of findings): every
     value is typed here, and the tests re-validate the findings of every fixture.
     """
-    layer_list = list(layers)
+    layer_list = layers if type(layers) is list else list(layers)
     all_lines = set(lines)
-    if layer_list:
-        all_lines.update(ctx.lines_of(*(x.name for x in layer_list)))
-    layer_names = [x.name for x in layer_list[:_MAX_NAMES]]
+    layer_names = [x.name for x in layer_list]
+    if layer_names and ctx.build is not None:
+        all_lines.update(ctx.lines_of(*layer_names))
     evidence = assemble(
         Evidence,
         {
@@ -99,7 +99,7 @@ def make(
             "lines": tuple(sorted(all_lines)),
             "layer_source": ctx.layer_source if layer_list else None,
             "layers": tuple(sorted({x.index for x in layer_list})),
-            "names": tuple(dict.fromkeys([*layer_names, *names])),
+            "names": tuple(dict.fromkeys([*layer_names[:_MAX_NAMES], *names])),
             "reference_layers": tuple(reference_layers),
         },
         None,

@@ -273,17 +273,17 @@ class LintContext:
 
     # -- sources -----------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def log_source(self) -> str | None:
         """The log's name (the file line numbers refer to)."""
         return self.build.source.name if self.build is not None else None
 
-    @property
+    @cached_property
     def layer_source(self) -> str | None:
         """The file the engine layers came from."""
         return self.engine.source if self.engine is not None else None
 
-    @property
+    @cached_property
     def layers(self) -> tuple[EngineLayer, ...]:
         """The engine's layers (empty without an engine)."""
         return self.engine.layers if self.engine is not None else ()
@@ -398,7 +398,10 @@ class LintContext:
     def time(self, layer: EngineLayer) -> float | None:
         """The layer's time per inference (ms), or ``None`` without a profile record."""
         t = layer.time
-        return t.average_ms if t is not None and t.known else None
+        if t is None:
+            return None
+        ms = t.average_ms
+        return None if ms != ms else ms  # NaN: not known (LayerTime.known)
 
     def times(self, layers: Iterable[EngineLayer]) -> float | None:
         """The summed time of layers (ms); ``None`` when none of them has a time."""
@@ -434,9 +437,12 @@ class LintContext:
     @cached_property
     def _layer_lines(self) -> dict[str, list[int]]:
         found: dict[str, list[int]] = defaultdict(list)
-        for e in self.events(*_DUMP_RECORDS, *_PLACEMENTS):
-            assert isinstance(e, _DUMP_RECORDS + _PLACEMENTS)
-            found[e.layer].append(e.span[0])
+        if self.build is None:
+            return found
+        # class by class, not merged in file order: lines_of sorts what it finds
+        for cls in (*_DUMP_RECORDS, *_PLACEMENTS):
+            for e in self._of(cls):
+                found[e.layer].append(e.span[0])
         return found
 
     def lines_of(self, *names: str) -> tuple[int, ...]:
@@ -709,12 +715,12 @@ class LintContext:
                 consumers[name].append(index)
         return producers, consumers
 
-    @property
+    @cached_property
     def producers(self) -> dict[str, int]:
         """Tensor key (see :meth:`key`) → the index of the layer that writes it."""
         return self._graph[0]
 
-    @property
+    @cached_property
     def consumers(self) -> dict[str, list[int]]:
         """Tensor key (see :meth:`key`) → the indices of the layers that read it."""
         return self._graph[1]
@@ -771,19 +777,32 @@ class LintContext:
     def upstream(self, layer: EngineLayer) -> list[EngineLayer]:
         """The layers that write this layer's inputs."""
         out = []
+        producers = self.producers
         for t in layer.inputs:
-            i = self.producers.get(self.key(layer, t.name))
+            name = t.name
+            i = producers.get(self.key(layer, name) if name.startswith("__myl") else name)
             if i is not None:
                 out.append(self.layers[i])
         return out
 
     def downstream(self, layer: EngineLayer) -> list[EngineLayer]:
         """The layers that read this layer's outputs, in engine order."""
+        consumers = self.consumers
+        layers = self.layers
+        outputs = layer.outputs
+        if len(outputs) == 1:  # most layers: the readers of one tensor, already in order
+            name = outputs[0].name
+            found = consumers.get(self.key(layer, name) if name.startswith("__myl") else name)
+            if not found:
+                return []
+            if len(found) == 1:
+                return [layers[found[0]]]
         seen: dict[int, None] = {}
-        for t in layer.outputs:
-            for i in self.consumers.get(self.key(layer, t.name), ()):
+        for t in outputs:
+            name = t.name
+            for i in consumers.get(self.key(layer, name) if name.startswith("__myl") else name, ()):
                 seen[i] = None
-        return [self.layers[i] for i in sorted(seen)]
+        return [layers[i] for i in sorted(seen)]
 
     # -- the reference -----------------------------------------------------------------------
 
