@@ -66,8 +66,16 @@ __all__ = [
     "CONV_TYPES",
     "FLOAT_TYPES",
     "LOW_TYPES",
+    "NAME_BRACED",
+    "NAME_COPY",
+    "NAME_FOREIGN",
+    "NAME_MYELIN",
+    "NAME_SOFT",
+    "LayerColumns",
     "LintContext",
     "fmt_ms",
+    "layer_columns",
+    "name_flags",
     "short",
 ]
 
@@ -132,12 +140,6 @@ def _first_line(event: Any) -> int:
 
 #: the names of the reformats TensorRT inserts (never a quantizer, unless of ``Origin: QDQ``)
 _COPY_NAMES = ("Reformatting CopyNode", "Reformatted ")
-#: the names :func:`~trtlog.engine.model.is_reformat_layer` takes for reformats
-_REFORMAT_NAMES = (
-    "Reformatting CopyNode for ",
-    "Reformatted Input Tensor ",
-    "Reformatted Output Tensor ",
-)
 
 
 def _origin(layer: EngineLayer) -> str | None:
@@ -161,12 +163,28 @@ def fmt_ms(value: float | None) -> str:
     return f"{value:.4g} ms"
 
 
+#: bits of :attr:`LayerColumns.name_flags`: what a layer name holds
+NAME_MYELIN = 1  #: ``_myl`` (a Myelin kernel name may follow: ``parse_kernel_name``)
+NAME_FOREIGN = 2  #: starts with ``{ForeignNode[`` (a Myelin region)
+NAME_SOFT = 4  #: ``oft`` (a Softmax, by name)
+NAME_BRACED = 8  #: ``{...}`` (a 7.x DLA subgraph, or a Myelin region)
+NAME_COPY = 16  #: starts as the reformats TensorRT inserts are named (``Reformatting CopyNode``)
+
+_COPY_PREFIXES = (
+    "Reformatting CopyNode for ",
+    "Reformatted Input Tensor ",
+    "Reformatted Output Tensor ",
+)
+
+
 class LayerColumns(NamedTuple):
     """What the rules scan of every layer, one list per value, in layer order.
 
     Rules test these first and look at a layer object only when the cheap test passes: reading
     a few fields of 20,000 layer objects costs several times more than reading lists (the
-    objects and their tensors lie all over the heap).
+    objects and their tensors lie all over the heap). Types and origins are one string object
+    per distinct value, and the name tests the rules make are bits of one small int per layer,
+    so that a scan touches no layer's own strings.
 
     Attributes:
         names: ``layer.name``.
@@ -175,6 +193,7 @@ class LayerColumns(NamedTuple):
         onnx_nodes: ``layer.onnx_nodes``.
         n_inputs: ``len(layer.inputs)``.
         n_outputs: ``len(layer.outputs)``.
+        name_flags: the ``NAME_*`` bits of each name.
         positional: whether every layer's ``index`` is its position (as loaders number them).
     """
 
@@ -184,10 +203,40 @@ class LayerColumns(NamedTuple):
     onnx_nodes: list[tuple[str, ...]]
     n_inputs: list[int]
     n_outputs: list[int]
+    name_flags: list[int]
     positional: bool = True
 
 
 _ROW = {c: i for i, c in enumerate(LAYER_ROW_COLUMNS)}
+
+
+def name_flags(name: str) -> int:
+    """The ``NAME_*`` bits of a layer name.
+
+    Example:
+        >>> name_flags("{ForeignNode[/a/MatMul.../a/Softmax]}") == (
+        ...     NAME_FOREIGN | NAME_SOFT | NAME_BRACED)
+        True
+    """
+    flags = 0
+    if "_myl" in name:
+        flags |= NAME_MYELIN
+    if name.startswith("{"):
+        if name.startswith("{ForeignNode["):
+            flags |= NAME_FOREIGN
+        if name.endswith("}"):
+            flags |= NAME_BRACED
+    elif name.startswith(_COPY_PREFIXES):
+        flags |= NAME_COPY
+    if "oft" in name:
+        flags |= NAME_SOFT
+    return flags
+
+
+def _one_each(values: Iterable[str | None]) -> list[str | None]:
+    """``values`` with one string object per distinct value (a scan then stays in cache)."""
+    first: dict[str | None, str | None] = {}
+    return [first.setdefault(v, v) for v in values]
 
 
 def layer_columns(engine: Engine) -> LayerColumns:
@@ -205,15 +254,17 @@ def layer_columns(engine: Engine) -> LayerColumns:
         def column(name: str) -> list[Any]:
             return list(map(itemgetter(_ROW[name]), rows))
 
+        names = column("name")
         return LayerColumns(
-            column("name"),
-            column("type"),
-            column("origin"),
+            names,
+            _one_each(map(itemgetter(_ROW["type"]), rows)),
+            _one_each(map(itemgetter(_ROW["origin"]), rows)),
             column("onnx_nodes"),
             column("n_inputs"),
             column("n_outputs"),
+            list(map(name_flags, names)),
         )
-    names: list[str] = []
+    names = []
     types: list[str | None] = []
     origins: list[str | None] = []
     onnx_nodes: list[tuple[str, ...]] = []
@@ -230,7 +281,16 @@ def layer_columns(engine: Engine) -> LayerColumns:
         onnx_nodes.append(d["onnx_nodes"])
         n_inputs.append(len(d["inputs"]))
         n_outputs.append(len(d["outputs"]))
-    return LayerColumns(names, types, origins, onnx_nodes, n_inputs, n_outputs, positional)
+    return LayerColumns(
+        names,
+        _one_each(types),
+        _one_each(origins),
+        onnx_nodes,
+        n_inputs,
+        n_outputs,
+        list(map(name_flags, names)),
+        positional,
+    )
 
 
 class LintContext:
@@ -292,7 +352,7 @@ class LintContext:
     def columns(self) -> LayerColumns:
         """The layers' values the rules scan (see :class:`LayerColumns`)."""
         if self.engine is None:
-            return LayerColumns([], [], [], [], [], [])
+            return LayerColumns([], [], [], [], [], [], [])
         return layer_columns(self.engine)
 
     @overload
@@ -579,7 +639,7 @@ class LintContext:
         columns = self.columns
         by_type = self._weighted_types
         found = []
-        for i, (kind, name) in enumerate(zip(columns.types, columns.names, strict=True)):
+        for i, (kind, flags) in enumerate(zip(columns.types, columns.name_flags, strict=True)):
             if kind is not None and kind != "fusion":
                 if kind in CONV_TYPES:
                     found.append(layers[i])
@@ -587,7 +647,7 @@ class LintContext:
                 weighted = by_type.get(kind)
                 if weighted is None:
                     weighted = self._weighted_type(kind)
-                if weighted and not name.startswith(_REFORMAT_NAMES):
+                if weighted and not flags & NAME_COPY:
                     found.append(layers[i])
             elif self.is_weighted(layers[i]):
                 found.append(layers[i])

@@ -14,7 +14,14 @@ from collections.abc import Iterator
 
 from trtlog.engine.model import MYELIN_LAYER_TYPES, EngineLayer
 from trtlog.findings.base import make, rule
-from trtlog.findings.context import LOW_TYPES, LintContext, short
+from trtlog.findings.context import (
+    LOW_TYPES,
+    NAME_FOREIGN,
+    NAME_MYELIN,
+    NAME_SOFT,
+    LintContext,
+    short,
+)
 from trtlog.findings.models import Finding
 from trtlog.names import is_qdq_node, is_weights_name
 
@@ -63,11 +70,12 @@ def _may_have_kernel_groups(ctx: LintContext) -> bool:
     profile records of its time.
     """
     layers = ctx.layers
-    for i, (kind, name) in enumerate(zip(ctx.columns.types, ctx.columns.names, strict=True)):
-        kernel = "_myl" in name or (kind in MYELIN_LAYER_TYPES and kind != "Myelin")
+    columns = ctx.columns
+    for i, (kind, flags) in enumerate(zip(columns.types, columns.name_flags, strict=True)):
+        kernel = flags & NAME_MYELIN or (kind in MYELIN_LAYER_TYPES and kind != "Myelin")
         if kernel and layers[i].is_myelin_kernel:
             return True
-        if kind == "Myelin" or name.startswith("{ForeignNode["):
+        if kind == "Myelin" or flags & NAME_FOREIGN:
             time = layers[i].time
             if time is not None and len(time.profile_names) > 1:
                 return True
@@ -243,20 +251,20 @@ def check_attention_not_fused(ctx: LintContext) -> Iterator[Finding]:
     named = frozenset(n for n, op in ctx.ops.items() if op in _SOFTMAX_OPS)
     layers = ctx.layers
     columns = ctx.columns
-    for i, (kind, name, nodes) in enumerate(
-        zip(columns.types, columns.names, columns.onnx_nodes, strict=True)
+    for i, (kind, flags, nodes) in enumerate(
+        zip(columns.types, columns.name_flags, columns.onnx_nodes, strict=True)
     ):
         # a cheap test before the op lookup, on the columns: a Softmax type, "Soft" in a name, a
         # parsed Softmax node, a Myelin softmax kernel (the layer object only for a kernel
         # name). A {ForeignNode[...]} region is one layer whatever it holds: never a separate
         # Softmax. ("oft" holds no space: it matches inside one node of the joined text.)
-        if kind == "Myelin" or name.startswith("{ForeignNode["):
+        if kind == "Myelin" or flags & NAME_FOREIGN:
             continue
         if not (
             kind in _SOFTMAX_TYPES
-            or "oft" in name
+            or flags & NAME_SOFT
             or (nodes and ("oft" in " ".join(nodes) or not named.isdisjoint(nodes)))
-            or ("_myl" in name and _softmax_kernel(layers[i]))
+            or (flags & NAME_MYELIN and _softmax_kernel(layers[i]))
         ):
             continue
         layer = layers[i]
