@@ -476,8 +476,10 @@ class LintContext:
         matches: DLA transfers, host copies), else the sum of the layer times.
         """
         profile = self.engine.profile if self.engine is not None else None
-        if profile is not None and profile.total_ms > 0:
-            return profile.total_ms
+        if profile is not None:
+            total = profile.total_ms  # (a sum over the records: asked once)
+            if total > 0:
+                return total
         return self.times(self.layers)
 
     @property
