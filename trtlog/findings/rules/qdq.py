@@ -358,10 +358,8 @@ def check_qdq_int8_float_output(ctx: LintContext) -> Iterator[Finding]:
     """INT8 weighted layers whose float output is converted back to INT8 downstream."""
     check = check_qdq_int8_float_output
     for layer in ctx.weighted_layers:
-        if not layer.outputs or not ctx.is_int8(layer):
-            continue
         outs = {t.dtype for t in layer.outputs}
-        if not outs <= FLOAT_TYPES:
+        if not outs or not outs <= FLOAT_TYPES or not ctx.is_int8(layer):
             continue
         between, back = _requantized(ctx, layer)
         if not back:
