@@ -31,6 +31,7 @@ from trtlog.findings.context import (
     NAME_MYELIN,
     NAME_SOFT,
     LintContext,
+    _name_flags,
     layer_columns,
     name_flags,
 )
@@ -177,6 +178,7 @@ def test_roles_of_an_engine_numbered_by_hand() -> None:
 )
 def test_name_flags(name: str) -> None:
     assert name_flags(name) == _flags(name)
+    assert _name_flags([name]) == [_flags(name)]  # the columns' inline version
 
 
 @functools.cache
