@@ -777,19 +777,24 @@ class LintContext:
         producers: dict[str, int] = {}
         consumers: dict[str, list[int]] = defaultdict(list)
         key = self.key
-        for layer in self.layers:
-            index = layer.index
-            for t in layer.outputs:
+        for layer, flags in zip(self.layers, self.columns.name_flags, strict=True):
+            d = layer.__dict__  # the fields, without an attribute lookup each
+            index = d["index"]
+            if flags & NAME_MYELIN:  # a Myelin kernel may key its tensors with its graph
+                for t in d["outputs"]:
+                    name = key(layer, t.name)
+                    if name not in producers:
+                        producers[name] = index
+                for t in d["inputs"]:
+                    consumers[key(layer, t.name)].append(index)
+                continue
+            # no "_myl" in the layer name: no Myelin kernel (key() keeps every name)
+            for t in d["outputs"]:
                 name = t.name
-                if name.startswith("__myl"):
-                    name = key(layer, name)
                 if name not in producers:
                     producers[name] = index
-            for t in layer.inputs:
-                name = t.name
-                if name.startswith("__myl"):
-                    name = key(layer, name)
-                consumers[name].append(index)
+            for t in d["inputs"]:
+                consumers[t.name].append(index)
         return producers, consumers
 
     @cached_property
