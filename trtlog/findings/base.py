@@ -91,7 +91,11 @@ def make(
     all_lines = set(lines)
     layer_names = [x.name for x in layer_list]
     if layer_names and ctx.build is not None:
-        all_lines.update(ctx.lines_of(*layer_names))
+        index = ctx.layer_lines  # ctx.lines_of, inline: thousands of findings
+        for name in layer_names:
+            found = index.get(name)
+            if found:
+                all_lines.update(found)
     evidence = assemble(
         Evidence,
         {

@@ -512,7 +512,8 @@ class LintContext:
     # -- log lines of layers ---------------------------------------------------------------
 
     @cached_property
-    def _layer_lines(self) -> dict[str, list[int]]:
+    def layer_lines(self) -> dict[str, list[int]]:
+        """Layer name → the log lines that show it (see :meth:`lines_of`), in no order."""
         found: dict[str, list[int]] = defaultdict(list)
         if self.build is None:
             return found
@@ -526,7 +527,7 @@ class LintContext:
         """The log lines that show these layers (layer dumps and GPU/DLA placement lines)."""
         if self.build is None:
             return ()
-        index = self._layer_lines
+        index = self.layer_lines
         out = {n for name in names for n in index.get(name, ())}
         return tuple(sorted(out))
 
