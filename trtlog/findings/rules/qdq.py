@@ -97,6 +97,8 @@ def _n(count: int, word: str) -> str:
 
 
 def _dtypes(tensors: tuple[Tensor, ...]) -> str:
+    if len(tensors) == 1:  # most layers (thousands of findings on a big engine)
+        return tensors[0].dtype or "?"
     types = [t.dtype for t in tensors if t.dtype]
     return "+".join(dict.fromkeys(types)) or "?"
 
