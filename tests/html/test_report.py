@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import re
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, ROOT, needs_corpus
@@ -387,3 +390,42 @@ def test_a_report_imports_no_matplotlib() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+_JSON_TEXT = st.text(
+    alphabet=st.characters(exclude_categories=["Cs"]), max_size=12
+) | st.sampled_from(["\u2028\u2029", "\x7f", "😀é→", "</script>", "0.00001", "1e-5", ""])
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_JSON_TEXT, inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(_JSON_VALUES)
+def test_embedded_json_is_the_standard_encoders_with_or_without_orjson(value: Any) -> None:
+    # the page's data is written by orjson when installed: the text must be json.dumps's,
+    # byte for byte (escapes, floats), so a page does not depend on an optional package
+    pytest.importorskip("orjson")
+    from trtlog.exports import jsonio
+
+    fast = embed_json(value)
+    previous = jsonio.USE_ORJSON
+    jsonio.USE_ORJSON = False
+    try:
+        assert fast == embed_json(value)
+    finally:
+        jsonio.USE_ORJSON = previous
+
+
+def test_orjson_writes_the_data_when_it_can() -> None:
+    pytest.importorskip("orjson")
+    from trtlog.html.page import _orjson_text
+
+    value = {"name": "a\u2192b \U0001f600 \x7f", "ms": [1.5, 0.0001, 2e-10, None, 3]}
+    assert _orjson_text(value) == json.dumps(value, separators=(",", ":"))
+    assert _orjson_text({"ms": 1e-05}) is None  # orjson writes 0.00001: the standard encoder
