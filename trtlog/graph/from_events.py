@@ -137,6 +137,7 @@ class _Builder:
             InputReplaced: self._input_replaced,
         }
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
+        self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
 
     def kinds(self) -> list[str]:
         """The event kinds the walk reads: those with a handler and the pass effects."""
@@ -416,17 +417,23 @@ class _Builder:
         for node_id, data in list(nodes.items()):
             if data["kind"] != "intermediate":
                 continue
-            out = succ[node_id]
-            if out and any(d["relation"] in _ENDS for d in out.values()):
-                continue
-            parts = split_name(data["name"])
-            if parts.op == "leaf":
-                holders = set(by_member.get(parts.text, ()))
-            else:
-                holders = {h for m in parts.members() for h in by_member.get(m, ())}
-            for holder in sorted(holders):
-                g.relate(node_id, holder, "merged into", None, 0, "name")
+            for d in succ[node_id].values():
+                if d["relation"] in _ENDS:
+                    break
+            else:  # a dead end (a for-else: no generator per node of a big graph)
+                self._held(node_id, data["name"], by_member)
         self._infer()
+
+    def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
+        """Edges from an intermediate dead end to the engine layers that list its parts."""
+        g = self.g
+        parts = split_name(name)
+        if parts.op == "leaf":
+            holders = set(by_member.get(parts.text, ()))
+        else:
+            holders = {h for m in parts.members() for h in by_member.get(m, ())}
+        for holder in sorted(holders):
+            g.relate(node_id, holder, "merged into", None, 0, "name")
 
     def _dead_end(self, node_id: str) -> bool:
         return not any(d["relation"] in _ENDS for d in self.succ[node_id].values())
@@ -464,10 +471,12 @@ class _Builder:
                 constant.add(name)
         starts = [("init:" + n, n, [n]) for n in sorted(initializers)]
         starts += [("onnx:" + n, n, outputs.get(n, [])) for n in self.order]
+        settled = self.settled
         for start, name, tensors in starts:
             if start not in g:
                 continue
             if self._settles(start):
+                settled.add(start)
                 continue
             reached = g.reach(start)
             ends = [n for n in reached if self._dead_end(n)]
@@ -511,9 +520,11 @@ class _Builder:
             self.order, self.inputs, self.consumers, self.producers, self._op
         )
         registered = set(self.layer_order)
+        settled = self.settled
         for name in self.order:
             start = "onnx:" + name
-            if self._settles(start):
+            # edges are only ever added: a node settled before stays settled
+            if start in settled or self._settles(start):
                 continue
             reached = g.reach(start)
             ends = [n for n in reached if self._dead_end(n)]
