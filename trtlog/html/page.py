@@ -68,22 +68,26 @@ def embed_json(value: Any) -> str:
 #: only costs the standard encoder's time).
 _SMALL_FIXED = b"0.0000"
 _SHORT_EXPONENT = re.compile(rb"e-[0-9](?![0-9])")
-#: The error handler that writes what ASCII cannot hold as ``json.dumps`` does.
+#: The decoding error handler that writes the UTF-8 text ASCII cannot hold as ``json.dumps``
+#: does: one pass over orjson's bytes, which are mostly ASCII.
 _ESCAPE_HANDLER = "trtlog-json-escape"
+_NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
 
 
 def _escape_unicode(error: UnicodeError) -> tuple[str, int]:
-    """``\\uXXXX`` escapes for the characters ASCII cannot hold (surrogate pairs above U+FFFF)."""
-    assert isinstance(error, UnicodeEncodeError)
+    """``\\uXXXX`` escapes for a run of UTF-8 characters (surrogate pairs above U+FFFF)."""
+    assert isinstance(error, UnicodeDecodeError)
+    run = _NON_ASCII_RUN.match(error.object, error.start)
+    assert run is not None
     out = []
-    for char in error.object[error.start : error.end]:
+    for char in run.group().decode("utf-8"):
         code = ord(char)
         if code < 0x10000:
             out.append(f"\\u{code:04x}")
         else:  # a surrogate pair, as json.dumps writes it
             code -= 0x10000
             out.append(f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}")
-    return "".join(out), error.end
+    return "".join(out), run.end()
 
 
 codecs.register_error(_ESCAPE_HANDLER, _escape_unicode)
@@ -112,10 +116,8 @@ def _orjson_text(value: Any) -> str | None:
         return None
     if _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None:
         return None
-    if raw.isascii():
-        text = raw.decode("ascii")
-    else:  # the encoder's error handler escapes runs of non-ASCII characters
-        text = raw.decode("utf-8").encode("ascii", _ESCAPE_HANDLER).decode("ascii")
+    # orjson writes valid UTF-8: the handler escapes each run of non-ASCII characters
+    text = raw.decode("ascii", _ESCAPE_HANDLER)
     # DEL is ASCII, and json.dumps escapes it too
     return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
 
