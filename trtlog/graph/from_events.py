@@ -47,7 +47,7 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.names import split_name
+from trtlog.names import _DECORATED, split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -59,6 +59,9 @@ __all__ = ["merge_graph"]
 
 #: Relations that say where a node went: it flowed on, was removed or was retargeted.
 _ENDS = FLOWS | {"removed by", "retargeted to"}
+
+# what split_name looks for: a name without any of it is plain (a leaf), no model needed
+_COMPOSED = _DECORATED.search
 
 # passes that delete layers rather than fuse them into the layer they run on
 _ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)
@@ -427,9 +430,9 @@ class _Builder:
     def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
         """Edges from an intermediate dead end to the engine layers that list its parts."""
         g = self.g
-        parts = split_name(name)
-        if parts.op == "leaf":
-            holders = set(by_member.get(parts.text, ()))
+        parts = split_name(name) if _COMPOSED(name) is not None else None
+        if parts is None or parts.op == "leaf":
+            holders = set(by_member.get(name, ()))
         else:
             holders = {h for m in parts.members() for h in by_member.get(m, ())}
         for holder in sorted(holders):
@@ -551,7 +554,7 @@ class _Builder:
 
     def _op(self, name: str) -> str | None:
         # a reader named only by its inputs line (no "Parsing node" line) has no node
-        data = self.g.nodes.get("onnx:" + name)
+        data = self.nodes.get("onnx:" + name)
         op = data.get("op") if data is not None else None
         return op if isinstance(op, str) else None
 
@@ -661,7 +664,8 @@ class _Builder:
                         current.update(
                             relation="merged into", pass_name=None, line=0, evidence="name"
                         )
-                if split_name(text).op != "leaf":
+                # a plain name composes nothing (split_name's own test, without a model)
+                if _COMPOSED(text) is not None and split_name(text).op != "leaf":
                     self._compose(part_id, text, order)
         elif op == "clone" and parts.parts:
             base = parts.parts[0].text
