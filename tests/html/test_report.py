@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import json
 import re
 import subprocess
 import sys
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, ROOT, needs_corpus
@@ -387,3 +390,102 @@ def test_a_report_imports_no_matplotlib() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+_JSON_TEXT = st.text(
+    alphabet=st.characters(exclude_categories=["Cs"]), max_size=12
+) | st.sampled_from(["\u2028\u2029", "\x7f", "😀é→", "</script>", "0.00001", "1e-5", ""])
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(_JSON_TEXT, inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@given(_JSON_VALUES)
+def test_embedded_json_is_the_standard_encoders_with_or_without_orjson(value: Any) -> None:
+    # the page's data is written by orjson when installed: the text must be json.dumps's,
+    # byte for byte (escapes, floats), so a page does not depend on an optional package
+    pytest.importorskip("orjson")
+    from trtlog.exports import jsonio
+
+    fast = embed_json(value)
+    previous = jsonio.USE_ORJSON
+    jsonio.USE_ORJSON = False
+    try:
+        assert fast == embed_json(value)
+    finally:
+        jsonio.USE_ORJSON = previous
+
+
+def test_orjson_writes_the_data_when_it_can() -> None:
+    pytest.importorskip("orjson")
+    from trtlog.html.page import _orjson_text
+
+    value = {"name": "a\u2192b \U0001f600 \x7f", "ms": [1.5, 0.0001, 2e-10, None, 3]}
+    assert _orjson_text(value) == json.dumps(value, separators=(",", ":"))
+    assert _orjson_text({"ms": 1e-05}) is None  # orjson writes 0.00001: the standard encoder
+
+
+@pytest.mark.parametrize("name", ["tinynet", "yolov8", "bert", "json_only"])
+def test_page_fates_and_module_tree_are_the_api_s(name: str) -> None:
+    """The page reads fates as graph edges and the module tree as its figures (no models):
+    every step, final layer and reason is ``MergeGraph.fates()``'s, and every module's
+    figures are ``Engine.module_tree()``'s."""
+    collected, inputs = _data(name)
+    data = collected["data"]
+    s = data["S"]
+    main = inputs.main
+    g = data["graph"]
+    if g is not None:
+        scope = collected["scope"]  # the build (or round) the page shows
+        engine = main.engine if main.engine_given else None
+        graph = scope.merge_graph(engine) if engine is not None else scope.merge_graph()
+        fates = graph.fates()
+        assert len(g["fates"]["node"]) >= len(fates) > 0
+        layer_names = [s[n] for n in g["nodes"]["name"]]
+        for i, fate in enumerate(fates):
+            assert g["fateKinds"][g["fates"]["kind"][i]] == fate.kind
+            reason = g["fates"]["reason"][i]
+            assert (s[reason] if reason is not None else None) == fate.reason
+            assert [layer_names[k] for k in g["fates"]["finals"][i]] == list(fate.final_layers)
+            assert s[g["nodes"]["name"][g["fates"]["node"][i]]] == fate.node
+            flat = g["fates"]["steps"][i]
+            steps = [flat[k : k + 6] for k in range(0, len(flat), 6)]
+            assert [
+                (
+                    g["relations"][rel],
+                    s[source],
+                    s[target],
+                    s[pass_name] if pass_name is not None else None,
+                    line,
+                    g["evidence"][ev],
+                )
+                for rel, source, target, pass_name, line, ev in steps
+            ] == [
+                (x.relation, x.source, x.target, x.pass_name, x.line, x.evidence)
+                for x in fate.steps
+            ]
+    assert main.engine is not None
+    tree = main.engine.module_tree()
+
+    def same(shown: list[Any], node: Any) -> None:
+        label, layers, own, nodes, ms, split, precisions, children = shown
+        assert s[label] == (node.path[-1] if node.path else "/")
+        assert (layers, own, nodes, precisions) == (
+            node.layers,
+            node.own_layers,
+            node.onnx_nodes,
+            node.precisions,
+        )
+        assert ms == (node.time_ms if node.time_ms == node.time_ms else None)
+        assert split == node.split_ms
+        assert len(children) == len(node.children)
+        for a, b in zip(children, node.children, strict=True):
+            same(a, b)
+
+    same(data["modules"], tree)

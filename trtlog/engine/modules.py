@@ -36,6 +36,7 @@ __all__ = [
     "ModuleNode",
     "layer_modules",
     "module_of_node",
+    "module_rollup",
     "module_tree",
     "name_index",
     "served_by_name",
@@ -278,52 +279,7 @@ def module_tree(engine: Engine) -> ModuleNode:
     module, an even split of a Myelin region over its nodes' modules (``split_ms`` says how
     much of a module's time that is), a reformat with the layer it serves.
     """
-    # one entry per module, in first-appearance order (children keep it):
-    # [layers, own layers, ONNX nodes, times, split times, precisions]
-    stats: dict[tuple[str, ...], list[Any]] = {}
-
-    def node(path: tuple[str, ...]) -> list[Any]:
-        entry = stats.get(path)
-        if entry is None:
-            entry = stats[path] = [0, 0, set(), [], [], Counter()]
-        return entry
-
-    node(())
-    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
-        # the layer's precision (LayerPrecision.compute, else its first output type) without
-        # making the LayerPrecision model
-        precision = compute_precision(layer) or next(
-            (t.dtype for t in layer.outputs if t.dtype), None
-        )
-        time = layer.time.average_ms if layer.time and layer.time.known else None
-        home_depth = len(where.home)
-        touched: dict[tuple[str, ...], None] = {}
-        for path, fraction in where.shares:
-            for depth in range(len(path) + 1):
-                above = path[:depth]
-                touched[above] = None
-                if time is None:
-                    continue
-                entry = stats.get(above) or node(above)
-                entry[3].append(time * fraction)
-                if depth > home_depth:
-                    entry[4].append(time * fraction)
-        for path in touched:
-            entry = stats.get(path) or node(path)
-            entry[0] += 1
-            if precision:
-                entry[5][precision] += 1
-        node(where.home)[1] += 1
-        for n in layer.onnx_nodes:
-            path = module_path(n)
-            for depth in range(len(path) + 1):
-                above = path[:depth]
-                (stats.get(above) or node(above))[2].add(n)
-
-    kids: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
-    for path in stats:
-        if path:
-            kids[path[:-1]].append(path)
+    stats, kids = module_rollup(engine)
 
     def build(path: tuple[str, ...]) -> ModuleNode:
         layers, own, nodes, times, split, precisions = stats[path]
@@ -334,7 +290,7 @@ def module_tree(engine: Engine) -> ModuleNode:
                 "path": path,
                 "layers": layers,
                 "own_layers": own,
-                "onnx_nodes": len(nodes),
+                "onnx_nodes": nodes,
                 "time_ms": total_of(times) if times else math.nan,
                 "split_ms": total_of(split),
                 "precisions": dict(precisions),
@@ -344,3 +300,72 @@ def module_tree(engine: Engine) -> ModuleNode:
         )
 
     return build(())
+
+
+#: One module of :func:`module_rollup`: layers, own layers, ONNX nodes, the times (ms) and the
+#: split times to add up, and the layers per precision.
+ModuleStats = list[Any]
+
+
+def module_rollup(
+    engine: Engine,
+) -> tuple[dict[tuple[str, ...], ModuleStats], dict[tuple[str, ...], list[tuple[str, ...]]]]:
+    """The figures of :func:`module_tree` before they become models (a report's tree).
+
+    Returns every module's :data:`ModuleStats` by path, in first-appearance order, and each
+    module's children (paths, in that order).
+    """
+    stats: dict[tuple[str, ...], ModuleStats] = {}
+    chains: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+
+    def above(path: tuple[str, ...]) -> list[tuple[str, ...]]:
+        """The modules from the root down to ``path``."""
+        chain = chains.get(path)
+        if chain is None:
+            chain = chains[path] = [path[:depth] for depth in range(len(path) + 1)]
+        return chain
+
+    def node(path: tuple[str, ...]) -> ModuleStats:
+        entry = stats.get(path)
+        if entry is None:
+            entry = stats[path] = [0, 0, 0, [], [], Counter()]
+        return entry
+
+    node(())
+    counted: set[str] = set()  # ONNX nodes counted (a node is in one module, whatever layer)
+    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
+        # the layer's precision (LayerPrecision.compute, else its first output type) without
+        # making the LayerPrecision model
+        precision = compute_precision(layer) or next(
+            (t.dtype for t in layer.outputs if t.dtype), None
+        )
+        time = layer.time.average_ms if layer.time and layer.time.known else None
+        home_depth = len(where.home)
+        touched: dict[tuple[str, ...], None] = {}
+        for path, fraction in where.shares:
+            for depth, module in enumerate(above(path)):
+                touched[module] = None
+                if time is None:
+                    continue
+                entry = stats.get(module) or node(module)
+                entry[3].append(time * fraction)
+                if depth > home_depth:
+                    entry[4].append(time * fraction)
+        for path in touched:
+            entry = stats.get(path) or node(path)
+            entry[0] += 1
+            if precision:
+                entry[5][precision] += 1
+        node(where.home)[1] += 1
+        for n in layer.onnx_nodes:
+            if n in counted:  # its modules exist and count it already
+                continue
+            counted.add(n)
+            for module in above(module_path(n)):
+                (stats.get(module) or node(module))[2] += 1
+
+    kids: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
+    for path in stats:
+        if path:
+            kids[path[:-1]].append(path)
+    return stats, kids

@@ -47,18 +47,21 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.names import split_name
+from trtlog.names import _DECORATED, split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
     from trtlog.build.passes import PassIndex
 
-from trtlog.graph.model import FLOWS, MergeGraph, Relation, layer_id
+from trtlog.graph.model import FLOWS, MergeGraph, Relation, _changed, layer_id
 
 __all__ = ["merge_graph"]
 
 #: Relations that say where a node went: it flowed on, was removed or was retargeted.
 _ENDS = FLOWS | {"removed by", "retargeted to"}
+
+# what split_name looks for: a name without any of it is plain (a leaf), no model needed
+_COMPOSED = _DECORATED.search
 
 # passes that delete layers rather than fuse them into the layer they run on
 _ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)
@@ -137,6 +140,7 @@ class _Builder:
             InputReplaced: self._input_replaced,
         }
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
+        self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
 
     def kinds(self) -> list[str]:
         """The event kinds the walk reads: those with a handler and the pass effects."""
@@ -367,32 +371,72 @@ class _Builder:
                 g.relate(node_id, g.layer(name), "registered as", None, 0, "name")
         finals = self._finals(engine)
         g.graph["final_layers_known"] = bool(finals)
+        # the engine's layers and what their names and metadata say, written into networkx's
+        # dicts directly (MergeGraph.layer and relate, without a call per node and edge: an
+        # engine of 20,000 layers adds a hundred thousand of each); the graph's cache is
+        # dropped once, below
+        pred = g.in_adjacency()
+        compose = self._compose
         for index, (name, onnx_nodes, source) in enumerate(finals):
-            node_id = g.layer(name)
-            nodes[node_id]["kind"] = "engine_layer"
-            nodes[node_id]["index"] = index
+            node_id = "layer:" + name
+            found = nodes.get(node_id)
+            if found is None:
+                found = nodes[node_id] = {"kind": "intermediate", "name": name, "line": 0}
+                succ[node_id] = {}
+                pred[node_id] = {}
+            found["kind"] = "engine_layer"
+            found["index"] = index
             if source in ("metadata", "range"):
+                into = pred[node_id]
                 for member in onnx_nodes:
                     if member not in order:
                         self.onnx_node(member, None, 0)
-                    g.relate("onnx:" + member, node_id, "merged into", None, 0, source)
-            self._compose(node_id, name, order)
+                    member_id = "onnx:" + member
+                    current = into.get(member_id)
+                    if current is None:
+                        edge = {
+                            "relation": "merged into",
+                            "pass_name": None,
+                            "line": 0,
+                            "evidence": source,
+                        }
+                        succ[member_id][node_id] = edge
+                        into[member_id] = edge
+                    elif current["relation"] != "merged into" and not current["line"]:
+                        current.update(
+                            relation="merged into", pass_name=None, line=0, evidence=source
+                        )
+            compose(node_id, name, order)
+        _changed(g)
         # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
         # lines, or the pass named its result differently)
         by_member: dict[str, list[str]] = defaultdict(list)
         for node_id, data in nodes.items():
             if data["kind"] == "engine_layer":
-                for member in split_name(data["name"]).members():
+                parts = split_name(data["name"])
+                # a plain name's only member is itself (ComposedName.members, without a list)
+                for member in (parts.text,) if parts.op == "leaf" else parts.members():
                     by_member[member].append(node_id)
         for node_id, data in list(nodes.items()):
-            if data["kind"] != "intermediate" or any(
-                d["relation"] in _ENDS for d in succ[node_id].values()
-            ):
+            if data["kind"] != "intermediate":
                 continue
-            holders = {h for m in split_name(data["name"]).members() for h in by_member.get(m, ())}
-            for holder in sorted(holders):
-                g.relate(node_id, holder, "merged into", None, 0, "name")
+            for d in succ[node_id].values():
+                if d["relation"] in _ENDS:
+                    break
+            else:  # a dead end (a for-else: no generator per node of a big graph)
+                self._held(node_id, data["name"], by_member)
         self._infer()
+
+    def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
+        """Edges from an intermediate dead end to the engine layers that list its parts."""
+        g = self.g
+        parts = split_name(name) if _COMPOSED(name) is not None else None
+        if parts is None or parts.op == "leaf":
+            holders = set(by_member.get(name, ()))
+        else:
+            holders = {h for m in parts.members() for h in by_member.get(m, ())}
+        for holder in sorted(holders):
+            g.relate(node_id, holder, "merged into", None, 0, "name")
 
     def _dead_end(self, node_id: str) -> bool:
         return not any(d["relation"] in _ENDS for d in self.succ[node_id].values())
@@ -430,10 +474,12 @@ class _Builder:
                 constant.add(name)
         starts = [("init:" + n, n, [n]) for n in sorted(initializers)]
         starts += [("onnx:" + n, n, outputs.get(n, [])) for n in self.order]
+        settled = self.settled
         for start, name, tensors in starts:
             if start not in g:
                 continue
             if self._settles(start):
+                settled.add(start)
                 continue
             reached = g.reach(start)
             ends = [n for n in reached if self._dead_end(n)]
@@ -477,9 +523,11 @@ class _Builder:
             self.order, self.inputs, self.consumers, self.producers, self._op
         )
         registered = set(self.layer_order)
+        settled = self.settled
         for name in self.order:
             start = "onnx:" + name
-            if self._settles(start):
+            # edges are only ever added: a node settled before stays settled
+            if start in settled or self._settles(start):
                 continue
             reached = g.reach(start)
             ends = [n for n in reached if self._dead_end(n)]
@@ -506,7 +554,7 @@ class _Builder:
 
     def _op(self, name: str) -> str | None:
         # a reader named only by its inputs line (no "Parsing node" line) has no node
-        data = self.g.nodes.get("onnx:" + name)
+        data = self.nodes.get("onnx:" + name)
         op = data.get("op") if data is not None else None
         return op if isinstance(op, str) else None
 
@@ -583,23 +631,51 @@ class _Builder:
 
     def _compose(self, node_id: str, name: str, order: dict[str, int]) -> None:
         """Edges from the parts of a composed final name into the layer, recursively."""
-        g = self.g
         parts = split_name(name)
-        if parts.op in ("fusion", "merge", "pointwise"):
+        op = parts.op
+        if op == "leaf":  # most parts: nothing composed
+            return
+        g = self.g
+        if op in ("fusion", "merge", "pointwise"):
+            nodes, succ, pred = self.nodes, self.succ, g.in_adjacency()
+            into = pred[node_id]
             for part in parts.parts:
-                part_id = g.layer(part.text)
-                if not self._flows(part_id):  # the log did not say where it went
-                    g.relate(part_id, node_id, "merged into", None, 0, "name")
-                self._compose(part_id, part.text, order)
-        elif parts.op == "clone" and parts.parts:
+                text = part.text
+                part_id = "layer:" + text
+                out = succ.get(part_id)
+                if part_id not in nodes:  # MergeGraph.layer, inline (see finish)
+                    nodes[part_id] = {"kind": "intermediate", "name": text, "line": 0}
+                    out = succ[part_id] = {}
+                    pred[part_id] = {}
+                assert out is not None
+                # the log did not say where it went: MergeGraph.relate, inline
+                if part_id != node_id and not any(d["relation"] in FLOWS for d in out.values()):
+                    current = out.get(node_id)
+                    if current is None:
+                        edge = {
+                            "relation": "merged into",
+                            "pass_name": None,
+                            "line": 0,
+                            "evidence": "name",
+                        }
+                        out[node_id] = edge
+                        into[part_id] = edge
+                    elif current["relation"] != "merged into" and not current["line"]:
+                        current.update(
+                            relation="merged into", pass_name=None, line=0, evidence="name"
+                        )
+                # a plain name composes nothing (split_name's own test, without a model)
+                if _COMPOSED(text) is not None and split_name(text).op != "leaf":
+                    self._compose(part_id, text, order)
+        elif op == "clone" and parts.parts:
             base = parts.parts[0].text
             g.relate(g.layer(base), node_id, "cloned as", None, 0, "name")
-        elif parts.op == "foreign" and name in self.foreign:
+        elif op == "foreign" and name in self.foreign:
             for member in self.foreign[name]:
                 if "onnx:" + member not in g:
                     self.onnx_node(member, None, 0)
                 g.relate("onnx:" + member, node_id, "merged into", "Myelin", 0, "metadata")
-        elif parts.op == "foreign" and parts.detail == "range" and len(parts.parts) == 2:
+        elif op == "foreign" and parts.detail == "range" and len(parts.parts) == 2:
             first, last = parts.parts[0].members(), parts.parts[1].members()
             members = self._range(first[0], last[-1]) if first and last else None
             if members is not None:
@@ -608,12 +684,12 @@ class _Builder:
             else:
                 for member in first + last:
                     g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "name")
-        elif parts.op == "foreign":
+        elif op == "foreign":
             for member in parts.members():
                 g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "name")
-        elif parts.op == "reformat" and parts.parts:
+        elif op == "reformat" and parts.parts:
             g.relate(node_id, g.layer(parts.parts[0].text), "copied for", None, 0, "name")
-        elif parts.op in ("profile", "myelin") and parts.parts:
+        elif op in ("profile", "myelin") and parts.parts:
             g.relate(g.layer(parts.parts[0].text), node_id, "merged into", None, 0, "name")
 
 

@@ -267,6 +267,12 @@ def _changed(graph: nx.DiGraph[str]) -> None:
         cache.clear()
 
 
+def _step_order(step: tuple[str, str, dict[str, Any]]) -> tuple[bool, int]:
+    """Steps with a line first, by line (the order of :attr:`Fate.steps`)."""
+    line = step[2].get("line") or 0
+    return line == 0, line
+
+
 class MergeGraph(_DiGraph):
     """The merge graph of a build (see the module docstring), with its queries.
 
@@ -426,34 +432,10 @@ class MergeGraph(_DiGraph):
     def _fate(self, start: str) -> Fate:
         """The fate of the node ``start`` (a node id)."""
         nodes = self.node_data()
-        succ = self.out_adjacency()
         data = nodes[start]
-        reached, steps = self._flow(start)
-        finals = [n for n in reached if nodes[n]["kind"] == "engine_layer"]
-        constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
-        ends: list[Step] = []
-        for n in reached:
-            for target, edge in succ[n].items():
-                if edge["relation"] in ("removed by", "retargeted to"):
-                    ends.append(self._step(n, target, edge))
-        kind: FateKind
-        reason = None
-        if finals:
-            kind = "folded" if constant and start not in finals else "fused"
-        elif any(s.relation == "removed by" for s in ends):
-            removal = next(s for s in ends if s.relation == "removed by")
-            folding = constant or _FOLDING.search(removal.target or "") is not None
-            kind = "folded" if folding else "removed"
-            steps += [s for s in ends if s.relation == "removed by"][:1]
-            if removal.evidence == "silent":  # the log names no pass: say why (issue 17)
-                reason = removal.target
-        elif ends:
-            kind = "retargeted"
-            steps += ends[:1]
-        else:
-            kind = "unexplained"
-            reason = self._why(start, reached)
-        steps.sort(key=lambda s: (s.line == 0, s.line))
+        kind, reason, finals, edges = self.fate_edges(start)
+        step = self._step
+        steps = [step(a, b, edge) for a, b, edge in edges]
         passes = tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name))
         return assemble(
             Fate,
@@ -470,6 +452,64 @@ class MergeGraph(_DiGraph):
             None,
         )
 
+    def fate_edges(
+        self, start: str
+    ) -> tuple[FateKind, str | None, list[str], list[tuple[str, str, dict[str, Any]]]]:
+        """The fate of the node ``start`` (a node id) as the graph holds it.
+
+        Its kind, reason, the ids of its final layers and the edges of its steps
+        (``(source id, target id, edge data)``, in the order of :attr:`Fate.steps`): what
+        :meth:`fate` makes a :class:`Fate` of, for a reader of thousands of fates that needs
+        no models (the report page).
+        """
+        nodes = self.node_data()
+        succ = self.out_adjacency()
+        data = nodes[start]
+        # the walk of reach, keeping each edge it follows
+        seen = {start}
+        reached = [start]
+        stack = [start]
+        steps: list[tuple[str, str, dict[str, Any]]] = []
+        while stack:
+            current = stack.pop()
+            for target, edge in succ[current].items():
+                if target not in seen and edge["relation"] in FLOWS:
+                    seen.add(target)
+                    reached.append(target)
+                    stack.append(target)
+                    steps.append((current, target, edge))
+        finals = [n for n in reached if nodes[n]["kind"] == "engine_layer"]
+        kind: FateKind
+        reason = None
+        if finals:
+            constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
+            kind = "folded" if constant and start not in finals else "fused"
+        else:
+            ends = [
+                (n, target, edge)
+                for n in reached
+                for target, edge in succ[n].items()
+                if edge["relation"] in ("removed by", "retargeted to")
+            ]
+            removal = next((e for e in ends if e[2]["relation"] == "removed by"), None)
+            if removal is not None:
+                constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
+                target_name = nodes[removal[1]]["name"]
+                folding = constant or _FOLDING.search(target_name or "") is not None
+                kind = "folded" if folding else "removed"
+                steps.append(removal)
+                if (removal[2].get("evidence") or "log") == "silent":
+                    # the log names no pass: say why (issue 17)
+                    reason = target_name
+            elif ends:
+                kind = "retargeted"
+                steps.append(ends[0])
+            else:
+                kind = "unexplained"
+                reason = self._why(start, reached)
+        steps.sort(key=_step_order)
+        return kind, reason, finals, steps
+
     def reach(self, start: str) -> list[str]:
         """Node ids reachable from ``start`` along :data:`FLOWS` edges, ``start`` first.
 
@@ -477,11 +517,6 @@ class MergeGraph(_DiGraph):
         they were added).
         """
         return self._walk(start, None)
-
-    def _flow(self, start: str) -> tuple[list[str], list[Step]]:
-        """Nodes reachable from ``start`` along identity-carrying edges, and those edges."""
-        steps: list[Step] = []
-        return self._walk(start, steps), steps
 
     def _walk(self, start: str, steps: list[Step] | None) -> list[str]:
         """The walk of :meth:`reach`; appends each edge it follows to ``steps`` when given."""

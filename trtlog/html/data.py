@@ -311,86 +311,81 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
 
     graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
-    ids: dict[str, int] = {}
-    # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node
-    nodes = list(graph.node_data().items())
-    kinds: list[int] = []
-    order: list[int | None] = []
-    layer: list[int | None] = []
-    texts: list[str] = []
-    op_texts: list[str | None] = []
+    # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node, and
+    # a column per table (a graph of 100,000 nodes)
+    node_data = graph.node_data()
+    node_ids = list(node_data)
+    datas = list(node_data.values())
+    ids = {node_id: i for i, node_id in enumerate(node_ids)}
+    node_kinds = [d.get("kind", "intermediate") for d in datas]
+    kinds = [kind_code.get(k, 2) for k in node_kinds]
+    order = [d.get("order") for d in datas]
+    layer = [
+        d.get("index") if k == "engine_layer" else None
+        for k, d in zip(node_kinds, datas, strict=True)
+    ]
     by_name: dict[str, int] = {}  # an ONNX node (or initializer) by name
     layer_ids: dict[str, int] = {}  # an engine layer by name
-    # one walk per table, bound methods at hand (a graph of 100,000 nodes)
-    add_kind, add_order, add_layer = kinds.append, order.append, layer.append
-    add_text, add_op = texts.append, op_texts.append
-    for i, (node_id, data) in enumerate(nodes):
-        ids[node_id] = i
-        get = data.get
-        kind = get("kind", "intermediate")
-        add_kind(kind_code.get(kind, 2))
-        add_order(get("order"))
-        add_text(get("name", node_id))
-        add_op(get("op"))
-        if kind == "engine_layer":
-            add_layer(get("index"))
-            layer_ids[data["name"]] = i
-        else:
-            add_layer(None)
-            if kind == "onnx_node" or kind == "onnx_initializer":
-                by_name.setdefault(data["name"], i)
-    names = s.many(texts)  # the names first, then the ops: the string table's order
-    ops = s.many(op_texts)
+    for i, (k, d) in enumerate(zip(node_kinds, datas, strict=True)):
+        if k == "engine_layer":
+            layer_ids[d["name"]] = i
+        elif k == "onnx_node" or k == "onnx_initializer":
+            by_name.setdefault(d["name"], i)
+    # the names first, then the ops: the string table's order
+    names = s.many([d.get("name", n) for n, d in zip(node_ids, datas, strict=True)])
+    ops = s.many([d.get("op") for d in datas])
     relations = Strings()
     evidence = Strings()
-    es: list[int] = []
-    et: list[int] = []
-    rel_texts: list[str] = []
-    pass_texts: list[str | None] = []
-    at: list[int] = []
-    ev_texts: list[str] = []
-    for a, targets in graph.out_adjacency().items():
-        source = ids[a]
-        for b, data in targets.items():
-            get = data.get
-            es.append(source)
-            et.append(ids[b])
-            rel_texts.append(get("relation", ""))
-            pass_texts.append(get("pass_name"))
-            at.append(get("line") or 0)
-            ev_texts.append(get("evidence") or "log")
-    rel = relations.many(rel_texts)
-    passes = s.many(pass_texts)
-    ev = evidence.many(ev_texts)
+    edges = [(a, b, d) for a, targets in graph.out_adjacency().items() for b, d in targets.items()]
+    es = [ids[a] for a, _, _ in edges]
+    et = [ids[b] for _, b, _ in edges]
+    rel = relations.many([d.get("relation", "") for _, _, d in edges])
+    passes = s.many([d.get("pass_name") for _, _, d in edges])
+    at = [d.get("line") or 0 for _, _, d in edges]
+    ev = evidence.many([d.get("evidence") or "log" for _, _, d in edges])
+    # an edge's position by its data (the graph keeps one dict per edge): a fate's step is
+    # that edge's columns
+    edge_at = {id(d): k for k, (_, _, d) in enumerate(edges)}
     fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
     fates: dict[str, list[Any]] = {"node": [], "kind": [], "reason": [], "finals": [], "steps": []}
-    # the fate of every ONNX node, and of every layer of the network as parsed that no parser
-    # line ties to a node (an excerpt, or a log without parser lines, knows nodes by those)
-    found = [(by_name.get(f.node), f) for f in graph.fates()]
+
+    def add(index: int | None, start: str) -> None:
+        kind, reason, finals, fate_steps = graph.fate_edges(start)
+        fates["node"].append(index)
+        fates["kind"].append(fate_kind.get(kind, 4))
+        fates["reason"].append(s(reason))
+        fates["finals"].append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
+        steps: list[Any] = []
+        for _, _, d in fate_steps:
+            k = edge_at[id(d)]
+            steps += [rel[k], names[es[k]], names[et[k]], passes[k], at[k], ev[k]]
+        fates["steps"].append(steps)
+
+    # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
+    # the network as parsed that no parser line ties to a node (an excerpt, or a log without
+    # parser lines, knows nodes by those)
+    onnx = sorted(
+        (d.get("order", 0), d["name"], node_id)
+        for node_id, d in node_data.items()
+        if d["kind"] == "onnx_node"
+    )
+    for _, name, node_id in onnx:
+        add(by_name.get(name), node_id)
     sources = graph.in_adjacency()
     originals = [
         node_id
-        for node_id, data in nodes
-        if data.get("kind") == "intermediate" and not sources[node_id]
+        for node_id, d in zip(node_ids, datas, strict=True)
+        if d.get("kind") == "intermediate" and not sources[node_id]
     ]
     if len(originals) <= ORIGINAL_FATES:
-        found += [(ids[n], graph.fate(graph.nodes[n]["name"])) for n in originals]
-    for index, fate in found:
-        fates["node"].append(index)
-        fates["kind"].append(fate_kind.get(fate.kind, 4))
-        fates["reason"].append(s(fate.reason))
-        fates["finals"].append([layer_ids.get(n, -1) for n in fate.final_layers])
-        steps: list[Any] = []
-        for step in fate.steps:
-            steps += [
-                relations(step.relation),
-                s(step.source),
-                s(step.target),
-                s(step.pass_name),
-                step.line,
-                evidence(step.evidence),
-            ]
-        fates["steps"].append(steps)
+        for n in originals:
+            # as MergeGraph.fate finds a node by its name
+            start = graph.find(
+                node_data[n]["name"],
+                ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"),
+            )
+            assert start is not None
+            add(ids[n], start)
     return {
         "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
         "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},
@@ -497,22 +492,29 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     """The module tree as nested lists.
 
     Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children.
+    The figures of :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_rollup`,
+    which that tree is made of), without a model per module (a big model has tens of
+    thousands).
     """
-    tree = engine.module_tree()
+    from trtlog.engine.model import total_of
+    from trtlog.engine.modules import module_rollup
 
-    def node(m: Any) -> list[Any]:
+    stats, kids = module_rollup(engine)
+
+    def node(path: tuple[str, ...]) -> list[Any]:
+        layers, own, nodes, times, split, precisions = stats[path]
         return [
-            s(m.path[-1] if m.path else "/"),
-            m.layers,
-            m.own_layers,
-            m.onnx_nodes,
-            num(m.time_ms),
-            num(m.split_ms),
-            dict(m.precisions),
-            [node(c) for c in m.children],
+            s(path[-1] if path else "/"),
+            layers,
+            own,
+            nodes,
+            num(total_of(times)) if times else None,
+            num(total_of(split)),
+            dict(precisions),
+            [node(c) for c in kids.get(path, ())],
         ]
 
-    return node(tree)
+    return node(())
 
 
 #: Above this many tactic rows, the page keeps per layer only the rows that matter (chosen,

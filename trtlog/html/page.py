@@ -15,9 +15,11 @@ only.
 from __future__ import annotations
 
 import base64
+import codecs
 import gzip
 import hashlib
 import json
+import re
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
@@ -46,15 +48,78 @@ def embed_json(value: Any) -> str:
 
     Non-ASCII characters become ``\\uXXXX`` escapes (U+2028 and U+2029 too), and so do
     ``<``, ``>`` and ``&``: no ``</script>``, ``<!--`` or ``]]>`` can end or change the block.
+    The text is that of ``json.dumps`` (compact, ``ensure_ascii``), byte for byte, with or
+    without orjson (:func:`_orjson_text`).
 
     Example:
         >>> embed_json({"name": "</script><b>\\u2028"})
         '{"name":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u2028"}'
     """
-    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+    text = _orjson_text(value)
+    if text is None:
+        text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
     for char, escape in _UNSAFE:  # str.replace: a tenth of str.translate's time on MBs
         text = text.replace(char, escape)
     return text
+
+
+#: What orjson writes unlike ``json.dumps``: a float under 1e-4 (``0.00001`` and ``2.5e-7``
+#: for ``1e-05`` and ``2.5e-07``); searched in the whole text, strings too (a false alarm
+#: only costs the standard encoder's time).
+_SMALL_FIXED = b"0.0000"
+_SHORT_EXPONENT = re.compile(rb"e-[0-9](?![0-9])")
+#: The decoding error handler that writes the UTF-8 text ASCII cannot hold as ``json.dumps``
+#: does: one pass over orjson's bytes, which are mostly ASCII.
+_ESCAPE_HANDLER = "trtlog-json-escape"
+_NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def _escape_unicode(error: UnicodeError) -> tuple[str, int]:
+    """``\\uXXXX`` escapes for a run of UTF-8 characters (surrogate pairs above U+FFFF)."""
+    assert isinstance(error, UnicodeDecodeError)
+    run = _NON_ASCII_RUN.match(error.object, error.start)
+    assert run is not None
+    out = []
+    for char in run.group().decode("utf-8"):
+        code = ord(char)
+        if code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:  # a surrogate pair, as json.dumps writes it
+            code -= 0x10000
+            out.append(f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}")
+    return "".join(out), run.end()
+
+
+codecs.register_error(_ESCAPE_HANDLER, _escape_unicode)
+
+
+def _orjson_text(value: Any) -> str | None:
+    """``json.dumps(value, ensure_ascii=True, separators=(",", ":"))`` made by orjson.
+
+    About six times faster on the data of a big page. ``None`` without orjson (or with
+    ``TRTLOG_JSON=json``), for a value orjson rejects (a lone surrogate, an integer beyond
+    64 bits, a key that is not a string) and when a float would read differently: the
+    standard encoder then writes it. orjson writes NaN as ``null`` where ``json.dumps``
+    (``allow_nan=False``) raises; the page's data holds none (:func:`trtlog.html.data.num`).
+    """
+    from trtlog.exports import jsonio
+
+    if not jsonio.USE_ORJSON:
+        return None
+    try:
+        import orjson
+    except ImportError:
+        return None
+    try:
+        raw = orjson.dumps(value)
+    except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
+        return None
+    if _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None:
+        return None
+    # orjson writes valid UTF-8: the handler escapes each run of non-ASCII characters
+    text = raw.decode("ascii", _ESCAPE_HANDLER)
+    # DEL is ASCII, and json.dumps escapes it too
+    return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
 
 
 def _b64_gzip(data: bytes, level: int) -> str:

@@ -364,6 +364,21 @@ def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str
             "summarize(tactics=...) takes the build's tactics_frame(); this frame has no "
             + ", ".join(c for c in _TACTIC_COLUMNS if c not in frame.columns)
         )
+    elif all(frame[c].dtype == bool for c in _TACTIC_COLUMNS[1:]):
+        # the frame's own columns (bool flags, a string layer): counted as columns, the same
+        # figures as the rows below (nunique leaves missing layers out, as they are)
+        flags = [frame[c].to_numpy() for c in _TACTIC_COLUMNS[1:]]
+        skipped_rows, cached_rows, reformat_rows = flags
+        timed_rows = ~skipped_rows
+        names = frame["layer"]
+        return {
+            "tactics_timed": int((timed_rows & ~cached_rows).sum()),
+            "tactics_cached": int((timed_rows & cached_rows).sum()),
+            "tactics_skipped": int(skipped_rows.sum()),
+            "layers_timed": int(names[timed_rows].nunique()),
+            "reformat_layers_timed": int(names[timed_rows & reformat_rows].nunique()),
+            "runners_chosen": runners,
+        }
     else:
         layer, skipped, cached, reformat = (frame[c].tolist() for c in _TACTIC_COLUMNS)
     timed = [i for i, s in enumerate(skipped) if not s]
