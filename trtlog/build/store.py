@@ -18,13 +18,14 @@ from __future__ import annotations
 import inspect
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from operator import itemgetter
 from typing import Any
 
 from trtlog._pydantic import gc_paused
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.parser._lark import rule_name, rules_by_origin
+from trtlog.parser.columns import shape_columns
 from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
@@ -172,6 +173,34 @@ class EventStore:
         found.sort()
         return [cold[i] for i in found]
 
+    def reversed_of(self, wanted: frozenset[str]) -> Iterator[Any] | None:
+        """The events of ``wanted`` kinds from the last to the first, parsed as reached.
+
+        A deferred message is parsed only when the walk reaches it, so a caller that stops
+        early (the last layer dump of a log: :func:`trtlog.build.tactics.tactic_columns`)
+        parses only the messages after the point where it stopped. ``None`` when a hot
+        shape gives one of ``wanted`` (the walk covers the line parser's events only).
+        """
+        if self._events is not None or not wanted.isdisjoint(self.kinds_of_hot()):
+            return None
+        return self._reversed_of(wanted)
+
+    def _reversed_of(self, wanted: frozenset[str]) -> Iterator[Any]:
+        by_kind, by_route = self._cold_index()
+        found = [i for kind in wanted for i in by_kind.get(kind, ())]
+        for route, positions in by_route.values():
+            if not wanted.isdisjoint(route_kinds(route)):
+                found.extend(positions)
+        found.sort(reverse=True)
+        cold = self._cold
+        for i in found:
+            event = cold[i]
+            if event.__class__ is Deferred:
+                event = cold[i] = event.event()
+                self._index = None  # rebuilt on the next question
+            if event.kind in wanted:
+                yield event
+
     def events(self) -> list[Event]:
         """Every event in file order (built once; the same objects ``events_of`` gives)."""
         if self._events is None:
@@ -242,21 +271,34 @@ class EventStore:
         with gc_paused():
             return self._columns(kind)
 
-    def _columns(self, kind: str) -> dict[str, list[Any]]:
+    def column_parts(
+        self, kind: str, names: Iterable[str], *, arrays: bool = False, severities: bool = True
+    ) -> list[tuple[list[int], list[int], list[Any], dict[str, Any]]]:
+        """Fields ``names`` of the ``kind`` events as columns, in parts each in file order.
+
+        A part is ``(first lines, last lines, severities, {name: column})``: one for the
+        line parser's events, one per hot shape (from the texts the scan kept, no event
+        built: :func:`trtlog.parser.columns.shape_columns`). Together they hold every
+        ``kind`` event once; ``columns`` merges them. ``arrays``: a hot shape's tactic id
+        column may be an unsigned 64-bit numpy array. ``severities=False``: a hot part's
+        severities are left empty (a caller that reads none).
+        """
         cls = EVENT_CLASSES[kind]
-        names = [f for f in cls.model_fields if f not in ("kind", "span", "severity")]
-        parts: list[tuple[list[int], list[Any], list[Any], list[Any]]] = []
+        names = list(names)
+        defaults = cls._defaults
+        parts: list[tuple[list[int], list[int], list[Any], dict[str, Any]]] = []
         if self._events is not None:
             cold = [e for e in self._events if e.kind == kind]
         else:
             cold = self._cold_of({kind})
         if cold:
+            dicts = [e.__dict__ for e in cold]
             parts.append(
                 (
                     [e.span[0] for e in cold],
                     [e.span[1] for e in cold],
                     [e.severity for e in cold],
-                    [e.__dict__ for e in cold],
+                    {name: _pick(dicts, name, defaults) for name in names},
                 )
             )
         if self._events is None:
@@ -267,40 +309,55 @@ class EventStore:
                 if hot.events is not None:
                     dicts = [e.__dict__ for e in hot.events]
                     sevs = [e.severity for e in hot.events]
+                    values = {name: _pick(dicts, name, defaults) for name in names}
                 else:
-                    dicts = hot.all_fields()
-                    sevs = list(map(LETTER_SEVERITY.__getitem__, hot.rows.letters()))
-                parts.append((lines, lines, sevs, dicts))
-        out: dict[str, list[Any]] = {"line": [], "end_line": [], "severity": []}
+                    rows = hot.rows
+                    sevs = (
+                        list(map(LETTER_SEVERITY.__getitem__, rows.letters())) if severities else []
+                    )
+                    values = shape_columns(
+                        rows.shape, rows.groups(), len(lines), names, defaults, arrays=arrays
+                    )
+                parts.append((lines, list(lines), sevs, values))
+        return parts
+
+    def _columns(self, kind: str) -> dict[str, list[Any]]:
+        cls = EVENT_CLASSES[kind]
+        names = [f for f in cls.model_fields if f not in ("kind", "span", "severity")]
+        parts = self.column_parts(kind, names)
+        out: dict[str, Any] = {"line": [], "end_line": [], "severity": []}
         for name in names:
             out[name] = []
         if not parts:
             return out
+        if len(parts) == 1:
+            lines, ends, sevs, values = parts[0]
+            # a list of its own per column (two fields may come from one argument's list)
+            own = {name: list(values[name]) for name in names}
+            return {"line": lines, "end_line": ends, "severity": sevs, **own}
         # each part is in file order: concatenate, then one permutation for every column
         lines = [n for p in parts for n in p[0]]
-        order: list[int] | None = None
-        if len(parts) > 1:
-            order = sorted(range(len(lines)), key=lines.__getitem__)
-        defaults = cls._defaults
+        order = sorted(range(len(lines)), key=lines.__getitem__)
         columns: dict[str, list[Any]] = {
             "line": lines,
             "end_line": [n for p in parts for n in p[1]],
             "severity": [v for p in parts for v in p[2]],
         }
         for name in names:
-            default = defaults[name]
             column: list[Any] = []
             for p in parts:
-                dicts = p[3]
-                try:
-                    values = list(map(itemgetter(name), dicts))
-                except KeyError:  # a dict without the field: its default
-                    values = [d.get(name, default) for d in dicts]
-                column.extend(values)
+                values = p[3][name]
+                column.extend(values.tolist() if hasattr(values, "tolist") else values)
             columns[name] = column
-        if order is None:
-            return columns
         return {name: [column[i] for i in order] for name, column in columns.items()}
+
+
+def _pick(dicts: list[dict[str, Any]], name: str, defaults: dict[str, Any]) -> list[Any]:
+    try:
+        return list(map(itemgetter(name), dicts))
+    except KeyError:  # a dict without the field: its default
+        default = defaults[name]
+        return [d.get(name, default) for d in dicts]
 
 
 def family_kinds(family: Family) -> frozenset[str]:
