@@ -163,6 +163,10 @@ def test_one_line_rewrite_keeps_a_match_on_its_line() -> None:
     assert "[^\\n()]" in regex and "(?=\\r?$)" in regex and not risky
     assert _one_line(r"a\s+b")[1]
     assert not _one_line(r"(?i:inf|nan)")[1]
+    # a negated class excludes \n already (the kernel name of a timing line): not risky
+    regex, risky = _one_line(r"Name: (?P<g1>(?>[^\s]+)) T")
+    assert r"[^\n\s]" in regex and not risky
+    assert _one_line(r"a[\s,]b")[1] and _one_line(r"a[^x]\Wb")[1]
 
 
 # -- piece boundaries ---------------------------------------------------------------------

@@ -19,13 +19,14 @@ import inspect
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
 from trtlog._pydantic import gc_paused
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.parser._lark import rule_name, rules_by_origin
-from trtlog.parser.columns import shape_columns
+from trtlog.parser.columns import column_plan, shape_columns
 from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
@@ -69,6 +70,10 @@ class _Hot:
         """The events of every row (built once)."""
         if self.events is not None:
             return self.events
+        fast = self._build_from_columns()
+        if fast is not None:
+            self.events = fast
+            return fast
         rows = self.rows
         letters = rows.letters()
         make = rows.shape.make
@@ -94,6 +99,52 @@ class _Hot:
             _set(obj, "__pydantic_private__", None)
             append(obj)
         self.events = out
+        return out
+
+    def _build_from_columns(self) -> list[Any] | None:
+        """The events of every row from the fields as columns (no ``make`` per row).
+
+        For a shape whose method only places its arguments or constants
+        (:func:`trtlog.parser.columns.shape_columns`), each row's ``__dict__`` is zipped from
+        the columns in the class's field order: what ``{**cls._defaults, **fields}`` with
+        span and severity set gives. ``None`` for any other shape (``build`` calls ``make``).
+        """
+        rows = self.rows
+        plan = column_plan(rows.shape)
+        if plan is None or plan.get("kind") != ("const", self.kind):
+            return None
+        if any(source[0] == "row" for source in plan.values()):
+            return None
+        cls = self.cls
+        defaults = cls._defaults
+        keys = list(defaults)
+        names = [k for k in keys if k not in ("kind", "span", "severity")]
+        lines = rows.lines
+        n = len(lines)
+        values = shape_columns(rows.shape, rows.groups(), n, names, defaults)
+        severity = LETTER_SEVERITY.__getitem__
+        columns: list[Any] = []
+        for key in keys:
+            if key == "kind":
+                columns.append(repeat(self.kind, n))
+            elif key == "span":
+                columns.append([(i, i) for i in lines])
+            elif key == "severity":
+                columns.append(map(severity, rows.letters()))
+            else:
+                columns.append(values[key])
+        fields_set = cls._fields_set
+        out: list[Any] = []
+        append = out.append
+        for row in zip(*columns, strict=False):
+            obj = _new(cls)
+            _set(obj, "__dict__", dict(zip(keys, row, strict=True)))
+            _set(obj, "__pydantic_fields_set__", fields_set)
+            _set(obj, "__pydantic_extra__", None)
+            _set(obj, "__pydantic_private__", None)
+            append(obj)
+        if len(out) != n:
+            raise AssertionError("a hot shape's columns differ in length")
         return out
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from trtlog.numbers import parse_num, parse_tactic
 from trtlog.parser.compiled import Shape
 
-__all__ = ["shape_columns", "tactic_array"]
+__all__ = ["column_plan", "shape_columns", "tactic_array"]
 
 
 class _Touched(Exception):
@@ -129,6 +129,14 @@ def _plan(shape: Shape) -> _Plan | None:
             ):
                 plan[name] = ("const", value)
     return plan
+
+
+def column_plan(shape: Shape) -> dict[str, tuple[Any, ...]] | None:
+    """Each field's source for ``shape``: ``("arg", k)``, ``("const", value)`` or ``("row",)``.
+
+    ``None`` when every field is made per row (the method touched an argument).
+    """
+    return _plan(shape)
 
 
 def _flat(value: Any) -> list[Any]:
