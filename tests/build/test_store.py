@@ -22,6 +22,7 @@ from tests.conftest import FIXTURES, corpus_logs
 from trtlog.build.model import Build, SourceMeta
 from trtlog.build.parsing import _build
 from trtlog.build.store import EventStore, family_kinds, route_kinds
+from trtlog.build.tactics import _engine_tactics
 from trtlog.parser.scanner import Unusual, _one_line, scan
 from trtlog.parser.source import iter_lines, read_text
 from trtlog.parser.stream import Deferred, LogParser
@@ -311,8 +312,52 @@ def test_engine_tactics_are_those_of_the_engine(path: Path) -> None:
     lazy, eager = lazy_and_eager(text)
     kinds = [c.model_fields["kind"].default for c in DUMP_EVENTS]
     expected = (_engine_layer_tactics(eager), _engine_layer_dtypes(eager))
+    assert _engine_tactics(lazy) == expected  # first: the walk from the end, on a fresh build
     assert engine_tactics(lazy.events_of(*kinds)) == expected
     assert engine_tactics(eager.events) == expected
+
+
+def _dump_round(k: int) -> str:
+    """A builder round's two layer dumps: the listing, then the detailed inspector dump."""
+    names = [f"/r{k}/conv{i} + /r{k}/relu{i}" for i in range(3)]
+    tensor = "Location: Device, Dimensions: [1,8], Format/Datatype: Row major linear FP32 format"
+    return (
+        "[01/10/2024-21:52:52] [V] [TRT] Engine Layer Information:\n"
+        + "".join(
+            f"Layer(CaskConvolution): {name}, Tactic: 0x{k:08x}{i:08x}, "
+            f"in{i} (Float[1,8]) -> out{i} (Float[1,8])\n"
+            for i, name in enumerate(names)
+        )
+        + "[01/10/2024-21:52:52] [I] Layers:\n"
+        + "".join(
+            f"Name: {name}, LayerType: CaskConvolution, Inputs: [ {{ Name: in{i}, {tensor} }}], "
+            f"Outputs: [ {{ Name: out{i}, {tensor} }}], ParameterType: Convolution, "
+            f"Kernel: [3,3], TacticValue: 0x{k + 1:08x}{i:08x}, StreamId: 0\n"
+            for i, name in enumerate(names)
+        )
+        + "[01/10/2024-21:52:52] [I] \n"
+    )
+
+
+def test_the_engine_tactics_walk_parses_only_the_last_detailed_dump() -> None:
+    """A log with a listing and a detailed dump per round: the last detailed one is read."""
+    from trtlog.engine.from_log import engine_tactics
+
+    text = _dump_round(1) + _dump_round(2) + _dump_round(3)
+    lazy, eager = lazy_and_eager(text)
+    tactics, dtypes = _engine_tactics(lazy)
+    assert (tactics, dtypes) == engine_tactics(eager.events)
+    assert tactics == {f"/r3/conv{i} + /r3/relu{i}": (4 << 32) + i for i in range(3)}
+    # the records of the earlier rounds (and the last listing) were never parsed
+    store = _store(lazy)
+    parsed = [e.span[0] for e in store._cold if e.__class__ is not Deferred]
+    deferred = [e.span[0] for e in store._cold if e.__class__ is Deferred]
+    last_dump = text.count("\n") - 4  # the last round's "Layers:" line
+    assert deferred and max(deferred) < last_dump
+    records = [e for e in store._cold if e.__class__ is not Deferred and e.span[0] > last_dump]
+    assert [e.kind for e in records][:3] == ["inspector_record"] * 3
+    assert len(deferred) >= 3 * 5  # two rounds' listing and dump, the last listing
+    assert min(parsed) == 1
 
 
 _FRAMES = (

@@ -344,7 +344,8 @@ class EventStore:
         line parser's events, one per hot shape (from the texts the scan kept, no event
         built: :func:`trtlog.parser.columns.shape_columns`). Together they hold every
         ``kind`` event once; ``columns`` merges them. ``arrays``: a hot shape's tactic id
-        column may be an unsigned 64-bit numpy array. ``severities=False``: a hot part's
+        column may be an unsigned 64-bit numpy array, and a hot part's line numbers are the
+        rows' own ``array('q')`` (not to be changed). ``severities=False``: a hot part's
         severities are left empty (a caller that reads none).
         """
         cls = EVENT_CLASSES[kind]
@@ -382,7 +383,10 @@ class EventStore:
                     values = shape_columns(
                         rows.shape, rows.groups(), len(lines), names, defaults, arrays=arrays
                     )
-                parts.append((lines, list(lines), sevs, values))
+                if arrays:  # the caller reads the line numbers as an array
+                    parts.append((hot.rows.lines, hot.rows.lines, sevs, values))  # type: ignore[arg-type]
+                else:
+                    parts.append((lines, list(lines), sevs, values))
         return parts
 
     def _columns(self, kind: str) -> dict[str, list[Any]]:

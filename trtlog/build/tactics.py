@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from trtlog.build.model import Build
     from trtlog.build.store import EventStore
 
-__all__ = ["TacticTable", "tactic_columns", "tactic_rows"]
+__all__ = ["Indexed", "TacticTable", "tactic_columns", "tactic_rows"]
 
 
 def tactic_columns(
@@ -746,7 +746,7 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         dtype=np.int64,
     )
     # the rows: timings (in parts) and the rows other kinds add
-    t_lines = np.array([n for p in timing for n in p[0]], dtype=np.int64)
+    t_lines = _joined([np.asarray(p[0], dtype=np.int64) for p in timing], np.int64)
     n_t = len(t_lines)
     e_at = np.concatenate([e[0] for e in extra]) if extra else np.zeros(0, dtype=np.int64)
     n_e = len(e_at)
@@ -763,12 +763,16 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
     reformat_col = snapshots["reformat"][snap].astype(bool)
     times = np.concatenate(
         [
-            np.array([t for p in timing for t in p[3]["time_ms"]], dtype=np.float64),
+            _joined([np.asarray(p[3]["time_ms"], dtype=np.float64) for p in timing], np.float64),
             np.array([t for e in extra for t in e[2]], dtype=np.float64),
         ]
     )
     names = np.empty(n_t + n_e, dtype=object)
-    names[:n_t] = [t for p in timing for t in p[3]["tactic_name"]]
+    at_part = 0
+    for part in timing:
+        column = part[3]["tactic_name"]
+        names[at_part : at_part + len(column)] = column
+        at_part += len(column)
     skip_reason: Any = [None] * (n_t + n_e)
     requested: Any = [None] * (n_t + n_e)
     if n_e:
@@ -825,11 +829,11 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
     chosen |= cached
     return {
         "line": line_col,
-        "layer": snapshots["layer"][snap],
-        "runner": snapshots["runner"][snap],
+        "layer": Indexed(snapshots["layer"], snap),
+        "runner": Indexed(snapshots["runner"], snap),
         "runner_id": snapshots["rid"][snap],
         "reformat": reformat_col,
-        "format_combination": snapshots["combination"][snap],
+        "format_combination": Indexed(snapshots["combination"], snap),
         "tactic": tactic,
         "tactic_hex": None,  # spelled by the caller (tactic_columns or the frame)
         "tactic_name": names[rows],
@@ -841,6 +845,44 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         "skip_reason": skip_reason,
         "requested_bytes": requested,
     }
+
+
+def _joined(arrays: list[Any], dtype: Any) -> Any:
+    import numpy as np
+
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+
+
+class Indexed:
+    """A column as ``distinct[positions]``: a state column of the tactics frame.
+
+    Its values are the state after each control row (far fewer than the rows), so the frame
+    converts ``distinct`` once and takes from it.
+
+    Attributes:
+        distinct: an object array of the state after each control row.
+        positions: per row, its position in ``distinct``.
+    """
+
+    __slots__ = ("distinct", "positions")
+
+    def __init__(self, distinct: Any, positions: Any) -> None:
+        self.distinct = distinct
+        self.positions = positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, i: int) -> Any:
+        return self.distinct[self.positions[i]]
+
+    def array(self) -> Any:
+        """The column as an object array."""
+        return self.distinct[self.positions]
+
+    def tolist(self) -> list[Any]:
+        """The column as a list."""
+        return self.array().tolist()  # type: ignore[no-any-return]
 
 
 def _objects(values: Any) -> Any:

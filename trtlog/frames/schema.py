@@ -12,6 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from trtlog.build.tactics import Indexed
+
 __all__ = [
     "SCHEMAS",
     "empty_frame",
@@ -61,6 +63,18 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     """
     if isinstance(values, pd.Series) and str(values.dtype) == dtype:
         return values  # made in its dtype already (tactic_hex_series)
+    if isinstance(values, Indexed):
+        if dtype == "string" and _ARROW_STRINGS and len(values) > 1000:
+            import pyarrow as pa
+
+            try:
+                distinct = pa.array(values.distinct, type=pa.large_string())
+            except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
+                pass
+            else:  # each distinct value converted once, then one take in Arrow
+                taken = distinct.take(pa.array(values.positions))
+                return pd.Series(pd.arrays.ArrowStringArray(taken))  # type: ignore[arg-type]
+        values = values.array()
     if dtype in ("Int64", "UInt64") and len(values) > 1000 and _all_none(values):
         import numpy as np
 
