@@ -345,8 +345,9 @@ class EventStore:
         built: :func:`trtlog.parser.columns.shape_columns`). Together they hold every
         ``kind`` event once; ``columns`` merges them. ``arrays``: a hot shape's tactic id
         column may be an unsigned 64-bit numpy array, and a hot part's line numbers are the
-        rows' own ``array('q')`` (not to be changed). ``severities=False``: a hot part's
-        severities are left empty (a caller that reads none).
+        rows' own ``array('q')`` (not to be changed). ``severities=False``: the
+        severities are left empty and the last lines are the first (a caller that reads
+        neither).
         """
         cls = EVENT_CLASSES[kind]
         names = list(names)
@@ -358,11 +359,12 @@ class EventStore:
             cold = self._cold_of({kind})
         if cold:
             dicts = [e.__dict__ for e in cold]
+            firsts = [e.span[0] for e in cold]
             parts.append(
                 (
-                    [e.span[0] for e in cold],
-                    [e.span[1] for e in cold],
-                    [e.severity for e in cold],
+                    firsts,
+                    [e.span[1] for e in cold] if severities else firsts,
+                    [e.severity for e in cold] if severities else [],
                     {name: _pick(dicts, name, defaults) for name in names},
                 )
             )
