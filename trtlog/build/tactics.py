@@ -831,7 +831,7 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         "line": line_col,
         "layer": Indexed(snapshots["layer"], snap),
         "runner": Indexed(snapshots["runner"], snap),
-        "runner_id": snapshots["rid"][snap],
+        "runner_id": Indexed(snapshots["rid"], snap),
         "reformat": reformat_col,
         "format_combination": Indexed(snapshots["combination"], snap),
         "tactic": tactic,
@@ -954,9 +954,12 @@ def _marked(
     if not mark_line or not n:
         return np.zeros(n, dtype=bool)
     m_tactic = np.array(mark_tactic, dtype=np.uint64)
-    ranks, inverse = np.unique(np.concatenate([tactic, m_tactic]), return_inverse=True)
-    r_key = inverse[:n].astype(np.int64)
-    m_key = inverse[n:].astype(np.int64)
+    # the tactics of the marks, ranked; a row whose tactic no mark names can match none
+    ranks, inverse = np.unique(m_tactic, return_inverse=True)
+    m_key = inverse.reshape(-1).astype(np.int64)
+    at_rank = np.minimum(np.searchsorted(ranks, tactic), len(ranks) - 1)
+    named = ranks[at_rank] == tactic
+    r_key = at_rank.astype(np.int64)
     scale = len(ranks)
     for r, m in zip(row_keys, mark_keys, strict=True):
         top = int(max(r.max(initial=0), m.max(initial=0))) + 1
@@ -972,7 +975,7 @@ def _marked(
     last[:-1] = keys[1:] != keys[:-1]
     keys, last_line = keys[last], last_line[last]
     at = np.minimum(np.searchsorted(keys, r_key), len(keys) - 1)
-    return (keys[at] == r_key) & (last_line[at] > line)
+    return named & (keys[at] == r_key) & (last_line[at] > line)
 
 
 def _hex_texts(tactic: Any) -> list[str]:

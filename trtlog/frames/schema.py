@@ -74,6 +74,13 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
             else:  # each distinct value converted once, then one take in Arrow
                 taken = distinct.take(pa.array(values.positions))
                 return pd.Series(pd.arrays.ArrowStringArray(taken))  # type: ignore[arg-type]
+        if dtype == "Int64" and len(values) > 1000:
+            try:  # the distinct values typed once, then one take
+                distinct_ints = pd.array(list(values.distinct), dtype="Int64")
+            except (TypeError, ValueError, OverflowError):
+                pass
+            else:
+                return pd.Series(distinct_ints.take(values.positions))
         values = values.array()
     if dtype in ("Int64", "UInt64") and len(values) > 1000 and _all_none(values):
         import numpy as np
