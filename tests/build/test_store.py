@@ -449,3 +449,18 @@ def test_a_message_ending_in_any_whitespace_is_read_as_the_line_parser_reads_it(
     parser = LogParser()
     fed = [parser.feed(n, raw) for n, raw in enumerate(iter_lines(text), 1)]
     assert fed == eager.events
+
+
+def test_deferred_messages_give_columns_without_events() -> None:
+    """A deferred message its rule's compiled alternative matches is read from its groups."""
+    line = (
+        "[01/10/2024-21:52:52] [V] [TRT] /m/conv{i} + /m/relu{i} (CaskConvolution[0x80000009]) "
+        "profiling completed in 0.0{i} seconds. Fastest Tactic: 0x00000000000003e{i} Time: 0.5\n"
+    )
+    text = "".join(line.format(i=i) for i in range(6))
+    lazy, eager = lazy_and_eager(text)
+    store = _store(lazy)
+    assert lazy.columns("runner_profiled") == eager.columns("runner_profiled")
+    assert lazy.columns("runner_profiled")["tactic"] == [0x3E0 + i for i in range(6)]
+    assert all(e.__class__ is Deferred for e in store._cold if e.span[0] <= 6)
+    assert lazy.events == eager.events  # parsed now, when asked for

@@ -356,7 +356,7 @@ class EventStore:
         if self._events is not None:
             cold = [e for e in self._events if e.kind == kind]
         else:
-            cold = self._cold_of({kind})
+            cold = self._cold_columns(kind, names, arrays, severities, parts)
         if cold:
             dicts = [e.__dict__ for e in cold]
             firsts = [e.span[0] for e in cold]
@@ -390,6 +390,97 @@ class EventStore:
                 else:
                     parts.append((lines, list(lines), sevs, values))
         return parts
+
+    def _cold_columns(
+        self,
+        kind: str,
+        names: list[str],
+        arrays: bool,
+        severities: bool,
+        parts: list[tuple[list[int], list[int], list[Any], dict[str, Any]]],
+    ) -> list[Any]:
+        """The line parser's ``kind`` events; its deferred messages as column parts.
+
+        A deferred message that a compiled alternative of its rule matches, whose method
+        gives ``kind`` (the probe of :func:`~trtlog.parser.columns.column_plan`), goes into
+        that alternative's part from its group texts, like a hot row, and stays deferred (no
+        event built; ``events()`` parses it when asked). Every other deferred message that
+        may give ``kind`` is parsed as ``events_of`` would (a miss, a value that does not
+        convert, a rule without compiled alternatives). Returns the ``kind`` events parsed.
+        """
+        if kind == "unrecognized" or kind in FRAGMENT_KINDS:
+            # a message its alternative matched can still become one of these (a value that
+            # does not convert): every candidate is parsed
+            return self._cold_of({kind})
+        by_kind, by_route = self._cold_index()
+        cold = self._cold
+        cls = EVENT_CLASSES[kind]
+        to_parse: list[int] = []
+        for route, positions in by_route.values():
+            if kind not in route_kinds(route):
+                continue
+            matcher = cold[positions[0]].parser._matcher(route)
+            if matcher is None:
+                to_parse.extend(positions)
+                continue
+            alternatives = matcher.shapes()
+            fulls = [regex.fullmatch for regex, _shape in alternatives]
+            rows: list[list[int]] = [[] for _ in alternatives]
+            texts: list[list[Any]] = [[] for _ in alternatives]
+            last = 0
+            for i in positions:
+                message = cold[i].message
+                m = fulls[last](message)
+                if m is None:
+                    for k, full in enumerate(fulls):
+                        m = full(message)
+                        if m is not None:
+                            last = k
+                            break
+                    else:
+                        to_parse.append(i)
+                        continue
+                rows[last].append(i)
+                texts[last].append(m.group(*alternatives[last][1].groups))
+            for (_regex, shape), found, got in zip(alternatives, rows, texts, strict=True):
+                if not found:
+                    continue
+                plan = column_plan(shape)
+                if plan is not None and plan.get("kind", ("",))[0] == "const":
+                    if plan["kind"][1] != kind:
+                        continue  # messages of another kind: not asked for
+                    width = len(shape.groups)
+                    groups = [got] if width == 1 else [list(c) for c in zip(*got, strict=True)]
+                    try:
+                        values = shape_columns(
+                            shape, groups, len(found), names, cls._defaults, arrays=arrays
+                        )
+                    except ValueError:  # a value that does not convert: parsed one by one
+                        pass
+                    else:
+                        firsts = [cold[i].span[0] for i in found]
+                        parts.append(
+                            (
+                                firsts,
+                                firsts,
+                                [cold[i].severity for i in found] if severities else [],
+                                values,
+                            )
+                        )
+                        continue
+                to_parse.extend(found)
+        if to_parse:
+            for i in to_parse:
+                event = cold[i] = cold[i].event()
+                by_kind.setdefault(event.kind, []).append(i)
+            for key, (_route, positions) in list(by_route.items()):
+                positions[:] = [i for i in positions if cold[i].__class__ is Deferred]
+                if not positions:
+                    del by_route[key]
+            if not by_route:
+                self._resolved = True
+        found_kind = sorted(by_kind.get(kind, ()))
+        return [cold[i] for i in found_kind]
 
     def _columns(self, kind: str) -> dict[str, list[Any]]:
         cls = EVENT_CLASSES[kind]

@@ -186,6 +186,17 @@ class CompiledStart:
                 return i
         return None
 
+    def shapes(self) -> list[tuple[re.Pattern[str], Shape]]:
+        """Every alternative's message regex and :class:`Shape`, in the grammar's order."""
+        out = []
+        for i, (regex, _build, _direct) in enumerate(self.alternatives):
+            if self._shapes[i] is None:
+                self._make(i)
+            shape = self._shapes[i]
+            assert shape is not None
+            out.append((regex, shape))
+        return out
+
     def shape_of(self, message: str) -> Shape | None:
         """The shape of the (first) alternative that matches ``message``."""
         i = self._matching(message)
