@@ -21,7 +21,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
-from itertools import repeat
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -279,13 +279,17 @@ class EventStore:
             if not self._hot:
                 self._events = list(cold)
             else:
-                slots: list[Any] = [None] * (self.n_lines + 1)
-                for hot in self._hot:
-                    for n, event in zip(hot.rows.lines, hot.build(), strict=True):
-                        slots[n] = event
-                for event in cold:
-                    slots[event.span[0]] = event
-                self._events = [e for e in slots if e is not None]
+                # every event's first line, then one permutation into file order (numpy: a
+                # loop placing 300,000 events in line slots cost several times as much)
+                import numpy as np
+
+                built = [hot.build() for hot in self._hot]
+                firsts = [np.frombuffer(hot.rows.lines, dtype=np.int64) for hot in self._hot]
+                firsts.append(np.array([e.span[0] for e in cold], dtype=np.int64))
+                every = list(chain(*built, cold))
+                objects = np.fromiter(every, dtype=object, count=len(every))
+                order = np.argsort(np.concatenate(firsts), kind="stable")
+                self._events = objects[order].tolist()
 
     def events_of(self, kinds: Iterable[str]) -> list[Event]:
         """The events of ``kinds`` in file order, building only those."""
