@@ -24,8 +24,8 @@ generated and parsed in a fresh process whose peak RSS must stay ≤ 3.5x the fi
 With ``--breakdown``, where the time of (c) and of (d) beyond the parse goes (each part timed
 on a fresh parse, min / median / max of the rounds): the engine layers' tactics from the log's
 last layer dump, the ``tactic_timing`` columns, the other autotuner kinds' columns (their
-deferred messages parsed), the rest of the frame (the state carried forward, the marks, pandas;
-``tactics_frame()`` minus the timing columns it reads again); the events of every hot row (from
+deferred messages read), the rest of the frame (the state carried forward, the marks, pandas:
+``tactics_frame()`` minus the two reads of columns it makes again); the events of every hot row (from
 the group texts the scan kept), and the rest of ``build.events`` (the deferred messages, the
 file order).
 
@@ -346,14 +346,13 @@ def breakdown(path: Path, repeat: int) -> None:
             for kind, fields in _FAST_FIELDS.items():  # the other autotuner kinds
                 store.column_parts(kind, fields, severities=False)
             t3 = clock()
-        build.tactics_frame()  # the dump's records and the deferred kinds are parsed now
+        build.tactics_frame()  # the last dump's records are parsed now
         t4 = clock()
         parts["engine"].append(t1 - t0)
         parts["columns"].append(t2 - t1)
         parts["control"].append(t3 - t2)
-        # the frame reads the timing columns again (the control kinds' deferred messages are
-        # parsed by now: reading them again is only columns, left in "the rest")
-        parts["frame rest"].append(t4 - t3 - (t2 - t1))
+        # the frame reads both again (a deferred message read as columns stays deferred)
+        parts["frame rest"].append(t4 - t3 - (t2 - t1) - (t3 - t2))
         del build
         gc.collect()
         build = trtlog.parse(path)

@@ -139,11 +139,31 @@ class _Hot:
         # __dict__ zipped from the columns, then the three pydantic slots
         dicts = _dicts_of(tuple(keys))(zip(*columns, strict=True))
         out = list(map(_new, repeat(cls, n)))
-        deque(map(_set, out, repeat("__dict__", n), dicts), maxlen=0)
-        deque(map(_set, out, repeat("__pydantic_fields_set__", n), repeat(cls._fields_set, n)), 0)
-        deque(map(_set, out, repeat("__pydantic_extra__", n), repeat(None, n)), maxlen=0)
-        deque(map(_set, out, repeat("__pydantic_private__", n), repeat(None, n)), maxlen=0)
+        set_dict, set_fields, set_extra, set_private = _setters(self.kind)
+        deque(map(set_dict, out, dicts), maxlen=0)
+        deque(map(set_fields, out, repeat(cls._fields_set, n)), maxlen=0)
+        deque(map(set_extra, out, repeat(None, n)), maxlen=0)
+        deque(map(set_private, out, repeat(None, n)), maxlen=0)
         return out
+
+
+_SLOTS = ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+
+
+@cache
+def _setters(kind: str) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of the slots a ``kind`` event needs (``__dict__`` and three more).
+
+    The ``__set__`` of the descriptor ``object.__setattr__`` would use (the first class of
+    the MRO that defines the name): called directly, a third cheaper than
+    ``object.__setattr__`` with the name.
+    """
+    cls = EVENT_CLASSES[kind]
+    found = []
+    for name in _SLOTS:
+        owner = next(k for k in cls.__mro__ if name in vars(k))
+        found.append(vars(owner)[name].__set__)
+    return tuple(found)
 
 
 @cache
