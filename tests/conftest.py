@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # plots render without a display
 
-import pytest
-from hypothesis import HealthCheck, settings
+import sys
+
+# pytest keeps each test module with its asserts rewritten as a .pyc beside it and reads it
+# back on the next run, unless bytecode writing is off (PYTHONDONTWRITEBYTECODE, set on the
+# CI machine): then every xdist worker rewrites all ~190 test modules on every run (6 s of
+# CPU each). Test processes write pytest's own cache files as everywhere else; the variable
+# still holds for the processes the tests start.
+sys.dont_write_bytecode = False
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -34,6 +44,51 @@ def pytest_configure(config: pytest.Config) -> None:
         import compileall
 
         compileall.compile_dir(ROOT / "trtlog", quiet=2)
+
+
+#: Test files whose tests each run for seconds in a process of their own (bench scripts,
+#: notebooks): xdist hands out their tests one by one instead of the whole file to one worker.
+ONE_BY_ONE = frozenset({"tests/test_bench.py", "tests/test_notebooks.py"})
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest work first, so that no worker is left with a long file at the end.
+
+    With ``--dist loadfile`` xdist hands out the files in the order of the collection; this
+    puts the tests marked ``slow`` (each starts processes) and those of :data:`ONE_BY_ONE`
+    first, then the other files by their number of tests, most first (what xdist's own
+    reordering does). The order inside a file is kept. Every worker collects the same items,
+    so every worker computes the same order.
+    """
+    if not hasattr(config, "workerinput") or config.getoption("dist") != "loadfile":
+        return  # one process (or another --dist): the order makes no difference
+    sizes: dict[str, int] = {}
+    for item in items:
+        sizes[_file_of(item.nodeid)] = sizes.get(_file_of(item.nodeid), 0) + 1
+    first = {
+        id(i) for i in items if i.get_closest_marker("slow") or _file_of(i.nodeid) in ONE_BY_ONE
+    }
+    items.sort(key=lambda i: (id(i) not in first, -sizes[_file_of(i.nodeid)]))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``loadfile`` with the files of :data:`ONE_BY_ONE` handed out test by test, in order."""
+    if config.getoption("dist") != "loadfile":
+        return None  # another --dist asked for on the command line: xdist's own
+    from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
+
+    config.option.loadscopereorder = False  # the collection's order is already the plan
+
+    class LongestFirst(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if _file_of(nodeid) in ONE_BY_ONE else _file_of(nodeid)
+
+    return LongestFirst(config, log)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test starts a process (conftest schedules them first)
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 SMALL = {
@@ -24,7 +26,7 @@ SMALL = {
     "lint.py": (["--mb", "0.3", "--layers", "400", "--repeat", "1"], ["ratio (b)/(a)"]),
     "compare.py": (["--layers", "200", "--repeat", "1"], ["every edit recovered: True"]),
     "ingest.py": (
-        ["--logs", "12", "--max-mb", "0.3", "--huge-mb", "2", "--stream-mb", "1"],
+        ["--logs", "6", "--max-mb", "0.3", "--huge-mb", "0.5", "--stream-mb", "0.25"],
         ["speed-up over serial", "re-ingest", "GROUP BY", "streamed: True", "peak RSS"],
     ),
     "startup.py": (["--repeat", "1"], ["ratio", "CPU s", "target summary:"]),

@@ -17,7 +17,6 @@ These tables are the list of what moved; removing the old paths is deleting them
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -147,8 +146,12 @@ class _CallableStandIn(types.ModuleType):
         return parse(*args, **kwargs)
 
 
-class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Makes the stand-in modules of the old paths (see the module docstring)."""
+class _Finder:
+    """Makes the stand-in modules of the old paths (see the module docstring).
+
+    A meta path finder and loader by its methods: subclassing ``importlib.abc``'s classes
+    would import ``importlib.resources`` (and with it tempfile, shutil, lzma) on every start.
+    """
 
     def find_spec(
         self,
@@ -158,7 +161,10 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED_MODULES and fullname not in SPLIT_MODULES:
             return None
-        return importlib.util.spec_from_loader(fullname, self, is_package=fullname in _PACKAGES)
+        # typeshed's loader protocol asks for the deprecated load_module, which the import
+        # system never calls on a loader that has exec_module
+        loader: Any = self
+        return importlib.util.spec_from_loader(fullname, loader, is_package=fullname in _PACKAGES)
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
         return _CallableStandIn(spec.name) if spec.name == "trtlog.parse" else None

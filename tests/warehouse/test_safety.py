@@ -19,7 +19,7 @@ from trtlog.warehouse.store import PARTS, STAGING
 
 pytestmark = pytest.mark.slow
 
-N_BUILDS = 24
+N_BUILDS = 12
 
 
 @pytest.fixture(scope="module")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol
 
+from trtlog._pydantic import assemble
 from trtlog.engine.model import EngineLayer
 from trtlog.findings.context import LintContext
 from trtlog.findings.models import Evidence, Finding, RuleInfo, Severity
@@ -18,6 +19,11 @@ from trtlog.findings.models import Evidence, Finding, RuleInfo, Severity
 __all__ = ["Check", "Rule", "make", "rule"]
 
 _MAX_NAMES = 20  # layer names copied into the evidence (the indices list them all)
+
+# every field is given, as by a validating constructor called with all of them; the sets are
+# shared (frozen models never change them)
+_EVIDENCE_SET = set(Evidence.model_fields)
+_FINDING_SET = set(Finding.model_fields)
 
 
 class Check(Protocol):
@@ -76,27 +82,46 @@ def make(
     reference_layers: Iterable[int] = (),
     time_ms: float | None = None,
 ) -> Finding:
-    """A finding of ``check`` with its evidence (layers also add the log lines that show them)."""
-    layer_list = list(layers)
+    """A finding of ``check`` with its evidence (layers also add the log lines that show them).
+
+    Assembled without validation (a 20,000-layer engine yields thousands of findings): every
+    value is typed here, and the tests re-validate the findings of every fixture.
+    """
+    layer_list = layers if type(layers) is list else list(layers)
     all_lines = set(lines)
-    if layer_list:
-        all_lines.update(ctx.lines_of(*(x.name for x in layer_list)))
-    layer_names = [x.name for x in layer_list[:_MAX_NAMES]]
-    evidence = Evidence(
-        source=ctx.log_source if all_lines else None,
-        lines=tuple(sorted(all_lines)),
-        layer_source=ctx.layer_source if layer_list else None,
-        layers=tuple(sorted({x.index for x in layer_list})),
-        names=tuple(dict.fromkeys([*layer_names, *names])),
-        reference_layers=tuple(reference_layers),
+    layer_names = [x.name for x in layer_list]
+    if layer_names and ctx.build is not None:
+        index = ctx.layer_lines  # ctx.lines_of, inline: thousands of findings
+        for name in layer_names:
+            found = index.get(name)
+            if found:
+                all_lines.update(found)
+    evidence = assemble(
+        Evidence,
+        {
+            "source": ctx.log_source if all_lines else None,
+            "lines": tuple(sorted(all_lines)),
+            "layer_source": ctx.layer_source if layer_list else None,
+            "layers": tuple(sorted({x.index for x in layer_list})),
+            "names": tuple(dict.fromkeys([*layer_names[:_MAX_NAMES], *names])),
+            "reference_layers": tuple(reference_layers),
+        },
+        None,
+        _EVIDENCE_SET,
     )
-    return Finding(
-        rule=check.info.id,
-        severity=severity or check.info.severity,
-        subject=subject,
-        message=message,
-        why=why,
-        mitigation=mitigation,
-        evidence=evidence,
-        time_ms=time_ms,
+    return assemble(
+        Finding,
+        {
+            "rule": check.info.id,
+            "severity": severity or check.info.severity,
+            "subject": subject,
+            "message": message,
+            "why": why,
+            "mitigation": mitigation,
+            "evidence": evidence,
+            # what validation would make of an int
+            "time_ms": time_ms if time_ms is None or type(time_ms) is float else float(time_ms),
+        },
+        None,
+        _FINDING_SET,
     )

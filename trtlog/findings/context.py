@@ -17,10 +17,20 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cached_property
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from trtlog.diff import compare
-from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, Profile, strongly_typed
+from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
+    MYELIN_LAYER_TYPES,
+    Engine,
+    EngineLayer,
+    Profile,
+    compute_precision,
+    is_reformat_layer,
+    strongly_typed,
+)
 from trtlog.events import (
     BindingCreated,
     CalibratorExplicitPrecision,
@@ -56,8 +66,16 @@ __all__ = [
     "CONV_TYPES",
     "FLOAT_TYPES",
     "LOW_TYPES",
+    "NAME_BRACED",
+    "NAME_COPY",
+    "NAME_FOREIGN",
+    "NAME_MYELIN",
+    "NAME_SOFT",
+    "LayerColumns",
     "LintContext",
     "fmt_ms",
+    "layer_columns",
+    "name_flags",
     "short",
 ]
 
@@ -120,6 +138,16 @@ def _first_line(event: Any) -> int:
     return int(event.span[0])
 
 
+#: the names of the reformats TensorRT inserts (never a quantizer, unless of ``Origin: QDQ``)
+_COPY_NAMES = ("Reformatting CopyNode", "Reformatted ")
+
+
+def _origin(layer: EngineLayer) -> str | None:
+    """``layer.origin`` without the property call (asked of every layer by several rules)."""
+    value = layer.parameters.get("Origin")
+    return value if value is None or type(value) is str else str(value)
+
+
 def short(text: str, width: int = 90) -> str:
     """``text`` cut to ``width`` characters with an ellipsis in the middle."""
     if len(text) <= width:
@@ -133,6 +161,151 @@ def fmt_ms(value: float | None) -> str:
     if value is None or math.isnan(value):
         return "?"
     return f"{value:.4g} ms"
+
+
+#: bits of :attr:`LayerColumns.name_flags`: what a layer name holds
+NAME_MYELIN = 1  #: ``_myl`` (a Myelin kernel name may follow: ``parse_kernel_name``)
+NAME_FOREIGN = 2  #: starts with ``{ForeignNode[`` (a Myelin region)
+NAME_SOFT = 4  #: ``oft`` (a Softmax, by name)
+NAME_BRACED = 8  #: ``{...}`` (a 7.x DLA subgraph, or a Myelin region)
+NAME_COPY = 16  #: starts as the reformats TensorRT inserts are named (``Reformatting CopyNode``)
+
+_COPY_PREFIXES = (
+    "Reformatting CopyNode for ",
+    "Reformatted Input Tensor ",
+    "Reformatted Output Tensor ",
+)
+
+
+class LayerColumns(NamedTuple):
+    """What the rules scan of every layer, one list per value, in layer order.
+
+    Rules test these first and look at a layer object only when the cheap test passes: reading
+    a few fields of 20,000 layer objects costs several times more than reading lists (the
+    objects and their tensors lie all over the heap). Types and origins are one string object
+    per distinct value, and the name tests the rules make are bits of one small int per layer,
+    so that a scan touches no layer's own strings.
+
+    Attributes:
+        names: ``layer.name``.
+        types: ``layer.type``.
+        origins: ``layer.origin``.
+        onnx_nodes: ``layer.onnx_nodes``.
+        n_inputs: ``len(layer.inputs)``.
+        n_outputs: ``len(layer.outputs)``.
+        name_flags: the ``NAME_*`` bits of each name.
+        positional: whether every layer's ``index`` is its position (as loaders number them).
+    """
+
+    names: list[str]
+    types: list[str | None]
+    origins: list[str | None]
+    onnx_nodes: list[tuple[str, ...]]
+    n_inputs: list[int]
+    n_outputs: list[int]
+    name_flags: list[int]
+    positional: bool = True
+
+
+_ROW = {c: i for i, c in enumerate(LAYER_ROW_COLUMNS)}
+
+
+def name_flags(name: str) -> int:
+    """The ``NAME_*`` bits of a layer name.
+
+    Example:
+        >>> name_flags("{ForeignNode[/a/MatMul.../a/Softmax]}") == (
+        ...     NAME_FOREIGN | NAME_SOFT | NAME_BRACED)
+        True
+    """
+    flags = 0
+    if "_myl" in name:
+        flags |= NAME_MYELIN
+    if name.startswith("{"):
+        if name.startswith("{ForeignNode["):
+            flags |= NAME_FOREIGN
+        if name.endswith("}"):
+            flags |= NAME_BRACED
+    elif name.startswith(_COPY_PREFIXES):
+        flags |= NAME_COPY
+    if "oft" in name:
+        flags |= NAME_SOFT
+    return flags
+
+
+def _name_flags(names: list[str]) -> list[int]:
+    """:func:`name_flags` of every name, its tests inline (a fifth faster over 20,000 names)."""
+    return [
+        (NAME_MYELIN if "_myl" in n else 0)
+        | (NAME_SOFT if "oft" in n else 0)
+        | (
+            (NAME_FOREIGN if n.startswith("{ForeignNode[") else 0)
+            | (NAME_BRACED if n.endswith("}") else 0)
+            if n[:1] == "{"
+            else (NAME_COPY if n[:1] == "R" and n.startswith(_COPY_PREFIXES) else 0)
+        )
+        for n in names
+    ]
+
+
+def _one_each(values: Iterable[str | None]) -> list[str | None]:
+    """``values`` with one string object per distinct value (a scan then stays in cache)."""
+    first: dict[str | None, str | None] = {}
+    return [first.setdefault(v, v) for v in values]
+
+
+def layer_columns(engine: Engine) -> LayerColumns:
+    """The :class:`LayerColumns` of an engine's layers.
+
+    From the values the engine loader read straight from the layer JSON when it kept them
+    (:meth:`~trtlog.engine.Engine.layer_table`; a test checks they equal the objects'), else
+    from the layer objects.
+    """
+    layers = engine.layers
+    table = engine.layer_table()
+    if table is not None and len(table.rows) == len(layers):
+        rows = table.rows
+
+        def column(name: str) -> list[Any]:
+            return list(map(itemgetter(_ROW[name]), rows))
+
+        names = column("name")
+        return LayerColumns(
+            names,
+            _one_each(map(itemgetter(_ROW["type"]), rows)),
+            _one_each(map(itemgetter(_ROW["origin"]), rows)),
+            column("onnx_nodes"),
+            column("n_inputs"),
+            column("n_outputs"),
+            _name_flags(names),
+        )
+    names = []
+    types: list[str | None] = []
+    origins: list[str | None] = []
+    onnx_nodes: list[tuple[str, ...]] = []
+    n_inputs: list[int] = []
+    n_outputs: list[int] = []
+    positional = True
+    for i, layer in enumerate(layers):
+        d = layer.__dict__  # the fields, without an attribute lookup each
+        positional = positional and d["index"] == i
+        names.append(d["name"])
+        types.append(d["type"])
+        value = d["parameters"].get("Origin")
+        origins.append(None if value is None else str(value))
+        onnx_nodes.append(d["onnx_nodes"])
+        n_inputs.append(len(d["inputs"]))
+        n_outputs.append(len(d["outputs"]))
+    return LayerColumns(
+        names,
+        _one_each(types),
+        _one_each(origins),
+        onnx_nodes,
+        n_inputs,
+        n_outputs,
+        _name_flags(names),
+        positional,
+    )
 
 
 class LintContext:
@@ -162,6 +335,8 @@ class LintContext:
         self._ops: dict[int, frozenset[str]] = {}
         self._roles: dict[int, Literal["Q", "DQ"] | None] = {}
         self._weighted: dict[int, bool] = {}
+        self._weighted_types: dict[str, bool] = {}
+        self._int8: dict[int, bool] = {}
         self._node_ops: dict[str, str | None] = {}
         self._by_class: dict[type[EventBase], list[Any]] = {}
 
@@ -173,20 +348,27 @@ class LintContext:
 
     # -- sources -----------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def log_source(self) -> str | None:
         """The log's name (the file line numbers refer to)."""
         return self.build.source.name if self.build is not None else None
 
-    @property
+    @cached_property
     def layer_source(self) -> str | None:
         """The file the engine layers came from."""
         return self.engine.source if self.engine is not None else None
 
-    @property
+    @cached_property
     def layers(self) -> tuple[EngineLayer, ...]:
         """The engine's layers (empty without an engine)."""
         return self.engine.layers if self.engine is not None else ()
+
+    @cached_property
+    def columns(self) -> LayerColumns:
+        """The layers' values the rules scan (see :class:`LayerColumns`)."""
+        if self.engine is None:
+            return LayerColumns([], [], [], [], [], [], [])
+        return layer_columns(self.engine)
 
     @overload
     def events(self, first: type[E1], /) -> list[E1]: ...
@@ -291,7 +473,10 @@ class LintContext:
     def time(self, layer: EngineLayer) -> float | None:
         """The layer's time per inference (ms), or ``None`` without a profile record."""
         t = layer.time
-        return t.average_ms if t is not None and t.known else None
+        if t is None:
+            return None
+        ms = t.average_ms
+        return None if ms != ms else ms  # NaN: not known (LayerTime.known)
 
     def times(self, layers: Iterable[EngineLayer]) -> float | None:
         """The summed time of layers (ms); ``None`` when none of them has a time."""
@@ -306,8 +491,10 @@ class LintContext:
         matches: DLA transfers, host copies), else the sum of the layer times.
         """
         profile = self.engine.profile if self.engine is not None else None
-        if profile is not None and profile.total_ms > 0:
-            return profile.total_ms
+        if profile is not None:
+            total = profile.total_ms  # (a sum over the records: asked once)
+            if total > 0:
+                return total
         return self.times(self.layers)
 
     @property
@@ -325,18 +512,22 @@ class LintContext:
     # -- log lines of layers ---------------------------------------------------------------
 
     @cached_property
-    def _layer_lines(self) -> dict[str, list[int]]:
+    def layer_lines(self) -> dict[str, list[int]]:
+        """Layer name → the log lines that show it (see :meth:`lines_of`), in no order."""
         found: dict[str, list[int]] = defaultdict(list)
-        for e in self.events(*_DUMP_RECORDS, *_PLACEMENTS):
-            assert isinstance(e, _DUMP_RECORDS + _PLACEMENTS)
-            found[e.layer].append(e.span[0])
+        if self.build is None:
+            return found
+        # class by class, not merged in file order: lines_of sorts what it finds
+        for cls in (*_DUMP_RECORDS, *_PLACEMENTS):
+            for e in self._of(cls):
+                found[e.layer].append(e.span[0])
         return found
 
     def lines_of(self, *names: str) -> tuple[int, ...]:
         """The log lines that show these layers (layer dumps and GPU/DLA placement lines)."""
         if self.build is None:
             return ()
-        index = self._layer_lines
+        index = self.layer_lines
         out = {n for name in names for n in index.get(name, ())}
         return tuple(sorted(out))
 
@@ -419,13 +610,66 @@ class LintContext:
             return True
         if any(e.to_type == "kQDQ" for e in self.events(QdqSwap)):
             return True
-        for layer in self.layers:
-            if layer.origin == "QDQ":
+        columns = self.columns
+        for origin, nodes in zip(columns.origins, columns.onnx_nodes, strict=True):
+            if origin == "QDQ":
                 return True
             # the substring test first: the regexes run only on the few names that may match
-            if any("uantize" in n and is_quantizer_name(n) for n in layer.onnx_nodes):
-                return True
+            for n in nodes:
+                if "uantize" in n and is_quantizer_name(n):
+                    return True
         return False
+
+    @cached_property
+    def qdq_layers(self) -> tuple[EngineLayer, ...]:
+        """The layers that are only a quantizer or dequantizer (see :meth:`qdq_role`), in order."""
+        layers = self.layers
+        return tuple(layers[i] for i in self._role_map)
+
+    @cached_property
+    def _role_map(self) -> dict[int, Literal["Q", "DQ"]]:
+        """Position → role of every layer that has one (:meth:`qdq_role`), in layer order.
+
+        Every layer's role is decided here in one pass, with the cheap tests inline on the
+        columns: a 20,000-layer engine has a few Q/DQ layers, and several rules ask every layer.
+        """
+        layers = self.layers
+        columns = self.columns
+        found: dict[int, Literal["Q", "DQ"]] = {}
+        for i, (origin, nodes) in enumerate(zip(columns.origins, columns.onnx_nodes, strict=True)):
+            # what _qdq_role says first, for most layers: neither Q/DQ origin nor a Q/DQ node
+            # ("uantize" holds no space: it matches inside one node of the joined text)
+            if origin != "QDQ" and not (nodes and "uantize" in " ".join(nodes)):
+                continue
+            role = self._qdq_role(layers[i])
+            if role is not None:
+                found[i] = role
+        return found
+
+    @cached_property
+    def weighted_layers(self) -> tuple[EngineLayer, ...]:
+        """The convolutions and GEMMs (see :meth:`is_weighted`), in order.
+
+        Decided by the layer type where the type decides (once per type), so that only the
+        other layers are looked at one by one.
+        """
+        layers = self.layers
+        columns = self.columns
+        by_type = self._weighted_types
+        found = []
+        for i, (kind, flags) in enumerate(zip(columns.types, columns.name_flags, strict=True)):
+            if kind is not None and kind != "fusion":
+                if kind in CONV_TYPES:
+                    found.append(layers[i])
+                    continue
+                weighted = by_type.get(kind)
+                if weighted is None:
+                    weighted = self._weighted_type(kind)
+                if weighted and not flags & NAME_COPY:
+                    found.append(layers[i])
+            elif self.is_weighted(layers[i]):
+                found.append(layers[i])
+        return tuple(found)
 
     def qdq_role(self, layer: EngineLayer) -> Literal["Q", "DQ"] | None:
         """``Q`` or ``DQ`` for a layer that is only a quantizer or dequantizer, else ``None``.
@@ -434,15 +678,17 @@ class LintContext:
         aside), or a ``*_quantize_scale_node``; a ``Reformatting CopyNode`` only with the QDQ
         origin.
         """
-        cache = self._roles
+        if self.columns.positional:
+            return self._role_map.get(layer.index)
+        cache = self._roles  # an engine whose indices are not positions (made by hand)
         if layer.index not in cache:
             cache[layer.index] = self._qdq_role(layer)
         return cache[layer.index]
 
     def _qdq_role(self, layer: EngineLayer) -> Literal["Q", "DQ"] | None:
-        if layer.origin == "QDQ":
+        if _origin(layer) == "QDQ":
             pass
-        elif layer.name.startswith(("Reformatting CopyNode", "Reformatted ")):
+        elif layer.name.startswith(_COPY_NAMES):
             return None
         elif not any("uantize" in n for n in layer.onnx_nodes):
             return None  # no Q/DQ node (nor *_quantize_scale_node) at all: the common case
@@ -468,18 +714,30 @@ class LintContext:
         return found
 
     def _is_weighted(self, layer: EngineLayer) -> bool:
-        if layer.type is not None:
-            if layer.type in CONV_TYPES:
-                if layer.type != "fusion":
+        kind = layer.type
+        if kind is not None:
+            if kind in CONV_TYPES:
+                if kind != "fusion":
                     return True
                 ops = layer.myelin.ops if layer.myelin else ()  # a fused FC kernel: __myl_Fc
                 return "Gemm" in ops or "Fc" in ops
-            if layer.type in MYELIN_LAYER_TYPES or layer.is_reformat:
-                return False
-            lowered = layer.type.lower()
-            return "conv" in lowered or "gemm" in lowered or "matrixmultiply" in lowered
+            # the rest depends on the type alone, and on whether the layer is a reformat
+            by_type = self._weighted_types.get(kind)
+            if by_type is None:
+                by_type = self._weighted_type(kind)
+            return by_type and not layer.is_reformat
         # a names-only engine: the ops of the nodes the name lists
         return any(self.op(n) in _WEIGHTED_OPS for n in self.compute_nodes(layer))
+
+    def _weighted_type(self, kind: str) -> bool:
+        """Whether a layer of this type (none of :data:`CONV_TYPES`) is weighted, if no reformat."""
+        lowered = kind.lower()
+        found = self._weighted_types[kind] = (
+            kind not in MYELIN_LAYER_TYPES
+            and not is_reformat_layer(kind, "")
+            and ("conv" in lowered or "gemm" in lowered or "matrixmultiply" in lowered)
+        )
+        return found
 
     @cached_property
     def quantized(self) -> bool:
@@ -490,9 +748,14 @@ class LintContext:
 
     def is_int8(self, layer: EngineLayer) -> bool:
         """Whether a layer reads or computes INT8 (its kernel, weights or an input)."""
-        if layer.precision.compute == "INT8":
-            return True
-        return any(t.dtype == "INT8" for t in layer.inputs)
+        cache = self._int8
+        found = cache.get(layer.index)
+        if found is None:
+            # ``layer.precision.compute``, without building the precision model
+            found = cache[layer.index] = compute_precision(layer) == "INT8" or any(
+                t.dtype == "INT8" for t in layer.inputs
+            )
+        return found
 
     # -- tensor graph ----------------------------------------------------------------------
 
@@ -510,22 +773,40 @@ class LintContext:
         return tensor
 
     @cached_property
+    def _graph(self) -> tuple[dict[str, int], dict[str, list[int]]]:
+        """:attr:`producers` and :attr:`consumers`, in one pass over the layers."""
+        producers: dict[str, int] = {}
+        consumers: dict[str, list[int]] = defaultdict(list)
+        key = self.key
+        for layer, flags in zip(self.layers, self.columns.name_flags, strict=True):
+            d = layer.__dict__  # the fields, without an attribute lookup each
+            index = d["index"]
+            if flags & NAME_MYELIN:  # a Myelin kernel may key its tensors with its graph
+                for t in d["outputs"]:
+                    name = key(layer, t.name)
+                    if name not in producers:
+                        producers[name] = index
+                for t in d["inputs"]:
+                    consumers[key(layer, t.name)].append(index)
+                continue
+            # no "_myl" in the layer name: no Myelin kernel (key() keeps every name)
+            for t in d["outputs"]:
+                name = t.name
+                if name not in producers:
+                    producers[name] = index
+            for t in d["inputs"]:
+                consumers[t.name].append(index)
+        return producers, consumers
+
+    @cached_property
     def producers(self) -> dict[str, int]:
         """Tensor key (see :meth:`key`) → the index of the layer that writes it."""
-        out: dict[str, int] = {}
-        for layer in self.layers:
-            for t in layer.outputs:
-                out.setdefault(self.key(layer, t.name), layer.index)
-        return out
+        return self._graph[0]
 
     @cached_property
     def consumers(self) -> dict[str, list[int]]:
         """Tensor key (see :meth:`key`) → the indices of the layers that read it."""
-        out: dict[str, list[int]] = defaultdict(list)
-        for layer in self.layers:
-            for t in layer.inputs:
-                out[self.key(layer, t.name)].append(layer.index)
-        return out
+        return self._graph[1]
 
     def producer_of(self, layer: EngineLayer, tensor: str) -> EngineLayer | None:
         """The layer that writes a tensor ``layer`` reads, if the engine has it."""
@@ -579,19 +860,32 @@ class LintContext:
     def upstream(self, layer: EngineLayer) -> list[EngineLayer]:
         """The layers that write this layer's inputs."""
         out = []
+        producers = self.producers
         for t in layer.inputs:
-            i = self.producers.get(self.key(layer, t.name))
+            name = t.name
+            i = producers.get(self.key(layer, name) if name.startswith("__myl") else name)
             if i is not None:
                 out.append(self.layers[i])
         return out
 
     def downstream(self, layer: EngineLayer) -> list[EngineLayer]:
         """The layers that read this layer's outputs, in engine order."""
+        consumers = self.consumers
+        layers = self.layers
+        outputs = layer.outputs
+        if len(outputs) == 1:  # most layers: the readers of one tensor, already in order
+            name = outputs[0].name
+            found = consumers.get(self.key(layer, name) if name.startswith("__myl") else name)
+            if not found:
+                return []
+            if len(found) == 1:
+                return [layers[found[0]]]
         seen: dict[int, None] = {}
-        for t in layer.outputs:
-            for i in self.consumers.get(self.key(layer, t.name), ()):
+        for t in outputs:
+            name = t.name
+            for i in consumers.get(self.key(layer, name) if name.startswith("__myl") else name, ()):
                 seen[i] = None
-        return [self.layers[i] for i in sorted(seen)]
+        return [layers[i] for i in sorted(seen)]
 
     # -- the reference -----------------------------------------------------------------------
 

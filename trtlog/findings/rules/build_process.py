@@ -52,7 +52,7 @@ from trtlog.events import (
     WorkspaceHint,
 )
 from trtlog.findings.base import make, rule
-from trtlog.findings.context import LintContext, short
+from trtlog.findings.context import NAME_BRACED, NAME_FOREIGN, LintContext, short
 from trtlog.findings.models import Finding
 from trtlog.names import is_qdq_node, split_name
 
@@ -200,7 +200,11 @@ def uses_dla(ctx: LintContext) -> bool:
         return True
     if ctx.events(PlacementDla, DlaFallback, DlaOffloaded):
         return True
-    return any(_is_dla_layer(x.name, x.type) for x in ctx.layers)
+    columns = ctx.columns
+    # _is_dla_layer over the columns: the type test once per type, the name test inline
+    if any(_is_dla_layer("", t) for t in set(columns.types)):
+        return True
+    return any(f & NAME_BRACED and not f & NAME_FOREIGN for f in columns.name_flags)
 
 
 @rule(

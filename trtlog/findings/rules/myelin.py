@@ -12,9 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from trtlog.engine.model import EngineLayer
+from trtlog.engine.model import MYELIN_LAYER_TYPES, EngineLayer
 from trtlog.findings.base import make, rule
-from trtlog.findings.context import LOW_TYPES, LintContext, short
+from trtlog.findings.context import (
+    LOW_TYPES,
+    NAME_FOREIGN,
+    NAME_MYELIN,
+    NAME_SOFT,
+    LintContext,
+    short,
+)
 from trtlog.findings.models import Finding
 from trtlog.names import is_qdq_node, is_weights_name
 
@@ -54,6 +61,27 @@ def _is_attention(kernel: EngineLayer) -> bool:
     return bool(kernel.tactic_name and _ATTENTION_KERNEL.search(kernel.tactic_name))
 
 
+def _may_have_kernel_groups(ctx: LintContext) -> bool:
+    """Whether a Myelin group of the engine can list two kernels or more.
+
+    Without it the rule has nothing to say, and the groups (one per ``{ForeignNode[...]}``
+    layer) are not built: a kernel group needs a Myelin kernel (a ``_myl<g>_<i>`` name or a
+    Myelin layer type, see :func:`trtlog.engine.myelin_groups`), a region's group the several
+    profile records of its time.
+    """
+    layers = ctx.layers
+    columns = ctx.columns
+    for i, (kind, flags) in enumerate(zip(columns.types, columns.name_flags, strict=True)):
+        kernel = flags & NAME_MYELIN or (kind in MYELIN_LAYER_TYPES and kind != "Myelin")
+        if kernel and layers[i].is_myelin_kernel:
+            return True
+        if kind == "Myelin" or flags & NAME_FOREIGN:
+            time = layers[i].time
+            if time is not None and len(time.profile_names) > 1:
+                return True
+    return False
+
+
 @rule(
     "myelin-subkernels",
     "info",
@@ -69,9 +97,9 @@ def _is_attention(kernel: EngineLayer) -> bool:
 )
 def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
     """One finding per Myelin region listed kernel by kernel."""
-    if ctx.engine is None:
+    if ctx.engine is None or not _may_have_kernel_groups(ctx):
         return
-    by_name = {x.name: x for x in ctx.layers}
+    by_name = dict(zip(ctx.columns.names, ctx.layers, strict=True))
     for group in ctx.engine.groups("myelin"):
         if len(group.kernels) < 2:
             continue  # a region that is one kernel needs no explaining
@@ -172,18 +200,6 @@ def _ops(ctx: LintContext, layer: EngineLayer) -> frozenset[str]:
     return ops
 
 
-def _may_be_softmax(ctx: LintContext, layer: EngineLayer, named: frozenset[str]) -> bool:
-    """A cheap test before the op lookup: a Softmax type, "Soft" in a name, a parsed Softmax.
-
-    A ``{ForeignNode[...]}`` region is one layer whatever it holds: never a separate Softmax.
-    """
-    if layer.type == "Myelin" or layer.name.startswith("{ForeignNode["):
-        return False
-    if layer.type in _SOFTMAX_TYPES or "oft" in layer.name or _softmax_kernel(layer):
-        return True
-    return any("oft" in n or n in named for n in layer.onnx_nodes)
-
-
 def _activations(ctx: LintContext, layer: EngineLayer) -> int:
     """How many of a layer's inputs are activations (not constants)."""
     n = 0
@@ -233,9 +249,25 @@ def _near(ctx: LintContext, layer: EngineLayer, up: bool, hops: int = 2) -> Engi
 def check_attention_not_fused(ctx: LintContext) -> Iterator[Finding]:
     """Softmax layers with a MatMul layer before and after them (not one fused kernel)."""
     named = frozenset(n for n, op in ctx.ops.items() if op in _SOFTMAX_OPS)
-    for layer in ctx.layers:
-        if not _may_be_softmax(ctx, layer, named):
+    layers = ctx.layers
+    columns = ctx.columns
+    for i, (kind, flags, nodes) in enumerate(
+        zip(columns.types, columns.name_flags, columns.onnx_nodes, strict=True)
+    ):
+        # a cheap test before the op lookup, on the columns: a Softmax type, "Soft" in a name, a
+        # parsed Softmax node, a Myelin softmax kernel (the layer object only for a kernel
+        # name). A {ForeignNode[...]} region is one layer whatever it holds: never a separate
+        # Softmax. ("oft" holds no space: it matches inside one node of the joined text.)
+        if kind == "Myelin" or flags & NAME_FOREIGN:
             continue
+        if not (
+            kind in _SOFTMAX_TYPES
+            or flags & NAME_SOFT
+            or (nodes and ("oft" in " ".join(nodes) or not named.isdisjoint(nodes)))
+            or (flags & NAME_MYELIN and _softmax_kernel(layers[i]))
+        ):
+            continue
+        layer = layers[i]
         ops = _ops(ctx, layer)
         if not ops & _SOFTMAX_OPS or ops & _MATMUL_OPS or "mha" in layer.name.lower():
             continue

@@ -97,6 +97,8 @@ def _n(count: int, word: str) -> str:
 
 
 def _dtypes(tensors: tuple[Tensor, ...]) -> str:
+    if len(tensors) == 1:  # most layers (thousands of findings on a big engine)
+        return tensors[0].dtype or "?"
     types = [t.dtype for t in tensors if t.dtype]
     return "+".join(dict.fromkeys(types)) or "?"
 
@@ -158,13 +160,14 @@ def check_qdq_unfused_quantizer(ctx: LintContext) -> Iterator[Finding]:
         if e.to_type == "kQDQ":
             swaps.setdefault(normalize_name(e.layer), []).append(e.span[0])
     reported: set[str] = set()
-    for layer in ctx.layers:
+    for layer in ctx.qdq_layers:
         role = ctx.qdq_role(layer)
-        if role is None:
-            continue
-        keys = {normalize_name(layer.name), *ctx.nodes(layer)}
-        reported |= keys
-        lines = [n for k in keys for n in swaps.get(k, ())]
+        assert role is not None
+        lines: list[int] = []
+        if swaps:  # (the names are looked up only in a log with QDQToCopy conversions)
+            keys = {normalize_name(layer.name), *ctx.nodes(layer)}
+            reported |= keys
+            lines = [n for k in keys for n in swaps.get(k, ())]
         yield _standalone(ctx, check, layer, role, lines)
     if not swaps:
         return
@@ -356,11 +359,9 @@ def _requantized(
 def check_qdq_int8_float_output(ctx: LintContext) -> Iterator[Finding]:
     """INT8 weighted layers whose float output is converted back to INT8 downstream."""
     check = check_qdq_int8_float_output
-    for layer in ctx.layers:
-        if not layer.outputs or not ctx.is_weighted(layer) or not ctx.is_int8(layer):
-            continue
+    for layer in ctx.weighted_layers:
         outs = {t.dtype for t in layer.outputs}
-        if not outs <= FLOAT_TYPES:
+        if not outs or not outs <= FLOAT_TYPES or not ctx.is_int8(layer):
             continue
         between, back = _requantized(ctx, layer)
         if not back:
@@ -456,8 +457,12 @@ def _cause(
 def check_qdq_residual_unquantized(ctx: LintContext) -> Iterator[Finding]:
     """Residual adds whose skip input is float in a Q/DQ network (fused or not)."""
     check = check_qdq_residual_unquantized
-    for layer in ctx.layers:
-        if len(layer.inputs) < 2 or not ctx.layer_ops(layer) & ADDS:
+    layers = ctx.layers
+    for i, n_inputs in enumerate(ctx.columns.n_inputs):
+        if n_inputs < 2:
+            continue
+        layer = layers[i]
+        if not ctx.layer_ops(layer) & ADDS:
             continue
         if ctx.is_weighted(layer):
             yield from _fused_residual(ctx, check, layer)
@@ -568,7 +573,12 @@ def _blocker(ctx: LintContext, layer: EngineLayer) -> str | None:
 def check_qdq_blocked_fusion(ctx: LintContext) -> Iterator[Finding]:
     """Blocking ops next to Q/DQ and convolutions, and adds kept out of INT8 convolutions."""
     check = check_qdq_blocked_fusion
-    for layer in ctx.layers:
+    layers = ctx.layers
+    columns = ctx.columns
+    for i, (kind, n_inputs) in enumerate(zip(columns.types, columns.n_inputs, strict=True)):
+        if kind is not None and kind not in _BLOCKER_LAYER_TYPES and n_inputs < 2:
+            continue  # neither a blocking op (see _blocker) nor an add of two tensors
+        layer = layers[i]
         op = _blocker(ctx, layer)
         if op is not None:
             yield from _blocked(ctx, check, layer, op)
@@ -742,10 +752,8 @@ def check_qdq_split_fusion(ctx: LintContext) -> Iterator[Finding]:
         inside = {x.index for x in pieces}
         quantizers = [
             x
-            for x in ctx.layers
-            if x.index not in inside
-            and ctx.qdq_role(x) is not None
-            and cut & {normalize_name(x.name), *ctx.nodes(x)}
+            for x in ctx.qdq_layers
+            if x.index not in inside and cut & {normalize_name(x.name), *ctx.nodes(x)}
         ]
         ta = _sum(cmp.layers_a[i].time_ms for i in g.layers_a)
         tb = ctx.times([*pieces, *quantizers])

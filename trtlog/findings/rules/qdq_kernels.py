@@ -62,11 +62,11 @@ def _is_weight_dq(name: str) -> bool:
 )
 def check_qdq_weights_unquantized(ctx: LintContext) -> Iterator[Finding]:
     """A weighted layer fed by a standalone DQ, whose weights have no quantizer and are float."""
-    for layer in ctx.layers:
-        weights = _weights_type(layer)  # a dict lookup: the cheap test first
+    for layer in ctx.weighted_layers:
+        weights = _weights_type(layer)
         if weights not in ("Half", "Float", "BFloat16"):
             continue  # unknown (a names-only dump) or quantized weights
-        if layer.is_myelin_kernel or not ctx.is_weighted(layer) or ctx.is_int8(layer):
+        if layer.is_myelin_kernel or ctx.is_int8(layer):
             continue
         if any(_is_weight_dq(n) or "uantize" in n for n in ctx.nodes(layer)):
             continue  # a quantizer of its own: the weights are quantized
@@ -102,9 +102,9 @@ def check_qdq_weights_unquantized(ctx: LintContext) -> Iterator[Finding]:
 )
 def check_qdq_gemm_float_kernel(ctx: LintContext) -> Iterator[Finding]:
     """A GEMM/convolution with activation and weight DQ nodes that reads float and runs float."""
-    for layer in ctx.layers:
-        if "equantize" not in (layer.metadata or layer.name) or not ctx.is_weighted(layer):
-            continue  # one substring test first: most layers hold no DQ node
+    for layer in ctx.weighted_layers:
+        if "equantize" not in (layer.metadata or layer.name):
+            continue  # most layers hold no DQ node
         dqs = _dequantizers(ctx, layer)
         if len(dqs) < 2:
             continue
@@ -188,8 +188,8 @@ def _dequantizes(ctx: LintContext, layer: EngineLayer) -> list[str]:
 )
 def check_qdq_myelin_split(ctx: LintContext) -> Iterator[Finding]:
     """A Myelin GEMM/convolution that reads float from a separate dequantizing kernel."""
-    for layer in ctx.layers:
-        if layer.myelin is None or not ctx.is_weighted(layer):
+    for layer in ctx.weighted_layers:
+        if layer.myelin is None:
             continue
         types = {t.dtype for t in layer.inputs}
         if not types or None in types or not types <= FLOAT_TYPES:

@@ -27,7 +27,7 @@ from trtlog.events import (
     ReformatLayerAdded,
 )
 from trtlog.findings.base import make, rule
-from trtlog.findings.context import LintContext, short
+from trtlog.findings.context import NAME_COPY, LintContext, short
 from trtlog.findings.models import Finding, Severity
 from trtlog.tensors import Tensor
 
@@ -112,9 +112,17 @@ def reformats(ctx: LintContext) -> list[Reformat]:
 def _reformats(ctx: LintContext) -> list[Reformat]:
     added = {e.layer: e for e in ctx.events(ReformatLayerAdded)}
     out: list[Reformat] = []
-    for layer in ctx.layers:
-        if not layer.inputs or not layer.outputs or not is_copy_node(layer):
+    layers = ctx.layers
+    columns = ctx.columns
+    for i, (flags, origin, n_inputs, n_outputs) in enumerate(
+        zip(columns.name_flags, columns.origins, columns.n_inputs, columns.n_outputs, strict=True)
+    ):
+        # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
+        if not n_inputs or not n_outputs or origin == "QDQ":
             continue
+        if not flags & NAME_COPY and origin != "REFORMAT":
+            continue
+        layer = layers[i]
         if ctx.qdq_role(layer) is not None:
             continue
         t = ctx.time(layer)

@@ -1,0 +1,241 @@
+"""The lint context's fast paths against reading every layer object, over every engine we have.
+
+Issue 17 keeps lint under a quarter of the parse time (``bench/lint.py``). For that the rules
+scan per-layer columns (:func:`~trtlog.findings.context.layer_columns`, read from the engine
+loader's layer table when it kept one), pre-filtered layer lists (``qdq_layers``,
+``weighted_layers``), per-type answers, and assemble findings without validation. Each is
+checked here against the plain per-layer reading the rules made before, on every fixture and
+corpus layer JSON and every log's layer dump; the findings of the two column sources (table
+and objects) must be the same, and every finding must be what validation would build.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from pathlib import Path
+
+import pytest
+
+import trtlog
+from tests.conftest import FIXTURES, corpus_json, corpus_logs
+from tests.findings.inputs import build
+from tests.findings.test_golden import CASES
+from trtlog import Engine, Finding
+from trtlog.engine import EngineLayer
+from trtlog.exports.read import detect_kind, read_json_file
+from trtlog.findings.context import (
+    NAME_BRACED,
+    NAME_COPY,
+    NAME_FOREIGN,
+    NAME_MYELIN,
+    NAME_SOFT,
+    LintContext,
+    _name_flags,
+    layer_columns,
+    name_flags,
+)
+from trtlog.findings.models import Evidence
+
+
+def _layer_files() -> list[Path]:
+    out = []
+    for path in sorted((FIXTURES / "layer_info").glob("*.json")) + corpus_json():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _, values = read_json_file(path)
+        except trtlog.InputError:
+            continue
+        if detect_kind(values[0]) == "layers":
+            out.append(path)
+    return out
+
+
+def _log_files() -> list[Path]:
+    return sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
+
+
+LAYER_FILES = _layer_files()
+LOG_FILES = _log_files()
+
+
+@functools.cache
+def _engine(path: Path) -> Engine | None:
+    """The engine of a layer JSON (with the loader's table) or of a log's layer dump."""
+    if path.suffix == ".json":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return trtlog.load_engine(path)
+    return build(path).engine
+
+
+def _log_engines() -> list[Engine]:
+    """The engines of the logs that print a layer dump."""
+    return [e for p in LOG_FILES if (e := _engine(p)) is not None]
+
+
+def _flags(name: str) -> int:
+    """The NAME_* bits, from the string tests the rules made."""
+    return (
+        NAME_MYELIN * ("_myl" in name)
+        | NAME_FOREIGN * name.startswith("{ForeignNode[")
+        | NAME_SOFT * ("oft" in name)
+        | NAME_BRACED * (name.startswith("{") and name.endswith("}"))
+        | NAME_COPY * name.startswith(("Reformatting CopyNode for ", "Reformatted Input Tensor "))
+        | NAME_COPY * name.startswith("Reformatted Output Tensor ")
+    )
+
+
+def test_there_are_engines_to_check() -> None:
+    assert len(LAYER_FILES) >= 5
+    assert sum(_engine(p) is not None for p in LOG_FILES) >= 3
+    tables = [p for p in LAYER_FILES if (e := _engine(p)) is not None and e.layer_table()]
+    assert len(tables) >= 5  # the loader's fast path: columns come from its table
+
+
+@pytest.mark.parametrize("path", LAYER_FILES, ids=lambda p: p.name)
+def test_columns_are_the_layer_values(path: Path) -> None:
+    """From the loader's table and from the objects alike: the values of every layer."""
+    engine = _engine(path)
+    assert engine is not None
+    _check_columns(engine)
+
+
+def test_columns_of_log_engines_are_the_layer_values() -> None:
+    for engine in _log_engines():
+        _check_columns(engine)
+
+
+def _check_columns(engine: Engine) -> None:
+    layers = engine.layers
+    expected = (
+        [x.name for x in layers],
+        [x.type for x in layers],
+        [x.origin for x in layers],
+        [x.onnx_nodes for x in layers],
+        [len(x.inputs) for x in layers],
+        [len(x.outputs) for x in layers],
+        [_flags(x.name) for x in layers],
+        all(x.index == i for i, x in enumerate(layers)),
+    )
+    assert tuple(layer_columns(engine)) == expected
+    copied = engine.model_copy()  # a copy drops the table: the columns come from the objects
+    assert copied.layer_table() is None
+    assert tuple(layer_columns(copied)) == expected
+
+
+@pytest.mark.parametrize("path", LAYER_FILES, ids=lambda p: p.name)
+def test_layer_lists_and_caches_are_the_per_layer_answers(path: Path) -> None:
+    """qdq_layers, weighted_layers, roles, INT8 and the tensor graph, as each layer says."""
+    engine = _engine(path)
+    assert engine is not None
+    _check_lists(engine)
+
+
+def test_layer_lists_and_caches_of_log_engines() -> None:
+    for engine in _log_engines():
+        _check_lists(engine)
+
+
+def _check_lists(engine: Engine) -> None:
+    fast = LintContext(None, engine)
+    plain = LintContext(None, engine)
+    layers = engine.layers
+    roles = [plain._qdq_role(x) for x in layers]
+    assert [fast.qdq_role(x) for x in layers] == roles
+    assert fast.qdq_layers == tuple(x for x, r in zip(layers, roles, strict=True) if r)
+    assert fast.weighted_layers == tuple(x for x in layers if plain._is_weighted(x))
+    assert [fast.is_int8(x) for x in layers] == [
+        x.precision.compute == "INT8" or any(t.dtype == "INT8" for t in x.inputs) for x in layers
+    ]
+    producers: dict[str, int] = {}
+    consumers: dict[str, list[int]] = {}
+    for x in layers:
+        for t in x.outputs:
+            producers.setdefault(LintContext.key(x, t.name), x.index)
+        for t in x.inputs:
+            consumers.setdefault(LintContext.key(x, t.name), []).append(x.index)
+    assert fast.producers == producers
+    assert dict(fast.consumers) == consumers
+    for x in layers:
+        downstream = sorted({i for t in x.outputs for i in consumers.get(fast.key(x, t.name), ())})
+        assert [y.index for y in fast.downstream(x)] == downstream
+        upstream = [producers.get(fast.key(x, t.name)) for t in x.inputs]
+        assert [y.index for y in fast.upstream(x)] == [i for i in upstream if i is not None]
+
+
+def test_roles_of_an_engine_numbered_by_hand() -> None:
+    """Layer indices that are not positions: roles are asked layer by layer."""
+    engine = _engine(FIXTURES / "layer_info" / "trt8.6-like_patternnet-qdq_layers-detailed.json")
+    assert engine is not None
+    layers = tuple(
+        EngineLayer.model_validate({**x.model_dump(), "index": x.index + 100})
+        for x in engine.layers
+    )
+    shifted = engine.model_copy(update={"layers": layers})
+    ctx = LintContext(None, shifted)
+    assert not ctx.columns.positional
+    plain = [LintContext(None, engine).qdq_role(x) for x in engine.layers]
+    assert [ctx.qdq_role(x) for x in layers] == plain
+    assert any(plain)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "{ForeignNode[/a/MatMul.../a/Softmax]}",
+        "{conv1,pool1,conv2}",
+        "__myl_MaxrSubExpSumDiv_myl0_5",
+        "Reformatting CopyNode for Input Tensor 0 to /a/Conv",
+        "Reformatted Output Tensor 0 to /b/Add",
+        "/model/attn/Softmax",
+        "{",
+        "",
+    ],
+)
+def test_name_flags(name: str) -> None:
+    assert name_flags(name) == _flags(name)
+    assert _name_flags([name]) == [_flags(name)]  # the columns' inline version
+
+
+@functools.cache
+def _lint_pair(path: Path) -> tuple[list[Finding], list[Finding]]:
+    """The findings of an engine with the loader's table, and of its copy (objects only)."""
+    engine = _engine(path)
+    assert engine is not None
+    return trtlog.lint(engine), trtlog.lint(engine.model_copy())
+
+
+@pytest.mark.parametrize("path", LAYER_FILES, ids=lambda p: p.name)
+def test_findings_do_not_depend_on_where_columns_come_from(path: Path) -> None:
+    with_table, without = _lint_pair(path)
+    assert with_table == without
+
+
+def _all_findings() -> list[tuple[str, list[Finding]]]:
+    out = [(p.name, _lint_pair(p)[0]) for p in LAYER_FILES]
+    for name, (path, profile, reference, reference_profile) in sorted(CASES.items()):
+        found = trtlog.lint(
+            path, profile=profile, reference=reference, reference_profile=reference_profile
+        )
+        out.append((f"golden {name}", found))
+    for path in sorted((FIXTURES / "fragments").glob("*.txt")):
+        if not path.name.endswith(".reference.txt"):
+            out.append((path.name, trtlog.lint(path)))
+    return out
+
+
+def test_findings_are_what_validation_builds() -> None:
+    """Findings are assembled without validation: each equals its validated copy, types too."""
+    seen = 0
+    for label, findings in _all_findings():
+        for f in findings:
+            again = Finding.model_validate(f.model_dump())
+            assert again == f, label
+            assert repr(again) == repr(f), label  # (an int where a float belongs shows here)
+            assert again.model_fields_set == f.model_fields_set, label
+            assert again.evidence.model_fields_set == f.evidence.model_fields_set, label
+            assert type(f.evidence) is Evidence
+            seen += 1
+    assert seen > 100
