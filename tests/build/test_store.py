@@ -22,6 +22,7 @@ from tests.conftest import FIXTURES, corpus_logs
 from trtlog.build.model import Build, SourceMeta
 from trtlog.build.parsing import _build
 from trtlog.build.store import EventStore, family_kinds, route_kinds
+from trtlog.build.tactics import _engine_tactics
 from trtlog.parser.scanner import Unusual, _one_line, scan
 from trtlog.parser.source import iter_lines, read_text
 from trtlog.parser.stream import Deferred, LogParser
@@ -65,8 +66,10 @@ def test_lazy_parse_equals_eager_parse(path: Path) -> None:
     assert "events" not in lazy.__dict__
     kinds = list(reversed(eager.counts()))
     for kind, neighbour in zip(kinds, kinds[1:] + kinds[:1], strict=True):
-        assert lazy.events_of(kind) == eager.events_of(kind), kind
+        # columns first: a hot shape's (and a matched deferred message's) from the kept
+        # texts (parser/columns.py), no events built
         assert lazy.columns(kind) == eager.columns(kind), kind
+        assert lazy.events_of(kind) == eager.events_of(kind), kind
         # two kinds at once come in file order (each kind with the next rarer one: pairing
         # every kind with "unrecognized" compared 100k events per kind on a noisy log)
         assert lazy.events_of(kind, neighbour) == eager.events_of(kind, neighbour), kind
@@ -167,6 +170,10 @@ def test_one_line_rewrite_keeps_a_match_on_its_line() -> None:
     assert "[^\\n()]" in regex and "(?=\\r?$)" in regex and not risky
     assert _one_line(r"a\s+b")[1]
     assert not _one_line(r"(?i:inf|nan)")[1]
+    # a negated class excludes \n already (the kernel name of a timing line): not risky
+    regex, risky = _one_line(r"Name: (?P<g1>(?>[^\s]+)) T")
+    assert r"[^\n\s]" in regex and not risky
+    assert _one_line(r"a[\s,]b")[1] and _one_line(r"a[^x]\Wb")[1]
 
 
 # -- piece boundaries ---------------------------------------------------------------------
@@ -310,8 +317,52 @@ def test_engine_tactics_are_those_of_the_engine(path: Path) -> None:
     lazy, eager = lazy_and_eager(text)
     kinds = [c.model_fields["kind"].default for c in DUMP_EVENTS]
     expected = (_engine_layer_tactics(eager), _engine_layer_dtypes(eager))
+    assert _engine_tactics(lazy) == expected  # first: the walk from the end, on a fresh build
     assert engine_tactics(lazy.events_of(*kinds)) == expected
     assert engine_tactics(eager.events) == expected
+
+
+def _dump_round(k: int) -> str:
+    """A builder round's two layer dumps: the listing, then the detailed inspector dump."""
+    names = [f"/r{k}/conv{i} + /r{k}/relu{i}" for i in range(3)]
+    tensor = "Location: Device, Dimensions: [1,8], Format/Datatype: Row major linear FP32 format"
+    return (
+        "[01/10/2024-21:52:52] [V] [TRT] Engine Layer Information:\n"
+        + "".join(
+            f"Layer(CaskConvolution): {name}, Tactic: 0x{k:08x}{i:08x}, "
+            f"in{i} (Float[1,8]) -> out{i} (Float[1,8])\n"
+            for i, name in enumerate(names)
+        )
+        + "[01/10/2024-21:52:52] [I] Layers:\n"
+        + "".join(
+            f"Name: {name}, LayerType: CaskConvolution, Inputs: [ {{ Name: in{i}, {tensor} }}], "
+            f"Outputs: [ {{ Name: out{i}, {tensor} }}], ParameterType: Convolution, "
+            f"Kernel: [3,3], TacticValue: 0x{k + 1:08x}{i:08x}, StreamId: 0\n"
+            for i, name in enumerate(names)
+        )
+        + "[01/10/2024-21:52:52] [I] \n"
+    )
+
+
+def test_the_engine_tactics_walk_parses_only_the_last_detailed_dump() -> None:
+    """A log with a listing and a detailed dump per round: the last detailed one is read."""
+    from trtlog.engine.from_log import engine_tactics
+
+    text = _dump_round(1) + _dump_round(2) + _dump_round(3)
+    lazy, eager = lazy_and_eager(text)
+    tactics, dtypes = _engine_tactics(lazy)
+    assert (tactics, dtypes) == engine_tactics(eager.events)
+    assert tactics == {f"/r3/conv{i} + /r3/relu{i}": (4 << 32) + i for i in range(3)}
+    # the records of the earlier rounds (and the last listing) were never parsed
+    store = _store(lazy)
+    parsed = [e.span[0] for e in store._cold if e.__class__ is not Deferred]
+    deferred = [e.span[0] for e in store._cold if e.__class__ is Deferred]
+    last_dump = text.count("\n") - 4  # the last round's "Layers:" line
+    assert deferred and max(deferred) < last_dump
+    records = [e for e in store._cold if e.__class__ is not Deferred and e.span[0] > last_dump]
+    assert [e.kind for e in records][:3] == ["inspector_record"] * 3
+    assert len(deferred) >= 3 * 5  # two rounds' listing and dump, the last listing
+    assert min(parsed) == 1
 
 
 _FRAMES = (
@@ -403,3 +454,18 @@ def test_a_message_ending_in_any_whitespace_is_read_as_the_line_parser_reads_it(
     parser = LogParser()
     fed = [parser.feed(n, raw) for n, raw in enumerate(iter_lines(text), 1)]
     assert fed == eager.events
+
+
+def test_deferred_messages_give_columns_without_events() -> None:
+    """A deferred message its rule's compiled alternative matches is read from its groups."""
+    line = (
+        "[01/10/2024-21:52:52] [V] [TRT] /m/conv{i} + /m/relu{i} (CaskConvolution[0x80000009]) "
+        "profiling completed in 0.0{i} seconds. Fastest Tactic: 0x00000000000003e{i} Time: 0.5\n"
+    )
+    text = "".join(line.format(i=i) for i in range(6))
+    lazy, eager = lazy_and_eager(text)
+    store = _store(lazy)
+    assert lazy.columns("runner_profiled") == eager.columns("runner_profiled")
+    assert lazy.columns("runner_profiled")["tactic"] == [0x3E0 + i for i in range(6)]
+    assert all(e.__class__ is Deferred for e in store._cold if e.span[0] <= 6)
+    assert lazy.events == eager.events  # parsed now, when asked for

@@ -106,3 +106,38 @@ def test_a_real_record_tail() -> None:
 def test_integer_lists_as_json_reads_them(values: list[int]) -> None:
     text = "[" + ",".join(map(str, values)) + "]"
     assert _param_value(text) == _frozen(json.loads(text))
+
+
+_INT = re.compile(r"-?\d+")
+_FLOAT = re.compile(r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf|nan)", re.IGNORECASE)
+_INT_LIST = re.compile(r"\[(?:-?(?:0|[1-9]\d*)(?:,-?(?:0|[1-9]\d*))*)?\]")
+
+
+def reference_value(text: str) -> object:
+    """``_param_value`` before it looked at the first character (every pattern in turn)."""
+    if _INT.fullmatch(text):
+        return int(text)
+    if _FLOAT.fullmatch(text):
+        return float(text)
+    if _INT_LIST.fullmatch(text):
+        return tuple(int(x) for x in text[1:-1].split(",")) if len(text) > 2 else ()
+    if text[:1] in ("[", "{"):
+        try:
+            return _frozen(json.loads(text))
+        except ValueError:
+            return text
+    return text
+
+
+_VALUE_TEXTS = st.one_of(
+    st.text(alphabet='0123456789-+.eEinfaINFA[]{}," :xk_', max_size=12),
+    st.sampled_from(["inf", "-Inf", "nan", "NaN", "+.5", "1e+06", "kEXPLICIT", "", "[]", "{}"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUE_TEXTS)
+def test_a_value_reads_as_every_pattern_in_turn_read_it(text: str) -> None:
+    got, expected = _param_value(text), reference_value(text)
+    assert type(got) is type(expected)
+    assert repr(got) == repr(expected)  # (nan, also inside a JSON array, equals itself)

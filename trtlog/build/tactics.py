@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,22 +33,36 @@ from trtlog.events import (
     TimingRunner,
 )
 from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader  # TensorRT 5/6
+from trtlog.events.layers import (
+    EngineLayerInfo,
+    EngineLayerInfoHeader,
+    EngineLayersDetailed,
+    InspectorLayerName,
+    InspectorLayersHeader,
+    InspectorRecord,
+)
 from trtlog.numbers import format_tactic
 from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
     from trtlog.build.model import Build
+    from trtlog.build.store import EventStore
 
-__all__ = ["TacticTable", "tactic_columns", "tactic_rows"]
+__all__ = ["Indexed", "TacticTable", "tactic_columns", "tactic_rows"]
 
 
-def tactic_columns(build: Build, engine_layers: Mapping[str, int] | None = None) -> dict[str, Any]:
+def tactic_columns(
+    build: Build, engine_layers: Mapping[str, int] | None = None, *, arrays: bool = False
+) -> dict[str, Any]:
     """The columns of :func:`trtlog.frames.tactics_frame` (its docstring says what each holds).
 
     Args:
         build: the parsed log.
         engine_layers: engine layer name → tactic id; by default taken from the log's layer
             dump (``Build.engine``) when it has one.
+        arrays: columns may be numpy arrays (the frame's way), and when ``tactic`` is an
+            unsigned 64-bit array, ``tactic_hex`` is ``None`` (the frame spells the ids from
+            the array's bytes); otherwise every column is a list.
 
     Example:
         >>> from trtlog import parse_text
@@ -63,6 +77,23 @@ def tactic_columns(build: Build, engine_layers: Mapping[str, int] | None = None)
             engine_layers, dtypes = _engine_tactics(build)
         else:
             dtypes = _engine_tactics(build)[1]
+        store = build._lazy
+        if store is not None:
+            fast = _fast_columns(store)
+            if fast is not None:
+                engine_layer, in_engine = _engine_marks(
+                    fast["layer"],
+                    fast["tactic"],
+                    fast["chosen"],
+                    fast["format_combination"],
+                    engine_layers,
+                    dtypes,
+                )
+                fast["engine_layer"], fast["in_engine"] = engine_layer, in_engine
+                if not arrays:
+                    fast["tactic_hex"] = _hex_texts(fast["tactic"])
+                    return {k: v.tolist() if hasattr(v, "tolist") else v for k, v in fast.items()}
+                return fast
         table = tactic_rows(build)
         table.mark_engine(engine_layers, dtypes)
         return table.columns()
@@ -327,30 +358,9 @@ class TacticTable:
         dtypes: Mapping[str, tuple[str | None, ...]],
     ) -> None:
         """Fill ``engine_layer`` and ``in_engine`` from the engine's layers and tactics."""
-        n = len(self.line)
-        self.engine_layer: list[str | None] = [None] * n
-        self.in_engine = [False] * n
-        if not engine_layers:
-            return
-        candidates: dict[str, list[int]] = {}
-        layer, tactic = self.layer, self.tactic
-        for i in [i for i, c in enumerate(self.chosen) if c]:
-            name = layer[i]
-            if name in engine_layers:
-                self.engine_layer[i] = name
-                if tactic[i] == engine_layers[name]:  # type: ignore[index]
-                    candidates.setdefault(name, []).append(i)  # type: ignore[arg-type]
-        for name, found in candidates.items():
-            # one combination per engine layer: several can choose the same tactic (and 8.4
-            # repeats the chosen lines while generating the engine); prefer the one whose
-            # formats have the engine layer's element types
-            expected = dtypes.get(name)
-            best = [
-                i
-                for i in found
-                if expected and _combination_dtypes(self.combination[i]) == expected
-            ] or found
-            self.in_engine[best[0]] = True
+        self.engine_layer, self.in_engine = _engine_marks(
+            self.layer, self.tactic, self.chosen, self.combination, engine_layers, dtypes
+        )
 
     def columns(self) -> dict[str, Any]:
         """The frame's columns."""
@@ -438,6 +448,11 @@ def _engine_tactics(
     """
     engine = build.__dict__.get("engine", _NOT_BUILT)
     if engine is _NOT_BUILT:
+        store = build._lazy
+        walk = None if store is None else store.reversed_of(_DUMP_WALK_KINDS)
+        last = None if walk is None else _last_detailed_dump(walk)
+        if last is not None:
+            return engine_tactics(last)
         return engine_tactics(
             build.events_of(*(c.model_fields["kind"].default for c in DUMP_EVENTS))
         )
@@ -454,3 +469,516 @@ def _engine_tactics(
 
 
 _NOT_BUILT = object()
+
+
+def _kind(cls: type[Any]) -> str:
+    return cls.model_fields["kind"].default  # type: ignore[no-any-return]
+
+
+#: a layer dump's records by the dump they belong to (``engine.from_log._read_dumps``)
+_INSPECTOR_KINDS = frozenset({_kind(InspectorRecord), _kind(InspectorLayerName)})
+_LISTING_KINDS = frozenset({_kind(EngineLayerInfo)})
+#: the events that start a dump, and the kind of dump they start
+_DUMP_START_KINDS = {
+    _kind(EngineLayerInfoHeader): _LISTING_KINDS,
+    _kind(EngineLayersDetailed): _INSPECTOR_KINDS,
+    _kind(InspectorLayersHeader): _INSPECTOR_KINDS,
+}
+_DUMP_WALK_KINDS = _INSPECTOR_KINDS | _LISTING_KINDS | frozenset(_DUMP_START_KINDS)
+
+
+def _last_detailed_dump(walk: Iterator[Any]) -> list[Any] | None:
+    """The events of a log's last layer dump with detailed records, walking from the end.
+
+    ``engine.from_log._read_dumps`` makes the engine of the last dump holding an inspector
+    record (``Name: ..., LayerType: ...``); a dump runs from its start line (or from a record
+    of the other dump kind) to the next one. Reading from the end, the first dump that holds
+    a detailed record is that dump, complete once the walk meets what began it, so the
+    earlier dumps' records are never parsed (a 50 MB log prints a listing and a dump per
+    builder round). ``_read_dumps`` over the events returned (one dump, detailed) chooses the
+    same records. ``None`` when no dump has a detailed record (the caller reads them all).
+    """
+    records: list[Any] = []
+    current: frozenset[str] | None = None  # the kinds of the dump being read backwards
+    detailed = False
+    for event in walk:
+        kind = event.kind
+        starts = _DUMP_START_KINDS.get(kind)
+        if starts is not None:
+            if detailed:
+                if starts is current:
+                    records.append(event)
+                break
+            records, current = [], None
+            continue
+        if current is not None and kind not in current:
+            if detailed:
+                break
+            records, current = [], None
+        if current is None:
+            current = _INSPECTOR_KINDS if kind in _INSPECTOR_KINDS else _LISTING_KINDS
+        records.append(event)
+        detailed = detailed or kind == _INSPECTOR_RECORD
+    if not detailed:
+        return None
+    records.reverse()
+    return records
+
+
+_INSPECTOR_RECORD = _kind(InspectorRecord)
+
+
+def _engine_marks(
+    layer: Any,
+    tactic: Any,
+    chosen: Any,
+    combination: Any,
+    engine_layers: Mapping[str, int],
+    dtypes: Mapping[str, tuple[str | None, ...]],
+) -> tuple[list[str | None], list[bool]]:
+    """``engine_layer`` and ``in_engine`` of the rows, from the engine's layers and tactics."""
+    n = len(layer)
+    engine_layer: list[str | None] = [None] * n
+    in_engine = [False] * n
+    if not engine_layers:
+        return engine_layer, in_engine
+    candidates: dict[str, list[int]] = {}
+    for i in [i for i, c in enumerate(chosen) if c]:
+        name = layer[i]
+        if name in engine_layers:
+            engine_layer[i] = name
+            t = tactic[i]
+            if t is not None and int(t) == engine_layers[name]:
+                candidates.setdefault(name, []).append(i)
+    for name, found in candidates.items():
+        # one combination per engine layer: several can choose the same tactic (and 8.4
+        # repeats the chosen lines while generating the engine); prefer the one whose
+        # formats have the engine layer's element types
+        expected = dtypes.get(name)
+        best = [
+            i for i in found if expected and _combination_dtypes(combination[i]) == expected
+        ] or found
+        in_engine[best[0]] = True
+    return engine_layer, in_engine
+
+
+#: the fields the columnar path reads of each kind that sets the state or adds rows
+_FAST_FIELDS: dict[str, tuple[str, ...]] = {
+    "layer_costs_header": ("layer",),
+    "reformat_costs_header": (),
+    "autotune_combination": ("inputs", "outputs"),
+    "autotune_reformat": ("from_format", "to_format"),
+    "cached_tactic": ("layer", "runner", "inputs", "outputs", "tactic", "time_ms"),
+    "timing_runner": ("layer", "runner", "runner_id"),
+    "tactic_skipped": ("tactic", "only_option", "requested_bytes"),
+    "tactic_skipped_memory": ("variant", "tactic", "requested_bytes"),
+    "fastest_tactic": ("tactic",),
+    "runner_profiled": ("layer", "runner", "tactic"),
+    "runner_choice": ("runner", "tactic"),
+}
+#: kinds the columnar path leaves to :class:`TacticTable` (8.4 tactic names, TensorRT 5/6)
+_SLOW_KINDS = ("tactic_name_set", "legacy_timing_header", "legacy_runner_choice")
+_KEY_LIMIT = 1 << 62
+
+
+def _fast_columns(store: EventStore) -> dict[str, Any] | None:
+    """The tactics frame's columns without ``engine_layer``/``in_engine``, from columns.
+
+    What :class:`TacticTable` gives, computed per column: the timing rows and the other
+    autotuner kinds come as columns from the store (no event built for a hot row). The other
+    kinds' rows, merged in file order, say where the state (layer, runner, combination,
+    reformat) is set and where a runner block or a combination block (the rows a ``Fastest
+    Tactic`` or a ``Chose Runner Type`` line marks) starts; the state after each of them is a
+    forward fill, each timing row takes the state of the last such row before it
+    (``searchsorted``), and the fastest and chosen marks are one sorted lookup of (block,
+    tactic) keys. ``None`` for a log with 8.4 ``Set Tactic Name`` lines or the TensorRT 5/6
+    blocks (the table reads those), or ids that are not unsigned 64-bit.
+    """
+    import numpy as np
+
+    for kind in _SLOW_KINDS:
+        if store.column_parts(kind, ()):
+            return None
+    timing = store.column_parts(
+        "tactic_timing", ("tactic", "time_ms", "tactic_name"), arrays=True, severities=False
+    )
+    parts: list[tuple[str, list[int], dict[str, Any]]] = [
+        (kind, lines, values)
+        for kind, fields in _FAST_FIELDS.items()
+        for lines, _ends, _sevs, values in store.column_parts(kind, fields, severities=False)
+    ]
+    c_lines = np.array([n for _k, lines, _v in parts for n in lines], dtype=np.int64)
+    n_c = len(c_lines)
+    order = np.argsort(c_lines, kind="stable")
+    c_sorted = c_lines[order]
+    # where each control row lands among the snapshots (0 is the state before the first)
+    at = np.empty(n_c, dtype=np.int64)
+    at[order] = np.arange(1, n_c + 1)
+    size = n_c + 1
+    state = {name: _Fill(size) for name in ("layer", "reformat", "combination", "runner", "rid")}
+    state["reformat"].values[0] = False
+    r_reset = np.zeros(size, dtype=bool)
+    c_reset = np.zeros(size, dtype=bool)
+    fastest_at: list[Any] = []
+    fastest_tactic: list[Any] = []
+    chosen_at: list[Any] = []
+    chosen_runner: list[Any] = []
+    chosen_tactic: list[Any] = []
+    extra: list[tuple[Any, list[Any], list[Any], bool, list[Any], list[Any], list[Any] | None]] = []
+    start = 0
+    for kind, lines, values in parts:
+        n = len(lines)
+        p = at[start : start + n]
+        start += n
+        if kind == "timing_runner" or kind == "runner_profiled":
+            state["runner"].set(p, values["runner"])
+            layers = values["layer"]
+            named = np.array([bool(x) for x in layers], dtype=bool)
+            state["layer"].set(p[named], _objects(layers)[named])
+            if kind == "timing_runner":
+                state["rid"].set(p, values["runner_id"])
+                r_reset[p] = True
+            else:
+                fastest_at.append(p)
+                fastest_tactic.append(values["tactic"])
+        elif kind == "fastest_tactic":
+            fastest_at.append(p)
+            fastest_tactic.append(values["tactic"])
+        elif kind == "layer_costs_header" or kind == "reformat_costs_header":
+            reformat = kind == "reformat_costs_header"
+            layers = [None] * n if reformat else [x or None for x in values["layer"]]
+            state["layer"].set(p, layers)
+            state["reformat"].set(p, [reformat] * n)
+            for name in ("combination", "runner", "rid"):
+                state[name].set(p, [None] * n)
+            r_reset[p] = True
+            c_reset[p] = True
+        elif kind == "autotune_combination":
+            state["combination"].set(
+                p,
+                [
+                    f"{_formats_text(a)} -> {_formats_text(b)}"
+                    for a, b in zip(values["inputs"], values["outputs"], strict=True)
+                ],
+            )
+            c_reset[p] = True
+        elif kind == "autotune_reformat":
+            state["reformat"].set(p, [True] * n)
+            state["combination"].set(
+                p,
+                [
+                    f"{a.text} -> {b.text}"
+                    for a, b in zip(values["from_format"], values["to_format"], strict=True)
+                ],
+            )
+            c_reset[p] = True
+        elif kind == "runner_choice":
+            chosen_at.append(p)
+            chosen_runner.extend(values["runner"])
+            chosen_tactic.append(values["tactic"])
+        elif kind == "cached_tactic":
+            layers = values["layer"]
+            state["layer"].set(p, layers)
+            state["runner"].set(p, values["runner"])
+            state["rid"].set(p, [None] * n)
+            state["combination"].set(
+                p,
+                [
+                    f"{_formats_text(a)} -> {_formats_text(b)}"
+                    for a, b in zip(values["inputs"], values["outputs"], strict=True)
+                ],
+            )
+            r_reset[p] = True
+            c_reset[p] = True
+            reformats = [x.startswith("Optimizer Reformat(") for x in layers]
+            extra.append(
+                (
+                    p,
+                    list(values["tactic"]),
+                    values["time_ms"],
+                    True,
+                    [None] * n,
+                    [None] * n,
+                    reformats,
+                )
+            )
+        elif kind == "tactic_skipped":
+            reasons = ["only option" if x else "scratch memory" for x in values["only_option"]]
+            extra.append(
+                (
+                    p,
+                    list(values["tactic"]),
+                    [_NAN] * n,
+                    False,
+                    reasons,
+                    list(values["requested_bytes"]),
+                    None,
+                )
+            )
+        elif kind == "tactic_skipped_memory":
+            keep = np.array(
+                [
+                    v == "skipping" and t is not None
+                    for v, t in zip(values["variant"], values["tactic"], strict=True)
+                ],
+                dtype=bool,
+            )
+            k = int(keep.sum())
+            extra.append(
+                (
+                    p[keep],
+                    [t for t, x in zip(values["tactic"], keep, strict=True) if x],
+                    [_NAN] * k,
+                    False,
+                    ["insufficient memory"] * k,
+                    [r for r, x in zip(values["requested_bytes"], keep, strict=True) if x],
+                    None,
+                )
+            )
+    # the state after each control row: a forward fill of what each one sets
+    snapshots = {name: fill.filled() for name, fill in state.items()}
+    r_block = np.cumsum(r_reset)
+    c_block = np.cumsum(c_reset)
+    codes: dict[str, int] = {}
+    code_of = codes.setdefault
+    s_code = np.array(
+        [-1 if r is None else code_of(r, len(codes)) for r in snapshots["runner"]],
+        dtype=np.int64,
+    )
+    # the rows: timings (in parts) and the rows other kinds add
+    t_lines = _joined([np.asarray(p[0], dtype=np.int64) for p in timing], np.int64)
+    n_t = len(t_lines)
+    e_at = np.concatenate([e[0] for e in extra]) if extra else np.zeros(0, dtype=np.int64)
+    n_e = len(e_at)
+    tactic_all = _uint64([p[3]["tactic"] for p in timing], [t for e in extra for t in e[1]])
+    if tactic_all is None:
+        return None
+    all_lines = np.concatenate([t_lines, c_lines[order][e_at - 1] if n_e else e_at])
+    rows = np.argsort(all_lines, kind="stable")
+    snap = np.concatenate([np.searchsorted(c_sorted, t_lines), e_at])[rows]
+    tactic = tactic_all[rows]
+    line_col = all_lines[rows]
+    cached = np.zeros(n_t + n_e, dtype=bool)
+    skipped = np.zeros(n_t + n_e, dtype=bool)
+    reformat_col = snapshots["reformat"][snap].astype(bool)
+    times = np.concatenate(
+        [
+            _joined([np.asarray(p[3]["time_ms"], dtype=np.float64) for p in timing], np.float64),
+            np.array([t for e in extra for t in e[2]], dtype=np.float64),
+        ]
+    )
+    names = np.empty(n_t + n_e, dtype=object)
+    at_part = 0
+    for part in timing:
+        column = part[3]["tactic_name"]
+        names[at_part : at_part + len(column)] = column
+        at_part += len(column)
+    skip_reason: Any = [None] * (n_t + n_e)
+    requested: Any = [None] * (n_t + n_e)
+    if n_e:
+        is_extra = rows >= n_t
+        which = rows[is_extra] - n_t
+        e_cached = np.array([e[3] for e in extra for _ in e[1]], dtype=bool)
+        cached[is_extra] = e_cached[which]
+        skipped[is_extra] = ~e_cached[which]
+        e_reformat = np.array(
+            [
+                r
+                for e in extra
+                for r in (e[6] if e[6] is not None else snapshots["reformat"][e[0]].tolist())
+            ],
+            dtype=bool,
+        )
+        reformat_col[is_extra] = e_reformat[which]
+        why = np.empty(n_t + n_e, dtype=object)
+        why[n_t:] = [r for e in extra for r in e[4]]
+        skip_reason = why[rows].tolist()
+        asked = np.empty(n_t + n_e, dtype=object)
+        asked[n_t:] = [r for e in extra for r in e[5]]
+        requested = asked[rows].tolist()
+    if n_t and "" in names[:n_t].tolist():
+        names[:n_t] = [x or None for x in names[:n_t].tolist()]
+    fastest = _marked(
+        (r_block[snap],),
+        tactic,
+        line_col,
+        (r_block[np.concatenate(fastest_at)] if fastest_at else np.zeros(0, np.int64),),
+        [t for column in fastest_tactic for t in column],
+        c_lines[order][np.concatenate(fastest_at) - 1].tolist() if fastest_at else [],
+    )
+    ch_at = np.concatenate(chosen_at) if chosen_at else np.zeros(0, dtype=np.int64)
+    chosen = _marked(
+        (c_block[snap], s_code[snap] + 1),
+        tactic,
+        line_col,
+        (
+            c_block[ch_at],
+            np.array(
+                [-1 if r is None else code_of(r, len(codes)) for r in chosen_runner],
+                dtype=np.int64,
+            )
+            + 1,
+        ),
+        [t for column in chosen_tactic for t in column],
+        c_lines[order][ch_at - 1].tolist(),
+    )
+    if fastest is None or chosen is None:
+        return None
+    fastest &= ~skipped
+    fastest |= cached
+    chosen |= cached
+    return {
+        "line": line_col,
+        "layer": Indexed(snapshots["layer"], snap),
+        "runner": Indexed(snapshots["runner"], snap),
+        "runner_id": Indexed(snapshots["rid"], snap),
+        "reformat": reformat_col,
+        "format_combination": Indexed(snapshots["combination"], snap),
+        "tactic": tactic,
+        "tactic_hex": None,  # spelled by the caller (tactic_columns or the frame)
+        "tactic_name": names[rows],
+        "time_ms": times[rows],
+        "fastest": fastest,
+        "chosen": chosen,
+        "skipped": skipped,
+        "cached": cached,
+        "skip_reason": skip_reason,
+        "requested_bytes": requested,
+    }
+
+
+def _joined(arrays: list[Any], dtype: Any) -> Any:
+    import numpy as np
+
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+
+
+class Indexed:
+    """A column as ``distinct[positions]``: a state column of the tactics frame.
+
+    Its values are the state after each control row (far fewer than the rows), so the frame
+    converts ``distinct`` once and takes from it.
+
+    Attributes:
+        distinct: an object array of the state after each control row.
+        positions: per row, its position in ``distinct``.
+    """
+
+    __slots__ = ("distinct", "positions")
+
+    def __init__(self, distinct: Any, positions: Any) -> None:
+        self.distinct = distinct
+        self.positions = positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, i: int) -> Any:
+        return self.distinct[self.positions[i]]
+
+    def array(self) -> Any:
+        """The column as an object array."""
+        return self.distinct[self.positions]
+
+    def tolist(self) -> list[Any]:
+        """The column as a list."""
+        return self.array().tolist()  # type: ignore[no-any-return]
+
+
+def _objects(values: Any) -> Any:
+    import numpy as np
+
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    return array
+
+
+class _Fill:
+    """One state value per control row: set at some rows, carried forward to the others."""
+
+    def __init__(self, size: int) -> None:
+        import numpy as np
+
+        self.values = np.empty(size, dtype=object)  # None before the first control row
+        self.where = np.zeros(size, dtype=bool)
+        self.where[0] = True
+
+    def set(self, at: Any, values: Any) -> None:
+        if len(at):
+            self.values[at] = _objects(values) if isinstance(values, list) else values
+            self.where[at] = True
+
+    def filled(self) -> Any:
+        import numpy as np
+
+        index = np.where(self.where, np.arange(len(self.where)), 0)
+        return self.values[np.maximum.accumulate(index)]
+
+
+def _uint64(columns: list[Any], extra: list[Any]) -> Any:
+    """The timing parts' tactic columns and the other rows' tactics as one uint64 array."""
+    import numpy as np
+
+    pieces = []
+    for column in [*columns, extra]:
+        if isinstance(column, np.ndarray) and column.dtype == np.uint64:
+            pieces.append(column)
+            continue
+        values = list(column)
+        if None in values:
+            return None
+        try:
+            pieces.append(np.array(values, dtype=np.uint64))
+        except (OverflowError, TypeError, ValueError):
+            return None
+    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.uint64)
+
+
+def _marked(
+    row_keys: tuple[Any, ...],
+    tactic: Any,
+    line: Any,
+    mark_keys: tuple[Any, ...],
+    mark_tactic: list[int],
+    mark_line: list[int],
+) -> Any:
+    """Rows with a mark of the same keys and tactic on a later line (``None``: keys too big).
+
+    The keys (a block number, a runner code) and the tactic (as its rank among every tactic)
+    are one int64 per row and per mark; each key's last mark line is found with one sorted
+    lookup.
+    """
+    import numpy as np
+
+    n = len(tactic)
+    if not mark_line or not n:
+        return np.zeros(n, dtype=bool)
+    m_tactic = np.array(mark_tactic, dtype=np.uint64)
+    # the tactics of the marks, ranked; a row whose tactic no mark names can match none
+    ranks, inverse = np.unique(m_tactic, return_inverse=True)
+    m_key = inverse.reshape(-1).astype(np.int64)
+    at_rank = np.minimum(np.searchsorted(ranks, tactic), len(ranks) - 1)
+    named = ranks[at_rank] == tactic
+    r_key = at_rank.astype(np.int64)
+    scale = len(ranks)
+    for r, m in zip(row_keys, mark_keys, strict=True):
+        top = int(max(r.max(initial=0), m.max(initial=0))) + 1
+        if scale * top >= _KEY_LIMIT:
+            return None
+        r_key = r_key + r * scale
+        m_key = m_key + m * scale
+        scale *= top
+    m_line = np.array(mark_line, dtype=np.int64)
+    order = np.lexsort((m_line, m_key))
+    keys, last_line = m_key[order], m_line[order]
+    last = np.ones(len(keys), dtype=bool)
+    last[:-1] = keys[1:] != keys[:-1]
+    keys, last_line = keys[last], last_line[last]
+    at = np.minimum(np.searchsorted(keys, r_key), len(keys) - 1)
+    return named & (keys[at] == r_key) & (last_line[at] > line)
+
+
+def _hex_texts(tactic: Any) -> list[str]:
+    """``format_tactic`` of every value of a uint64 array (from its big-endian bytes)."""
+    text = tactic.astype(">u8").tobytes().hex()
+    return ["0x" + text[i : i + 16] for i in range(0, len(text), 16)]

@@ -29,7 +29,12 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
+from trtlog.frames.schema import (
+    SCHEMAS,
+    frame_from_columns,
+    frame_from_records,
+    tactic_hex_series,
+)
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -341,6 +346,9 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
         engine_layers: engine layer name → tactic id; by default taken from the log's layer
             dump (``Build.engine``) when it has one.
     """
-    columns = tactic_columns(build, engine_layers)  # the rows: trtlog.build.tactics
+    # the rows: trtlog.build.tactics
+    columns = tactic_columns(build, engine_layers, arrays=True)
     with gc_paused():
+        if columns["tactic_hex"] is None:
+            columns["tactic_hex"] = tactic_hex_series(columns["tactic"])
         return frame_from_columns("tactics", columns)

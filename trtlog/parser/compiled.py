@@ -62,12 +62,19 @@ class Shape(NamedTuple):
         regex: the message regex (pattern text, named groups ``g1``, ``g2``...).
         groups: the names of the groups ``make`` takes, in order.
         make: the transformed fields from those groups' texts (what ``build(m)`` gives).
+        method: the transformer method ``make`` calls last (its result is ``make``'s).
+        args: the arguments ``make`` passes to ``method``, each a function of the group
+            texts (``args_of``), in :mod:`trtlog.parser.columns`'s terms: ``("none",)``,
+            ``("text", i)`` (the text of group ``groups[i]``), ``("conv", f, i)`` (``f`` of
+            that text) or ``("expr", f)`` (``f`` of every group's text).
     """
 
     literal: str | None
     regex: str
     groups: tuple[str, ...]
     make: Callable[..., Any]
+    method: Callable[..., Any] | None = None
+    args: tuple[tuple[Any, ...], ...] = ()
 
 
 class _NotFlat(Exception):
@@ -90,6 +97,8 @@ class _Spec(NamedTuple):
     source: str  # build(m) and direct(message)
     late_source: str  # line(text) and make(*groups)
     env: dict[str, Any]
+    method: str = ""  # the name of the top rule's transformer method in env
+    args: tuple[str, ...] = ()  # its argument expressions
 
 
 _Made = tuple[re.Pattern[str], Build, Callable[[str], Any]]
@@ -157,7 +166,14 @@ class CompiledStart:
         namespace: dict[str, Any] = {}
         exec(compile(spec.late_source, f"<compiled {self.start}>", "exec"), env, namespace)
         self._lines[i] = (spec.literal, namespace["line"])
-        self._shapes[i] = Shape(spec.literal, spec.regex, spec.used, namespace["make"])
+        self._shapes[i] = Shape(
+            spec.literal,
+            spec.regex,
+            spec.used,
+            namespace["make"],
+            env[spec.method] if spec.method else None,
+            tuple(_arg(expr, spec.used, env) for expr in spec.args),
+        )
 
     def _matching(self, message: str) -> int | None:
         """The index of the (first) alternative that matches ``message``."""
@@ -169,6 +185,17 @@ class CompiledStart:
                     self._make(i)
                 return i
         return None
+
+    def shapes(self) -> list[tuple[re.Pattern[str], Shape]]:
+        """Every alternative's message regex and :class:`Shape`, in the grammar's order."""
+        out = []
+        for i, (regex, _build, _direct) in enumerate(self.alternatives):
+            if self._shapes[i] is None:
+                self._make(i)
+            shape = self._shapes[i]
+            assert shape is not None
+            out.append((regex, shape))
+        return out
 
     def shape_of(self, message: str) -> Shape | None:
         """The shape of the (first) alternative that matches ``message``."""
@@ -209,6 +236,7 @@ class _Compiler:
         self.tree_callbacks = tree_callbacks(lark)
         self.transformer = transformer
         self.counter = 0
+        self.last: tuple[str, tuple[str, ...]] = ("", ())
 
     def group(self) -> str:
         self.counter += 1
@@ -266,6 +294,7 @@ class _Compiler:
         args = ["None" if child is None else exprs[child.index] for child in layout]
         key = f"r_{name}"
         env[key] = unwrap(method)
+        self.last = (key, tuple(args))  # the caller's own call, for a top-level rule
         return "".join(pieces), f"{key}({', '.join(args)})"
 
     def nonterminal(
@@ -288,6 +317,7 @@ class _Compiler:
         for rule in self.rules_by_origin[origin]:
             env: dict[str, Any] = {"_unreachable": _unreachable}
             regex, expr = self.alternative(rule, (), env)
+            method, args = self.last
             groups = _groups(regex)
             # The groups the expression reads are fetched with one m.group(i, j, ...) call
             # into local variables (a third of the cost of one m.group call per group).
@@ -314,7 +344,7 @@ class _Compiler:
                 f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
             )
             literal = self.leading_literal(rule)
-            specs.append(_Spec(literal, regex, tuple(used), source, late_source, env))
+            specs.append(_Spec(literal, regex, tuple(used), source, late_source, env, method, args))
         return CompiledStart(origin, specs)
 
     def leading_literal(self, rule: Rule) -> str | None:
@@ -328,6 +358,29 @@ class _Compiler:
 
 
 _GROUP_CALL = re.compile(r"g\('(\w+)'\)")
+_TEXT_ARG = re.compile(r"g\('(\w+)'\)")
+_CONV_ARG = re.compile(r"(t_\w+)\(g\('(\w+)'\)\)")
+
+
+def _arg(expr: str, used: tuple[str, ...], env: dict[str, Any]) -> tuple[Any, ...]:
+    """One argument expression of a top-level method call, as :class:`Shape` describes it."""
+    if expr == "None":
+        return ("none",)
+    m = _TEXT_ARG.fullmatch(expr)
+    if m is not None:
+        return ("text", used.index(m.group(1)))
+    m = _CONV_ARG.fullmatch(expr)
+    if m is not None:
+        return ("conv", env[m.group(1)], used.index(m.group(2)))
+    params = ", ".join(f"v_{n}" for n in used)
+    namespace: dict[str, Any] = {}
+    body = _GROUP_CALL.sub(r"v_\1", expr)
+    exec(
+        compile(f"def arg({params}):\n    return {body}\n", "<compiled arg>", "exec"),
+        env,
+        namespace,
+    )
+    return ("expr", namespace["arg"])
 
 
 _ENVELOPE = re.compile(LINE_ENVELOPE)

@@ -186,18 +186,20 @@ def _one_line(regex: str) -> tuple[str, bool]:
     text its ``.`` under ``(?s:...)`` and its negated classes would run on into the next
     line, and its ``$`` would stop before ``\n`` where a message stops before ``\r\n``. So:
     ``(?s:`` becomes ``(?:``, ``[^`` becomes ``[^\n``, ``$`` becomes ``(?=\r?$)``. Classes
-    that still match ``\n`` (``\s``, ``\D``, ``\W``) mark the shape as risky.
+    that still match ``\n`` (``\s``, ``\D``, ``\W``, outside a negated class: ``[^\s]``
+    excludes ``\n`` already) mark the shape as risky.
     """
     out: list[str] = []
     i = 0
     n = len(regex)
     in_class = False
+    negated = False  # the class being read is negated: it already excludes \n
     risky = False
     while i < n:
         c = regex[i]
         if c == "\\":
             pair = regex[i : i + 2]
-            if pair in ("\\s", "\\D", "\\W"):
+            if pair in ("\\s", "\\D", "\\W") and not (in_class and negated):
                 risky = True
             out.append(pair)
             i += 2
@@ -210,7 +212,8 @@ def _one_line(regex: str) -> tuple[str, bool]:
             continue
         if c == "[":
             in_class = True
-            if regex.startswith("[^", i):
+            negated = regex.startswith("[^", i)
+            if negated:
                 out.append("[^\\n")
                 i += 2
             else:

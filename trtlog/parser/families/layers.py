@@ -279,19 +279,28 @@ def _frozen(value: Any) -> Any:
 
 
 def _param_value(text: str) -> Any:
-    if _INT.fullmatch(text):
-        return int(text)
-    if _FLOAT.fullmatch(text):
-        return float(text)
-    if _INT_LIST.fullmatch(text):
+    # by the first character: only a number's can start a number (_INT, _FLOAT), only "["
+    # an integer list, only "[" or "{" JSON; most values are words (kEXPLICIT_ROUND_DOWN)
+    first = text[:1]
+    if first in _NUMBER_START:
+        if _INT.fullmatch(text):
+            return int(text)
+        if _FLOAT.fullmatch(text):
+            return float(text)
+        return text
+    if first == "[" and _INT_LIST.fullmatch(text):
         # what json.loads gives for "[3,3]", frozen, without the JSON decoder
         return tuple(int(x) for x in text[1:-1].split(",")) if len(text) > 2 else ()
-    if text[:1] in ("[", "{"):
+    if first in ("[", "{"):
         try:
             return _frozen(json.loads(text))
         except ValueError:
             return text
     return text
+
+
+#: the first characters of a text _INT or _FLOAT can match
+_NUMBER_START = frozenset("0123456789-+.iInN")
 
 
 def parse_parameters(text: str) -> tuple[tuple[str, Any], ...]:

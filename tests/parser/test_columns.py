@@ -1,0 +1,113 @@
+"""A hot shape's fields as columns equal what ``make`` gives row by row (issue 14).
+
+``trtlog.parser.columns`` probes the transformer method once per shape to find the fields
+that only place an argument; the others come from the method called per row. Over every
+fixture and corpus log, ``tests/build/test_store.py`` compares ``Build.columns`` (which uses
+this) with the eager parse; here the probe's decisions and the bulk tactic conversion.
+"""
+
+from __future__ import annotations
+
+from sys import intern
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trtlog.numbers import parse_num, parse_tactic
+from trtlog.parser.columns import column_plan, shape_columns, tactic_array
+from trtlog.parser.compiled import Shape
+
+
+def _placing(name: Any, tactic: Any, time: Any) -> dict[str, Any]:
+    return {"kind": "k", "name": intern(str(name)), "tactic": tactic, "time_ms": time, "x": None}
+
+
+def _touching(name: Any, tactic: Any) -> dict[str, Any]:
+    return {"kind": "k", "name": str(name or "").strip(), "tactic": tactic}
+
+
+def _stripping(name: Any) -> dict[str, Any]:
+    return {"kind": "k", "name": str(name).strip(), "upper": str(name).upper()}
+
+
+def _shape(method: Any, args: tuple[tuple[Any, ...], ...], width: int) -> Shape:
+    """A shape whose ``make`` is what the compiler generates: converters, then the method."""
+
+    def make(*texts: str) -> Any:
+        values: list[Any] = []
+        for arg in args:
+            if arg[0] == "none":
+                values.append(None)
+            elif arg[0] == "text":
+                values.append(texts[arg[1]])
+            else:
+                values.append(arg[1](texts[arg[2]]))
+        return method(*values)
+
+    groups = tuple(f"g{i}" for i in range(width))
+    return Shape("x", "x", groups, make, method, args)
+
+
+_TEXTS = [
+    ["sm80_kernel", " padded ", "x", ""],
+    ["0x00000000000003e8", "0xfffffffffffffffd", "0123", "-3"],
+    ["0.5", "1e+06", "-nan", "inf"],
+]
+
+
+def _by_row(shape: Shape, groups: list[list[str]], names: list[str]) -> dict[str, list[Any]]:
+    rows = list(map(shape.make, *groups))
+    return {name: [r.get(name) for r in rows] for name in names}
+
+
+def test_fields_that_place_an_argument_are_its_column() -> None:
+    shape = _shape(_placing, (("text", 0), ("conv", parse_tactic, 1), ("conv", parse_num, 2)), 3)
+    plan = column_plan(shape)
+    assert plan == {
+        "kind": ("const", "k"),
+        "name": ("arg", 0),  # str() of a group's text is that text
+        "tactic": ("arg", 1),
+        "time_ms": ("arg", 2),
+        "x": ("const", None),
+    }
+    names = ["name", "tactic", "time_ms", "x"]
+    got = shape_columns(shape, _TEXTS, 4, names, {})
+    assert repr(got) == repr(_by_row(shape, _TEXTS, names))  # (nan equals itself)
+
+
+@pytest.mark.parametrize(
+    ("method", "args", "width"),
+    [
+        (_touching, (("text", 0), ("conv", parse_tactic, 1)), 2),  # `name or ""`: per row
+        (_stripping, (("text", 0),), 1),  # str(name).strip() is not the text
+    ],
+)
+def test_fields_made_from_an_argument_come_from_the_method_per_row(
+    method: Any, args: tuple[tuple[Any, ...], ...], width: int
+) -> None:
+    shape = _shape(method, args, width)
+    plan = column_plan(shape)
+    assert plan is None or all(source == ("row",) for k, source in plan.items() if k != "kind")
+    names = [n for n in method(*["a"] * len(args)) if n != "kind"]
+    groups = _TEXTS[:width]
+    assert shape_columns(shape, groups, 4, names, {}) == _by_row(shape, groups, names)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=(1 << 64) - 1), max_size=20))
+def test_tactic_ids_in_bulk_equal_parse_tactic(values: list[int]) -> None:
+    texts = [f"0x{v:016x}" for v in values]
+    array = tactic_array(texts)
+    assert array is not None and array.dtype == np.uint64
+    assert array.tolist() == [parse_tactic(t) for t in texts]
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [["0x00000000000003e8", "0123"], ["-3"], ["0x3e8"], ["0x00000000000003eg"], ["0X" + "0" * 16]],
+)
+def test_other_tactic_spellings_leave_the_bulk_path(texts: list[str]) -> None:
+    assert tactic_array(texts) is None

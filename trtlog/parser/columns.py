@@ -1,0 +1,248 @@
+"""A hot shape's fields as columns, from the group texts the scanner kept (issue 14).
+
+Part of the parser, used by the event store (:mod:`trtlog.build.store`) for ``columns`` and
+the tactics frame. ``shape.make(*groups)`` gives one row's fields: it applies terminal
+callbacks to some group texts and passes the results to the transformer method. Over a
+column of rows the same work is done a column at a time:
+
+* each argument of the method is computed for every row at once: a group's texts as they
+  are, a terminal callback mapped over them (``parse_tactic`` over ``0x`` + 16 hex digits in
+  one ``bytes.fromhex``, ``parse_num`` as ``float``), or its expression per row;
+* the method is *probed* once per shape with stand-in arguments that refuse every operation
+  (truth, comparison, arithmetic, attributes) except ``str()``: a field that comes back as one
+  stand-in (or its ``str()`` for a group text) is that argument's column; a field that is a
+  plain constant (``None``, a number, a text, not made from a stand-in) is that constant; any
+  other field, or every field when the method touched a stand-in, is taken from the method
+  called per row on the argument columns.
+
+So a field is a column with no Python call per row when the method only places its
+arguments (``"tactic": tactic``), and the per-row method otherwise; both give what ``make``
+gives (``tests/build/test_store.py`` compares them over every fixture and corpus log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any
+
+from trtlog.numbers import parse_num, parse_tactic
+from trtlog.parser.compiled import Shape
+
+__all__ = ["column_plan", "shape_columns", "tactic_array"]
+
+
+class _Touched(Exception):
+    """The probed method did something with an argument besides placing it."""
+
+
+def _refuse(*_args: Any, **_kwargs: Any) -> Any:
+    raise _Touched
+
+
+class _Probe:
+    """A stand-in argument: ``str()`` gives its marker, every other operation refuses."""
+
+    __slots__ = ("marker",)
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __str__(self) -> str:
+        return self.marker
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Touched
+
+
+_REFUSED = (
+    "__bool__ __len__ __iter__ __contains__ __getitem__ __eq__ __ne__ __lt__ __le__ __gt__ "
+    "__ge__ __hash__ __int__ __float__ __index__ __add__ __radd__ __sub__ __rsub__ __mul__ "
+    "__rmul__ __truediv__ __rtruediv__ __mod__ __rmod__ __neg__ __abs__ __format__ __repr__ "
+    "__and__ __rand__ __or__ __ror__ __call__"
+)
+for _name in _REFUSED.split():
+    setattr(_Probe, _name, _refuse)
+
+_CONSTANT_TYPES = (type(None), bool, int, float, str)
+
+
+def _constant(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return all(_constant(v) for v in value)
+    return type(value) in _CONSTANT_TYPES
+
+
+#: a field's source: ("arg", k), ("const", value) or ("row",)
+_Plan = dict[str, tuple[Any, ...]]
+
+
+def _probe(shape: Shape, round_: int) -> tuple[dict[str, Any], list[Any]] | None:
+    probes: list[Any] = []
+    for k, arg in enumerate(shape.args):
+        probes.append(None if arg[0] == "none" else _Probe(f" \x00{round_}:{k}Ab\x00 "))
+    assert shape.method is not None
+    try:
+        fields = shape.method(*probes)
+    except _Touched:
+        return None
+    except Exception:  # the method refused a stand-in in its own way: per row
+        return None
+    if not isinstance(fields, dict):
+        return None
+    return fields, probes
+
+
+@lru_cache(maxsize=256)
+def _plan(shape: Shape) -> _Plan | None:
+    """Each field's source (see the module docstring), or ``None``: every field per row."""
+    if shape.method is None:
+        return None
+    first, second = _probe(shape, 1), _probe(shape, 2)
+    if first is None or second is None or first[0].keys() != second[0].keys():
+        return None
+    plan: _Plan = {}
+    for name, value in first[0].items():
+        other = second[0][name]
+        plan[name] = ("row",)
+        for k, (p, q) in enumerate(zip(first[1], second[1], strict=True)):
+            if p is None:
+                continue
+            if value is p and other is q:
+                plan[name] = ("arg", k)
+                break
+            if (
+                shape.args[k][0] == "text"
+                and type(value) is str
+                and value == p.marker
+                and other == q.marker
+            ):
+                plan[name] = ("arg", k)  # str() of a group's text is that text
+                break
+        else:
+            if (
+                _constant(value)
+                and type(value) is type(other)
+                and value == other
+                and not any(isinstance(v, str) and "\x00" in v for v in _flat(value))
+            ):
+                plan[name] = ("const", value)
+    return plan
+
+
+def column_plan(shape: Shape) -> dict[str, tuple[Any, ...]] | None:
+    """Each field's source for ``shape``: ``("arg", k)``, ``("const", value)`` or ``("row",)``.
+
+    ``None`` when every field is made per row (the method touched an argument).
+    """
+    return _plan(shape)
+
+
+def _flat(value: Any) -> list[Any]:
+    if isinstance(value, tuple):
+        return [x for v in value for x in _flat(v)]
+    return [value]
+
+
+def tactic_array(texts: Sequence[str]) -> Any:
+    """``parse_tactic`` of each text as an unsigned 64-bit array, or ``None``.
+
+    In bulk when every text is ``0x`` and 16 hex digits (what 8.4+ print): one
+    ``bytes.fromhex`` of the joined digits. ``None`` for anything else (the caller maps
+    ``parse_tactic``).
+    """
+    import numpy as np
+
+    n = len(texts)
+    joined = "".join(texts)
+    if len(joined) != 18 * n or joined[0::18] != "0" * n or joined[1::18] != "x" * n:
+        return None
+    digits = joined.replace("0x", "")
+    if len(digits) != 16 * n:
+        return None
+    try:
+        raw = bytes.fromhex(digits)
+    except ValueError:
+        return None
+    return np.frombuffer(raw, dtype=">u8").astype(np.uint64)
+
+
+def _convert(conv: Callable[[str], Any], texts: list[Any], arrays: bool) -> Any:
+    if conv is parse_num:
+        return list(map(float, texts))  # parse_num is float()
+    if conv is parse_tactic and texts:
+        array = tactic_array(texts)
+        if array is not None:
+            return array if arrays else array.tolist()
+    return list(map(conv, texts))
+
+
+def shape_columns(
+    shape: Shape,
+    groups: list[list[Any]],
+    n: int,
+    names: Sequence[str],
+    defaults: dict[str, Any],
+    *,
+    arrays: bool = False,
+) -> dict[str, Any]:
+    """The fields ``names`` of ``n`` rows of ``shape`` as columns (what ``make`` gives).
+
+    Args:
+        shape: the hot shape.
+        groups: per group ``shape.make`` takes, its text in every row.
+        n: the number of rows.
+        names: the fields wanted.
+        defaults: each field's value when ``make`` leaves it out (the class defaults).
+        arrays: a tactic id column may be an unsigned 64-bit numpy array (else a list).
+    """
+    plan = _plan(shape)
+    out: dict[str, Any] = {}
+    if plan is None:
+        made = list(map(shape.make, *groups)) if groups else [shape.make() for _ in range(n)]
+        for name in names:
+            out[name] = _pick(made, name, defaults)
+        return out
+    cache: dict[int, Any] = {}
+
+    def arg(k: int) -> Any:
+        if k not in cache:
+            spec = shape.args[k]
+            if spec[0] == "none":
+                cache[k] = [None] * n
+            elif spec[0] == "text":
+                cache[k] = groups[spec[1]]
+            elif spec[0] == "conv":
+                cache[k] = _convert(spec[1], groups[spec[2]], arrays)
+            else:
+                fn = spec[1]
+                cache[k] = list(map(fn, *groups)) if groups else [fn() for _ in range(n)]
+        return cache[k]
+
+    rows: list[dict[str, Any]] | None = None
+    for name in names:
+        source = plan.get(name)
+        if source is None:
+            out[name] = [defaults[name]] * n
+        elif source[0] == "arg":
+            out[name] = arg(source[1])
+        elif source[0] == "const":
+            out[name] = [source[1]] * n
+        else:
+            if rows is None:
+                assert shape.method is not None
+                columns = [arg(k) for k in range(len(shape.args))]
+                columns = [c.tolist() if hasattr(c, "tolist") else c for c in columns]
+                method = shape.method
+                rows = list(map(method, *columns)) if columns else [method() for _ in range(n)]
+            out[name] = _pick(rows, name, defaults)
+    return out
+
+
+def _pick(rows: list[dict[str, Any]], name: str, defaults: dict[str, Any]) -> list[Any]:
+    try:
+        return list(map(itemgetter(name), rows))
+    except KeyError:  # a row without the field: its default
+        default = defaults[name]
+        return [r.get(name, default) for r in rows]
