@@ -197,3 +197,24 @@ def test_a_reader_named_only_by_its_inputs_line_keeps_the_graph_whole() -> None:
     graph = trtlog.parse_text(READER_WITHOUT_NODE).merge_graph()
     assert "onnx:/q/QuantizeLinear" not in graph.nodes
     assert "onnx:/q/Constant_1_output_0" in graph.nodes
+
+
+def test_a_mangled_format_is_not_a_format() -> None:
+    """A stride that is not an integer made a hot reformat row fail when its event was built.
+
+    bench/fuzz.py (seed 41) found ``Float(1:32,\\x11,1)``: the grammar's FORMAT took any text
+    in the parentheses, so the scanner kept the line as a hot row and building its event raised
+    ``ValueError`` (the line-by-line path makes such a line unrecognized). FORMAT now says what
+    a format holds: integers, negative for a dynamic dimension, one of them ``n:width``.
+    """
+    stars = "*" * 15
+    good = f"{ENV}{stars} Autotuning Reformat: Float(1,1,1) -> Float(1:32,-1,1) {stars}\n"
+    bad = good.replace("-1,1)", "\x11,1)")
+    text = (good * 40) + bad + (good * 40)
+    build = harness.check_log_text(text)
+    assert build is not None
+    kinds = [e.kind for e in build.events]
+    assert kinds.count("autotune_reformat") == 80 and kinds[40] == "unrecognized"
+    fresh = trtlog.parse_text(text)
+    assert fresh.counts() == {"autotune_reformat": 80, "unrecognized": 1}
+    assert [e.kind for e in fresh.events] == kinds
