@@ -255,13 +255,16 @@ def generate(path: Path, megabytes: float, seed: int = 0) -> None:
     """Write a verbose log of at least ``megabytes`` MB to ``path``."""
     w = LogWriter(random.Random(seed))
     target = int(megabytes * 1e6)
+    # a model of 400 layers per chunk (about 8 MB of log); smaller chunks for a log asked under
+    # 4 MB (the smoke tests' runs), so that it is about the size asked
+    per_chunk = 400 if megabytes >= 4 else max(10, round(400 * megabytes / 8))
     size = 0
     with path.open("w", encoding="utf-8", newline="") as out:
         for line in header(w):
             out.write(line)
         chunk = 0
         while size < target:
-            names = [f"/m{chunk}{n}" for n in model_layers(400)]
+            names = [f"/m{chunk}{n}" for n in model_layers(per_chunk)]
             for part in (onnx_lines, optimizer_lines, autotune_lines):
                 for line in part(w, names):
                     out.write(line)

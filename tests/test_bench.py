@@ -30,7 +30,7 @@ SMALL = {
         ["speed-up over serial", "re-ingest", "GROUP BY", "streamed: True", "peak RSS"],
     ),
     "startup.py": (["--repeat", "1"], ["ratio", "CPU s", "target summary:"]),
-    "fuzz.py": (["--engine", "random", "--seconds", "3", "--seed", "1"], ["inputs tried:"]),
+    "fuzz.py": (["--engine", "random", "--seconds", "1", "--seed", "1"], ["inputs tried:"]),
     "report.py": (
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--no-browser"],
         ["ratio (b)/(a)", "file:"],
