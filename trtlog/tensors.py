@@ -225,9 +225,11 @@ _PROSE = re.compile(
     r" (?P<type>[A-Za-z][A-Za-z0-9]*)(?: format)?(?P<tail>.*)",
     re.IGNORECASE | re.DOTALL,
 )
+# the numbers read as a vector width: ASCII digits, at most nine (bench/fuzz.py seed 42 gave
+# a width of 4,400 digits, past what int() converts; a clause with one is not a clause we know)
 _CLAUSE = re.compile(
-    r" (?:where (?:channel|C) % (?P<pad>\d+) == 0"
-    r"|where (?:channel == (?P<eq>\d+) and )?(?P<dla>column stride) % \d+ == 0"
+    r" (?:where (?:channel|C) % (?P<pad>[0-9]{1,9}) == 0"
+    r"|where (?:channel == (?P<eq>[0-9]{1,9}) and )?(?P<dla>column stride) % \d+ == 0"
     r"|and H Stride % \d+ == 0"
     r"|(?P<spatial>with 3 spatial dimensions)"
     r"|\((?P<enum>k[A-Z0-9_]+)\))",

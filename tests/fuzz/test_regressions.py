@@ -181,6 +181,24 @@ def test_a_format_that_is_not_text_takes_the_general_engine_path(tmp_path: Path)
     assert [layer.name for layer in engine.layers] == ["a", "b"]
 
 
+def test_a_vector_width_past_int_s_digit_limit_is_an_unknown_clause(tmp_path: Path) -> None:
+    """bench/fuzz.py (seed 42): ``where channel % <4,400 digits> == 0`` in a layer's format
+    raised ``ValueError`` from ``int()`` while the engine loaded."""
+    from trtlog.tensors import parse_format
+
+    width = "7" * 4400
+    text = f"Channel major FP16 format where channel % {width} == 0"
+    assert (parse_format(text).dtype, parse_format(text).layout) == ("FP16", None)
+    assert parse_format("Channel major FP16 format where channel % 8 == 0").layout == "hwc8"
+    tensor = {"Name": "x", "Location": "Device", "Dimensions": [1, 4], "Format/Datatype": text}
+    path = tmp_path / "e.json"
+    layer = {"Name": "a", "LayerType": "Shuffle", "Inputs": [tensor], "Outputs": []}
+    path.write_text(json.dumps({"Layers": [layer]}), encoding="utf-8")
+    harness.check_json(path.read_bytes())
+    [tensor_read] = trtlog.load_engine(path).layers[0].inputs
+    assert (tensor_read.format, tensor_read.dtype, tensor_read.layout) == (text, "FP16", None)
+
+
 # bench/fuzz.py seed 26 on the merged tree of 2026-11-26, reduced to two lines: a node's
 # inputs line without its "Parsing node" line, and a constant registered as a layer
 READER_WITHOUT_NODE = (
