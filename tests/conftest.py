@@ -120,6 +120,26 @@ def corpus_json() -> list[Path]:
     return corpus_files(".json")
 
 
+def layer_json_files() -> list[Path]:
+    """The layer-info JSON files among the fixtures and the corpus (not profiles or timings)."""
+    import warnings
+
+    import trtlog
+    from trtlog.exports.read import detect_kind, read_json_file
+
+    out = []
+    for path in sorted((FIXTURES / "layer_info").glob("*.json")) + corpus_json():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _, values = read_json_file(path)
+        except trtlog.InputError:
+            continue
+        if detect_kind(values[0]) == "layers":
+            out.append(path)
+    return out
+
+
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
 
 

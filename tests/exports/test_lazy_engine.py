@@ -19,26 +19,11 @@ import trtlog
 from trtlog.engine import Engine
 from trtlog.exports import jsonio
 from trtlog.exports import layers as layers_module
-from trtlog.exports.read import detect_kind, read_json_file
+from trtlog.exports.read import read_json_file
 
-from ..conftest import FIXTURES, corpus_json
+from ..conftest import FIXTURES, corpus_json, layer_json_files
 
 LAYER_INFO = FIXTURES / "layer_info"
-
-
-def _layer_files() -> list[Path]:
-    files = sorted(LAYER_INFO.glob("*.json")) + corpus_json()
-    out = []
-    for path in files:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                _, values = read_json_file(path)
-        except trtlog.InputError:
-            continue
-        if detect_kind(values[0]) == "layers":
-            out.append(path)
-    return out
 
 
 def _profile_of(path: Path) -> Path | None:
@@ -52,7 +37,7 @@ def _profile_of(path: Path) -> Path | None:
     return None
 
 
-LAYER_FILES = _layer_files()
+LAYER_FILES = layer_json_files()
 PAIRS = [(p, _profile_of(p)) for p in LAYER_FILES]
 
 

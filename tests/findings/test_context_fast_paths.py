@@ -18,12 +18,11 @@ from pathlib import Path
 import pytest
 
 import trtlog
-from tests.conftest import FIXTURES, corpus_json, corpus_logs
+from tests.conftest import FIXTURES, corpus_logs, layer_json_files
 from tests.findings.inputs import build
 from tests.findings.test_golden import CASES
 from trtlog import Engine, Finding
 from trtlog.engine import EngineLayer
-from trtlog.exports.read import detect_kind, read_json_file
 from trtlog.findings.context import (
     NAME_BRACED,
     NAME_COPY,
@@ -38,25 +37,11 @@ from trtlog.findings.context import (
 from trtlog.findings.models import Evidence
 
 
-def _layer_files() -> list[Path]:
-    out = []
-    for path in sorted((FIXTURES / "layer_info").glob("*.json")) + corpus_json():
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                _, values = read_json_file(path)
-        except trtlog.InputError:
-            continue
-        if detect_kind(values[0]) == "layers":
-            out.append(path)
-    return out
-
-
 def _log_files() -> list[Path]:
     return sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
 
 
-LAYER_FILES = _layer_files()
+LAYER_FILES = layer_json_files()
 LOG_FILES = _log_files()
 
 
