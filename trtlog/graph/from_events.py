@@ -392,20 +392,7 @@ class _Builder:
                     if member not in order:
                         self.onnx_node(member, None, 0)
                     member_id = "onnx:" + member
-                    current = into.get(member_id)
-                    if current is None:
-                        edge = {
-                            "relation": "merged into",
-                            "pass_name": None,
-                            "line": 0,
-                            "evidence": source,
-                        }
-                        succ[member_id][node_id] = edge
-                        into[member_id] = edge
-                    elif current["relation"] != "merged into" and not current["line"]:
-                        current.update(
-                            relation="merged into", pass_name=None, line=0, evidence=source
-                        )
+                    _merged_into(succ[member_id], into, member_id, node_id, source)
             compose(node_id, name, order)
         _changed(g)
         # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
@@ -650,20 +637,7 @@ class _Builder:
                 assert out is not None
                 # the log did not say where it went: MergeGraph.relate, inline
                 if part_id != node_id and not any(d["relation"] in FLOWS for d in out.values()):
-                    current = out.get(node_id)
-                    if current is None:
-                        edge = {
-                            "relation": "merged into",
-                            "pass_name": None,
-                            "line": 0,
-                            "evidence": "name",
-                        }
-                        out[node_id] = edge
-                        into[part_id] = edge
-                    elif current["relation"] != "merged into" and not current["line"]:
-                        current.update(
-                            relation="merged into", pass_name=None, line=0, evidence="name"
-                        )
+                    _merged_into(out, into, part_id, node_id, "name")
                 # a plain name composes nothing (split_name's own test, without a model)
                 if _COMPOSED(text) is not None and split_name(text).op != "leaf":
                     self._compose(part_id, text, order)
@@ -810,3 +784,21 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
     graph.graph["build_finished"] = bool(build.events_of(*_FINISHED))
     builder.finish(engine)
     return graph
+
+
+def _merged_into(
+    out: dict[str, Any], into: dict[str, Any], source: str, target: str, evidence: str
+) -> None:
+    """``MergeGraph.relate(source, target, "merged into", None, 0, evidence)``, inline.
+
+    ``out`` is ``source``'s successor dict and ``into`` ``target``'s predecessor dict (both
+    nodes are in the graph, and differ); the caller drops the graph's cache once, after many
+    edges (an engine of 20,000 layers adds a hundred thousand).
+    """
+    current = out.get(target)
+    if current is None:
+        edge = {"relation": "merged into", "pass_name": None, "line": 0, "evidence": evidence}
+        out[target] = edge
+        into[source] = edge
+    elif current["relation"] != "merged into" and not current["line"]:
+        current.update(relation="merged into", pass_name=None, line=0, evidence=evidence)

@@ -465,19 +465,8 @@ class MergeGraph(_DiGraph):
         nodes = self.node_data()
         succ = self.out_adjacency()
         data = nodes[start]
-        # the walk of reach, keeping each edge it follows
-        seen = {start}
-        reached = [start]
-        stack = [start]
         steps: list[tuple[str, str, dict[str, Any]]] = []
-        while stack:
-            current = stack.pop()
-            for target, edge in succ[current].items():
-                if target not in seen and edge["relation"] in FLOWS:
-                    seen.add(target)
-                    reached.append(target)
-                    stack.append(target)
-                    steps.append((current, target, edge))
+        reached = self._walk(start, steps)
         finals = [n for n in reached if nodes[n]["kind"] == "engine_layer"]
         kind: FateKind
         reason = None
@@ -518,8 +507,11 @@ class MergeGraph(_DiGraph):
         """
         return self._walk(start, None)
 
-    def _walk(self, start: str, steps: list[Step] | None) -> list[str]:
-        """The walk of :meth:`reach`; appends each edge it follows to ``steps`` when given."""
+    def _walk(self, start: str, steps: list[tuple[str, str, dict[str, Any]]] | None) -> list[str]:
+        """The walk of :meth:`reach`; appends each edge it follows to ``steps`` when given.
+
+        Each edge as ``(source id, target id, edge data)``, what :meth:`fate_edges` returns.
+        """
         succ = self.out_adjacency()
         seen = {start}
         order = [start]
@@ -532,7 +524,7 @@ class MergeGraph(_DiGraph):
                     order.append(target)
                     stack.append(target)
                     if steps is not None:
-                        steps.append(self._step(current, target, edge))
+                        steps.append((current, target, edge))
         return order
 
     def _why(self, start: str, reached: list[str]) -> str:
