@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from trtlog._pydantic import gc_paused
-from trtlog.engine.from_log import DUMP_EVENTS, engine_tactics
+from trtlog.engine.from_log import (
+    DUMP_EVENTS,
+    DUMP_WALK_KINDS,
+    engine_tactics,
+    last_detailed_dump,
+)
 from trtlog.events import (
     AutotuneCombination,
     AutotuneReformat,
@@ -33,14 +38,6 @@ from trtlog.events import (
     TimingRunner,
 )
 from trtlog.events.autotune import LegacyRunnerChoice, LegacyTimingHeader  # TensorRT 5/6
-from trtlog.events.layers import (
-    EngineLayerInfo,
-    EngineLayerInfoHeader,
-    EngineLayersDetailed,
-    InspectorLayerName,
-    InspectorLayersHeader,
-    InspectorRecord,
-)
 from trtlog.numbers import format_tactic
 from trtlog.tensors import CompactFormat, parse_compact_format
 
@@ -449,8 +446,8 @@ def _engine_tactics(
     engine = build.__dict__.get("engine", _NOT_BUILT)
     if engine is _NOT_BUILT:
         store = build._lazy
-        walk = None if store is None else store.reversed_of(_DUMP_WALK_KINDS)
-        last = None if walk is None else _last_detailed_dump(walk)
+        walk = None if store is None else store.reversed_of(DUMP_WALK_KINDS)
+        last = None if walk is None else last_detailed_dump(walk)
         if last is not None:
             return engine_tactics(last)
         return engine_tactics(
@@ -469,63 +466,6 @@ def _engine_tactics(
 
 
 _NOT_BUILT = object()
-
-
-def _kind(cls: type[Any]) -> str:
-    return cls.model_fields["kind"].default  # type: ignore[no-any-return]
-
-
-#: a layer dump's records by the dump they belong to (``engine.from_log._read_dumps``)
-_INSPECTOR_KINDS = frozenset({_kind(InspectorRecord), _kind(InspectorLayerName)})
-_LISTING_KINDS = frozenset({_kind(EngineLayerInfo)})
-#: the events that start a dump, and the kind of dump they start
-_DUMP_START_KINDS = {
-    _kind(EngineLayerInfoHeader): _LISTING_KINDS,
-    _kind(EngineLayersDetailed): _INSPECTOR_KINDS,
-    _kind(InspectorLayersHeader): _INSPECTOR_KINDS,
-}
-_DUMP_WALK_KINDS = _INSPECTOR_KINDS | _LISTING_KINDS | frozenset(_DUMP_START_KINDS)
-
-
-def _last_detailed_dump(walk: Iterator[Any]) -> list[Any] | None:
-    """The events of a log's last layer dump with detailed records, walking from the end.
-
-    ``engine.from_log._read_dumps`` makes the engine of the last dump holding an inspector
-    record (``Name: ..., LayerType: ...``); a dump runs from its start line (or from a record
-    of the other dump kind) to the next one. Reading from the end, the first dump that holds
-    a detailed record is that dump, complete once the walk meets what began it, so the
-    earlier dumps' records are never parsed (a 50 MB log prints a listing and a dump per
-    builder round). ``_read_dumps`` over the events returned (one dump, detailed) chooses the
-    same records. ``None`` when no dump has a detailed record (the caller reads them all).
-    """
-    records: list[Any] = []
-    current: frozenset[str] | None = None  # the kinds of the dump being read backwards
-    detailed = False
-    for event in walk:
-        kind = event.kind
-        starts = _DUMP_START_KINDS.get(kind)
-        if starts is not None:
-            if detailed:
-                if starts is current:
-                    records.append(event)
-                break
-            records, current = [], None
-            continue
-        if current is not None and kind not in current:
-            if detailed:
-                break
-            records, current = [], None
-        if current is None:
-            current = _INSPECTOR_KINDS if kind in _INSPECTOR_KINDS else _LISTING_KINDS
-        records.append(event)
-        detailed = detailed or kind == _INSPECTOR_RECORD
-    if not detailed:
-        return None
-    records.reverse()
-    return records
-
-
-_INSPECTOR_RECORD = _kind(InspectorRecord)
 
 
 def _engine_marks(
