@@ -177,13 +177,12 @@ _SCANNERS: dict[str, re.Pattern[str]] = {}
 
 
 def _balanced(text: str) -> bool:
-    if _BRACKET.search(text) is None:
-        return True
     depth = 0
-    for ch in text:
-        if ch in _OPEN:
+    # only the brackets, not every character (PWN names of a big engine run to kilobytes)
+    for m in _BRACKET.finditer(text):
+        if m.group() in _OPEN:
             depth += 1
-        elif ch in _CLOSE:
+        else:
             depth -= 1
             if depth < 0:
                 return False
@@ -228,6 +227,12 @@ def _name(
     return assemble(ComposedName, data, None, _NAME_FIELDS_SET)
 
 
+def _leaf(text: str) -> ComposedName:
+    """``_name(text)``: a plain name (most parts of a composed name), with one call less."""
+    data = {"text": text, "op": "leaf", "parts": (), "index": None, "detail": None}
+    return assemble(ComposedName, data, None, _NAME_FIELDS_SET)
+
+
 #: How deep names nest (``PWN(PWN(...))``, fusions of foreign nodes...) before the rest of a
 #: name is kept whole, as one leaf: TensorRT's names nest a few levels; the bound keeps the
 #: splitter's cost linear in the name's length and its recursion far from Python's limit
@@ -237,16 +242,17 @@ MAX_DEPTH = 32
 
 def _split(text: str, depth: int = 0) -> ComposedName:
     if depth >= MAX_DEPTH:
-        return _name(text=text)
+        return _leaf(text)
     depth += 1
     # Order matters: decorations that wrap a whole name first, then the depth-0 operators
     # from the loosest (||) to the tightest (+), then decorations of a single name.
     if _DECORATED.search(text) is None:  # fast path: most parts are plain names
-        return _name(text=text)
+        return _leaf(text)
     m = _PROFILE.match(text) if text.endswith("]") else None
     if m:
         return _name(text=text, op="profile", parts=(_split(m["base"], depth),), index=int(m["n"]))
-    m = _REFORMAT.match(text)
+    # both reformat patterns start with "Reformat" (a test of the prefix is cheaper than a match)
+    m = _REFORMAT.match(text) if text.startswith("Reformat") else None
     if m:
         direction = m["dir"].lower()
         if text.startswith("Reformatted"):
@@ -258,20 +264,20 @@ def _split(text: str, depth: int = 0) -> ComposedName:
             index=int(m["n"]),
             detail=direction,
         )
-    m = _REFORMAT_NETWORK.match(text)
+    m = _REFORMAT_NETWORK.match(text) if text.startswith("Reformat") else None
     if m:
         return _name(
             text=text,
             op="reformat",
-            parts=(_name(text=m["target"]),),
+            parts=(_leaf(m["target"]),),
             detail="network_" + m["dir"].lower(),
         )
     merged = split_top(text, " || ")
     if len(merged) > 1:
-        return _name(text=text, op="merge", parts=tuple(_split(p, depth) for p in merged))
+        return _name(text=text, op="merge", parts=tuple([_split(p, depth) for p in merged]))
     fused = split_top(text, " + ")
     if len(fused) > 1:
-        return _name(text=text, op="fusion", parts=tuple(_split(p, depth) for p in fused))
+        return _name(text=text, op="fusion", parts=tuple([_split(p, depth) for p in fused]))
     inner = _wrapped(text, "{ForeignNode[", "]}")
     if inner is not None:
         first, sep, last = inner.partition("...")
@@ -288,13 +294,15 @@ def _split(text: str, depth: int = 0) -> ComposedName:
         return _name(
             text=text,
             op="foreign",
-            parts=tuple(_name(text=p) for p in inner.split(",")),
+            parts=tuple([_leaf(p) for p in inner.split(",")]),
             detail="list",
         )
     inner = _wrapped(text, "PWN(", ")")
     if inner is not None:
         return _name(
-            text=text, op="pointwise", parts=tuple(_split(p, depth) for p in split_top(inner, ", "))
+            text=text,
+            op="pointwise",
+            parts=tuple([_split(p, depth) for p in split_top(inner, ", ")]),
         )
     m = _CLONE.match(text) if "_clone_" in text else None
     if m:
@@ -304,14 +312,14 @@ def _split(text: str, depth: int = 0) -> ComposedName:
         base = m["base"]
         pieces = split_top(base, "+") if "+" in base and " + " not in base else [base]
         inner_name = (
-            _name(text=base, op="fusion", parts=tuple(_name(text=p) for p in pieces))
+            _name(text=base, op="fusion", parts=tuple([_leaf(p) for p in pieces]))
             if len(pieces) > 1
-            else _name(text=base)
+            else _leaf(base)
         )
         return _name(
             text=text, op="myelin", parts=(inner_name,), index=int(m["n"]), detail=m["graph"]
         )
-    return _name(text=text)
+    return _leaf(text)
 
 
 def reformat_name(text: str) -> bool:

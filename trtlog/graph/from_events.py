@@ -141,6 +141,7 @@ class _Builder:
         }
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
         self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
+        self.initializers: list[str] = []  # the initializers' node ids, as added
 
     def kinds(self) -> list[str]:
         """The event kinds the walk reads: those with a handler and the pass effects."""
@@ -180,6 +181,7 @@ class _Builder:
         node_id = "init:" + e.name
         if node_id not in self.g:
             self.g.add_node(node_id, kind="onnx_initializer", name=e.name, line=e.span[0])
+            self.initializers.append(node_id)
 
     def _node_io(self, e: OnnxNodeIo) -> None:
         names = [t.name for t in e.tensors if t.name]
@@ -207,6 +209,7 @@ class _Builder:
         init = "init:" + e.initializer
         if init not in g:
             g.add_node(init, kind="onnx_initializer", name=e.initializer, line=line)
+            self.initializers.append(init)
         g.relate(init, g.layer(e.layer, line), "registered as", None, line)
 
     def _pass_run(self, e: PassRun) -> None:
@@ -358,16 +361,19 @@ class _Builder:
         self._close_pass()
         order = self.order_index
         # an initializer without a "Registering ..." line is the constant layer of its name,
-        # when one appears
-        for node_id, data in list(nodes.items()):
-            if data["kind"] == "onnx_initializer" and not succ[node_id]:
-                layer = layer_id(data["name"])
-                if layer in g:
+        # when one appears (the initializers in the order they were added, as the graph's)
+        for node_id in self.initializers:
+            if not succ[node_id]:
+                layer = layer_id(nodes[node_id]["name"])
+                if layer in nodes:
                     g.relate(node_id, layer, "registered as", None, 0, "name")
         # an ONNX node without a "Registering layer" line became the layer of its own name
         for name in self.order:
             node_id = "onnx:" + name
-            if not any(d["relation"] == "registered as" for d in succ[node_id].values()):
+            for d in succ[node_id].values():
+                if d["relation"] == "registered as":
+                    break
+            else:  # (a for-else: no generator per node of a big graph)
                 g.relate(node_id, g.layer(name), "registered as", None, 0, "name")
         finals = self._finals(engine)
         g.graph["final_layers_known"] = bool(finals)
@@ -397,21 +403,25 @@ class _Builder:
         _changed(g)
         # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
         # lines, or the pass named its result differently)
+        # (only read as sets: the order of each list does not matter)
         by_member: dict[str, list[str]] = defaultdict(list)
+        for name in dict.fromkeys(name for name, _, _ in finals):
+            parts = split_name(name)  # cached by _compose
+            # a plain name's only member is itself (ComposedName.members, without a list)
+            for member in (parts.text,) if parts.op == "leaf" else parts.members():
+                by_member[member].append("layer:" + name)
+        # the dead ends first: _held only adds edges out of the dead end it is given
+        dead: list[tuple[str, str]] = []
         for node_id, data in nodes.items():
-            if data["kind"] == "engine_layer":
-                parts = split_name(data["name"])
-                # a plain name's only member is itself (ComposedName.members, without a list)
-                for member in (parts.text,) if parts.op == "leaf" else parts.members():
-                    by_member[member].append(node_id)
-        for node_id, data in list(nodes.items()):
             if data["kind"] != "intermediate":
                 continue
             for d in succ[node_id].values():
                 if d["relation"] in _ENDS:
                     break
             else:  # a dead end (a for-else: no generator per node of a big graph)
-                self._held(node_id, data["name"], by_member)
+                dead.append((node_id, data["name"]))
+        for node_id, name in dead:
+            self._held(node_id, name, by_member)
         self._infer()
 
     def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
@@ -449,7 +459,7 @@ class _Builder:
         outputs: dict[str, list[str]] = defaultdict(list)
         for tensor, node in self.producers.items():
             outputs[node].append(tensor)
-        initializers = {d["name"] for d in nodes.values() if d["kind"] == "onnx_initializer"}
+        initializers = {nodes[node_id]["name"] for node_id in self.initializers}
         constant: set[str] = set(initializers)
         for name in self.order:  # parse order is topological
             op = nodes["onnx:" + name].get("op")
@@ -564,6 +574,16 @@ class _Builder:
         retargeted; the walk stops at the first such node.
         """
         nodes, succ = self.nodes, self.succ
+        # the answer does not depend on the order of the walk: look one step ahead first
+        # (most nodes are registered as, or merged into, an engine layer)
+        if nodes[start]["kind"] == "engine_layer":
+            return True
+        for target, edge in succ[start].items():
+            relation = edge["relation"]
+            if relation == "removed by" or relation == "retargeted to":
+                return True
+            if relation in FLOWS and nodes[target]["kind"] == "engine_layer":
+                return True
         seen = {start}
         stack = [start]
         while stack:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from trtlog import Build, Comparison, Engine, Finding
+    from trtlog.graph import MergeGraph
 
 __all__ = ["Progress", "Strings", "collect"]
 
@@ -62,20 +63,16 @@ class Strings:
 
     def many(self, texts: Iterable[str | None]) -> list[int | None]:
         """The positions of several strings."""
+        texts = texts if isinstance(texts, list) else list(texts)
         index = self.index
         items = self.items
-        out: list[int | None] = []
-        add = out.append
-        for t in texts:
-            if t is None:
-                add(None)
-                continue
-            found = index.get(t)
-            if found is None:
-                found = index[t] = len(items)
-                items.append(t)
-            add(found)
-        return out
+        # the new strings in order of first appearance, added in one go; then one lookup
+        # each (``None`` is never a key: ``get`` gives ``None`` for it)
+        new = [t for t in dict.fromkeys(texts) if t not in index and t is not None]
+        if new:
+            index.update(zip(new, range(len(items), len(items) + len(new)), strict=True))
+            items.extend(new)
+        return list(map(index.get, texts))
 
 
 def num(value: Any) -> float | None:
@@ -307,16 +304,21 @@ _FATE_KINDS = ("fused", "folded", "removed", "retargeted", "unexplained")
 
 def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict[str, Any]:
     """The merge graph (nodes, edges) and the fate of every ONNX node."""
+    graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
+    return _graph_data(graph, s)
+
+
+def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
+    """:func:`_graph` of a merge graph made already."""
     from trtlog.graph import FLOWS
 
-    graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node, and
     # a column per table (a graph of 100,000 nodes)
     node_data = graph.node_data()
     node_ids = list(node_data)
     datas = list(node_data.values())
-    ids = {node_id: i for i, node_id in enumerate(node_ids)}
+    ids = dict(zip(node_ids, range(len(node_ids)), strict=True))
     node_kinds = [d.get("kind", "intermediate") for d in datas]
     kinds = [kind_code.get(k, 2) for k in node_kinds]
     order = [d.get("order") for d in datas]
@@ -326,48 +328,60 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
     ]
     by_name: dict[str, int] = {}  # an ONNX node (or initializer) by name
     layer_ids: dict[str, int] = {}  # an engine layer by name
-    for i, (k, d) in enumerate(zip(node_kinds, datas, strict=True)):
+    for i, k in enumerate(node_kinds):
         if k == "engine_layer":
-            layer_ids[d["name"]] = i
+            layer_ids[datas[i]["name"]] = i
         elif k == "onnx_node" or k == "onnx_initializer":
-            by_name.setdefault(d["name"], i)
+            by_name.setdefault(datas[i]["name"], i)
     # the names first, then the ops: the string table's order
     names = s.many([d.get("name", n) for n, d in zip(node_ids, datas, strict=True)])
     ops = s.many([d.get("op") for d in datas])
     relations = Strings()
     evidence = Strings()
-    edges = [(a, b, d) for a, targets in graph.out_adjacency().items() for b, d in targets.items()]
-    es = [ids[a] for a, _, _ in edges]
-    et = [ids[b] for _, b, _ in edges]
-    rel = relations.many([d.get("relation", "") for _, _, d in edges])
-    passes = s.many([d.get("pass_name") for _, _, d in edges])
-    at = [d.get("line") or 0 for _, _, d in edges]
-    ev = evidence.many([d.get("evidence") or "log" for _, _, d in edges])
-    # an edge's position by its data (the graph keeps one dict per edge): a fate's step is
-    # that edge's columns
-    edge_at = {id(d): k for k, (_, _, d) in enumerate(edges)}
+    succ = graph.out_adjacency()
+    # the edges in the graph's order: per source (node order), its targets in insertion order
+    es = [ids[a] for a, targets in succ.items() for _ in targets]
+    et = [ids[b] for targets in succ.values() for b in targets]
+    edge_data = [d for targets in succ.values() for d in targets.values()]
+    rel = relations.many([d.get("relation", "") for d in edge_data])
+    passes = s.many([d.get("pass_name") for d in edge_data])
+    at = [d.get("line") or 0 for d in edge_data]
+    ev = evidence.many([d.get("evidence") or "log" for d in edge_data])
+    # a fate's step is its edge's columns, found by the edge's data (the graph keeps one dict
+    # per edge)
+    step_of = dict(
+        zip(
+            map(id, edge_data),
+            zip(rel, [names[i] for i in es], [names[i] for i in et], passes, at, ev, strict=True),
+            strict=True,
+        )
+    )
     fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
-    fates: dict[str, list[Any]] = {"node": [], "kind": [], "reason": [], "finals": [], "steps": []}
+    f_node: list[int | None] = []
+    f_kind: list[int] = []
+    f_reason: list[int | None] = []
+    f_finals: list[list[int]] = []
+    f_steps: list[list[Any]] = []
+    fate_edges = graph.fate_edges
 
     def add(index: int | None, start: str) -> None:
-        kind, reason, finals, fate_steps = graph.fate_edges(start)
-        fates["node"].append(index)
-        fates["kind"].append(fate_kind.get(kind, 4))
-        fates["reason"].append(s(reason))
-        fates["finals"].append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
+        kind, reason, finals, fate_steps = fate_edges(start)
+        f_node.append(index)
+        f_kind.append(fate_kind.get(kind, 4))
+        f_reason.append(None if reason is None else s(reason))
+        f_finals.append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
         steps: list[Any] = []
         for _, _, d in fate_steps:
-            k = edge_at[id(d)]
-            steps += [rel[k], names[es[k]], names[et[k]], passes[k], at[k], ev[k]]
-        fates["steps"].append(steps)
+            steps += step_of[id(d)]
+        f_steps.append(steps)
 
     # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
     # the network as parsed that no parser line ties to a node (an excerpt, or a log without
     # parser lines, knows nodes by those)
     onnx = sorted(
         (d.get("order", 0), d["name"], node_id)
-        for node_id, d in node_data.items()
-        if d["kind"] == "onnx_node"
+        for node_id, d, k in zip(node_ids, datas, node_kinds, strict=True)
+        if k == "onnx_node"
     )
     for _, name, node_id in onnx:
         add(by_name.get(name), node_id)
@@ -398,7 +412,13 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
         "originalFates": len(originals) <= ORIGINAL_FATES,
         "finalFrom": graph.graph.get("final_layers_from"),
         "finished": bool(graph.graph.get("build_finished")),
-        "fates": fates,
+        "fates": {
+            "node": f_node,
+            "kind": f_kind,
+            "reason": f_reason,
+            "finals": f_finals,
+            "steps": f_steps,
+        },
     }
 
 
