@@ -496,7 +496,8 @@ class MergeGraph(_DiGraph):
             else:
                 kind = "unexplained"
                 reason = self._why(start, reached)
-        steps.sort(key=_step_order)
+        if len(steps) > 1:  # (most chains are one step)
+            steps.sort(key=_step_order)
         return kind, reason, finals, steps
 
     def reach(self, start: str) -> list[str]:

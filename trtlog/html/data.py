@@ -314,45 +314,80 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
 
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node, and
-    # a column per table (a graph of 100,000 nodes)
+    # a column per table (a graph of 100,000 nodes), each node and edge read once
     node_data = graph.node_data()
-    node_ids = list(node_data)
-    datas = list(node_data.values())
-    ids = dict(zip(node_ids, range(len(node_ids)), strict=True))
-    node_kinds = [d.get("kind", "intermediate") for d in datas]
-    kinds = [kind_code.get(k, 2) for k in node_kinds]
-    order = [d.get("order") for d in datas]
-    layer = [
-        d.get("index") if k == "engine_layer" else None
-        for k, d in zip(node_kinds, datas, strict=True)
+    rows = [
+        (
+            node_id,
+            k := d.get("kind", "intermediate"),
+            d.get("name", node_id),
+            d.get("op"),
+            d.get("order"),
+            d.get("index") if k == "engine_layer" else None,
+        )
+        for node_id, d in node_data.items()
     ]
-    by_name: dict[str, int] = {}  # an ONNX node (or initializer) by name
-    layer_ids: dict[str, int] = {}  # an engine layer by name
-    for i, k in enumerate(node_kinds):
-        if k == "engine_layer":
-            layer_ids[datas[i]["name"]] = i
-        elif k == "onnx_node" or k == "onnx_initializer":
-            by_name.setdefault(datas[i]["name"], i)
+    node_ids, node_kinds, node_names, node_ops, order, layer = (
+        (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [], [], [], [])
+    )
+    ids = dict(zip(node_ids, range(len(node_ids)), strict=True))
+    kinds = list(map(kind_code.get, node_kinds, [2] * len(node_kinds)))
+    n = len(node_ids)
+    # an engine layer by name (the last of a name, as assigning in node order), and an ONNX
+    # node (or initializer) by name (the first: read backwards, the first is written last)
+    layer_ids = {
+        name: i
+        for i, k, name in zip(range(n), node_kinds, node_names, strict=True)
+        if k == "engine_layer"
+    }
+    by_name = {
+        node_names[i]: i
+        for i in range(n - 1, -1, -1)
+        if node_kinds[i] == "onnx_node" or node_kinds[i] == "onnx_initializer"
+    }
     # the names first, then the ops: the string table's order
-    names = s.many([d.get("name", n) for n, d in zip(node_ids, datas, strict=True)])
-    ops = s.many([d.get("op") for d in datas])
+    names = s.many(node_names)
+    ops = s.many(node_ops)
     relations = Strings()
     evidence = Strings()
-    succ = graph.out_adjacency()
-    # the edges in the graph's order: per source (node order), its targets in insertion order
-    es = [ids[a] for a, targets in succ.items() for _ in targets]
-    et = [ids[b] for targets in succ.values() for b in targets]
-    edge_data = [d for targets in succ.values() for d in targets.values()]
-    rel = relations.many([d.get("relation", "") for d in edge_data])
-    passes = s.many([d.get("pass_name") for d in edge_data])
-    at = [d.get("line") or 0 for d in edge_data]
-    ev = evidence.many([d.get("evidence") or "log" for d in edge_data])
+    # the edges in the graph's order: per source (node order), its targets as added
+    edge_rows = [
+        (
+            a,
+            b,
+            d,
+            d.get("relation", ""),
+            d.get("pass_name"),
+            d.get("line") or 0,
+            d.get("evidence") or "log",
+        )
+        for a, targets in graph.out_adjacency().items()
+        for b, d in targets.items()
+    ]
+    sources, targets, edge_data, edge_rel, edge_pass, at, edge_ev = (
+        (list(column) for column in zip(*edge_rows, strict=True))
+        if edge_rows
+        else ([], [], [], [], [], [], [])
+    )
+    es = list(map(ids.__getitem__, sources))
+    et = list(map(ids.__getitem__, targets))
+    rel = relations.many(edge_rel)
+    passes = s.many(edge_pass)
+    ev = evidence.many(edge_ev)
     # a fate's step is its edge's columns, found by the edge's data (the graph keeps one dict
     # per edge)
     step_of = dict(
         zip(
             map(id, edge_data),
-            zip(rel, [names[i] for i in es], [names[i] for i in et], passes, at, ev, strict=True),
+            zip(
+                rel,
+                map(names.__getitem__, es),
+                map(names.__getitem__, et),
+                passes,
+                at,
+                ev,
+                strict=True,
+            ),
             strict=True,
         )
     )
@@ -379,17 +414,17 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
     # the network as parsed that no parser line ties to a node (an excerpt, or a log without
     # parser lines, knows nodes by those)
     onnx = sorted(
-        (d.get("order", 0), d["name"], node_id)
-        for node_id, d, k in zip(node_ids, datas, node_kinds, strict=True)
+        (node_data[node_id].get("order", 0), node_data[node_id]["name"], node_id)
+        for node_id, k in zip(node_ids, node_kinds, strict=True)
         if k == "onnx_node"
     )
     for _, name, node_id in onnx:
         add(by_name.get(name), node_id)
-    sources = graph.in_adjacency()
+    into = graph.in_adjacency()
     originals = [
         node_id
-        for node_id, d in zip(node_ids, datas, strict=True)
-        if d.get("kind") == "intermediate" and not sources[node_id]
+        for node_id, k in zip(node_ids, node_kinds, strict=True)
+        if k == "intermediate" and "kind" in node_data[node_id] and not into[node_id]
     ]
     if len(originals) <= ORIGINAL_FATES:
         for n in originals:
