@@ -153,34 +153,34 @@ def split_top(text: str, sep: str) -> list[str]:
         return [text]
     if _BRACKET.search(text) is None:
         return text.split(sep)
-    scanner = _SCANNERS.get(sep)
-    if scanner is None:
-        scanner = _SCANNERS[sep] = re.compile(r"[()\[\]{}]|" + re.escape(sep))
+    # the pieces between separators, joined again while a bracket is open (brackets are no
+    # part of any separator: a separator's depth is that of the text before it)
+    pieces = text.split(sep)
     out: list[str] = []
     depth = 0
-    start = 0
-    for m in scanner.finditer(text):
-        token = m.group()
-        if token in _OPEN:
-            depth += 1
-        elif token in _CLOSE:
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            out.append(text[start : m.start()])
-            start = m.end()
-    out.append(text[start:])
+    first = 0  # the first piece of the part being gathered
+    last = len(pieces) - 1
+    for i, piece in enumerate(pieces):
+        if _BRACKET.search(piece) is not None:
+            for ch in _BRACKET.findall(piece):
+                if ch in _OPEN:
+                    depth += 1
+                elif depth:  # a closing bracket never takes the depth below zero
+                    depth -= 1
+        if depth == 0 or i == last:
+            out.append(piece if first == i else sep.join(pieces[first : i + 1]))
+            first = i + 1
     return out
 
 
 _BRACKET = re.compile(r"[()\[\]{}]")
-_SCANNERS: dict[str, re.Pattern[str]] = {}
 
 
 def _balanced(text: str) -> bool:
     depth = 0
     # only the brackets, not every character (PWN names of a big engine run to kilobytes)
-    for m in _BRACKET.finditer(text):
-        if m.group() in _OPEN:
+    for ch in _BRACKET.findall(text):
+        if ch in _OPEN:
             depth += 1
         else:
             depth -= 1
@@ -246,7 +246,7 @@ def _split(text: str, depth: int = 0) -> ComposedName:
     depth += 1
     # Order matters: decorations that wrap a whole name first, then the depth-0 operators
     # from the loosest (||) to the tightest (+), then decorations of a single name.
-    if _DECORATED.search(text) is None:  # fast path: most parts are plain names
+    if not _decorated(text):  # fast path: most parts are plain names
         return _leaf(text)
     m = _PROFILE.match(text) if text.endswith("]") else None
     if m:
@@ -365,6 +365,21 @@ def foreign_range_ends(text: str) -> tuple[str, str] | None:
 
 # what any rule of _split looks for; a name without any of these is a leaf
 _DECORATED = re.compile(r"[(\[{]| \+ | \|\| |_clone_|_myl|^Reformat")
+
+
+def _decorated(text: str) -> bool:
+    """``_DECORATED.search(text) is not None``, several times faster (substring tests)."""
+    return (
+        "(" in text
+        or "[" in text
+        or "{" in text
+        or " + " in text
+        or " || " in text
+        or "_clone_" in text
+        or "_myl" in text
+        or text.startswith("Reformat")
+    )
+
 
 _GROUP = "[ONNX Layer: "
 _GROUP_SEPARATOR = "]\x1e[ONNX Layer: "

@@ -47,7 +47,7 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.names import _DECORATED, split_name
+from trtlog.names import _decorated, split_name
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -61,7 +61,7 @@ __all__ = ["merge_graph"]
 _ENDS = FLOWS | {"removed by", "retargeted to"}
 
 # what split_name looks for: a name without any of it is plain (a leaf), no model needed
-_COMPOSED = _DECORATED.search
+_COMPOSED = _decorated
 
 # passes that delete layers rather than fuse them into the layer they run on
 _ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)
@@ -427,7 +427,7 @@ class _Builder:
     def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
         """Edges from an intermediate dead end to the engine layers that list its parts."""
         g = self.g
-        parts = split_name(name) if _COMPOSED(name) is not None else None
+        parts = split_name(name) if _COMPOSED(name) else None
         if parts is None or parts.op == "leaf":
             holders = set(by_member.get(name, ()))
         else:
@@ -659,7 +659,7 @@ class _Builder:
                 if part_id != node_id and not any(d["relation"] in FLOWS for d in out.values()):
                     _merged_into(out, into, part_id, node_id, "name")
                 # a plain name composes nothing (split_name's own test, without a model)
-                if _COMPOSED(text) is not None and split_name(text).op != "leaf":
+                if _COMPOSED(text) and split_name(text).op != "leaf":
                     self._compose(part_id, text, order)
         elif op == "clone" and parts.parts:
             base = parts.parts[0].text
