@@ -118,15 +118,20 @@ class ComposedName(BaseModel):
         its two ends (expanding the range needs the node order, which the log's parser events
         or a layer JSON give).
         """
+        if self.op == "leaf":
+            return [self.text]
         out: list[str] = []
-        self._collect(out)
+        if self.op != "reformat":
+            self._collect(out)
         return list(dict.fromkeys(out))
 
     def _collect(self, out: list[str]) -> None:
-        if self.op == "leaf":
-            out.append(self.text)
-        elif self.op != "reformat":
-            for part in self.parts:
+        # self is neither a leaf nor a reformat: one call per composed part, not per part
+        for part in self.parts:
+            op = part.op
+            if op == "leaf":
+                out.append(part.text)
+            elif op != "reformat":
                 part._collect(out)
 
     @property

@@ -383,6 +383,7 @@ class _Builder:
         # dropped once, below
         pred = g.in_adjacency()
         compose = self._compose
+        names = self.order
         for index, (name, onnx_nodes, source) in enumerate(finals):
             node_id = "layer:" + name
             found = nodes.get(node_id)
@@ -395,10 +396,34 @@ class _Builder:
             if source in ("metadata", "range"):
                 into = pred[node_id]
                 for member in onnx_nodes:
-                    if member not in order:
-                        self.onnx_node(member, None, 0)
                     member_id = "onnx:" + member
-                    _merged_into(succ[member_id], into, member_id, node_id, source)
+                    if member not in order and member_id not in nodes:
+                        # self.onnx_node(member, None, 0), inline: an engine of 20,000 layers
+                        # lists tens of thousands of nodes the log never parsed
+                        nodes[member_id] = {
+                            "kind": "onnx_node",
+                            "name": member,
+                            "op": None,
+                            "line": 0,
+                            "order": len(names),
+                        }
+                        succ[member_id] = {}
+                        pred[member_id] = {}
+                        order[member] = len(names)
+                        names.append(member)
+                    out = succ[member_id]
+                    current = out.get(node_id)
+                    if current is None:  # _merged_into, inline: most edges are new
+                        edge = {
+                            "relation": "merged into",
+                            "pass_name": None,
+                            "line": 0,
+                            "evidence": source,
+                        }
+                        out[node_id] = edge
+                        into[member_id] = edge
+                    else:
+                        _merged_into(out, into, member_id, node_id, source)
             compose(node_id, name, order)
         _changed(g)
         # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
