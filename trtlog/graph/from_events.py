@@ -498,7 +498,7 @@ class _Builder:
         starts += [("onnx:" + n, n, outputs.get(n, [])) for n in self.order]
         settled = self.settled
         for start, name, tensors in starts:
-            if start not in g:
+            if start not in nodes:
                 continue
             if self._settles(start):
                 settled.add(start)
@@ -757,7 +757,7 @@ def _shape_computations(
         writes[node].append(tensor)
     shape: dict[str, str] = {}
     for name in reversed(order):
-        if op_of(name) not in _SHAPE_OPS or not writes.get(name):
+        if not writes.get(name) or op_of(name) not in _SHAPE_OPS:  # (the cheaper test first)
             continue
         fed: str | None = None
         for tensor in writes[name]:
