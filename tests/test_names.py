@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from trtlog import names
-from trtlog.names import _METADATA_SEPARATORS, _split, parse_metadata, split_name, split_top
+from trtlog.names import (
+    _METADATA_SEPARATORS,
+    ComposedName,
+    _split,
+    parse_metadata,
+    split_name,
+    split_top,
+)
 
 NAME_PIECES = st.sampled_from(
     [
@@ -135,3 +142,26 @@ def test_split_examples() -> None:
     assert split_name("plain/name.with-dots").op == "leaf"
     assert split_name("x_clone_3").op == "clone"
     assert split_name("Reformatting CopyNode for Input Tensor 0 to a + b").op == "reformat"
+
+
+def _members_reference(name: ComposedName) -> list[str]:
+    """Every leaf's text in print order, a reformat holding none, without repeats."""
+    out: list[str] = []
+
+    def walk(node: ComposedName) -> None:
+        if node.op == "leaf":
+            out.append(node.text)
+        elif node.op != "reformat":
+            for part in node.parts:
+                walk(part)
+
+    walk(name)
+    return list(dict.fromkeys(out))
+
+
+@given(NAMES)
+def test_members_are_the_leaves_in_order(text: str) -> None:
+    name = split_name(text)
+    assert name.members() == _members_reference(name)
+    for part in name.parts:
+        assert part.members() == _members_reference(part)

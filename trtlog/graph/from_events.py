@@ -680,9 +680,14 @@ class _Builder:
                     out = succ[part_id] = {}
                     pred[part_id] = {}
                 assert out is not None
-                # the log did not say where it went: MergeGraph.relate, inline
-                if part_id != node_id and not any(d["relation"] in FLOWS for d in out.values()):
-                    _merged_into(out, into, part_id, node_id, "name")
+                # the log did not say where it went: MergeGraph.relate, inline (a for-else:
+                # no generator per part)
+                if part_id != node_id:
+                    for d in out.values():
+                        if d["relation"] in FLOWS:
+                            break
+                    else:
+                        _merged_into(out, into, part_id, node_id, "name")
                 # a plain name composes nothing (split_name's own test, without a model)
                 if _COMPOSED(text) and split_name(text).op != "leaf":
                     self._compose(part_id, text, order)

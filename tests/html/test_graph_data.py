@@ -1,0 +1,168 @@
+"""The report's merge-graph columns (``trtlog.html.data._graph_data``) against a plain reading.
+
+Issue 15: the page's graph data is built in bulk (one read per node and per edge, lookups by
+``map``, a string table filled in one go) for an engine of 20,000 layers. This module reads
+the same graph the obvious way (a list per column, one fate at a time through
+``MergeGraph.fate_edges``) and checks both give the same data and the same string table, for
+every fixture and corpus log, with and without an engine passed in.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import trtlog
+from tests.build.test_store import LOGS
+from tests.conftest import FIXTURES
+from trtlog.graph import FLOWS, MergeGraph
+from trtlog.html.data import _FATE_KINDS, _NODE_KINDS, ORIGINAL_FATES, Strings, _graph_data
+
+
+def _reference(graph: MergeGraph, s: Strings) -> dict[str, Any]:
+    """The page's graph data, one plain column at a time (the reading before issue 15's bulk)."""
+    node_data = graph.node_data()
+    node_ids = list(node_data)
+    datas = list(node_data.values())
+    ids = {node_id: i for i, node_id in enumerate(node_ids)}
+    kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
+    node_kinds = [d.get("kind", "intermediate") for d in datas]
+    by_name: dict[str, int] = {}
+    layer_ids: dict[str, int] = {}
+    for i, (k, d) in enumerate(zip(node_kinds, datas, strict=True)):
+        if k == "engine_layer":
+            layer_ids[d["name"]] = i
+        elif k in ("onnx_node", "onnx_initializer"):
+            by_name.setdefault(d["name"], i)
+    names = [s(d.get("name", n)) for n, d in zip(node_ids, datas, strict=True)]
+    ops = [s(d.get("op")) for d in datas]
+    relations, evidence = Strings(), Strings()
+    edges = [(a, b, d) for a, targets in graph.out_adjacency().items() for b, d in targets.items()]
+    es = [ids[a] for a, _, _ in edges]
+    et = [ids[b] for _, b, _ in edges]
+    rel = [relations(d.get("relation", "")) for _, _, d in edges]
+    passes = [s(d.get("pass_name")) for _, _, d in edges]
+    at = [d.get("line") or 0 for _, _, d in edges]
+    ev = [evidence(d.get("evidence") or "log") for _, _, d in edges]
+    edge_at = {id(d): k for k, (_, _, d) in enumerate(edges)}
+    fates: dict[str, list[Any]] = {"node": [], "kind": [], "reason": [], "finals": [], "steps": []}
+
+    def add(index: int | None, start: str) -> None:
+        kind, reason, finals, fate_steps = graph.fate_edges(start)
+        fates["node"].append(index)
+        fates["kind"].append(_FATE_KINDS.index(kind))
+        fates["reason"].append(s(reason))
+        fates["finals"].append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
+        steps: list[Any] = []
+        for _, _, d in fate_steps:
+            k = edge_at[id(d)]
+            steps += [rel[k], names[es[k]], names[et[k]], passes[k], at[k], ev[k]]
+        fates["steps"].append(steps)
+
+    onnx = sorted(
+        (d.get("order", 0), d["name"], n) for n, d in node_data.items() if d["kind"] == "onnx_node"
+    )
+    for _, name, node_id in onnx:
+        add(by_name.get(name), node_id)
+    sources = graph.in_adjacency()
+    originals = [
+        n
+        for n, d in zip(node_ids, datas, strict=True)
+        if d.get("kind") == "intermediate" and not sources[n]
+    ]
+    if len(originals) <= ORIGINAL_FATES:
+        for n in originals:
+            start = graph.find(
+                node_data[n]["name"],
+                ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"),
+            )
+            assert start is not None
+            add(ids[n], start)
+    return {
+        "nodes": {
+            "name": names,
+            "kind": [kind_code.get(k, 2) for k in node_kinds],
+            "op": ops,
+            "order": [d.get("order") for d in datas],
+            "layer": [
+                d.get("index") if k == "engine_layer" else None
+                for k, d in zip(node_kinds, datas, strict=True)
+            ],
+        },
+        "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},
+        "nodeKinds": list(_NODE_KINDS),
+        "fateKinds": list(_FATE_KINDS),
+        "relations": relations.items,
+        "evidence": evidence.items,
+        "flows": sorted(FLOWS),
+        "originals": len(originals),
+        "originalFates": len(originals) <= ORIGINAL_FATES,
+        "finalFrom": graph.graph.get("final_layers_from"),
+        "finished": bool(graph.graph.get("build_finished")),
+        "fates": fates,
+    }
+
+
+def _same(graph: MergeGraph) -> None:
+    fast, plain = Strings(), Strings()
+    fast("already there")  # the table is shared with the page's other sections
+    plain("already there")
+    data = _graph_data(graph, fast)
+    assert data == _reference(graph, plain)
+    assert fast.items == plain.items
+    onnx = sum(d.get("kind") == "onnx_node" for d in graph.node_data().values())
+    assert len(data["fates"]["node"]) >= onnx  # every ONNX node has its fate
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_graph_data_is_the_plain_reading(path: Path) -> None:
+    _same(trtlog.parse(path).merge_graph())
+
+
+LAYERS = FIXTURES / "layer_info"
+
+
+@pytest.mark.parametrize(
+    ("log", "layers"),
+    [
+        (
+            "trt10.16-like_smallnet-fp16_build-verbose-dumpLayerInfo.log",
+            "trt10.16-like_smallnet-fp16_layers-detailed.json",
+        ),
+        (
+            "trt11.5-like_smallnet-fp32_build-verbose-dumpLayerInfo.log",
+            "trt11.5-like_smallnet-fp32_layers-detailed.json",
+        ),
+        (
+            "hostile-terminal_build-verbose-dumpLayerInfo.log",
+            "hostile-terminal_layers-detailed.json",
+        ),
+        (
+            "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log",
+            "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json",
+        ),
+    ],
+)
+def test_graph_data_with_an_engine_is_the_plain_reading(log: str, layers: str) -> None:
+    build = trtlog.parse(FIXTURES / "logs" / log)
+    _same(build.merge_graph(trtlog.load_engine(LAYERS / layers)))
+
+
+def test_graph_data_of_a_node_and_an_initializer_of_one_name() -> None:
+    """A name held by an ONNX node and an initializer: a fate points at the first one."""
+    graph = MergeGraph(source="hand-made")
+    graph.insert("init:w", {"kind": "onnx_initializer", "name": "w", "line": 1})
+    graph.insert(
+        "onnx:w", {"kind": "onnx_node", "name": "w", "op": "Constant", "line": 2, "order": 0}
+    )
+    graph.insert("onnx:c", {"kind": "onnx_node", "name": "c", "op": "Conv", "line": 3, "order": 1})
+    graph.insert("layer:c", {"kind": "engine_layer", "name": "c", "line": 0, "index": 0})
+    graph.relate("onnx:w", "layer:c", "merged into", None, 0, "dataflow")
+    graph.relate("init:w", "layer:c", "merged into", None, 0, "name")
+    graph.relate("onnx:c", "layer:c", "registered as", None, 3)
+    graph.graph["final_layers_known"] = True
+    _same(graph)
+    data = _graph_data(graph, Strings())
+    assert data["fates"]["node"][:2] == [0, 2]  # w is its initializer (added first), then c
