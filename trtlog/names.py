@@ -277,13 +277,16 @@ def _split(text: str, depth: int = 0) -> ComposedName:
             parts=(_leaf(m["target"]),),
             detail="network_" + m["dir"].lower(),
         )
-    merged = split_top(text, " || ")
+    # (each rule below is tried only when its text is there: a call less per rule that cannot
+    # match, on a big engine's tens of thousands of names)
+    merged = split_top(text, " || ") if " || " in text else ()
     if len(merged) > 1:
         return _name(text=text, op="merge", parts=tuple([_split(p, depth) for p in merged]))
-    fused = split_top(text, " + ")
+    fused = split_top(text, " + ") if " + " in text else ()
     if len(fused) > 1:
         return _name(text=text, op="fusion", parts=tuple([_split(p, depth) for p in fused]))
-    inner = _wrapped(text, "{ForeignNode[", "]}")
+    braced = text.startswith("{")
+    inner = _wrapped(text, "{ForeignNode[", "]}") if braced else None
     if inner is not None:
         first, sep, last = inner.partition("...")
         if sep:
@@ -294,7 +297,7 @@ def _split(text: str, depth: int = 0) -> ComposedName:
                 detail="range",
             )
         return _name(text=text, op="foreign", parts=(_split(inner, depth),), detail="range")
-    inner = _wrapped(text, "{", "}")
+    inner = _wrapped(text, "{", "}") if braced else None
     if inner is not None and "," in inner:
         return _name(
             text=text,
@@ -302,7 +305,7 @@ def _split(text: str, depth: int = 0) -> ComposedName:
             parts=tuple([_leaf(p) for p in inner.split(",")]),
             detail="list",
         )
-    inner = _wrapped(text, "PWN(", ")")
+    inner = _wrapped(text, "PWN(", ")") if text.startswith("PWN(") else None
     if inner is not None:
         return _name(
             text=text,
@@ -313,7 +316,7 @@ def _split(text: str, depth: int = 0) -> ComposedName:
     if m:
         return _name(text=text, op="clone", parts=(_split(m["base"], depth),), index=int(m["n"]))
     m = _MYELIN.match(text) if "_myl" in text else None
-    if m and not text.startswith("{"):
+    if m and not braced:
         base = m["base"]
         pieces = split_top(base, "+") if "+" in base and " + " not in base else [base]
         inner_name = (
