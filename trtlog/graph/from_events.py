@@ -486,9 +486,10 @@ class _Builder:
             outputs[node].append(tensor)
         initializers = {nodes[node_id]["name"] for node_id in self.initializers}
         constant: set[str] = set(initializers)
+        inputs_of = self.inputs.get
         for name in self.order:  # parse order is topological
             op = nodes["onnx:" + name].get("op")
-            inputs = self.inputs.get(name, [])
+            inputs = inputs_of(name, [])
             if op == "Constant" or (
                 inputs
                 and all(t in initializers or self.producers.get(t) in constant for t in inputs)
@@ -497,10 +498,11 @@ class _Builder:
         starts = [("init:" + n, n, [n]) for n in sorted(initializers)]
         starts += [("onnx:" + n, n, outputs.get(n, [])) for n in self.order]
         settled = self.settled
+        settles = self._settles
         for start, name, tensors in starts:
             if start not in nodes:
                 continue
-            if self._settles(start):
+            if settles(start):
                 settled.add(start)
                 continue
             reached = g.reach(start)

@@ -462,8 +462,9 @@ class MergeGraph(_DiGraph):
         :meth:`fate` makes a :class:`Fate` of, for a reader of thousands of fates that needs
         no models (the report page).
         """
-        nodes = self.node_data()
-        succ = self.out_adjacency()
+        # networkx's dicts as attributes (a report reads tens of thousands of fates)
+        nodes: dict[str, dict[str, Any]] = self._node  # type: ignore[attr-defined]
+        succ: Adjacency = self._succ  # type: ignore[attr-defined]
         data = nodes[start]
         steps: list[tuple[str, str, dict[str, Any]]] = []
         reached = self._walk(start, steps)
@@ -513,7 +514,7 @@ class MergeGraph(_DiGraph):
 
         Each edge as ``(source id, target id, edge data)``, what :meth:`fate_edges` returns.
         """
-        succ = self.out_adjacency()
+        succ: Adjacency = self._succ  # type: ignore[attr-defined]
         seen = {start}
         order = [start]
         stack = [start]

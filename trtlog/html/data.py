@@ -66,9 +66,13 @@ class Strings:
         texts = texts if isinstance(texts, list) else list(texts)
         index = self.index
         items = self.items
-        # the new strings in order of first appearance, added in one go; then one lookup
-        # each (``None`` is never a key: ``get`` gives ``None`` for it)
-        new = [t for t in dict.fromkeys(texts) if t not in index and t is not None]
+        # the new strings in order of first appearance, added in one go (set operations,
+        # no Python loop over the texts); then one lookup each (``None`` is never a key:
+        # ``get`` gives ``None`` for it)
+        new = dict.fromkeys(texts)
+        new.pop(None, None)
+        for known in new.keys() & index.keys():
+            del new[known]
         if new:
             index.update(zip(new, range(len(items), len(items) + len(new)), strict=True))
             items.extend(new)
