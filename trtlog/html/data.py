@@ -61,21 +61,24 @@ class Strings:
         return found
 
     def many(self, texts: Iterable[str | None]) -> list[int | None]:
-        """The positions of several strings."""
+        """The positions of several strings (each new one added in the order first met).
+
+        Looked up with one ``map`` over the table; the new strings, if any, are added in
+        one step and looked up again (no Python loop per string).
+        """
+        texts = texts if isinstance(texts, list) else list(texts)
         index = self.index
+        found: list[int | None] = list(map(index.get, texts))
+        if None not in found:
+            return found
+        new = [t for t, at in zip(texts, found, strict=True) if at is None and t is not None]
+        if not new:
+            return found
         items = self.items
-        out: list[int | None] = []
-        add = out.append
-        for t in texts:
-            if t is None:
-                add(None)
-                continue
-            found = index.get(t)
-            if found is None:
-                found = index[t] = len(items)
-                items.append(t)
-            add(found)
-        return out
+        fresh = list(dict.fromkeys(new))
+        index.update(zip(fresh, range(len(items), len(items) + len(fresh)), strict=True))
+        items.extend(fresh)
+        return list(map(index.get, texts))
 
 
 def num(value: Any) -> float | None:
@@ -500,21 +503,29 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     from trtlog.engine.modules import module_rollup
 
     stats, kids = module_rollup(engine)
-
-    def node(path: tuple[str, ...]) -> list[Any]:
+    # the modules depth first (their names enter the string table in that order), then
+    # each node made after its children
+    order: list[tuple[str, ...]] = []
+    stack: list[tuple[str, ...]] = [()]
+    while stack:
+        path = stack.pop()
+        order.append(path)
+        stack.extend(reversed(kids.get(path, ())))
+    names = s.many([path[-1] if path else "/" for path in order])
+    made: dict[tuple[str, ...], list[Any]] = {}
+    for path, name in zip(reversed(order), reversed(names), strict=True):
         layers, own, nodes, times, split, precisions = stats[path]
-        return [
-            s(path[-1] if path else "/"),
+        made[path] = [
+            name,
             layers,
             own,
             nodes,
             num(total_of(times)) if times else None,
-            num(total_of(split)),
+            num(total_of(split)) if split else 0.0,
             dict(precisions),
-            [node(c) for c in kids.get(path, ())],
+            [made.pop(c) for c in kids.get(path, ())],
         ]
-
-    return node(())
+    return made[()]
 
 
 #: Above this many tactic rows, the page keeps per layer only the rows that matter (chosen,
