@@ -201,6 +201,9 @@ class EventStore:
         #: the kind of a deferred message, by position in ``_cold``, when it is sure without
         #: parsing it (found by ``kind_rows``: a question about other kinds skips it)
         self._known: dict[int, str] = {}
+        #: per route (by id), the deferred messages kind_rows left deferred, matched: their
+        #: count, and per alternative their positions and group texts
+        self._matched: dict[int, tuple[int, list[list[int]], list[list[Any]]]] = {}
 
     @classmethod
     def of_events(cls, events: list[Event], n_lines: int) -> EventStore:
@@ -459,7 +462,13 @@ class EventStore:
                 to_parse.extend(positions)
                 continue
             alternatives = matcher.shapes()
-            rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
+            matched = self._matched.get(id(route))
+            if matched is not None and matched[0] == len(positions):
+                # kind_rows matched these very messages (a route's deferred positions only
+                # ever shrink, so the same count is the same messages)
+                rows, texts = matched[1], matched[2]
+            else:
+                rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
             for (_regex, shape), found, got in zip(alternatives, rows, texts, strict=True):
                 if not found:
                     continue
@@ -731,7 +740,12 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
             continue
         alternatives = matcher.shapes()
         rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
-        for (_regex, shape), found, got in zip(alternatives, rows, texts, strict=True):
+        # what stays deferred, by alternative, for column_parts (no second match)
+        kept_rows: list[list[int]] = [[] for _ in alternatives]
+        kept_texts: list[list[Any]] = [[] for _ in alternatives]
+        for k, ((_regex, shape), found, got) in enumerate(
+            zip(alternatives, rows, texts, strict=True)
+        ):
             if not found:
                 continue
             plan = column_plan(shape)
@@ -752,8 +766,12 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
                 groups = [got] if width == 1 else [list(c) for c in zip(*got, strict=True)]
             if source[0] == "const" and _converts(shape, groups, len(found)):
                 kinds.update(dict.fromkeys(found, source[1]))
+                kept_rows[k], kept_texts[k] = found, got
             else:
                 to_parse.extend(found)
+        kept = sum(map(len, kept_rows))
+        if kept:
+            store._matched[id(route)] = (kept, kept_rows, kept_texts)
     store._parse_deferred(to_parse, parsed)
     return kinds
 

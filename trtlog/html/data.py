@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import trtlog
@@ -435,7 +436,7 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "dims": s.many(column(frame, "output_dims")),
         "tactic": s.many(column(frame, "tactic_hex")),
         "kernel": s.many(column(frame, "tactic_name")),
-        "nodes": [[s(n) for n in group] for group in nodes],
+        "nodes": _split_as(s.many([n for group in nodes for n in group]), nodes),
         "nodeSource": s.many(column(frame, "onnx_source")),
         "module": s.many(column(frame, "module")),
         "ms": column(frame, "time_ms"),
@@ -482,6 +483,12 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "byPrecision": _group_totals(frame, "precision"),
         "notes": list(engine.notes),
     }
+
+
+def _split_as(flat: list[Any], groups: list[Any]) -> list[list[Any]]:
+    """``flat`` cut into lists as long as each of ``groups``."""
+    items = iter(flat)
+    return [list(islice(items, len(group))) for group in groups]
 
 
 def _ops(group: Any, members: list[int]) -> Iterable[tuple[int, str]]:
