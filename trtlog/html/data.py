@@ -103,7 +103,17 @@ def column(frame: pd.DataFrame, name: str) -> list[Any]:
     import numpy as np
 
     series = frame[name]
-    if series.dtype.kind == "f":
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iub":  # numpy ints and bools: no NA
+        plain: list[Any] = series.tolist()
+        return plain
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":  # NaN and infinities are None
+        array = series.to_numpy()
+        floats: list[Any] = array.tolist()
+        for i in np.flatnonzero(~np.isfinite(array)).tolist():
+            floats[i] = None
+        return floats
+    if dtype.kind == "f":
         series = series.replace([np.inf, -np.inf], np.nan)
     values: list[Any] = series.astype(object).where(series.notna(), None).tolist()
     return values
