@@ -226,6 +226,7 @@ class EventStore:
                     cold[i] = event.event()
             self._resolved = True
             self._index = None  # its deferred positions are parsed now
+            self._matched = {}  # nor is any match kept for them needed
         return self._cold
 
     def _cold_index(self) -> tuple[dict[str, list[int]], dict[int, tuple[Any, list[int]]]]:
