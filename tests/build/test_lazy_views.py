@@ -142,14 +142,6 @@ def test_a_failed_build_without_an_error_names_its_last_step() -> None:
     assert _unbuilt(lazy)
 
 
-#: Kinds whose columns, read from a deferred message's matched text, are not the event's
-#: fields, on a fresh lazy build too (before kind_rows existed): parser/columns.py's probe
-#: takes a text the transformer reshapes after ``str()`` for the text placed as it is (the
-#: DLA fallback's ``str(what).removesuffix(" operation.")``; reformat_layer_added's layer,
-#: whose `` (tensor`` tail the method cuts off). Neither is read as columns by trtlog's views.
-_COLUMN_GAPS = {"dla_fallback", "reformat_layer_added"}
-
-
 @pytest.mark.parametrize("path", LOGS, ids=_id)
 def test_questions_after_kind_rows_equal_the_eager_answers(path: Path) -> None:
     """kind_rows learns the kinds of deferred messages without parsing most of them; the
@@ -168,8 +160,7 @@ def test_questions_after_kind_rows_equal_the_eager_answers(path: Path) -> None:
     asked: set[str] = set()
     for kind in reversed(eager.counts()):
         # columns first: from the matches kind_rows kept (no event built, no second match)
-        if kind not in _COLUMN_GAPS:
-            assert lazy.columns(kind) == eager.columns(kind), kind
+        assert lazy.columns(kind) == eager.columns(kind), kind
         assert lazy.events_of(kind) == eager.events_of(kind), kind
         asked.add(kind)
         # a message known to be of a kind not asked yet is still deferred

@@ -478,7 +478,7 @@ class EventStore:
                     if plan["kind"][1] != kind:
                         continue  # messages of another kind: not asked for
                     width = len(shape.groups)
-                    groups = [got] if width == 1 else [list(c) for c in zip(*got, strict=True)]
+                    groups = _group_columns(got, width)
                     try:
                         values = shape_columns(
                             shape, groups, len(found), names, cls._defaults, arrays=arrays
@@ -764,7 +764,7 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
             if width == 0:
                 groups: list[list[Any]] = []
             else:
-                groups = [got] if width == 1 else [list(c) for c in zip(*got, strict=True)]
+                groups = _group_columns(got, width)
             if source[0] == "const" and _converts(shape, groups, len(found)):
                 kinds.update(dict.fromkeys(found, source[1]))
                 kept_rows[k], kept_texts[k] = found, got
@@ -792,6 +792,17 @@ def _event_of(deferred: Deferred, shape: Shape, texts: tuple[Any, ...]) -> Any:
     data["span"] = deferred.span
     data["severity"] = deferred.severity
     return assemble(cls, data, None, cls._fields_set)
+
+
+def _group_columns(got: list[Any], width: int) -> list[list[Any]]:
+    """Per group, its text in every row, from each row's ``m.group(*groups)``.
+
+    That is the text itself for one group, a tuple of texts for several, and the whole
+    match for none (``m.group()``), which is no group at all.
+    """
+    if width == 1:
+        return [got]
+    return [list(c) for c in zip(*got, strict=True)] if width else []
 
 
 def _converts(shape: Shape, groups: list[list[Any]], n: int) -> bool:
