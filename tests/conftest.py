@@ -112,8 +112,82 @@ def corpus_files(*suffixes: str) -> list[Path]:
     return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.suffix in suffixes)
 
 
-def corpus_logs() -> list[Path]:
-    return corpus_files(".log", ".txt")
+#: A run of more lines than this, without a log envelope and all of one shape (digits and
+#: hex numbers aside), is cut for the tests to its first and last NOISE_KEEP lines.
+NOISE_RUN = 2_000
+NOISE_KEEP = 1_000
+_SHAPE = None  # the number pattern, compiled on first use
+_TRIMMED: dict[Path, Path] = {}
+
+
+def _noise_trimmed(path: Path) -> Path:
+    """``path``, or a copy in a temporary folder with its long runs of program output cut.
+
+    One corpus log (a cookbook build run with its program's stdout) holds 108,000 lines of
+    ``    0x40dd5800[enqueue]`` between its TensorRT lines: every test over every corpus log
+    spent a third of its time on them, the same line each time. A run of more than
+    ``NOISE_RUN`` lines without an envelope (not starting with ``[`` or ``&&&&``) and of one
+    shape once digits are set aside keeps its first and last ``NOISE_KEEP`` lines; every
+    other line, and every other file, is as it is. ``corpus_logs(whole=True)`` gives the files
+    themselves (the lossless test reads them whole, as ``corpus_report.py`` does).
+    """
+    global _SHAPE
+    if path in _TRIMMED:
+        return _TRIMMED[path]
+    import re
+    import tempfile
+
+    if _SHAPE is None:
+        _SHAPE = re.compile(r"0x[0-9a-fA-F]+|[0-9]+")
+    data = path.read_bytes()
+    if data.count(b"\n") - data.count(b"\n[") <= NOISE_RUN:  # (most logs: no such run)
+        _TRIMMED[path] = path
+        return path
+    lines = data.splitlines(keepends=True)
+    out: list[bytes] = []
+    run: list[bytes] = []
+    shape: bytes | None = None
+    cut = False
+
+    def flush() -> None:
+        nonlocal cut
+        if len(run) > NOISE_RUN:
+            out.extend(run[:NOISE_KEEP] + run[-NOISE_KEEP:])
+            cut = True
+        else:
+            out.extend(run)
+        run.clear()
+
+    for line in lines:
+        text = line.decode("latin-1")
+        if text.startswith(("[", "&&&&")):
+            flush()
+            shape = None
+            out.append(line)
+            continue
+        this = _SHAPE.sub("#", text).encode("latin-1")
+        if this != shape:
+            flush()
+            shape = this
+        run.append(line)
+    flush()
+    result = path
+    if cut:
+        folder = Path(tempfile.mkdtemp(prefix="trtlog-tests-corpus-"))
+        import atexit
+        import shutil
+
+        atexit.register(shutil.rmtree, folder, True)
+        result = folder / path.name
+        result.write_bytes(b"".join(out))
+    _TRIMMED[path] = result
+    return result
+
+
+def corpus_logs(whole: bool = False) -> list[Path]:
+    """The corpus logs; unless ``whole``, with long runs of program output cut (above)."""
+    logs = corpus_files(".log", ".txt")
+    return logs if whole else [_noise_trimmed(p) for p in logs]
 
 
 def corpus_json() -> list[Path]:

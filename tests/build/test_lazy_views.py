@@ -140,3 +140,94 @@ def test_a_failed_build_without_an_error_names_its_last_step() -> None:
     assert "after line 4: [01/10/2024-21:52:52] [V] [TRT] Tactic: 0x2f" in finding.message
     assert finding.evidence.lines == (4, 6)
     assert _unbuilt(lazy)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_questions_after_kind_rows_equal_the_eager_answers(path: Path) -> None:
+    """kind_rows learns the kinds of deferred messages without parsing most of them; the
+    questions after it skip the messages of other kinds and still answer as an eager build."""
+    from trtlog.parser.stream import Deferred
+
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    store = lazy.__dict__["_store"]
+    assert _flat(lazy) == [(e.span[0], e.span[1], e.kind, e.severity) for e in eager.events]
+    assert lazy.counts() == eager.counts() and list(lazy.counts()) == list(eager.counts())
+    known = dict(store._known)
+    for i, kind in known.items():  # what kind_rows knew is what each message parses to
+        assert store._cold[i].__class__ is Deferred
+        assert store._cold[i].event().kind == kind
+    asked: set[str] = set()
+    for kind in reversed(eager.counts()):
+        # columns first: from the matches kind_rows kept (no event built, no second match)
+        assert lazy.columns(kind) == eager.columns(kind), kind
+        assert lazy.events_of(kind) == eager.events_of(kind), kind
+        asked.add(kind)
+        # a message known to be of a kind not asked yet is still deferred
+        for i, sure in known.items():
+            if sure not in asked:
+                assert store._cold[i].__class__ is Deferred, (kind, sure)
+    assert lazy.events == eager.events
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[I] [TRT] Total Activation Memory: {big} bytes",
+        "[I] [TRT] [BlockAssignment] Started assigning block shifts. "
+        "This will take {big} steps to complete.",
+        "[V] [TRT] Original: {big} layers",
+    ],
+)
+def test_a_value_that_does_not_convert_is_not_taken_for_its_rules_kind(line: str) -> None:
+    """An integer past Python's 4,300-digit limit: its rule's alternative matches, the value
+    does not convert, the line is ``unrecognized`` (issue 18) in kind_rows as when parsed."""
+    ok = line.format(big="12")
+    bad = line.format(big="9" * 5000)
+    text = "".join(f"[01/10/2024-21:00:00] {x}\n" for x in (ok, bad, ok, ok, bad))
+    lazy, eager = lazy_and_eager(text)
+    from trtlog.parser.stream import Deferred
+
+    assert lazy.__dict__["_store"]._cold[1].__class__ is Deferred  # the store's own path
+    expected = [(e.span[0], e.span[1], e.kind, e.severity) for e in eager.events]
+    assert [k for _a, _b, k, _s in expected].count("unrecognized") == 2
+    assert _flat(lazy) == expected
+    assert lazy.counts() == eager.counts()
+    assert lazy.events == eager.events
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        *(
+            "",
+            "a",
+            "a\n",
+            "\n\n",
+            "a\nb",
+            "é\nb\n",
+            "a\r\nb\rc\n",
+            "a\x1eb\nc\x0bd\x0c\n\x1c\x1d\n",
+        ),
+        *("x" * 5000 + "\n" + "y" * (1 << 21) + "\nz", "l\n" * 70_000, "l\n" * 70_000 + "\r"),
+    ],
+)
+def test_line_starts_are_those_of_iter_lines(text: str) -> None:
+    """The numpy path (big ASCII text without ``\\r``) cuts lines where iter_lines does."""
+    from array import array
+    from itertools import accumulate
+
+    from trtlog.build.model import line_starts
+    from trtlog.parser.source import iter_lines
+
+    expected = array("q", [0])
+    expected.extend(accumulate(map(len, iter_lines(text))))
+    assert line_starts(text) == expected
+
+
+def test_a_big_logs_lines_are_its_text() -> None:
+    text = "[I] [TRT] Original: 5 layers\n[W] [TRT] é\n" * 3000 + "[I] [TRT] Final: 3 layers"
+    build = trtlog.parse_text(text.replace("é", "e"))
+    assert build.line_count == 6001
+    assert "".join(build.lines_text(n) for n in range(1, 6002)) == text.replace("é", "e")
+    assert build.lines_text(6001) == "[I] [TRT] Final: 3 layers"

@@ -634,3 +634,84 @@ def test_module_tree_and_layer_modules_assembled_are_valid() -> None:
             served += found.how == "served"
     if CORPUS.is_dir():  # the fixtures have neither kind: the corpus engines have both
         assert split and served  # both kinds of attribution were checked
+
+
+def _rollup_layer_by_layer(engine: Engine) -> dict[tuple[str, ...], list[Any]]:
+    """module_rollup's figures as its first version computed them, from the layer objects."""
+    from trtlog.engine.model import compute_precision
+    from trtlog.engine.modules import layer_modules
+    from trtlog.names import module_path
+
+    stats: dict[tuple[str, ...], list[Any]] = {}
+
+    def node(path: tuple[str, ...]) -> list[Any]:
+        return stats.setdefault(path, [0, 0, 0, [], [], {}])
+
+    node(())
+    counted: set[str] = set()
+    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
+        precision = compute_precision(layer) or next(
+            (t.dtype for t in layer.outputs if t.dtype), None
+        )
+        time = layer.time.average_ms if layer.time and layer.time.known else None
+        touched: dict[tuple[str, ...], None] = {}
+        for path, fraction in where.shares:
+            for depth in range(len(path) + 1):
+                module = path[:depth]
+                touched[module] = None
+                if time is None:
+                    continue
+                node(module)[3].append(time * fraction)
+                if depth > len(where.home):
+                    node(module)[4].append(time * fraction)
+        for module in touched:
+            node(module)[0] += 1
+            if precision:
+                mix = node(module)[5]
+                mix[precision] = mix.get(precision, 0) + 1
+        node(where.home)[1] += 1
+        for n in layer.onnx_nodes:
+            if n not in counted:
+                counted.add(n)
+                path = module_path(n)
+                for depth in range(len(path) + 1):
+                    node(path[:depth])[2] += 1
+    return stats
+
+
+def _with_profiles() -> list[tuple[Path, Path | None]]:
+    out: list[tuple[Path, Path | None]] = []
+    for path in sorted((FIXTURES / "layer_info").glob("*layers*.json")) + [
+        p for p in corpus_json() if "layers" in p.name
+    ]:
+        stem = path.name.split("_layers")[0]
+        profiles = [path.parent / (stem + s) for s in (".profile.json", "_profile.json")]
+        out.append((path, next((p for p in profiles if p.exists()), None)))
+    return out
+
+
+@pytest.mark.parametrize("path, profile", _with_profiles(), ids=lambda p: getattr(p, "name", ""))
+def test_module_rollup_reads_the_loaders_values_as_the_layer_objects(
+    path: Path, profile: Path | None
+) -> None:
+    """module_rollup from the values the loader kept (no layer object) and from the layer
+    objects (a copy drops those values) equal the layer-by-layer walk, orders included."""
+    from trtlog.engine.modules import layer_modules, module_rollup
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        engine = load_engine(path, profile=profile)
+    assert engine.layer_table() is not None
+    stats, kids = module_rollup(engine)
+    assert "layers" not in engine.__dict__, "the layer objects were built"
+    copy = engine.model_copy()
+    assert copy.layer_table() is None
+    expected = _rollup_layer_by_layer(copy)
+    for got in (stats, module_rollup(copy)[0]):
+        assert list(got) == list(expected)
+        for key, entry in got.items():
+            assert entry[:3] == expected[key][:3], key
+            assert entry[3:5] == expected[key][3:5], key  # the same values in the same order
+            assert list(entry[5].items()) == list(expected[key][5].items()), key
+    assert kids == module_rollup(copy)[1]
+    assert layer_modules(engine) == layer_modules(copy)

@@ -111,3 +111,27 @@ def test_tactic_ids_in_bulk_equal_parse_tactic(values: list[int]) -> None:
 )
 def test_other_tactic_spellings_leave_the_bulk_path(texts: list[str]) -> None:
     assert tactic_array(texts) is None
+
+
+def _cutting(head: Any, detail: Any) -> dict[str, Any]:
+    """Reshapes its texts where the probe's stand-in shows nothing to reshape."""
+    layer, _, tensor = str(head).partition(" (")
+    return {
+        "kind": "k",
+        "layer": layer,
+        "tensor": tensor or None,
+        "detail": str(detail).removesuffix(" operation."),
+    }
+
+
+def test_a_field_reshaped_only_on_real_rows_comes_from_the_method_per_row() -> None:
+    """The DLA fallback's ``removesuffix`` and reformat_layer_added's `` (tensor`` cut leave
+    the probe's text as it is: the plan takes them for placed texts, the rows say otherwise."""
+    shape = _shape(_cutting, (("text", 0), ("text", 1)), 2)
+    plan = column_plan(shape)
+    assert plan is not None and plan["layer"] == ("arg", 0)  # what the probe alone concludes
+    groups = [[f"conv{i} (t{i}" for i in range(200)], [f"Pool {i} operation." for i in range(200)]]
+    names = ["layer", "tensor", "detail"]
+    got = shape_columns(shape, groups, 200, names, {})
+    assert got == _by_row(shape, groups, names)
+    assert got["layer"][7] == "conv7" and got["tensor"][7] == "t7" and got["detail"][7] == "Pool 7"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from functools import cached_property
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -48,6 +49,39 @@ _ENGINE_CLASSES = ENGINE_EVENTS
 _PROFILE_CLASSES: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
 
 E = TypeVar("E", bound=EventBase)
+
+
+def line_starts(text: str) -> array[int]:
+    """Where each line of ``text`` starts, and its end (lines as :func:`iter_lines` cuts them).
+
+    A big ASCII text without ``\\r`` (most logs) ends its lines at ``\\n`` only: found with
+    numpy a megabyte at a time, several times faster than a string per line.
+
+    Example:
+        >>> list(line_starts("a\\nbc\\r\\nd")), list(line_starts("a\\n\\x1eb\\n"))
+        ([0, 2, 6, 7], [0, 2, 5])
+    """
+    starts = array("q", [0])
+    if len(text) < _NUMPY_LINES or not text.isascii() or "\r" in text:
+        starts.extend(accumulate(map(len, iter_lines(text))))
+        return starts
+    import numpy as np
+
+    raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    step = 1 << 20
+    newline = np.empty(step, dtype=bool)  # one buffer: a text-sized array costs its pages
+    for at in range(0, len(raw), step):
+        part = raw[at : at + step]
+        found = newline[: len(part)]
+        np.equal(part, 10, out=found)
+        starts.frombytes((np.flatnonzero(found) + (at + 1)).astype(np.int64).tobytes())
+    if text and not text.endswith("\n"):
+        starts.append(len(text))  # the last line has no ending
+    return starts
+
+
+#: Texts from this many characters on find their line starts with numpy (line_starts).
+_NUMPY_LINES = 1 << 16
 
 
 class SourceMeta(BaseModel):
@@ -196,12 +230,7 @@ class Build(ExactJson):
 
     @cached_property
     def _line_starts(self) -> array[int]:
-        starts = array("q", [0])
-        pos = 0
-        for line in iter_lines(self.text):
-            pos += len(line)
-            starts.append(pos)
-        return starts
+        return line_starts(self.text)
 
     @property
     def line_count(self) -> int:

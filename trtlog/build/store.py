@@ -25,10 +25,11 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
-from trtlog._pydantic import gc_paused
+from trtlog._pydantic import assemble, gc_paused
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.parser._lark import rule_name, rules_by_origin
 from trtlog.parser.columns import column_plan, shape_columns
+from trtlog.parser.compiled import Shape
 from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
@@ -196,6 +197,13 @@ class EventStore:
         self._events: list[Event] | None = None
         #: positions in ``_cold`` by kind (parsed events) and by route (deferred ones)
         self._index: tuple[dict[str, list[int]], dict[int, tuple[Any, list[int]]]] | None = None
+        self._kind_rows: list[KindRows] | None = None  # kind_rows, once asked
+        #: the kind of a deferred message, by position in ``_cold``, when it is sure without
+        #: parsing it (found by ``kind_rows``: a question about other kinds skips it)
+        self._known: dict[int, str] = {}
+        #: per route (by id), the deferred messages kind_rows left deferred, matched: their
+        #: count, and per alternative their positions and group texts
+        self._matched: dict[int, tuple[int, list[list[int]], list[list[Any]]]] = {}
 
     @classmethod
     def of_events(cls, events: list[Event], n_lines: int) -> EventStore:
@@ -218,6 +226,7 @@ class EventStore:
                     cold[i] = event.event()
             self._resolved = True
             self._index = None  # its deferred positions are parsed now
+            self._matched = {}  # nor is any match kept for them needed
         return self._cold
 
     def _cold_index(self) -> tuple[dict[str, list[int]], dict[int, tuple[Any, list[int]]]]:
@@ -247,10 +256,21 @@ class EventStore:
         asked = [
             k for k, (route, _) in by_route.items() if not wanted.isdisjoint(route_kinds(route))
         ]
+        known = self._known
         for key in asked:
-            for i in by_route.pop(key)[1]:
+            positions = by_route[key][1]
+            left = []
+            for i in positions:
+                sure = known.get(i)
+                if sure is not None and sure not in wanted:
+                    left.append(i)  # of another kind (kind_rows found it): stays deferred
+                    continue
                 event = cold[i] = cold[i].event()
                 by_kind.setdefault(event.kind, []).append(i)
+            if left:
+                positions[:] = left
+            else:
+                del by_route[key]
         if not by_route:
             self._resolved = True
         found = [i for kind in wanted for i in by_kind.get(kind, ())]
@@ -272,9 +292,10 @@ class EventStore:
     def _reversed_of(self, wanted: frozenset[str]) -> Iterator[Any]:
         by_kind, by_route = self._cold_index()
         found = [i for kind in wanted for i in by_kind.get(kind, ())]
+        known = self._known
         for route, positions in by_route.values():
             if not wanted.isdisjoint(route_kinds(route)):
-                found.extend(positions)
+                found.extend(i for i in positions if known.get(i, "") in wanted or i not in known)
         found.sort(reverse=True)
         cold = self._cold
         for i in found:
@@ -336,17 +357,11 @@ class EventStore:
         """The number of events of each kind, most frequent first (ties: first seen first)."""
         first: dict[str, int] = {}
         total: dict[str, int] = {}
-        for event in self._cold_events():
-            kind = event.kind
-            if kind not in first:
-                first[kind] = event.span[0]
-                total[kind] = 0
-            total[kind] += 1
-        for hot in self._hot:
-            n = hot.rows.lines[0]
-            if hot.kind not in first or n < first[hot.kind]:
-                first[hot.kind] = n
-            total[hot.kind] = total.get(hot.kind, 0) + len(hot.rows.lines)
+        # from kind_rows: a deferred message is parsed only when its kind is not sure
+        for kind, firsts, _lasts, _severities in kind_rows(self):
+            if kind not in first or firsts[0] < first[kind]:
+                first[kind] = firsts[0]
+            total[kind] = total.get(kind, 0) + len(firsts)
         order = sorted(first, key=first.__getitem__)
         return dict(sorted(((k, total[k]) for k in order), key=lambda kv: -kv[1]))
 
@@ -448,24 +463,13 @@ class EventStore:
                 to_parse.extend(positions)
                 continue
             alternatives = matcher.shapes()
-            fulls = [regex.fullmatch for regex, _shape in alternatives]
-            rows: list[list[int]] = [[] for _ in alternatives]
-            texts: list[list[Any]] = [[] for _ in alternatives]
-            last = 0
-            for i in positions:
-                message = cold[i].message
-                m = fulls[last](message)
-                if m is None:
-                    for k, full in enumerate(fulls):
-                        m = full(message)
-                        if m is not None:
-                            last = k
-                            break
-                    else:
-                        to_parse.append(i)
-                        continue
-                rows[last].append(i)
-                texts[last].append(m.group(*alternatives[last][1].groups))
+            matched = self._matched.get(id(route))
+            if matched is not None and matched[0] == len(positions):
+                # kind_rows matched these very messages (a route's deferred positions only
+                # ever shrink, so the same count is the same messages)
+                rows, texts = matched[1], matched[2]
+            else:
+                rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
             for (_regex, shape), found, got in zip(alternatives, rows, texts, strict=True):
                 if not found:
                     continue
@@ -474,7 +478,7 @@ class EventStore:
                     if plan["kind"][1] != kind:
                         continue  # messages of another kind: not asked for
                     width = len(shape.groups)
-                    groups = [got] if width == 1 else [list(c) for c in zip(*got, strict=True)]
+                    groups = _group_columns(got, width)
                     try:
                         values = shape_columns(
                             shape, groups, len(found), names, cls._defaults, arrays=arrays
@@ -493,18 +497,30 @@ class EventStore:
                         )
                         continue
                 to_parse.extend(found)
-        if to_parse:
-            for i in to_parse:
-                event = cold[i] = cold[i].event()
-                by_kind.setdefault(event.kind, []).append(i)
-            for key, (_route, positions) in list(by_route.items()):
-                positions[:] = [i for i in positions if cold[i].__class__ is Deferred]
-                if not positions:
-                    del by_route[key]
-            if not by_route:
-                self._resolved = True
+        self._parse_deferred(to_parse)
         found_kind = sorted(by_kind.get(kind, ()))
         return [cold[i] for i in found_kind]
+
+    def _parse_deferred(self, positions: list[int], parsed: list[int] | None = None) -> None:
+        """Parse the deferred messages at ``positions`` of ``_cold`` (the index kept current).
+
+        ``parsed``: positions whose events were put in ``_cold`` already (indexed here).
+        """
+        by_kind, by_route = self._cold_index()
+        cold = self._cold
+        for i in positions:
+            event = cold[i] = cold[i].event()
+            by_kind.setdefault(event.kind, []).append(i)
+        for i in parsed or ():
+            by_kind.setdefault(cold[i].kind, []).append(i)
+        if not positions and not parsed:
+            return
+        for key, (_route, left) in list(by_route.items()):
+            left[:] = [i for i in left if cold[i].__class__ is Deferred]
+            if not left:
+                del by_route[key]
+        if not by_route:
+            self._resolved = True
 
     def _columns(self, kind: str) -> dict[str, list[Any]]:
         cls = EVENT_CLASSES[kind]
@@ -535,6 +551,40 @@ class EventStore:
                 column.extend(values.tolist() if hasattr(values, "tolist") else values)
             columns[name] = column
         return {name: [column[i] for i in order] for name, column in columns.items()}
+
+
+def _by_alternative(
+    cold: list[Any],
+    positions: list[int],
+    alternatives: list[tuple[re.Pattern[str], Shape]],
+    misses: list[int],
+) -> tuple[list[list[int]], list[list[Any]]]:
+    """The deferred messages at ``positions`` sorted by the alternative that matches each.
+
+    Per alternative, the positions it matched and their group texts (what ``shape.make``
+    takes); a message no alternative matches is appended to ``misses``. A log repeats one
+    shape, so the alternative that matched last is tried first (at most one matches: a test
+    of the compiled matchers checks this).
+    """
+    fulls = [regex.fullmatch for regex, _shape in alternatives]
+    rows: list[list[int]] = [[] for _ in alternatives]
+    texts: list[list[Any]] = [[] for _ in alternatives]
+    last = 0
+    for i in positions:
+        message = cold[i].message
+        m = fulls[last](message)
+        if m is None:
+            for k, full in enumerate(fulls):
+                m = full(message)
+                if m is not None:
+                    last = k
+                    break
+            else:
+                misses.append(i)
+                continue
+        rows[last].append(i)
+        texts[last].append(m.group(*alternatives[last][1].groups))
+    return rows, texts
 
 
 def _pick(dicts: list[dict[str, Any]], name: str, defaults: dict[str, Any]) -> list[Any]:
@@ -624,22 +674,39 @@ KindRows = tuple[str, list[int], list[int], list[Any]]
 def kind_rows(store: EventStore) -> list[KindRows]:
     """Every event's kind, lines and severity, without building the hot rows' events.
 
-    One part per hot shape and one per kind of the other events (deferred messages parsed),
-    each in file order; together they hold every event of the store once.
+    One part per hot shape and one per kind of the other events, each in file order;
+    together they hold every event of the store once. A deferred message is not parsed when
+    its kind is sure without it (:func:`_deferred_kinds`). Computed once per store.
     """
+    if store._kind_rows is None:
+        store._kind_rows = _kind_rows(store)
+    return store._kind_rows
+
+
+def _kind_rows(store: EventStore) -> list[KindRows]:
     grouped: dict[str, KindRows] = {}
     built = store._events
-    for event in built if built is not None else store._cold_events():
-        part = grouped.get(event.kind)
+    if built is not None:
+        for event in built:
+            part = grouped.get(event.kind)
+            if part is None:
+                part = grouped[event.kind] = (event.kind, [], [], [])
+            first, last = event.span
+            part[1].append(first)
+            part[2].append(last)
+            part[3].append(event.severity)
+        return list(grouped.values())
+    deferred = _deferred_kinds(store)
+    for i, event in enumerate(store._cold):
+        kind = deferred[i] if event.__class__ is Deferred else event.kind
+        part = grouped.get(kind)
         if part is None:
-            part = grouped[event.kind] = (event.kind, [], [], [])
+            part = grouped[kind] = (kind, [], [], [])
         first, last = event.span
         part[1].append(first)
         part[2].append(last)
         part[3].append(event.severity)
     parts = list(grouped.values())
-    if built is not None:
-        return parts
     severity = LETTER_SEVERITY.__getitem__
     for hot in store._hot:
         lines = list(hot.rows.lines)
@@ -649,3 +716,110 @@ def kind_rows(store: EventStore) -> list[KindRows]:
             letters = list(map(severity, hot.rows.letters()))
         parts.append((hot.kind, lines, lines, letters))
     return parts
+
+
+def _deferred_kinds(store: EventStore) -> dict[int, str]:
+    """The kind of each deferred message of ``store._cold`` (by position), few parsed.
+
+    A message that a compiled alternative of its rule matches, whose method gives one
+    constant kind (:func:`~trtlog.parser.columns.column_plan`) and whose values all convert
+    (:func:`_converts`), is of that kind: ``Deferred.event`` would
+    build that kind's event from the same groups, with the message's own span and
+    severity. It stays deferred. Every other message (no alternative matches, a kind made
+    per row, a value that does not convert) is parsed now, as ``events_of`` would, and its
+    event kept.
+    """
+    _by_kind, by_route = store._cold_index()
+    cold = store._cold
+    kinds = store._known
+    to_parse: list[int] = []
+    parsed: list[int] = []
+    for route, positions in by_route.values():
+        matcher = cold[positions[0]].parser._matcher(route)
+        if matcher is None:
+            to_parse.extend(positions)
+            continue
+        alternatives = matcher.shapes()
+        rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
+        # what stays deferred, by alternative, for column_parts (no second match)
+        kept_rows: list[list[int]] = [[] for _ in alternatives]
+        kept_texts: list[list[Any]] = [[] for _ in alternatives]
+        for k, ((_regex, shape), found, got) in enumerate(
+            zip(alternatives, rows, texts, strict=True)
+        ):
+            if not found:
+                continue
+            plan = column_plan(shape)
+            if plan is None or any(source[0] == "row" for source in plan.values()):
+                # a field made per row by the method, which may refuse a value: parsed now,
+                # from the groups matched (what the method does per row is most of a parse)
+                width = len(shape.groups)
+                for i, row in zip(found, got, strict=True):
+                    args: tuple[Any, ...] = (row,) if width == 1 else row if width else ()
+                    cold[i] = _event_of(cold[i], shape, args)
+                parsed.extend(found)
+                continue
+            source = plan.get("kind", ("",))
+            width = len(shape.groups)
+            if width == 0:
+                groups: list[list[Any]] = []
+            else:
+                groups = _group_columns(got, width)
+            if source[0] == "const" and _converts(shape, groups, len(found)):
+                kinds.update(dict.fromkeys(found, source[1]))
+                kept_rows[k], kept_texts[k] = found, got
+            else:
+                to_parse.extend(found)
+        kept = sum(map(len, kept_rows))
+        if kept:
+            store._matched[id(route)] = (kept, kept_rows, kept_texts)
+    store._parse_deferred(to_parse, parsed)
+    return kinds
+
+
+def _event_of(deferred: Deferred, shape: Shape, texts: tuple[Any, ...]) -> Any:
+    """``deferred.event()`` for a message ``shape``'s alternative matched (its group texts).
+
+    What ``LogParser._build`` does with the alternative's fields; a value that does not
+    convert (``ValueError``) is left to ``event()`` (``unrecognized`` or a fragment).
+    """
+    try:
+        fields = shape.make(*texts)
+    except ValueError:
+        return deferred.event()
+    cls = EVENT_CLASSES[fields["kind"]]
+    data = {**cls._defaults, **fields}
+    data["span"] = deferred.span
+    data["severity"] = deferred.severity
+    return assemble(cls, data, None, cls._fields_set)
+
+
+def _group_columns(got: list[Any], width: int) -> list[list[Any]]:
+    """Per group, its text in every row, from each row's ``m.group(*groups)``.
+
+    That is the text itself for one group, a tuple of texts for several, and the whole
+    match for none (``m.group()``), which is no group at all.
+    """
+    if width == 1:
+        return [got]
+    return [list(c) for c in zip(*got, strict=True)] if width else []
+
+
+def _converts(shape: Shape, groups: list[list[Any]], n: int) -> bool:
+    """Whether ``shape.make`` gives fields for each of ``n`` rows (no ``ValueError``).
+
+    For a shape whose method only places its arguments or constants (no field made per
+    row, :func:`~trtlog.parser.columns.column_plan`): ``make`` computes every argument from
+    the group texts (``int()``, ``float()``... of a text that may hold no value, as
+    ``LogParser._no_value`` says), then the method places them.
+    """
+    try:
+        for spec in shape.args:
+            if spec[0] == "conv":
+                deque(map(spec[1], groups[spec[2]]), maxlen=0)
+            elif spec[0] == "expr":
+                fn = spec[1]
+                deque(map(fn, *groups) if groups else (fn() for _ in range(n)), maxlen=0)
+    except ValueError:
+        return False
+    return True

@@ -8,20 +8,28 @@ source modules; :func:`layer_modules` says, per layer, where its time goes.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._pydantic import assemble
-from trtlog.engine.model import Engine, EngineLayer, compute_precision, total_of
+from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
+    MYELIN_LAYER_TYPES,
+    Engine,
+    EngineLayer,
+    compute_precision,
+    total_of,
+)
 from trtlog.names import (
     _DECORATED,
     _REFORMAT,
     common_module,
     common_path,
     module_path,
+    parse_kernel_name,
     placed_nodes,
     split_name,
 )
@@ -72,13 +80,71 @@ class LayerModules(BaseModel):
     served: int | None = None
 
 
-def _splits(layer: EngineLayer) -> bool:
+def _splits(layer_type: str | None, name: str) -> bool:
     """Whether a layer's time splits over its nodes' modules (:func:`layer_modules`)."""
     return (
-        layer.type == "Myelin"
-        or layer.name.startswith("{ForeignNode[")
-        or layer.is_myelin_kernel
-        or (" || " in layer.name and layer.parts.op == "merge")
+        layer_type == "Myelin"
+        or name.startswith("{ForeignNode[")
+        or parse_kernel_name(name) is not None  # EngineLayer.is_myelin_kernel
+        or (layer_type in MYELIN_LAYER_TYPES and layer_type != "Myelin")
+        or (" || " in name and split_name(name).op == "merge")
+    )
+
+
+class _Columns(NamedTuple):
+    """What the module tree reads of each layer, in layer order (no layer object needed)."""
+
+    layer_index: list[int]
+    name: list[str]
+    type: list[str | None]
+    nodes: list[tuple[str, ...]]
+    reformat: list[bool]
+    precision: list[str | None]
+    time: list[float | None]  # the profile's average ms, None when it has none
+    #: ONNX node → module path (:func:`_path_of`), filled as nodes are met
+    paths: dict[str, tuple[str, ...]]
+
+
+def _columns(engine: Engine) -> _Columns:
+    """The layers' :class:`_Columns` (without layer objects when the loader kept them).
+
+    The values the loader read straight from the JSON (:meth:`Engine.layer_table`, those of
+    the layers frame), else the layer objects'.
+    """
+    table = engine.layer_table()
+    if table is not None:
+        rows = table.rows
+        at = LAYER_ROW_COLUMNS.index
+        cols = list(zip(*rows, strict=True)) if rows else [()] * len(LAYER_ROW_COLUMNS)
+        if table.times is None:
+            times: list[float | None] = [None] * len(rows)
+        else:
+            times = [None if t[0] != t[0] else t[0] for t in table.times]  # NaN: no time
+        return _Columns(
+            list(cols[at("index")]),
+            list(cols[at("name")]),
+            list(cols[at("type")]),
+            list(cols[at("onnx_nodes")]),
+            list(cols[at("is_reformat")]),
+            list(cols[at("precision")]),
+            times,
+            {},
+        )
+    layers = engine.layers
+    return _Columns(
+        [lay.index for lay in layers],
+        [lay.name for lay in layers],
+        [lay.type for lay in layers],
+        [lay.onnx_nodes for lay in layers],
+        [lay.is_reformat for lay in layers],
+        # the layer's precision (LayerPrecision.compute, else its first output type) without
+        # making the LayerPrecision model
+        [
+            compute_precision(lay) or next((t.dtype for t in lay.outputs if t.dtype), None)
+            for lay in layers
+        ],
+        [lay.time.average_ms if lay.time and lay.time.known else None for lay in layers],
+        {},
     )
 
 
@@ -99,11 +165,16 @@ def _attribution(
     return assemble(LayerModules, data, None, given)
 
 
-def _by_nodes(nodes: Sequence[str], region: bool) -> LayerModules:
+def _by_nodes(
+    nodes: Sequence[str], region: bool, paths_of: dict[str, tuple[str, ...]] | None = None
+) -> LayerModules:
     if not nodes:
         return _AT_ROOT
     placed = placed_nodes(nodes)
-    paths = [module_path(n) for n in placed]
+    if paths_of is None:
+        paths = [module_path(n) for n in placed]
+    else:
+        paths = [paths_of.get(n) or _path_of(n, paths_of) for n in placed]
     home = common_path(paths)
     if region and any(p != home for p in paths):
         weight = 1.0 / len(paths)
@@ -174,13 +245,26 @@ def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
         >>> [(m.home, m.how) for m in layer_modules(eng)]
         [(('a',), 'served'), (('a',), 'nodes')]
     """
-    layers = engine.layers
-    own = [_by_nodes(lay.onnx_nodes, _splits(lay)) for lay in layers]
-    index = name_index(layers)
+    return _layer_modules(_columns(engine))
+
+
+def _layer_modules(cols: _Columns) -> tuple[LayerModules, ...]:
+    names, nodes = cols.name, cols.nodes
+    paths_of = cols.paths
+    own = [
+        _by_nodes(n, _splits(t, name), paths_of)
+        for n, t, name in zip(nodes, cols.type, names, strict=True)
+    ]
+    index: dict[str, int] = {}  # name_index
+    for i, name in enumerate(names):
+        index.setdefault(name, i)
     out = []
     for i, mine in enumerate(own):
-        served, nodes = served_layer(layers, i, index)
-        found = own[served] if served is not None else _by_nodes(nodes, False)
+        if nodes[i] or not cols.reformat[i]:  # served_layer: no layer served
+            out.append(mine)
+            continue
+        served, served_nodes = served_by_name(names[i], i, index)
+        found = own[served] if served is not None else _by_nodes(served_nodes, False)
         if found.how == "none":
             out.append(mine)
             continue
@@ -189,7 +273,7 @@ def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
                 found.home,
                 found.shares,
                 "served",
-                None if served is None else layers[served].index,
+                None if served is None else cols.layer_index[served],
             )
         )
     return tuple(out)
@@ -315,57 +399,87 @@ def module_rollup(
     Returns every module's :data:`ModuleStats` by path, in first-appearance order, and each
     module's children (paths, in that order).
     """
-    stats: dict[tuple[str, ...], ModuleStats] = {}
-    chains: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-
-    def above(path: tuple[str, ...]) -> list[tuple[str, ...]]:
-        """The modules from the root down to ``path``."""
-        chain = chains.get(path)
-        if chain is None:
-            chain = chains[path] = [path[:depth] for depth in range(len(path) + 1)]
-        return chain
-
-    def node(path: tuple[str, ...]) -> ModuleStats:
-        entry = stats.get(path)
-        if entry is None:
-            entry = stats[path] = [0, 0, 0, [], [], Counter()]
-        return entry
-
-    node(())
-    counted: set[str] = set()  # ONNX nodes counted (a node is in one module, whatever layer)
-    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
-        # the layer's precision (LayerPrecision.compute, else its first output type) without
-        # making the LayerPrecision model
-        precision = compute_precision(layer) or next(
-            (t.dtype for t in layer.outputs if t.dtype), None
-        )
-        time = layer.time.average_ms if layer.time and layer.time.known else None
-        home_depth = len(where.home)
-        touched: dict[tuple[str, ...], None] = {}
-        for path, fraction in where.shares:
-            for depth, module in enumerate(above(path)):
-                touched[module] = None
-                if time is None:
-                    continue
-                entry = stats.get(module) or node(module)
-                entry[3].append(time * fraction)
-                if depth > home_depth:
-                    entry[4].append(time * fraction)
-        for path in touched:
-            entry = stats.get(path) or node(path)
-            entry[0] += 1
-            if precision:
-                entry[5][precision] += 1
-        node(where.home)[1] += 1
-        for n in layer.onnx_nodes:
-            if n in counted:  # its modules exist and count it already
-                continue
-            counted.add(n)
-            for module in above(module_path(n)):
-                (stats.get(module) or node(module))[2] += 1
-
+    cols = _columns(engine)
+    stats = _rollup(cols, _layer_modules(cols))
     kids: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
     for path in stats:
         if path:
             kids[path[:-1]].append(path)
     return stats, kids
+
+
+def _path_of(node: str, paths_of: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """``module_path(node)``, kept in ``paths_of``."""
+    if node[:1] == "/" and node[-1] != "/" and "//" not in node:  # /a/b/Op: no empty part
+        path = tuple(node[1:].split("/")[:-1])
+    else:
+        path = module_path(node)
+    paths_of[node] = path
+    return path
+
+
+def _rollup(cols: _Columns, wheres: tuple[LayerModules, ...]) -> dict[tuple[str, ...], ModuleStats]:
+    """:func:`module_rollup`'s figures, layer by layer (each module's times in layer order).
+
+    The modules are made in the order the walk meets them (the tree's order). A layer whose
+    time goes to one module (all but split ones) adds to each module above it through the
+    list of their entries, made once per module path.
+    """
+    stats: dict[tuple[str, ...], ModuleStats] = {}
+    entries: dict[tuple[str, ...], list[ModuleStats]] = {}
+
+    def above(path: tuple[str, ...]) -> list[ModuleStats]:
+        """The entries of the modules from the root down to ``path`` (made root first)."""
+        found = entries.get(path)
+        if found is None:
+            found = entries[path] = [*above(path[:-1]), node(path)] if path else [node(path)]
+        return found
+
+    def node(path: tuple[str, ...]) -> ModuleStats:
+        entry = stats.get(path)
+        if entry is None:
+            entry = stats[path] = [0, 0, 0, [], [], {}]
+        return entry
+
+    node(())
+    counted: set[str] = set()  # ONNX nodes counted (a node is in one module, whatever layer)
+    paths_of = cols.paths
+    for where, time, precision, nodes in zip(
+        wheres, cols.time, cols.precision, cols.nodes, strict=True
+    ):
+        shares = where.shares
+        if len(shares) == 1 and shares[0][1] == 1.0 and shares[0][0] == where.home:
+            # the whole time at home (no split below it)
+            chain = above(shares[0][0])
+            for entry in chain:
+                entry[0] += 1
+                if time is not None:
+                    entry[3].append(time * 1.0)
+                if precision:
+                    mix = entry[5]
+                    mix[precision] = mix.get(precision, 0) + 1
+            chain[-1][1] += 1
+        else:
+            home_depth = len(where.home)
+            touched: dict[int, ModuleStats] = {}
+            for path, fraction in shares:
+                for depth, entry in enumerate(above(path)):
+                    touched[id(entry)] = entry
+                    if time is None:
+                        continue
+                    entry[3].append(time * fraction)
+                    if depth > home_depth:
+                        entry[4].append(time * fraction)
+            for entry in touched.values():
+                entry[0] += 1
+                if precision:
+                    mix = entry[5]
+                    mix[precision] = mix.get(precision, 0) + 1
+            node(where.home)[1] += 1
+        for n in nodes:
+            if n in counted:  # its modules exist and count it already
+                continue
+            counted.add(n)
+            for entry in above(paths_of.get(n) or _path_of(n, paths_of)):
+                entry[2] += 1
+    return stats

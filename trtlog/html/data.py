@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import trtlog
@@ -62,20 +63,23 @@ class Strings:
         return found
 
     def many(self, texts: Iterable[str | None]) -> list[int | None]:
-        """The positions of several strings."""
+        """The positions of several strings (each new one added in the order first met).
+
+        Looked up with one ``map`` over the table; the new strings, if any, are added in
+        one step and looked up again (no Python loop per string).
+        """
         texts = texts if isinstance(texts, list) else list(texts)
         index = self.index
+        found: list[int | None] = list(map(index.get, texts))
+        if None not in found:
+            return found
+        new = [t for t, at in zip(texts, found, strict=True) if at is None and t is not None]
+        if not new:
+            return found
         items = self.items
-        # the new strings in order of first appearance, added in one go (set operations,
-        # no Python loop over the texts); then one lookup each (``None`` is never a key:
-        # ``get`` gives ``None`` for it)
-        new = dict.fromkeys(texts)
-        new.pop(None, None)
-        for known in new.keys() & index.keys():
-            del new[known]
-        if new:
-            index.update(zip(new, range(len(items), len(items) + len(new)), strict=True))
-            items.extend(new)
+        fresh = list(dict.fromkeys(new))
+        index.update(zip(fresh, range(len(items), len(items) + len(fresh)), strict=True))
+        items.extend(fresh)
         return list(map(index.get, texts))
 
 
@@ -100,7 +104,17 @@ def column(frame: pd.DataFrame, name: str) -> list[Any]:
     import numpy as np
 
     series = frame[name]
-    if series.dtype.kind == "f":
+    dtype = series.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iub":  # numpy ints and bools: no NA
+        plain: list[Any] = series.tolist()
+        return plain
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":  # NaN and infinities are None
+        array = series.to_numpy()
+        floats: list[Any] = array.tolist()
+        for i in np.flatnonzero(~np.isfinite(array)).tolist():
+            floats[i] = None
+        return floats
+    if dtype.kind == "f":
         series = series.replace([np.inf, -np.inf], np.nan)
     values: list[Any] = series.astype(object).where(series.notna(), None).tolist()
     return values
@@ -491,7 +505,7 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "dims": s.many(column(frame, "output_dims")),
         "tactic": s.many(column(frame, "tactic_hex")),
         "kernel": s.many(column(frame, "tactic_name")),
-        "nodes": [[s(n) for n in group] for group in nodes],
+        "nodes": _split_as(s.many([n for group in nodes for n in group]), nodes),
         "nodeSource": s.many(column(frame, "onnx_source")),
         "module": s.many(column(frame, "module")),
         "ms": column(frame, "time_ms"),
@@ -540,6 +554,12 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
     }
 
 
+def _split_as(flat: list[Any], groups: list[Any]) -> list[list[Any]]:
+    """``flat`` cut into lists as long as each of ``groups``."""
+    items = iter(flat)
+    return [list(islice(items, len(group))) for group in groups]
+
+
 def _ops(group: Any, members: list[int]) -> Iterable[tuple[int, str]]:
     """``(position in members, kernel name)`` of the kernels whose ops were decoded."""
     for k, name in enumerate(group.kernels[: len(members)]):
@@ -559,21 +579,29 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     from trtlog.engine.modules import module_rollup
 
     stats, kids = module_rollup(engine)
-
-    def node(path: tuple[str, ...]) -> list[Any]:
+    # the modules depth first (their names enter the string table in that order), then
+    # each node made after its children
+    order: list[tuple[str, ...]] = []
+    stack: list[tuple[str, ...]] = [()]
+    while stack:
+        path = stack.pop()
+        order.append(path)
+        stack.extend(reversed(kids.get(path, ())))
+    names = s.many([path[-1] if path else "/" for path in order])
+    made: dict[tuple[str, ...], list[Any]] = {}
+    for path, name in zip(reversed(order), reversed(names), strict=True):
         layers, own, nodes, times, split, precisions = stats[path]
-        return [
-            s(path[-1] if path else "/"),
+        made[path] = [
+            name,
             layers,
             own,
             nodes,
             num(total_of(times)) if times else None,
-            num(total_of(split)),
+            num(total_of(split)) if split else 0.0,
             dict(precisions),
-            [node(c) for c in kids.get(path, ())],
+            [made.pop(c) for c in kids.get(path, ())],
         ]
-
-    return node(())
+    return made[()]
 
 
 #: Above this many tactic rows, the page keeps per layer only the rows that matter (chosen,

@@ -155,8 +155,8 @@ class LogPack:
         data = build.text.encode("utf-8", "surrogatepass")
         # level 3 for a big log: under half of level 6's time for a fifth more bytes
         self.text: Future[str] = pool.submit(_b64_gzip, data, 6 if len(data) < 8 << 20 else 3)
-        # every line's kind and severity, read now: the page's views then find every
-        # deferred message of the log parsed (each event_of walks the parsed ones only)
+        # every line's kind and severity, read now: the kinds the store learns (most
+        # deferred messages unparsed) let the views' questions skip the messages of others
         self.parts = build.kind_rows()
         self.codes = ""
         self.wide = False

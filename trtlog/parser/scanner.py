@@ -17,8 +17,9 @@ The rules that keep it equal to the line parser:
 * a match starts at a line start and ends at the line's end (``\\n``, ``\\r\\n`` or the end of
   the text), and the line must not end in whitespace (the line parser strips it);
 * a piece holding an ANSI escape or a lone ``\\r`` is read line by line through ``feed``;
-* a message holding a run of 17 or more hex digits is never hot (issue 18); a piece is scanned
-  with that guard only when a bulk check finds such a run in it;
+* a number of more than 16 digits never makes a line hot (issue 18): each shape's number runs
+  are bounded (or, when one shape's literal is a prefix of another's, a piece holding a run
+  of 17 or more hex digits is scanned with a guard against such a run in any message);
 * every piece is checked: the lines it counted must be the piece's lines, or a terminal
   matched across a line end, and :class:`Unusual` sends the whole input back to the line
   parser.
@@ -26,6 +27,7 @@ The rules that keep it equal to the line parser:
 
 from __future__ import annotations
 
+import itertools
 import re
 from array import array
 from collections import Counter
@@ -238,6 +240,42 @@ def _one_line(regex: str) -> tuple[str, bool]:
     return "".join(out), risky
 
 
+#: A regex's tokens: an escape, a character class, or one character.
+_TOKEN = re.compile(r"\\.|\[\^?\]?(?:\\.|[^\]\\])*\]|.", re.S)
+#: The digit and hex-digit classes a message's numbers are read from (``\d+``, ``\d*``,
+#: ``[0-9a-fA-F]+``, ``[0-9]+`` in the grammars).
+_DIGIT_CLASSES = frozenset({r"\d", "[0-9]", "[0-9a-fA-F]", "[0-9A-Fa-f]"})
+#: The most digits a hot number may have: 16 hex digits are 64 bits (a tactic id), and 16
+#: decimal digits fit a 64-bit column. A longer run is the line parser's to judge.
+_NUMBER_DIGITS = 16
+
+
+def _bounded(regex: str) -> str:
+    r"""``regex`` with each of its number runs at most 16 digits long.
+
+    ``\d+`` becomes ``\d{1,16}(?!\d)``, ``[0-9a-fA-F]*`` ``[0-9a-fA-F]{0,16}(?![0-9a-fA-F])``.
+    Where the bounded regex matches, it captures what the unbounded one captures (each run
+    is followed by a lookahead that refuses a longer run, so it never stops inside one); a
+    line with a longer number in such a place is not hot, and the line parser decides (a
+    tactic past 64 bits is ``unrecognized``, issue 18).
+    """
+    tokens = _TOKEN.findall(regex)
+    out: list[str] = []
+    for i, token in enumerate(tokens):
+        run = token in ("+", "*") and i > 0 and tokens[i - 1] in _DIGIT_CLASSES
+        if run and tokens[i + 1 : i + 2] not in (["?"], ["+"]):  # not a lazy or possessive run
+            out.append(f"{{{int(token == '+')},{_NUMBER_DIGITS}}}(?!{tokens[i - 1]})")
+        else:
+            out.append(token)
+    return "".join(out)
+
+
+def _prefix_free(shapes: tuple[Shape, ...]) -> bool:
+    """No shape's leading literal is a prefix of another's (so a line reaches one shape)."""
+    literals = sorted(shape.literal or "" for shape in shapes)
+    return all(not b.startswith(a) for a, b in itertools.pairwise(literals))
+
+
 @lru_cache(maxsize=32)
 def _alternation(
     shapes: tuple[Shape, ...], guarded: bool = True
@@ -245,25 +283,29 @@ def _alternation(
     """The shapes behind the trtexec envelope as one pattern, and each shape's group indices.
 
     The shapes' groups are renamed ``s<k>_<name>``; shape ``k``'s own group ``s<k>`` is the
-    last group a match of it closes (``m.lastindex``). ``guarded``: a message holding a run
-    of 17 or more hex digits matches no shape (see below); the guard costs more than the rest
-    of the pattern (it tries the run at every character of every line), so a piece without
-    such a run anywhere (:func:`_long_hex`, one bulk check) is scanned without it. The groups
-    are the same with and without.
+    last group a match of it closes (``m.lastindex``).
+
+    A number of more than 16 digits never makes a line hot: it may not fit the 64-bit
+    columns, and the line parser makes a tactic past 64 bits ``unrecognized`` (issue 18).
+    When the shapes' literals are prefix-free (a line can reach one shape only), each shape's
+    number runs are bounded (:func:`_bounded`), which costs nothing measurable. Otherwise a
+    line failing one shape's bound might match another, so ``guarded`` puts a guard in front
+    of every shape instead: a message holding a run of 17 or more hex digits matches none.
+    That guard costs more than the rest of the pattern (it tries the run at every character
+    of every line), so :func:`scan` uses it only on a piece that holds such a run (one bulk
+    check, :func:`_long_hex`). The groups are the same in every variant.
     """
     envelope = LINE_ENVELOPE
+    bounded = _prefix_free(shapes)
     parts = []
     risky: list[bool] = []
     for k, shape in enumerate(shapes):
-        line, doubt = _one_line(shape.regex)
+        line, doubt = _one_line(_bounded(shape.regex) if bounded else shape.regex)
         regex = _GROUP.sub(rf"(?P<s{k}_\1>", line)
         parts.append(f"(?P<s{k}>{regex})")
         risky.append(doubt)
-    # every line matches: a hot shape, or the last alternative (a line for the line parser).
-    # A message holding a run of 17+ hex digits is never hot: its numbers may not fit the
-    # 64-bit fields (issue 18), and the line parser makes such a line `unrecognized`, which
-    # the store could only find out by converting every row (the line parser decides instead)
-    guard = r"(?![^\n]*[0-9A-Fa-f]{17})" if guarded else ""
+    # every line matches: a hot shape, or the last alternative (a line for the line parser)
+    guard = r"(?![^\n]*[0-9A-Fa-f]{17})" if guarded and not bounded else ""
     pattern = re.compile(
         rf"(?m)^(?:{envelope}{guard}(?:{'|'.join(parts)})(?<!\s)(?:\r?\n|\Z)"
         rf"|[^\n]+\Z|[^\n]*\n)",
@@ -332,6 +374,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
     shapes: tuple[Shape, ...] = ()
     pattern: re.Pattern[str] | None = None
     plain: re.Pattern[str] | None = None  # the pattern without the long-hex guard
+    checked = True  # whether a piece is checked for a long hex run (the pattern has a guard)
     indices: tuple[tuple[int, ...], ...] = ()
     table: dict[int, tuple[Callable[[int], Any], Callable[[Any], None], tuple[int, ...], bool]] = {}
     samples = 0
@@ -365,7 +408,9 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             if (set(counts) != before or pattern is None) and chosen and chosen != shapes:
                 shapes = chosen
                 pattern, indices = _alternation(shapes)
+                # without the guard: the same pattern when the shapes bound their numbers
                 plain = _alternation(shapes, False)[0]
+                checked = not _prefix_free(shapes)
                 table = {}
                 for shape, idx in zip(shapes, indices, strict=True):
                     rows = rows_of.get(shape)
@@ -385,7 +430,7 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             clean = parser.clean
             get = table.get
             assert plain is not None
-            scanning = pattern if _long_hex(text, pos, stop) else plain
+            scanning = pattern if checked and _long_hex(text, pos, stop) else plain
             for m in scanning.finditer(text, pos, stop):
                 n += 1
                 entry = get(m.lastindex)  # type: ignore[arg-type]
