@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -600,6 +600,27 @@ LAYER_ROW_COLUMNS = (
 )
 
 
+class LayerEdges(NamedTuple):
+    """The tensors every layer of a layer JSON reads and writes, by name, as flat lists.
+
+    One entry per tensor of a layer, layers in order and each layer's tensors in the JSON's
+    order: ``in_names[k]`` is a tensor that layer ``in_layers[k]`` reads (likewise for the
+    outputs). The tensor graph of :mod:`trtlog.findings` is made from them without the layer
+    objects.
+
+    Attributes:
+        in_names: the names of the tensors the layers read.
+        in_layers: the index of the layer that reads each.
+        out_names: the names of the tensors the layers write.
+        out_layers: the index of the layer that writes each.
+    """
+
+    in_names: list[str]
+    in_layers: list[int]
+    out_names: list[str]
+    out_layers: list[int]
+
+
 class LayerTable:
     """An engine's layers-frame values, read straight from a layer JSON (issue 14).
 
@@ -609,18 +630,25 @@ class LayerTable:
     built; a copy of the engine drops it (the frame then comes from the layer objects).
 
     Attributes:
-        rows: one tuple per layer, in :data:`LAYER_ROW_COLUMNS` order.
+        rows: one tuple per layer, in :data:`LAYER_ROW_COLUMNS` order; equal ``type`` and
+            ``origin`` values are one string object (a scan of those columns reads a few
+            strings, not one per layer).
         times: one ``(average_ms, total_ms, median_ms, percentage, reason)`` tuple per layer
             (a merged profile), or ``None`` when no profile was merged.
+        edges: the tensors each layer reads and writes, when the loader kept them.
     """
 
-    __slots__ = ("rows", "times")
+    __slots__ = ("edges", "rows", "times")
 
     def __init__(
-        self, rows: list[tuple[Any, ...]], times: list[tuple[Any, ...]] | None = None
+        self,
+        rows: list[tuple[Any, ...]],
+        times: list[tuple[Any, ...]] | None = None,
+        edges: LayerEdges | None = None,
     ) -> None:
         self.rows = rows
         self.times = times
+        self.edges = edges
 
 
 class Engine(ExactJson):

@@ -26,6 +26,7 @@ from trtlog.engine.model import (
     MYELIN_LAYER_TYPES,
     Engine,
     EngineLayer,
+    LayerEdges,
     Profile,
     compute_precision,
     is_reformat_layer,
@@ -254,6 +255,17 @@ def _one_each(values: Iterable[str | None]) -> list[str | None]:
     return [first.setdefault(v, v) for v in values]
 
 
+def _keyed(names: list[str], layers: list[int], graphs: list[Any]) -> list[str]:
+    """Tensor names as :meth:`LintContext.key` keys them (a Myelin kernel's with its graph)."""
+    out = list(names)
+    for k, name in enumerate(names):
+        if name[:5] == "__myl":
+            graph = graphs[layers[k]]
+            if graph is not None:
+                out[k] = f"{name}\x00{graph}"
+    return out
+
+
 def layer_columns(engine: Engine) -> LayerColumns:
     """The :class:`LayerColumns` of an engine's layers.
 
@@ -261,9 +273,8 @@ def layer_columns(engine: Engine) -> LayerColumns:
     (:meth:`~trtlog.engine.Engine.layer_table`; a test checks they equal the objects'), else
     from the layer objects.
     """
-    layers = engine.layers
     table = engine.layer_table()
-    if table is not None and len(table.rows) == len(layers):
+    if table is not None:  # (the loader's table has a row per layer; copies drop it)
         rows = table.rows
 
         def column(name: str) -> list[Any]:
@@ -272,13 +283,14 @@ def layer_columns(engine: Engine) -> LayerColumns:
         names = column("name")
         return LayerColumns(
             names,
-            _one_each(map(itemgetter(_ROW["type"]), rows)),
-            _one_each(map(itemgetter(_ROW["origin"]), rows)),
+            column("type"),  # one string object per distinct value already (LayerTable)
+            column("origin"),
             column("onnx_nodes"),
             column("n_inputs"),
             column("n_outputs"),
             _name_flags(names),
         )
+    layers = engine.layers
     names = []
     types: list[str | None] = []
     origins: list[str | None] = []
@@ -399,29 +411,17 @@ class LintContext:
         return list(heapq.merge(*lists, key=_first_line))
 
     def _of(self, cls: type[EventBase]) -> list[Any]:
-        """``build.of(cls)``, asked once per class, and never for a kind the build lacks.
+        """``build.of(cls)``, asked once per class.
 
-        A lazy build answers each question with a walk over its parsed messages.
+        A lazy build answers from its per-kind index of the parsed messages (built once, on
+        the first question), parsing only the deferred messages that may hold the kind: asking
+        for a kind the build lacks costs a lookup, not a count of every event.
         """
         found = self._by_class.get(cls)
         if found is None:
             assert self.build is not None
-            kind = cls.model_fields["kind"].default
-            present = self._present
-            has = present is None or kind in present
-            found = self._by_class[cls] = self.build.of(cls) if has else []
+            found = self._by_class[cls] = self.build.of(cls)
         return found
-
-    @cached_property
-    def _present(self) -> Collection[str] | None:
-        """The kinds the build has events of, when a lazy build's store counts them.
-
-        ``None`` for a build whose events are built: its per-kind index answers at once.
-        """
-        build = self.build
-        if build is None or build._lazy is None:  # the store's question, asked of the build
-            return None
-        return build.counts()
 
     def last_event(self, first: int, stop: int, skip: Collection[str]) -> Span | None:
         """The last event that ends on a line from ``first`` to before ``stop``, not of ``skip``.
@@ -774,7 +774,14 @@ class LintContext:
 
     @cached_property
     def _graph(self) -> tuple[dict[str, int], dict[str, list[int]]]:
-        """:attr:`producers` and :attr:`consumers`, in one pass over the layers."""
+        """:attr:`producers` and :attr:`consumers`, in one pass over the layers.
+
+        From the tensor names the engine loader kept (:class:`~trtlog.engine.model.LayerEdges`)
+        when it kept them, else from the layer objects.
+        """
+        table = self.engine.layer_table() if self.engine is not None else None
+        if table is not None and table.edges is not None:
+            return self._graph_of_edges(table.edges, table.rows)
         producers: dict[str, int] = {}
         consumers: dict[str, list[int]] = defaultdict(list)
         key = self.key
@@ -796,6 +803,28 @@ class LintContext:
                     producers[name] = index
             for t in d["inputs"]:
                 consumers[t.name].append(index)
+        return producers, consumers
+
+    def _graph_of_edges(
+        self, edges: LayerEdges, rows: list[tuple[Any, ...]]
+    ) -> tuple[dict[str, int], dict[str, list[int]]]:
+        """:attr:`_graph` from the loader's flat tensor lists (the layers in their positions)."""
+        in_names, out_names = edges.in_names, edges.out_names
+        graphs = list(map(itemgetter(_ROW["myelin_graph"]), rows))
+        if any(g is not None for g in graphs):  # Myelin kernels key their "__myl" tensors
+            in_names = _keyed(in_names, edges.in_layers, graphs)
+            out_names = _keyed(out_names, edges.out_layers, graphs)
+        # the first writer of a tensor is its producer: the pairs in reverse, so that the
+        # first one is set last
+        producers = dict(zip(reversed(out_names), reversed(edges.out_layers), strict=True))
+        consumers: dict[str, list[int]] = {}
+        get = consumers.get
+        for name, index in zip(in_names, edges.in_layers, strict=True):
+            found = get(name)
+            if found is None:
+                consumers[name] = [index]
+            else:
+                found.append(index)
         return producers, consumers
 
     @cached_property
