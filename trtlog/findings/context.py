@@ -209,6 +209,7 @@ class LayerColumns(NamedTuple):
 
 
 _ROW = {c: i for i, c in enumerate(LAYER_ROW_COLUMNS)}
+_IN_DTYPES, _OUT_DTYPES = _ROW["input_dtypes"], _ROW["output_dtypes"]
 
 
 def name_flags(name: str) -> int:
@@ -351,6 +352,7 @@ class LintContext:
         self._int8: dict[int, bool] = {}
         self._node_ops: dict[str, str | None] = {}
         self._by_class: dict[type[EventBase], list[Any]] = {}
+        self._out_keys: list[str] = []
 
     def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
         """``compute(self)``, computed once per context (an index several rules share)."""
@@ -547,12 +549,14 @@ class LintContext:
 
     def nodes(self, layer: EngineLayer) -> tuple[str, ...]:
         """The layer's ONNX nodes without clone suffixes (none for reformats)."""
+        return self._nodes_of(layer.index, layer.onnx_nodes)
+
+    def _nodes_of(self, index: int, onnx_nodes: tuple[str, ...]) -> tuple[str, ...]:
+        """:meth:`nodes` of the layer at ``index``, whose ONNX nodes are ``onnx_nodes``."""
         cache = self._nodes
-        found = cache.get(layer.index)
+        found = cache.get(index)
         if found is None:
-            found = cache[layer.index] = tuple(
-                dict.fromkeys(normalize_name(n) for n in layer.onnx_nodes)
-            )
+            found = cache[index] = tuple(dict.fromkeys(normalize_name(n) for n in onnx_nodes))
         return found
 
     def compute_nodes(self, layer: EngineLayer) -> tuple[str, ...]:
@@ -633,18 +637,56 @@ class LintContext:
         Every layer's role is decided here in one pass, with the cheap tests inline on the
         columns: a 20,000-layer engine has a few Q/DQ layers, and several rules ask every layer.
         """
-        layers = self.layers
         columns = self.columns
         found: dict[int, Literal["Q", "DQ"]] = {}
-        for i, (origin, nodes) in enumerate(zip(columns.origins, columns.onnx_nodes, strict=True)):
-            # what _qdq_role says first, for most layers: neither Q/DQ origin nor a Q/DQ node
-            # ("uantize" holds no space: it matches inside one node of the joined text)
-            if origin != "QDQ" and not (nodes and "uantize" in " ".join(nodes)):
-                continue
+        # what _qdq_role says first, for most layers: neither Q/DQ origin nor a Q/DQ node
+        # ("uantize" holds no space: it matches inside one node of the joined text)
+        candidates = [
+            i
+            for i, (origin, nodes) in enumerate(
+                zip(columns.origins, columns.onnx_nodes, strict=True)
+            )
+            if origin == "QDQ" or (nodes and "uantize" in " ".join(nodes))
+        ]
+        if not candidates:
+            return found
+        table = self.engine.layer_table() if self.engine is not None else None
+        if table is not None:  # from the loader's values: no layer object
+            rows = table.rows
+            for i in candidates:
+                role = self._qdq_role_of_row(i, rows[i])
+                if role is not None:
+                    found[i] = role
+            return found
+        layers = self.layers
+        for i in candidates:
             role = self._qdq_role(layers[i])
             if role is not None:
                 found[i] = role
         return found
+
+    def _qdq_role_of_row(self, i: int, row: tuple[Any, ...]) -> Literal["Q", "DQ"] | None:
+        """:meth:`_qdq_role` of the layer at ``i``, from the loader's row (every tensor typed)."""
+        columns = self.columns
+        name, nodes = columns.names[i], columns.onnx_nodes[i]
+        if columns.origins[i] == "QDQ":
+            pass
+        elif name.startswith(_COPY_NAMES) or not any("uantize" in n for n in nodes):
+            return None
+        else:
+            kept = [n for n in self._nodes_of(i, nodes) if not is_weights_name(n)]
+            if not kept or not all(is_qdq_node(n) or is_quantize_scale_node(n) for n in kept):
+                return None
+        # the rows join the tensors' types with commas (a layer without tensors: None)
+        in_text, out_text = row[_IN_DTYPES], row[_OUT_DTYPES]
+        ins = set(in_text.split(",")) if in_text else set()
+        outs = set(out_text.split(",")) if out_text else set()
+        if outs & LOW_TYPES and not ins & LOW_TYPES:
+            return "Q"
+        if ins & LOW_TYPES and not outs & LOW_TYPES:
+            return "DQ"
+        text = " ".join(self._nodes_of(i, nodes)) or name
+        return "DQ" if "equantize" in text else "Q"
 
     @cached_property
     def weighted_layers(self) -> tuple[EngineLayer, ...]:
@@ -814,6 +856,7 @@ class LintContext:
         if any(g is not None for g in graphs):  # Myelin kernels key their "__myl" tensors
             in_names = _keyed(in_names, edges.in_layers, graphs)
             out_names = _keyed(out_names, edges.out_layers, graphs)
+        self._out_keys = out_names
         # the first writer of a tensor is its producer: the pairs in reverse, so that the
         # first one is set last
         producers = dict(zip(reversed(out_names), reversed(edges.out_layers), strict=True))
@@ -826,6 +869,29 @@ class LintContext:
             else:
                 found.append(index)
         return producers, consumers
+
+    @cached_property
+    def _first_outputs(self) -> dict[int, str] | None:
+        """Layer index → the key of its first output, from the loader's tensor lists.
+
+        ``None`` when the loader kept none (see :meth:`first_output_key`).
+        """
+        table = self.engine.layer_table() if self.engine is not None else None
+        if table is None or table.edges is None:
+            return None
+        self._graph  # noqa: B018 (the keyed names of the outputs)
+        layers = table.edges.out_layers
+        # the pairs in reverse: a layer's first output is set last
+        return dict(zip(reversed(layers), reversed(self._out_keys), strict=True))
+
+    def first_output_key(self, index: int) -> str | None:
+        """The graph key (see :meth:`key`) of the first tensor the layer at ``index`` writes."""
+        fast = self._first_outputs
+        if fast is not None:
+            return fast.get(index)
+        layer = self.layers[index]
+        outputs = layer.outputs
+        return self.key(layer, outputs[0].name) if outputs else None
 
     @cached_property
     def producers(self) -> dict[str, int]:

@@ -114,13 +114,15 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
     out: list[Reformat] = []
     layers = ctx.layers
     columns = ctx.columns
-    for i, (flags, origin, n_inputs, n_outputs) in enumerate(
-        zip(columns.name_flags, columns.origins, columns.n_inputs, columns.n_outputs, strict=True)
-    ):
-        # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
-        if not n_inputs or not n_outputs or origin == "QDQ":
-            continue
-        if not flags & NAME_COPY and origin != "REFORMAT":
+    n_inputs, n_outputs = columns.n_inputs, columns.n_outputs
+    # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
+    copies = [
+        i
+        for i, (flags, origin) in enumerate(zip(columns.name_flags, columns.origins, strict=True))
+        if (flags & NAME_COPY or origin == "REFORMAT") and origin != "QDQ"
+    ]
+    for i in copies:
+        if not n_inputs[i] or not n_outputs[i]:
             continue
         layer = layers[i]
         if ctx.qdq_role(layer) is not None:
