@@ -1010,17 +1010,50 @@ def _engine(
         fields["times"] = times
         fields_set.add("times")
 
+    # layers asked for one by one (Engine.layer_at) before all were built: the same objects
+    # are in the engine's layers once they are built
+    made: dict[int, EngineLayer] = {}
+    reader = _TensorReader(source)
+
+    def one(index: int) -> EngineLayer:
+        layer = made.get(index)
+        if layer is None:
+            row = table.rows[index]
+            known = (row[_ONNX], row[_SOURCE])
+            layer = _layer_from_json(layers_raw[index], index, reader, order, node_order, known)
+            if exact is not None and profile is not None:
+                layer.__dict__["time"] = layer_time(profile, time_specs[index])
+            made[index] = layer
+        return layer
+
     def build() -> tuple[EngineLayer, ...]:
         with gc_paused():
             built = _build_layers(layers_raw, source, order, node_order, table.rows)
             if exact is not None and profile is not None:
                 for layer, spec in zip(built, time_specs, strict=True):
                     layer.__dict__["time"] = layer_time(profile, spec)
+            if made:
+                built = tuple([made.get(i, layer) for i, layer in enumerate(built)])
+                made.clear()
         return built
+
+    def tensors(index: int) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
+        layer = made.get(index)
+        if layer is not None:
+            return layer.inputs, layer.outputs
+        obj = layers_raw[index]
+        if type(obj) is str:
+            return (), ()
+        # the reader that builds the layer: the same tensor objects (equal ones are one)
+        get = obj.get
+        return (
+            reader.read(get("Inputs"), index, "Inputs"),
+            reader.read(get("Outputs"), index, "Outputs"),
+        )
 
     table = LayerTable(rows, time_values, edges)
     engine = assemble(Engine, fields, None, fields_set)
-    private = {"_pending": build, "_table": table}
+    private = {"_pending": build, "_table": table, "_one": one, "_io": tensors}
     object.__setattr__(engine, "__pydantic_private__", private)
     return engine
 

@@ -15,7 +15,7 @@ import heapq
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import cached_property
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
@@ -58,6 +58,7 @@ from trtlog.names import (
     normalize_name,
     op_of,
 )
+from trtlog.tensors import Tensor
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -321,6 +322,36 @@ def layer_columns(engine: Engine) -> LayerColumns:
     )
 
 
+class _PendingLayers(Sequence[EngineLayer]):
+    """An engine's layers that its loader has not built yet: each is built when read.
+
+    Iterating or slicing builds them all (:attr:`Engine.layers`).
+    """
+
+    __slots__ = ("_count", "_engine")
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._count = engine.layer_count()
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> EngineLayer: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[EngineLayer]: ...
+
+    def __getitem__(self, index: int | slice) -> EngineLayer | Sequence[EngineLayer]:
+        if isinstance(index, slice):
+            return self._engine.layers[index]
+        return self._engine.layer_at(index)
+
+    def __iter__(self) -> Iterator[EngineLayer]:
+        return iter(self._engine.layers)
+
+
 class LintContext:
     """The inputs of one lint run and the indexes the rules share (built on first use).
 
@@ -373,9 +404,18 @@ class LintContext:
         return self.engine.source if self.engine is not None else None
 
     @cached_property
-    def layers(self) -> tuple[EngineLayer, ...]:
-        """The engine's layers (empty without an engine)."""
-        return self.engine.layers if self.engine is not None else ()
+    def layers(self) -> Sequence[EngineLayer]:
+        """The engine's layers (empty without an engine).
+
+        While the loader has not built an engine's layer objects, each is built when a rule
+        reads it (the rules read most layers' values from :attr:`columns`).
+        """
+        engine = self.engine
+        if engine is None:
+            return ()
+        if "layers" not in engine.__dict__ and engine.layer_table() is not None:
+            return _PendingLayers(engine)
+        return engine.layers
 
     @cached_property
     def columns(self) -> LayerColumns:
@@ -927,7 +967,9 @@ class LintContext:
         name is not an inner tensor's (a pasted fragment leaves inner tensors without a
         producer).
         """
-        key = self.key(layer, tensor)
+        return self._is_input(self.key(layer, tensor), tensor)
+
+    def _is_input(self, key: str, tensor: str) -> bool:
         if key in self.producers:
             return False
         if self.bindings:
@@ -939,7 +981,9 @@ class LintContext:
 
     def is_network_output(self, layer: EngineLayer, tensor: str) -> bool:
         """Whether a tensor ``layer`` writes leaves the engine (a binding, or never read)."""
-        key = self.key(layer, tensor)
+        return self._is_output(self.key(layer, tensor), tensor)
+
+    def _is_output(self, key: str, tensor: str) -> bool:
         if self.bindings:
             return key in self.bindings
         return (
@@ -947,6 +991,75 @@ class LintContext:
             and key not in self.consumers
             and _INNER_TENSOR.search(tensor) is None
         )
+
+    # the same questions of the layer at a position, without its object (the loader's table)
+
+    @cached_property
+    def _myelin_graphs(self) -> list[int | None]:
+        """Each layer's Myelin graph (:attr:`EngineLayer.myelin`), by position."""
+        table = self.engine.layer_table() if self.engine is not None else None
+        if table is not None:
+            return list(map(itemgetter(_ROW["myelin_graph"]), table.rows))
+        return [k.graph if (k := x.myelin) is not None else None for x in self.layers]
+
+    def myelin_graph(self, index: int) -> int | None:
+        """The Myelin graph of the layer at ``index`` (``layer.myelin.graph``), if a kernel."""
+        return self._myelin_graphs[index]
+
+    def key_at(self, index: int, tensor: str) -> str:
+        """:meth:`key` of the layer at position ``index``."""
+        if tensor.startswith("__myl"):
+            graph = self._myelin_graphs[index]
+            if graph is not None:
+                return f"{tensor}\x00{graph}"
+        return tensor
+
+    def is_network_input_at(self, index: int, tensor: str) -> bool:
+        """:meth:`is_network_input` of the layer at position ``index``."""
+        return self._is_input(self.key_at(index, tensor), tensor)
+
+    def is_network_output_at(self, index: int, tensor: str) -> bool:
+        """:meth:`is_network_output` of the layer at position ``index``."""
+        return self._is_output(self.key_at(index, tensor), tensor)
+
+    def layer_tensors(self, index: int) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
+        """The inputs and outputs of the layer at position ``index`` (no layer object built)."""
+        engine = self.engine
+        if engine is not None and engine.layer_table() is not None:
+            return engine.layer_tensors(index)
+        layer = self.layers[index]
+        return layer.inputs, layer.outputs
+
+    def time_at(self, index: int) -> float | None:
+        """:meth:`time` of the layer at position ``index`` (from the loader's table if kept)."""
+        table = self.engine.layer_table() if self.engine is not None else None
+        if table is None:
+            return self.time(self.layers[index])
+        if table.times is None:
+            return None
+        ms = table.times[index][0]
+        return None if ms != ms else ms  # NaN: not known (LayerTime.known)
+
+    def qdq_role_at(self, index: int) -> Literal["Q", "DQ"] | None:
+        """:meth:`qdq_role` of the layer at position ``index``."""
+        if self.columns.positional:
+            return self._role_map.get(index)
+        return self.qdq_role(self.layers[index])
+
+    def upstream_at(self, index: int, inputs: Sequence[Tensor]) -> list[int]:
+        """:meth:`upstream` of the layer at ``index``, whose inputs are ``inputs``: positions."""
+        producers = self.producers
+        found = (producers.get(self.key_at(index, t.name)) for t in inputs)
+        return [i for i in found if i is not None]
+
+    def downstream_at(self, index: int, outputs: Sequence[Tensor]) -> list[int]:
+        """:meth:`downstream` of the layer at ``index``, whose outputs are ``outputs``."""
+        consumers = self.consumers
+        if len(outputs) == 1:  # most layers: the readers of one tensor, already in order
+            found = consumers.get(self.key_at(index, outputs[0].name), ())
+            return list(found) if len(found) <= 1 else sorted(set(found))
+        seen = {i for t in outputs for i in consumers.get(self.key_at(index, t.name), ())}
+        return sorted(seen)
 
     def layer(self, index: int) -> EngineLayer:
         """The engine layer at ``index``."""

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from trtlog.engine.model import EngineLayer
@@ -61,21 +61,30 @@ class Reformat:
     """One reformat copy node of the engine, classified.
 
     Attributes:
-        layer: the reformat layer.
+        index: the reformat layer's position in ``layers``.
+        name: the reformat layer's name.
         src: its (first) input tensor.
         dst: its (first) output tensor.
         kind: ``io`` (at a network binding), ``dtype`` (changes the element type) or
             ``layout`` (same element type, another layout or vectorization).
         direction: ``input`` or ``output`` for ``io`` reformats, else ``""``.
         added: the log's ``Adding reformat layer`` event for it, if printed.
+        layers: the engine's layers (:attr:`LintContext.layers`).
     """
 
-    layer: EngineLayer
+    index: int
+    name: str
     src: Tensor
     dst: Tensor
     kind: str
     direction: str
-    added: Any = None
+    added: Any
+    layers: Sequence[EngineLayer] = field(repr=False, compare=False)
+
+    @property
+    def layer(self) -> EngineLayer:
+        """The reformat layer (built now if the engine's layers are pending)."""
+        return self.layers[self.index]
 
     def formats(self) -> tuple[str, str]:
         """The source and destination formats as text (``FP16/hwc8``; compact when unknown)."""
@@ -114,7 +123,12 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
     out: list[Reformat] = []
     layers = ctx.layers
     columns = ctx.columns
-    n_inputs, n_outputs = columns.n_inputs, columns.n_outputs
+    n_inputs, n_outputs, types, names = (
+        columns.n_inputs,
+        columns.n_outputs,
+        columns.types,
+        columns.names,
+    )
     # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
     copies = [
         i
@@ -124,19 +138,20 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
     for i in copies:
         if not n_inputs[i] or not n_outputs[i]:
             continue
-        layer = layers[i]
-        if ctx.qdq_role(layer) is not None:
+        # by position, from the columns (no layer object: an engine has thousands of these)
+        if ctx.qdq_role_at(i) is not None:
             continue
-        t = ctx.time(layer)
-        if layer.type == "NoOp" and not t:
+        t = ctx.time_at(i)
+        if types[i] == "NoOp" and not t:
             continue  # a NoOp reformat moves no data
-        src, dst = layer.inputs[0], layer.outputs[0]
+        inputs, outputs = ctx.layer_tensors(i)
+        src, dst = inputs[0], outputs[0]
         if src.dtype is None and dst.dtype is None:
             continue  # a names-only engine: nothing to classify
         direction = ""
-        if ctx.is_network_input(layer, src.name):
+        if ctx.is_network_input_at(i, src.name):
             kind, direction = "io", "input"
-        elif ctx.is_network_output(layer, dst.name):
+        elif ctx.is_network_output_at(i, dst.name):
             kind, direction = "io", "output"
         elif src.dtype and dst.dtype and src.dtype != dst.dtype:
             kind = "dtype"
@@ -144,7 +159,7 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
             continue  # the same format on both sides: a copy, not a reformat of formats
         else:
             kind = "layout"
-        out.append(Reformat(layer, src, dst, kind, direction, added.get(dst.name)))
+        out.append(Reformat(i, names[i], src, dst, kind, direction, added.get(dst.name), layers))
     return out
 
 
@@ -184,6 +199,22 @@ def _between(ctx: LintContext, layer: EngineLayer) -> tuple[str, list[EngineLaye
         return f" between {short(up[0].name, 70)} and {short(down[0].name, 70)}", [up[0], down[0]]
     if down:
         return f" for {short(down[0].name, 70)}", [down[0]]
+    return "", []
+
+
+def _between_at(ctx: LintContext, r: Reformat) -> tuple[str, list[int]]:
+    """:func:`_between` of a reformat, by position (no layer object)."""
+    inputs, outputs = ctx.layer_tensors(r.index)
+    up = ctx.upstream_at(r.index, inputs)
+    down = ctx.downstream_at(r.index, outputs)
+    names = ctx.columns.names
+    if up and down:
+        return (
+            f" between {short(names[up[0]], 70)} and {short(names[down[0]], 70)}",
+            [up[0], down[0]],
+        )
+    if down:
+        return f" for {short(names[down[0]], 70)}", [down[0]]
     return "", []
 
 
@@ -270,10 +301,10 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     for r in reformats(ctx):
         if r.kind != "dtype":
             continue
-        layer, src, dst = r.layer, r.src, r.dst
-        t = ctx.time(layer)
+        src, dst = r.src, r.dst
+        t = ctx.time_at(r.index)
         share = ctx.share(t)
-        between, neighbours = _between(ctx, layer)
+        between, neighbours = _between_at(ctx, r)
         ints = {src.dtype, dst.dtype} & _LOW
         severity = _severity(ctx, t, "info")
         if ints and ctx.has_qdq:
@@ -308,13 +339,13 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
         yield make(
             ctx,
             check_reformat_dtype,
-            layer.name,
-            f"{short(layer.name, 100)} converts {src.dtype}→{dst.dtype}{between}",
+            r.name,
+            f"{short(r.name, 100)} converts {src.dtype}→{dst.dtype}{between}",
             f"{cause}; the copy runs on every inference" + (f" ({share})" if share else ""),
             fix,
             severity=severity,
             lines=_lines([r]),
-            layers=[layer, *neighbours],
+            layers=[r.index, *neighbours],
             time_ms=t,
         )
 
