@@ -739,7 +739,7 @@ class Engine(ExactJson):
         if io is None or "layers" in self.__dict__:
             layer = self.layer_at(index)
             return layer.inputs, layer.outputs
-        count = self.layer_count()
+        count = len(private["_table"].rows)  # (the loader's table: one row per layer)
         if index < 0:
             index += count
         if not 0 <= index < count:
@@ -769,7 +769,7 @@ class Engine(ExactJson):
         one = private.get("_one")
         if one is None:
             return self._built_layers()[index]
-        count = self.layer_count()
+        count = len(private["_table"].rows)  # (the loader's table: one row per layer)
         if index < 0:
             index += count
         if not 0 <= index < count:

@@ -27,6 +27,7 @@ from trtlog.engine.model import (
     Engine,
     EngineLayer,
     LayerEdges,
+    LayerTable,
     Profile,
     compute_precision,
     is_reformat_layer,
@@ -328,10 +329,10 @@ class _PendingLayers(Sequence[EngineLayer]):
     Iterating or slicing builds them all (:attr:`Engine.layers`).
     """
 
-    __slots__ = ("_count", "_engine")
+    __slots__ = ("_count", "engine")
 
     def __init__(self, engine: Engine) -> None:
-        self._engine = engine
+        self.engine = engine
         self._count = engine.layer_count()
 
     def __len__(self) -> int:
@@ -345,11 +346,11 @@ class _PendingLayers(Sequence[EngineLayer]):
 
     def __getitem__(self, index: int | slice) -> EngineLayer | Sequence[EngineLayer]:
         if isinstance(index, slice):
-            return self._engine.layers[index]
-        return self._engine.layer_at(index)
+            return self.engine.layers[index]
+        return self.engine.layer_at(index)
 
     def __iter__(self) -> Iterator[EngineLayer]:
-        return iter(self._engine.layers)
+        return iter(self.engine.layers)
 
 
 class LintContext:
@@ -416,6 +417,11 @@ class LintContext:
         if "layers" not in engine.__dict__ and engine.layer_table() is not None:
             return _PendingLayers(engine)
         return engine.layers
+
+    @cached_property
+    def table(self) -> LayerTable | None:
+        """The engine loader's table (:meth:`Engine.layer_table`), if it kept one."""
+        return self.engine.layer_table() if self.engine is not None else None
 
     @cached_property
     def columns(self) -> LayerColumns:
@@ -690,7 +696,7 @@ class LintContext:
         ]
         if not candidates:
             return found
-        table = self.engine.layer_table() if self.engine is not None else None
+        table = self.table
         if table is not None:  # from the loader's values: no layer object
             rows = table.rows
             for i in candidates:
@@ -861,7 +867,7 @@ class LintContext:
         From the tensor names the engine loader kept (:class:`~trtlog.engine.model.LayerEdges`)
         when it kept them, else from the layer objects.
         """
-        table = self.engine.layer_table() if self.engine is not None else None
+        table = self.table
         if table is not None and table.edges is not None:
             return self._graph_of_edges(table.edges, table.rows)
         producers: dict[str, int] = {}
@@ -916,7 +922,7 @@ class LintContext:
 
         ``None`` when the loader kept none (see :meth:`first_output_key`).
         """
-        table = self.engine.layer_table() if self.engine is not None else None
+        table = self.table
         if table is None or table.edges is None:
             return None
         self._graph  # noqa: B018 (the keyed names of the outputs)
@@ -997,7 +1003,7 @@ class LintContext:
     @cached_property
     def _myelin_graphs(self) -> list[int | None]:
         """Each layer's Myelin graph (:attr:`EngineLayer.myelin`), by position."""
-        table = self.engine.layer_table() if self.engine is not None else None
+        table = self.table
         if table is not None:
             return list(map(itemgetter(_ROW["myelin_graph"]), table.rows))
         return [k.graph if (k := x.myelin) is not None else None for x in self.layers]
@@ -1024,15 +1030,15 @@ class LintContext:
 
     def layer_tensors(self, index: int) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
         """The inputs and outputs of the layer at position ``index`` (no layer object built)."""
-        engine = self.engine
-        if engine is not None and engine.layer_table() is not None:
-            return engine.layer_tensors(index)
-        layer = self.layers[index]
+        layers = self.layers
+        if type(layers) is _PendingLayers:
+            return layers.engine.layer_tensors(index)
+        layer = layers[index]
         return layer.inputs, layer.outputs
 
     def time_at(self, index: int) -> float | None:
         """:meth:`time` of the layer at position ``index`` (from the loader's table if kept)."""
-        table = self.engine.layer_table() if self.engine is not None else None
+        table = self.table
         if table is None:
             return self.time(self.layers[index])
         if table.times is None:

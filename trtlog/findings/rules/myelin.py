@@ -73,7 +73,7 @@ def _may_have_kernel_groups(ctx: LintContext) -> bool:
     columns = ctx.columns
     # an engine the loader read with its table: a layer's time is one profile record's at
     # most (the exact match of exact_times), and its Myelin graphs are in the rows
-    table = ctx.engine.layer_table() if ctx.engine is not None else None
+    table = ctx.table
     for i, (kind, flags) in enumerate(zip(columns.types, columns.name_flags, strict=True)):
         kernel = flags & NAME_MYELIN or (kind in MYELIN_LAYER_TYPES and kind != "Myelin")
         if kernel and (
