@@ -202,10 +202,44 @@ class _TensorReader:
     def tensor(self, obj: Any) -> Tensor:
         if type(obj) is not dict:
             raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
-        # TensorRT 11's objects, as trtexec writes them, take a fast path: one C call reads
-        # all their keys (seven dict.get calls cost more than the rest of a cache hit); the
-        # 8.2 - 10.x object and anything unusual take the general one
-        if len(obj) == 7:  # with Strides and StrideOrder
+        # the objects as trtexec writes them take a fast path: one C call reads all their
+        # keys (seven dict.get calls cost more than the rest of a cache hit); anything
+        # unusual takes the general one
+        n = len(obj)
+        if n == 4:  # 8.2 - 10.x: Name, Location, Dimensions, Format/Datatype
+            try:
+                name, dims_raw, location, fmt = _GET_10(obj)
+            except KeyError:
+                return self._general(obj)
+            if (
+                type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(location) is str
+            ):
+                dims_key = tuple(dims_raw)
+                key: tuple[Any, ...] = (name, fmt, location, dims_key)  # as _general keys it
+                try:
+                    cached = self.seen.get(key)
+                except TypeError:  # an unhashable number: the general path names it
+                    return self._general(obj)
+                if cached is not None:
+                    return cached
+                tensor = self._make(
+                    name,
+                    _ints(dims_key, dims_raw, "dimensions"),
+                    _clean_format(fmt),
+                    location,
+                    {},
+                    None,
+                    None,
+                    None,
+                    "Format/Datatype",
+                    fmt,
+                )
+                self.seen[key] = tensor
+                return tensor
+        elif n == 7:  # TensorRT 11, with Strides and StrideOrder
             try:
                 name, dims_raw, location, fmt, datatype, strides_raw, order_raw = _GET_11_STRIDED(
                     obj
@@ -243,7 +277,7 @@ class _TensorReader:
                 )
                 self.strided[key] = (tensor, strides_raw, order_raw)
                 return tensor
-        elif len(obj) == 5:  # the TensorRT 11 object without strides
+        elif n == 5:  # the TensorRT 11 object without strides
             try:
                 name, dims_raw, location, fmt, datatype = _GET_11(obj)
             except KeyError:

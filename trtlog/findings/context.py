@@ -385,6 +385,7 @@ class LintContext:
         self._node_ops: dict[str, str | None] = {}
         self._by_class: dict[type[EventBase], list[Any]] = {}
         self._out_keys: list[str] = []
+        self._tensors: dict[int, tuple[tuple[Tensor, ...], tuple[Tensor, ...]]] = {}
 
     def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
         """``compute(self)``, computed once per context (an index several rules share)."""
@@ -1032,7 +1033,10 @@ class LintContext:
         """The inputs and outputs of the layer at position ``index`` (no layer object built)."""
         layers = self.layers
         if type(layers) is _PendingLayers:
-            return layers.engine.layer_tensors(index)
+            found = self._tensors.get(index)
+            if found is None:  # (read from the JSON: asked once per layer)
+                found = self._tensors[index] = layers.engine.layer_tensors(index)
+            return found
         layer = layers[index]
         return layer.inputs, layer.outputs
 
@@ -1055,15 +1059,23 @@ class LintContext:
     def upstream_at(self, index: int, inputs: Sequence[Tensor]) -> list[int]:
         """:meth:`upstream` of the layer at ``index``, whose inputs are ``inputs``: positions."""
         producers = self.producers
-        found = (producers.get(self.key_at(index, t.name)) for t in inputs)
-        return [i for i in found if i is not None]
+        out = []
+        for t in inputs:
+            name = t.name
+            i = producers.get(self.key_at(index, name) if name.startswith("__myl") else name)
+            if i is not None:
+                out.append(i)
+        return out
 
     def downstream_at(self, index: int, outputs: Sequence[Tensor]) -> list[int]:
         """:meth:`downstream` of the layer at ``index``, whose outputs are ``outputs``."""
         consumers = self.consumers
         if len(outputs) == 1:  # most layers: the readers of one tensor, already in order
-            found = consumers.get(self.key_at(index, outputs[0].name), ())
-            return list(found) if len(found) <= 1 else sorted(set(found))
+            name = outputs[0].name
+            found = consumers.get(self.key_at(index, name) if name.startswith("__myl") else name)
+            if not found:
+                return []
+            return [found[0]] if len(found) == 1 else sorted(set(found))
         seen = {i for t in outputs for i in consumers.get(self.key_at(index, t.name), ())}
         return sorted(seen)
 
