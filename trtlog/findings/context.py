@@ -258,6 +258,16 @@ def _one_each(values: Iterable[str | None]) -> list[str | None]:
     return [first.setdefault(v, v) for v in values]
 
 
+def _names_of(names: list[str], layers: list[int], index: int) -> list[str]:
+    """The ``names`` of layer ``index`` in flat lists where ``layers`` (ascending) owns each."""
+    k = bisect.bisect_left(layers, index)
+    out = []
+    while k < len(layers) and layers[k] == index:
+        out.append(names[k])
+        k += 1
+    return out
+
+
 def _keyed(names: list[str], layers: list[int], graphs: list[Any]) -> list[str]:
     """Tensor names as :meth:`LintContext.key` keys them (a Myelin kernel's with its graph)."""
     out = list(names)
@@ -1056,27 +1066,41 @@ class LintContext:
             return self._role_map.get(index)
         return self.qdq_role(self.layers[index])
 
-    def upstream_at(self, index: int, inputs: Sequence[Tensor]) -> list[int]:
-        """:meth:`upstream` of the layer at ``index``, whose inputs are ``inputs``: positions."""
+    def tensor_names_at(self, index: int) -> tuple[list[str], list[str]]:
+        """The names of the tensors the layer at ``index`` reads and writes, in order.
+
+        From the loader's tensor names when it kept them (no tensor or layer object).
+        """
+        table = self.table
+        edges = table.edges if table is not None else None
+        if edges is None:
+            inputs, outputs = self.layer_tensors(index)
+            return [t.name for t in inputs], [t.name for t in outputs]
+        return (
+            _names_of(edges.in_names, edges.in_layers, index),
+            _names_of(edges.out_names, edges.out_layers, index),
+        )
+
+    def upstream_at(self, index: int, inputs: Sequence[str]) -> list[int]:
+        """:meth:`upstream` of the layer at ``index``, whose inputs are named ``inputs``."""
         producers = self.producers
         out = []
-        for t in inputs:
-            name = t.name
+        for name in inputs:
             i = producers.get(self.key_at(index, name) if name.startswith("__myl") else name)
             if i is not None:
                 out.append(i)
         return out
 
-    def downstream_at(self, index: int, outputs: Sequence[Tensor]) -> list[int]:
-        """:meth:`downstream` of the layer at ``index``, whose outputs are ``outputs``."""
+    def downstream_at(self, index: int, outputs: Sequence[str]) -> list[int]:
+        """:meth:`downstream` of the layer at ``index``, whose outputs are named ``outputs``."""
         consumers = self.consumers
         if len(outputs) == 1:  # most layers: the readers of one tensor, already in order
-            name = outputs[0].name
+            name = outputs[0]
             found = consumers.get(self.key_at(index, name) if name.startswith("__myl") else name)
             if not found:
                 return []
             return [found[0]] if len(found) == 1 else sorted(set(found))
-        seen = {i for t in outputs for i in consumers.get(self.key_at(index, t.name), ())}
+        seen = {i for name in outputs for i in consumers.get(self.key_at(index, name), ())}
         return sorted(seen)
 
     def layer(self, index: int) -> EngineLayer:
