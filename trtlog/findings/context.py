@@ -396,6 +396,7 @@ class LintContext:
         self._by_class: dict[type[EventBase], list[Any]] = {}
         self._out_keys: list[str] = []
         self._tensors: dict[int, tuple[tuple[Tensor, ...], tuple[Tensor, ...]]] = {}
+        self._names: dict[int, tuple[list[str], list[str]]] = {}
 
     def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
         """``compute(self)``, computed once per context (an index several rules share)."""
@@ -1071,15 +1072,21 @@ class LintContext:
 
         From the loader's tensor names when it kept them (no tensor or layer object).
         """
+        found = self._names.get(index)
+        if found is not None:
+            return found
         table = self.table
         edges = table.edges if table is not None else None
         if edges is None:
             inputs, outputs = self.layer_tensors(index)
-            return [t.name for t in inputs], [t.name for t in outputs]
-        return (
-            _names_of(edges.in_names, edges.in_layers, index),
-            _names_of(edges.out_names, edges.out_layers, index),
-        )
+            found = [t.name for t in inputs], [t.name for t in outputs]
+        else:
+            found = (
+                _names_of(edges.in_names, edges.in_layers, index),
+                _names_of(edges.out_names, edges.out_layers, index),
+            )
+        self._names[index] = found
+        return found
 
     def upstream_at(self, index: int, inputs: Sequence[str]) -> list[int]:
         """:meth:`upstream` of the layer at ``index``, whose inputs are named ``inputs``."""
