@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
@@ -600,6 +600,27 @@ LAYER_ROW_COLUMNS = (
 )
 
 
+class LayerEdges(NamedTuple):
+    """The tensors every layer of a layer JSON reads and writes, by name, as flat lists.
+
+    One entry per tensor of a layer, layers in order and each layer's tensors in the JSON's
+    order: ``in_names[k]`` is a tensor that layer ``in_layers[k]`` reads (likewise for the
+    outputs). The tensor graph of :mod:`trtlog.findings` is made from them without the layer
+    objects.
+
+    Attributes:
+        in_names: the names of the tensors the layers read.
+        in_layers: the index of the layer that reads each.
+        out_names: the names of the tensors the layers write.
+        out_layers: the index of the layer that writes each.
+    """
+
+    in_names: list[str]
+    in_layers: list[int]
+    out_names: list[str]
+    out_layers: list[int]
+
+
 class LayerTable:
     """An engine's layers-frame values, read straight from a layer JSON (issue 14).
 
@@ -609,18 +630,25 @@ class LayerTable:
     built; a copy of the engine drops it (the frame then comes from the layer objects).
 
     Attributes:
-        rows: one tuple per layer, in :data:`LAYER_ROW_COLUMNS` order.
+        rows: one tuple per layer, in :data:`LAYER_ROW_COLUMNS` order; equal ``type`` and
+            ``origin`` values are one string object (a scan of those columns reads a few
+            strings, not one per layer).
         times: one ``(average_ms, total_ms, median_ms, percentage, reason)`` tuple per layer
             (a merged profile), or ``None`` when no profile was merged.
+        edges: the tensors each layer reads and writes, when the loader kept them.
     """
 
-    __slots__ = ("rows", "times")
+    __slots__ = ("edges", "rows", "times")
 
     def __init__(
-        self, rows: list[tuple[Any, ...]], times: list[tuple[Any, ...]] | None = None
+        self,
+        rows: list[tuple[Any, ...]],
+        times: list[tuple[Any, ...]] | None = None,
+        edges: LayerEdges | None = None,
     ) -> None:
         self.rows = rows
         self.times = times
+        self.edges = edges
 
 
 class Engine(ExactJson):
@@ -668,6 +696,12 @@ class Engine(ExactJson):
     # `layers` (_pending), and keeps what the layers frame shows, read from the JSON (_table)
     _pending: Callable[[], tuple[EngineLayer, ...]] | None = PrivateAttr(default=None)
     _table: LayerTable | None = PrivateAttr(default=None)
+    # and builds one layer of them when only that one is asked for (layer_at), or only its
+    # tensors (layer_tensors)
+    _one: Callable[[int], EngineLayer] | None = PrivateAttr(default=None)
+    _io: Callable[[int], tuple[tuple[Tensor, ...], tuple[Tensor, ...]]] | None = PrivateAttr(
+        default=None
+    )
 
     if not TYPE_CHECKING:  # pydantic's own __getattr__ is hidden from type checkers too
 
@@ -691,7 +725,56 @@ class Engine(ExactJson):
         ordered = {k: layers if k == "layers" else fields[k] for k in type(self).model_fields}
         object.__setattr__(self, "__dict__", ordered)
         private["_pending"] = None
+        private["_one"] = private["_io"] = None
         return layers
+
+    def layer_tensors(self, index: int) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
+        """The inputs and outputs of ``layers[index]``, without building pending layers.
+
+        Raises:
+            IndexError: no layer has that position.
+        """
+        private = self.__pydantic_private__ or {}
+        io = private.get("_io")
+        if io is None or "layers" in self.__dict__:
+            layer = self.layer_at(index)
+            return layer.inputs, layer.outputs
+        count = len(private["_table"].rows)  # (the loader's table: one row per layer)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("layer index out of range")
+        return io(index)  # type: ignore[no-any-return]
+
+    def layer_count(self) -> int:
+        """The number of layers, without building pending layer objects."""
+        layers = self.__dict__.get("layers")
+        if layers is not None:
+            return len(layers)
+        table = self.layer_table()
+        return len(table.rows) if table is not None else len(self._built_layers())
+
+    def layer_at(self, index: int) -> EngineLayer:
+        """``layers[index]``, building only that layer while the others are pending.
+
+        The object is the one :attr:`layers` holds once every layer is built.
+
+        Raises:
+            IndexError: no layer has that position.
+        """
+        layers = self.__dict__.get("layers")
+        if layers is not None:
+            return layers[index]  # type: ignore[no-any-return]
+        private = self.__pydantic_private__ or {}
+        one = private.get("_one")
+        if one is None:
+            return self._built_layers()[index]
+        count = len(private["_table"].rows)  # (the loader's table: one row per layer)
+        if index < 0:
+            index += count
+        if not 0 <= index < count:
+            raise IndexError("layer index out of range")
+        return one(index)  # type: ignore[no-any-return]
 
     def layer_table(self) -> LayerTable | None:
         """The layers-frame values read straight from the layer JSON, if the loader kept them."""
@@ -723,7 +806,7 @@ class Engine(ExactJson):
     def __getstate__(self) -> dict[Any, Any]:
         self._built_layers()
         state = super().__getstate__()
-        state["__pydantic_private__"] = {"_pending": None, "_table": None}
+        state["__pydantic_private__"] = _NO_PRIVATE.copy()
         return state
 
     def __copy__(self) -> Self:
@@ -776,7 +859,8 @@ class Engine(ExactJson):
         """
         if self.io_tensors:
             return True
-        return any(t.datatype is not None for x in self.layers[:8] for t in x.inputs)
+        first = (self.layer_at(i) for i in range(min(8, self.layer_count())))
+        return any(t.datatype is not None for x in first for t in x.inputs)
 
     @property
     def total_ms(self) -> float:
@@ -886,7 +970,10 @@ class Engine(ExactJson):
         )
 
 
+_NO_PRIVATE = {"_pending": None, "_table": None, "_one": None, "_io": None}
+
+
 def _without_table(engine: _E) -> _E:
     """A copied engine, without the loader's pending layers and table (see :class:`LayerTable`)."""
-    object.__setattr__(engine, "__pydantic_private__", {"_pending": None, "_table": None})
+    object.__setattr__(engine, "__pydantic_private__", _NO_PRIVATE.copy())
     return engine

@@ -24,6 +24,7 @@ from trtlog.engine.model import (
     EngineLayer,
     IoProfile,
     IoTensor,
+    LayerEdges,
     LayerTable,
     Profile,
     Times,
@@ -201,10 +202,44 @@ class _TensorReader:
     def tensor(self, obj: Any) -> Tensor:
         if type(obj) is not dict:
             raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
-        # TensorRT 11's objects, as trtexec writes them, take a fast path: one C call reads
-        # all their keys (seven dict.get calls cost more than the rest of a cache hit); the
-        # 8.2 - 10.x object and anything unusual take the general one
-        if len(obj) == 7:  # with Strides and StrideOrder
+        # the objects as trtexec writes them take a fast path: one C call reads all their
+        # keys (seven dict.get calls cost more than the rest of a cache hit); anything
+        # unusual takes the general one
+        n = len(obj)
+        if n == 4:  # 8.2 - 10.x: Name, Location, Dimensions, Format/Datatype
+            try:
+                name, dims_raw, location, fmt = _GET_10(obj)
+            except KeyError:
+                return self._general(obj)
+            if (
+                type(name) is str
+                and type(dims_raw) is list
+                and type(fmt) is str
+                and type(location) is str
+            ):
+                dims_key = tuple(dims_raw)
+                key: tuple[Any, ...] = (name, fmt, location, dims_key)  # as _general keys it
+                try:
+                    cached = self.seen.get(key)
+                except TypeError:  # an unhashable number: the general path names it
+                    return self._general(obj)
+                if cached is not None:
+                    return cached
+                tensor = self._make(
+                    name,
+                    _ints(dims_key, dims_raw, "dimensions"),
+                    _clean_format(fmt),
+                    location,
+                    {},
+                    None,
+                    None,
+                    None,
+                    "Format/Datatype",
+                    fmt,
+                )
+                self.seen[key] = tensor
+                return tensor
+        elif n == 7:  # TensorRT 11, with Strides and StrideOrder
             try:
                 name, dims_raw, location, fmt, datatype, strides_raw, order_raw = _GET_11_STRIDED(
                     obj
@@ -242,7 +277,7 @@ class _TensorReader:
                 )
                 self.strided[key] = (tensor, strides_raw, order_raw)
                 return tensor
-        elif len(obj) == 5:  # the TensorRT 11 object without strides
+        elif n == 5:  # the TensorRT 11 object without strides
             try:
                 name, dims_raw, location, fmt, datatype = _GET_11(obj)
             except KeyError:
@@ -545,8 +580,8 @@ _CAMEL_KEYS = frozenset(k for k in _LAYER_KEYS if k[:1].islower())
 _GET_10 = operator.itemgetter("Name", "Dimensions", "Location", "Format/Datatype")
 _GET_10_INTERNAL = operator.itemgetter("Name", "Dimensions", "Format/Datatype")
 _SPARSE_KEYS = ("HasSparseWeights", "ConvHasSparseWeights")
-# (dtype, layout, dims text) of one tensor
-_TensorValues = tuple[str, str | None, str]
+# (dtype, layout, dims text, name) of one tensor
+_TensorValues = tuple[str, str | None, str, str]
 
 
 class _Scan:
@@ -628,7 +663,7 @@ class _Scan:
         dtype, layout = parts
         if dtype is None:  # an untyped tensor: the general path writes the note
             return None
-        return dtype, layout, text
+        return dtype, layout, text, name
 
     def tensors(self, items: Any) -> list[_TensorValues] | None:
         if not items:
@@ -669,17 +704,25 @@ def _dtypes_layouts(tensors: list[_TensorValues]) -> tuple[str | None, str | Non
 
 def _scan_rows(
     layers_raw: list[Any], order: dict[str, int] | None, nodes: list[str] | None
-) -> list[tuple[Any, ...]] | None:
-    """The leading layers-frame values of every layer (:data:`LAYER_ROW_COLUMNS`), or ``None``.
+) -> tuple[list[tuple[Any, ...]], LayerEdges] | None:
+    """Every layer's leading layers-frame values and the tensors it reads and writes.
 
-    ``None`` when a layer is not what :class:`_Scan` reads: the caller then takes the general
-    path.
+    The rows hold :data:`LAYER_ROW_COLUMNS`; the edges are a
+    :class:`~trtlog.engine.model.LayerEdges`. ``None`` when a layer is not what
+    :class:`_Scan` reads: the caller then takes the general path.
     """
     scan = _Scan()
     tensors, tactic_of = scan.tensors, scan.tactic
     rows: list[tuple[Any, ...]] = []
     append = rows.append
+    edges = LayerEdges([], [], [], [])
+    in_name, in_layer = edges.in_names.append, edges.in_layers.append
+    out_name, out_layer = edges.out_names.append, edges.out_layers.append
     camel = _CAMEL_KEYS
+    # one string object per distinct type and origin (see LayerTable): a scan of the column
+    # then reads a handful of strings, not one per layer
+    seen: dict[Any, Any] = {}
+    one = seen.setdefault
     for i, obj in enumerate(layers_raw):
         if type(obj) is str:  # a names-only export
             onnx, source = onnx_nodes_of_name(obj, order, nodes)
@@ -709,6 +752,7 @@ def _scan_rows(
             or (stream is not None and type(stream) is not int)
         ):
             return None
+        layer_type = one(layer_type, layer_type)
         inputs = tensors(get("Inputs"))
         outputs = tensors(get("Outputs"))
         tactic = tactic_of(get("TacticValue"))
@@ -718,12 +762,22 @@ def _scan_rows(
         output_dtypes: str | None
         if len(inputs) == 1:
             input_dtypes, input_layouts = inputs[0][0], inputs[0][1]
+            in_name(inputs[0][3])
+            in_layer(i)
         else:
             input_dtypes, input_layouts = _dtypes_layouts(inputs)
+            for t in inputs:
+                in_name(t[3])
+                in_layer(i)
         if len(outputs) == 1:
             output_dtypes, output_layouts = outputs[0][0], outputs[0][1]
+            out_name(outputs[0][3])
+            out_layer(i)
         else:
             output_dtypes, output_layouts = _dtypes_layouts(outputs)
+            for t in outputs:
+                out_name(t[3])
+                out_layer(i)
         onnx = parse_metadata(metadata)[0] if metadata else ()
         if onnx:
             source = "metadata"
@@ -732,6 +786,8 @@ def _scan_rows(
         module = module_of_node(onnx[0]) if len(onnx) == 1 else common_module(onnx)
         kernel = parse_kernel_name(name)
         origin = get("Origin")
+        if origin is not None:
+            origin = one(origin, origin) if type(origin) is str else str(origin)
         sparse = None
         for key in _SPARSE_KEYS:
             if key in obj:
@@ -755,7 +811,7 @@ def _scan_rows(
                 tactic[1],
                 kernel_name or None,
                 stream,
-                None if origin is None else str(origin),
+                origin,
                 is_reformat_layer(layer_type, name),
                 sparse,
                 None if kernel is None else kernel.graph,
@@ -765,7 +821,7 @@ def _scan_rows(
                 module,
             )
         )
-    return rows
+    return rows, edges
 
 
 # top-level keys of a layer-info export that trtlog reads or knows (kept in Engine.extras when
@@ -919,7 +975,8 @@ def _engine(
             hint="pass the file trtexec wrote with --exportLayerInfo",
         )
     order = {n: i for i, n in enumerate(node_order)} if node_order else None
-    rows = _scan_rows(layers_raw, order, node_order)
+    scanned = _scan_rows(layers_raw, order, node_order)
+    rows, edges = scanned if scanned is not None else (None, None)
     detailed = any(isinstance(obj, dict) for obj in layers_raw)
     notes = [] if detailed or not layers_raw else [NAMES_ONLY_NOTE]
     layers: tuple[EngineLayer, ...] | None = None
@@ -987,17 +1044,50 @@ def _engine(
         fields["times"] = times
         fields_set.add("times")
 
+    # layers asked for one by one (Engine.layer_at) before all were built: the same objects
+    # are in the engine's layers once they are built
+    made: dict[int, EngineLayer] = {}
+    reader = _TensorReader(source)
+
+    def one(index: int) -> EngineLayer:
+        layer = made.get(index)
+        if layer is None:
+            row = table.rows[index]
+            known = (row[_ONNX], row[_SOURCE])
+            layer = _layer_from_json(layers_raw[index], index, reader, order, node_order, known)
+            if exact is not None and profile is not None:
+                layer.__dict__["time"] = layer_time(profile, time_specs[index])
+            made[index] = layer
+        return layer
+
     def build() -> tuple[EngineLayer, ...]:
         with gc_paused():
             built = _build_layers(layers_raw, source, order, node_order, table.rows)
             if exact is not None and profile is not None:
                 for layer, spec in zip(built, time_specs, strict=True):
                     layer.__dict__["time"] = layer_time(profile, spec)
+            if made:
+                built = tuple([made.get(i, layer) for i, layer in enumerate(built)])
+                made.clear()
         return built
 
-    table = LayerTable(rows, time_values)
+    def tensors(index: int) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
+        layer = made.get(index)
+        if layer is not None:
+            return layer.inputs, layer.outputs
+        obj = layers_raw[index]
+        if type(obj) is str:
+            return (), ()
+        # the reader that builds the layer: the same tensor objects (equal ones are one)
+        get = obj.get
+        return (
+            reader.read(get("Inputs"), index, "Inputs"),
+            reader.read(get("Outputs"), index, "Outputs"),
+        )
+
+    table = LayerTable(rows, time_values, edges)
     engine = assemble(Engine, fields, None, fields_set)
-    private = {"_pending": build, "_table": table}
+    private = {"_pending": build, "_table": table, "_one": one, "_io": tensors}
     object.__setattr__(engine, "__pydantic_private__", private)
     return engine
 

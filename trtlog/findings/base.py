@@ -77,33 +77,55 @@ def make(
     *,
     severity: Severity | None = None,
     lines: Iterable[int] = (),
-    layers: Iterable[EngineLayer] = (),
+    layers: Iterable[EngineLayer] | Iterable[int] = (),
     names: Iterable[str] = (),
     reference_layers: Iterable[int] = (),
     time_ms: float | None = None,
 ) -> Finding:
     """A finding of ``check`` with its evidence (layers also add the log lines that show them).
 
+    ``layers`` are layer objects, or positions in ``ctx.layers`` (a rule that read a layer's
+    values from the columns names it without building its object).
+
     Assembled without validation (a 20,000-layer engine yields thousands of findings): every
     value is typed here, and the tests re-validate the findings of every fixture.
     """
     layer_list = layers if type(layers) is list else list(layers)
-    all_lines = set(lines)
-    layer_names = [x.name for x in layer_list]
+    if layer_list and type(layer_list[0]) is int:  # positions in ctx.layers (all of them)
+        positions: list[int] = layer_list  # type: ignore[assignment]
+        columns = ctx.columns
+        layer_names = [columns.names[i] for i in positions]
+        layers_of = ctx.layers
+        indices = positions if columns.positional else [layers_of[i].index for i in positions]
+    else:
+        objects: list[EngineLayer] = layer_list  # type: ignore[assignment]
+        layer_names = [x.name for x in objects]
+        indices = [x.index for x in objects]
+    if len(indices) > 1:
+        indices = sorted(set(indices))
+    all_lines = list(lines)
     if layer_names and ctx.build is not None:
         index = ctx.layer_lines  # ctx.lines_of, inline: thousands of findings
         for name in layer_names:
             found = index.get(name)
             if found:
-                all_lines.update(found)
+                all_lines += found
+    if len(all_lines) > 1:
+        all_lines = sorted(set(all_lines))
+    if len(layer_names) > _MAX_NAMES:
+        layer_names = layer_names[:_MAX_NAMES]
+    if names:
+        layer_names = [*layer_names, *names]
+    if len(layer_names) > 1:
+        layer_names = list(dict.fromkeys(layer_names))
     evidence = assemble(
         Evidence,
         {
             "source": ctx.log_source if all_lines else None,
-            "lines": tuple(sorted(all_lines)),
+            "lines": tuple(all_lines),
             "layer_source": ctx.layer_source if layer_list else None,
-            "layers": tuple(sorted({x.index for x in layer_list})),
-            "names": tuple(dict.fromkeys([*layer_names[:_MAX_NAMES], *names])),
+            "layers": tuple(indices),
+            "names": tuple(layer_names),
             "reference_layers": tuple(reference_layers),
         },
         None,

@@ -848,9 +848,11 @@ def _lint(inputs: Inputs) -> list[Finding]:
         else:
             reference = ref.engine  # its profile is merged already
     subject: Any = main.build if main.build is not None else main.engine
-    engine = (
-        main.engine if main.build is not None and main.engine is not main.build.engine else None
-    )
+    # the engine unless it is the log's own (lint's default): one from a layer JSON, or the
+    # log's with a profile merged (asked of the side: building the log's own engine from its
+    # layer dump only to compare would cost more than the rules)
+    given = main.engine_given or main.profile_given
+    engine = main.engine if main.build is not None and given else None
     return trtlog.lint(subject, engine, reference, reference_profile=reference_profile)
 
 

@@ -102,22 +102,24 @@ def check_activation_not_fused(ctx: LintContext) -> Iterator[Finding]:
         kind: kind is None or "onv" in kind or "cudnn" in kind.lower() for kind in set(types)
     }
     candidates = [
-        layers[i]
+        i
         for i, (kind, n_outputs) in enumerate(zip(types, columns.n_outputs, strict=True))
         if n_outputs == 1 and conv_types[kind]
     ]
     if not candidates:
         return
     consumers = ctx.consumers
-    for conv in candidates:
-        tensor = conv.outputs[0].name
-        readers = consumers.get(ctx.key(conv, tensor), ())
+    for i in candidates:
+        key = ctx.first_output_key(i)
+        readers = consumers.get(key, ()) if key is not None else ()
         if len(readers) != 1:
             continue
         reader = readers[0]
         kind = types[reader]  # the reader's input count and type, from the columns
         if n_inputs[reader] != 1 or (kind is not None and kind not in _POINTWISE_TYPES):
             continue
+        conv = layers[i]
+        tensor = conv.outputs[0].name
         act = layers[reader]
         text = act.name.lower()
         if not any(k in text for k in _ACTIVATION_WORDS) and not any(

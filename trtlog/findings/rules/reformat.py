@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from trtlog.engine.model import EngineLayer
@@ -27,7 +27,7 @@ from trtlog.events import (
     ReformatLayerAdded,
 )
 from trtlog.findings.base import make, rule
-from trtlog.findings.context import NAME_COPY, LintContext, short
+from trtlog.findings.context import _IN_DTYPES, _OUT_DTYPES, NAME_COPY, LintContext, short
 from trtlog.findings.models import Finding, Severity
 from trtlog.tensors import Tensor
 
@@ -61,21 +61,40 @@ class Reformat:
     """One reformat copy node of the engine, classified.
 
     Attributes:
-        layer: the reformat layer.
-        src: its (first) input tensor.
-        dst: its (first) output tensor.
+        index: the reformat layer's position in ``ctx.layers``.
+        name: the reformat layer's name.
+        src_dtype: the element type of its (first) input tensor.
+        dst_dtype: the element type of its (first) output tensor.
         kind: ``io`` (at a network binding), ``dtype`` (changes the element type) or
             ``layout`` (same element type, another layout or vectorization).
         direction: ``input`` or ``output`` for ``io`` reformats, else ``""``.
         added: the log's ``Adding reformat layer`` event for it, if printed.
+        ctx: the lint context (the layer and its tensors are read from it when asked).
     """
 
-    layer: EngineLayer
-    src: Tensor
-    dst: Tensor
+    index: int
+    name: str
+    src_dtype: str | None
+    dst_dtype: str | None
     kind: str
     direction: str
-    added: Any = None
+    added: Any
+    ctx: LintContext = field(repr=False, compare=False)
+
+    @property
+    def layer(self) -> EngineLayer:
+        """The reformat layer (built now if the engine's layers are pending)."""
+        return self.ctx.layers[self.index]
+
+    @property
+    def src(self) -> Tensor:
+        """Its (first) input tensor."""
+        return self.ctx.layer_tensors(self.index)[0][0]
+
+    @property
+    def dst(self) -> Tensor:
+        """Its (first) output tensor."""
+        return self.ctx.layer_tensors(self.index)[1][0]
 
     def formats(self) -> tuple[str, str]:
         """The source and destination formats as text (``FP16/hwc8``; compact when unknown)."""
@@ -112,37 +131,62 @@ def reformats(ctx: LintContext) -> list[Reformat]:
 def _reformats(ctx: LintContext) -> list[Reformat]:
     added = {e.layer: e for e in ctx.events(ReformatLayerAdded)}
     out: list[Reformat] = []
-    layers = ctx.layers
     columns = ctx.columns
-    for i, (flags, origin, n_inputs, n_outputs) in enumerate(
-        zip(columns.name_flags, columns.origins, columns.n_inputs, columns.n_outputs, strict=True)
-    ):
-        # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
-        if not n_inputs or not n_outputs or origin == "QDQ":
+    # the loader's rows and tensor names give the types and names (every tensor typed): the
+    # tensor objects are read only for a reformat that keeps its type (its layouts)
+    table = ctx.table
+    rows = table.rows if table is not None and table.edges is not None else None
+    n_inputs, n_outputs, types, names = (
+        columns.n_inputs,
+        columns.n_outputs,
+        columns.types,
+        columns.names,
+    )
+    # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
+    copies = [
+        i
+        for i, (flags, origin) in enumerate(zip(columns.name_flags, columns.origins, strict=True))
+        if (flags & NAME_COPY or origin == "REFORMAT") and origin != "QDQ"
+    ]
+    for i in copies:
+        if not n_inputs[i] or not n_outputs[i]:
             continue
-        if not flags & NAME_COPY and origin != "REFORMAT":
+        # by position, from the columns (no layer object: an engine has thousands of these)
+        if ctx.qdq_role_at(i) is not None:
             continue
-        layer = layers[i]
-        if ctx.qdq_role(layer) is not None:
-            continue
-        t = ctx.time(layer)
-        if layer.type == "NoOp" and not t:
+        t = ctx.time_at(i)
+        if types[i] == "NoOp" and not t:
             continue  # a NoOp reformat moves no data
-        src, dst = layer.inputs[0], layer.outputs[0]
-        if src.dtype is None and dst.dtype is None:
-            continue  # a names-only engine: nothing to classify
-        direction = ""
-        if ctx.is_network_input(layer, src.name):
-            kind, direction = "io", "input"
-        elif ctx.is_network_output(layer, dst.name):
-            kind, direction = "io", "output"
-        elif src.dtype and dst.dtype and src.dtype != dst.dtype:
-            kind = "dtype"
-        elif src.layout is not None and src.layout == dst.layout and src.vector == dst.vector:
-            continue  # the same format on both sides: a copy, not a reformat of formats
+        src_dtype: str | None
+        dst_dtype: str | None
+        if rows is not None:
+            row = rows[i]  # (the rows join the tensors' types with commas)
+            src_dtype = row[_IN_DTYPES].split(",", 1)[0]
+            dst_dtype = row[_OUT_DTYPES].split(",", 1)[0]
+            in_names, out_names = ctx.tensor_names_at(i)
+            src_name, dst_name = in_names[0], out_names[0]
         else:
+            inputs, outputs = ctx.layer_tensors(i)
+            src_dtype, dst_dtype = inputs[0].dtype, outputs[0].dtype
+            if src_dtype is None and dst_dtype is None:
+                continue  # a names-only engine: nothing to classify
+            src_name, dst_name = inputs[0].name, outputs[0].name
+        direction = ""
+        if ctx.is_network_input_at(i, src_name):
+            kind, direction = "io", "input"
+        elif ctx.is_network_output_at(i, dst_name):
+            kind, direction = "io", "output"
+        elif src_dtype and dst_dtype and src_dtype != dst_dtype:
+            kind = "dtype"
+        else:
+            inputs, outputs = ctx.layer_tensors(i)
+            src, dst = inputs[0], outputs[0]
+            if src.layout is not None and src.layout == dst.layout and src.vector == dst.vector:
+                continue  # the same format on both sides: a copy, not a reformat of formats
             kind = "layout"
-        out.append(Reformat(layer, src, dst, kind, direction, added.get(dst.name)))
+        out.append(
+            Reformat(i, names[i], src_dtype, dst_dtype, kind, direction, added.get(dst_name), ctx)
+        )
     return out
 
 
@@ -182,6 +226,22 @@ def _between(ctx: LintContext, layer: EngineLayer) -> tuple[str, list[EngineLaye
         return f" between {short(up[0].name, 70)} and {short(down[0].name, 70)}", [up[0], down[0]]
     if down:
         return f" for {short(down[0].name, 70)}", [down[0]]
+    return "", []
+
+
+def _between_at(ctx: LintContext, r: Reformat) -> tuple[str, list[int]]:
+    """:func:`_between` of a reformat, by position (no layer object)."""
+    inputs, outputs = ctx.tensor_names_at(r.index)
+    up = ctx.upstream_at(r.index, inputs)
+    down = ctx.downstream_at(r.index, outputs)
+    names = ctx.columns.names
+    if up and down:
+        return (
+            f" between {short(names[up[0]], 70)} and {short(names[down[0]], 70)}",
+            [up[0], down[0]],
+        )
+    if down:
+        return f" for {short(names[down[0]], 70)}", [down[0]]
     return "", []
 
 
@@ -268,11 +328,11 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     for r in reformats(ctx):
         if r.kind != "dtype":
             continue
-        layer, src, dst = r.layer, r.src, r.dst
-        t = ctx.time(layer)
+        src_dtype, dst_dtype = r.src_dtype, r.dst_dtype
+        t = ctx.time_at(r.index)
         share = ctx.share(t)
-        between, neighbours = _between(ctx, layer)
-        ints = {src.dtype, dst.dtype} & _LOW
+        between, neighbours = _between_at(ctx, r)
+        ints = {src_dtype, dst_dtype} & _LOW
         severity = _severity(ctx, t, "info")
         if ints and ctx.has_qdq:
             severity = "warning"
@@ -296,7 +356,7 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
             )
         else:
             cause = (
-                f"the layers on its two sides run in {src.dtype} and {dst.dtype}: one had no "
+                f"the layers on its two sides run in {src_dtype} and {dst_dtype}: one had no "
                 "kernel in the other precision, or was pinned to it"
             )
             fix = (
@@ -306,13 +366,13 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
         yield make(
             ctx,
             check_reformat_dtype,
-            layer.name,
-            f"{short(layer.name, 100)} converts {src.dtype}→{dst.dtype}{between}",
+            r.name,
+            f"{short(r.name, 100)} converts {src_dtype}→{dst_dtype}{between}",
             f"{cause}; the copy runs on every inference" + (f" ({share})" if share else ""),
             fix,
             severity=severity,
             lines=_lines([r]),
-            layers=[layer, *neighbours],
+            layers=[r.index, *neighbours],
             time_ms=t,
         )
 
