@@ -91,6 +91,18 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return LongestFirst(config, log)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than the machine has cores.
+
+    Many tests wait on something else: a child process (the CLI, a benchmark script, a
+    notebook's kernel, Dask workers), headless Chromium, a named pipe. With one worker per
+    core, a core stood idle during those waits: on the 2-core machine the full suite took
+    170 s with 2 workers and 127 s with 3 (129 s with 4), for the same CPU time.
+    """
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

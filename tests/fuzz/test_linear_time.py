@@ -6,7 +6,8 @@ repair — and the whole parser on hostile lines: a line of 100,000 characters m
 most 15 times a line of 10,000 (linear, with room for noise) and under a second. A line is
 built from a run of what a pattern's repetitions and lookaheads scan (after the pattern's own
 literal prefix, so that the run reaches them). Times are CPU times, best of three; a 100k
-line under 2 ms passes whatever the ratio (timer noise on microsecond matches).
+line under 5 ms passes whatever the ratio (timer noise on microsecond matches; a quadratic
+pattern takes seconds there).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from trtlog.parser.families import FAMILIES
 from trtlog.parser.grammar import _cached_parser
 
 SMALL, LARGE = 10_000, 100_000
-FLOOR = 0.002
+FLOOR = 0.005  # (2 ms failed twice in full runs with three workers on two cores)
 
 # runs of what lookaheads and repetitions scan: words, blanks, brackets, separators, digits
 FILLERS = ("x", " ", "(", "[", ":", "0", " + ", ", ")
