@@ -739,12 +739,7 @@ class Engine(ExactJson):
         if io is None or "layers" in self.__dict__:
             layer = self.layer_at(index)
             return layer.inputs, layer.outputs
-        count = len(private["_table"].rows)  # (the loader's table: one row per layer)
-        if index < 0:
-            index += count
-        if not 0 <= index < count:
-            raise IndexError("layer index out of range")
-        return io(index)  # type: ignore[no-any-return]
+        return io(_position(private, index))  # type: ignore[no-any-return]
 
     def layer_count(self) -> int:
         """The number of layers, without building pending layer objects."""
@@ -769,12 +764,7 @@ class Engine(ExactJson):
         one = private.get("_one")
         if one is None:
             return self._built_layers()[index]
-        count = len(private["_table"].rows)  # (the loader's table: one row per layer)
-        if index < 0:
-            index += count
-        if not 0 <= index < count:
-            raise IndexError("layer index out of range")
-        return one(index)  # type: ignore[no-any-return]
+        return one(_position(private, index))  # type: ignore[no-any-return]
 
     def layer_table(self) -> LayerTable | None:
         """The layers-frame values read straight from the layer JSON, if the loader kept them."""
@@ -977,3 +967,17 @@ def _without_table(engine: _E) -> _E:
     """A copied engine, without the loader's pending layers and table (see :class:`LayerTable`)."""
     object.__setattr__(engine, "__pydantic_private__", _NO_PRIVATE.copy())
     return engine
+
+
+def _position(private: dict[str, Any], index: int) -> int:
+    """``index`` (negative from the end) as a position in a pending engine's layers.
+
+    Raises:
+        IndexError: no layer has that position.
+    """
+    count = len(private["_table"].rows)  # (the loader's table: one row per layer)
+    if index < 0:
+        index += count
+    if not 0 <= index < count:
+        raise IndexError("layer index out of range")
+    return index
