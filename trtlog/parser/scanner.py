@@ -408,9 +408,9 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             if (set(counts) != before or pattern is None) and chosen and chosen != shapes:
                 shapes = chosen
                 pattern, indices = _alternation(shapes)
-                # without the guard: the same pattern when the shapes bound their numbers
-                plain = _alternation(shapes, False)[0]
+                # the shapes bound their numbers, or a piece is checked for the guard's run
                 checked = not _prefix_free(shapes)
+                plain = _alternation(shapes, False)[0] if checked else pattern
                 table = {}
                 for shape, idx in zip(shapes, indices, strict=True):
                     rows = rows_of.get(shape)
