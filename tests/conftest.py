@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import re
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +132,7 @@ def corpus_files(*suffixes: str) -> list[Path]:
 #: hex numbers aside), is cut for the tests to its first and last NOISE_KEEP lines.
 NOISE_RUN = 2_000
 NOISE_KEEP = 1_000
-_SHAPE = None  # the number pattern, compiled on first use
+_SHAPE = re.compile(rb"0x[0-9a-fA-F]+|[0-9]+")  # numbers set aside when comparing shapes
 _TRIMMED: dict[Path, Path] = {}
 
 
@@ -143,14 +147,8 @@ def _noise_trimmed(path: Path) -> Path:
     other line, and every other file, is as it is. ``corpus_logs(whole=True)`` gives the files
     themselves (the lossless test reads them whole, as ``corpus_report.py`` does).
     """
-    global _SHAPE
     if path in _TRIMMED:
         return _TRIMMED[path]
-    import re
-    import tempfile
-
-    if _SHAPE is None:
-        _SHAPE = re.compile(r"0x[0-9a-fA-F]+|[0-9]+")
     data = path.read_bytes()
     if data.count(b"\n") - data.count(b"\n[") <= NOISE_RUN:  # (most logs: no such run)
         _TRIMMED[path] = path
@@ -171,13 +169,12 @@ def _noise_trimmed(path: Path) -> Path:
         run.clear()
 
     for line in lines:
-        text = line.decode("latin-1")
-        if text.startswith(("[", "&&&&")):
+        if line.startswith((b"[", b"&&&&")):
             flush()
             shape = None
             out.append(line)
             continue
-        this = _SHAPE.sub("#", text).encode("latin-1")
+        this = _SHAPE.sub(b"#", line)
         if this != shape:
             flush()
             shape = this
@@ -186,9 +183,6 @@ def _noise_trimmed(path: Path) -> Path:
     result = path
     if cut:
         folder = Path(tempfile.mkdtemp(prefix="trtlog-tests-corpus-"))
-        import atexit
-        import shutil
-
         atexit.register(shutil.rmtree, folder, True)
         result = folder / path.name
         result.write_bytes(b"".join(out))

@@ -16,8 +16,11 @@ column of rows the same work is done a column at a time:
   called per row on the argument columns.
 
 So a field is a column with no Python call per row when the method only places its
-arguments (``"tactic": tactic``), and the per-row method otherwise; both give what ``make``
-gives (``tests/build/test_store.py`` compares them over every fixture and corpus log).
+arguments (``"tactic": tactic``), and the per-row method otherwise. The probe cannot see a
+reshaping its stand-in escapes (``str(x).removesuffix(" operation.")``): the planned columns
+are checked against ``make`` on rows spread over them, and made per row when they differ
+(:func:`_agrees`). Both give what ``make`` gives (``tests/build/test_store.py`` compares them
+over every fixture and corpus log).
 """
 
 from __future__ import annotations
