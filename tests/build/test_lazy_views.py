@@ -22,6 +22,16 @@ from trtlog.graph.model import MergeGraph
 from trtlog.parser.source import read_text
 from trtlog.summary.collect import _is_error, summarize
 
+#: The frames a lazy build makes from the store (the tactics frame has its own test).
+FRAMES = (
+    "layer_counts_frame",
+    "passes_frame",
+    "fusions_frame",
+    "removals_frame",
+    "qdq_frame",
+    "memory_frame",
+)
+
 
 def _id(path: Path) -> str:
     return path.name[:70]
@@ -42,30 +52,25 @@ def _unbuilt(build: Build) -> bool:
 
 
 @pytest.mark.parametrize("path", LOGS, ids=_id)
-def test_kind_rows_are_the_events_kinds_lines_and_severities(path: Path) -> None:
-    _info, text = read_text(path)
-    lazy, eager = lazy_and_eager(text)
-    expected = [(e.span[0], e.span[1], e.kind, e.severity) for e in eager.events]
-    assert _flat(lazy) == expected
-    assert _unbuilt(lazy)
-    assert _flat(eager) == expected  # answered from the built events
-    # each part is of one kind and in file order
-    for _kind, firsts, lasts, severities in lazy.kind_rows():
-        assert firsts == sorted(firsts)
-        assert len(firsts) == len(lasts) == len(severities)
-
-
-@pytest.mark.parametrize("path", LOGS, ids=_id)
 def test_views_of_a_lazy_build_build_no_event_list(path: Path) -> None:
-    """summarize, lint, the merge graph with its fates, the frames and the report."""
+    """The engine, summarize, lint, the merge graph with its fates, the frames and the report.
+
+    (The graphs themselves are compared in ``test_the_merge_graph_equals_a_walk_over_every_event``.)
+    """
+    import pandas as pd
+
     _info, text = read_text(path)
     lazy, eager = lazy_and_eager(text)
+    assert (lazy.engine is None) == (eager.engine is None)
+    if lazy.engine is not None and eager.engine is not None:
+        assert lazy.engine.model_dump() == eager.engine.model_dump()
+    for name in FRAMES:
+        pd.testing.assert_frame_equal(getattr(lazy, name)(), getattr(eager, name)(), obj=name)
     assert summarize(lazy).model_dump() == summarize(eager).model_dump()
     assert [f.model_dump() for f in trtlog.lint(lazy)] == [
         f.model_dump() for f in trtlog.lint(eager)
     ]
     assert lazy.merge_graph().fates() == eager.merge_graph().fates()
-    assert lazy.memory_frame().equals(eager.memory_frame())
     assert trtlog.report(lazy) == trtlog.report(eager)
     if len(lazy.runs) <= 1 and len(lazy.rounds) <= 1:
         # a build of several runs or rounds is cut into views of built events (for_run)
@@ -151,7 +156,14 @@ def test_questions_after_kind_rows_equal_the_eager_answers(path: Path) -> None:
     _info, text = read_text(path)
     lazy, eager = lazy_and_eager(text)
     store = lazy.__dict__["_store"]
-    assert _flat(lazy) == [(e.span[0], e.span[1], e.kind, e.severity) for e in eager.events]
+    expected = [(e.span[0], e.span[1], e.kind, e.severity) for e in eager.events]
+    assert _flat(lazy) == expected
+    assert _unbuilt(lazy)
+    assert _flat(eager) == expected  # answered from the built events
+    # each part is of one kind and in file order
+    for _kind, firsts, lasts, severities in lazy.kind_rows():
+        assert firsts == sorted(firsts)
+        assert len(firsts) == len(lasts) == len(severities)
     assert lazy.counts() == eager.counts() and list(lazy.counts()) == list(eager.counts())
     known = dict(store._known)
     for i, kind in known.items():  # what kind_rows knew is what each message parses to

@@ -26,7 +26,6 @@ from trtlog.build.tactics import _engine_tactics
 from trtlog.parser.scanner import Unusual, _one_line, scan
 from trtlog.parser.source import iter_lines, read_text
 from trtlog.parser.stream import Deferred, LogParser
-from trtlog.summary.collect import summarize
 
 LOGS = sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
 
@@ -363,38 +362,6 @@ def test_the_engine_tactics_walk_parses_only_the_last_detailed_dump() -> None:
     assert [e.kind for e in records][:3] == ["inspector_record"] * 3
     assert len(deferred) >= 3 * 5  # two rounds' listing and dump, the last listing
     assert min(parsed) == 1
-
-
-_FRAMES = (
-    "layer_counts_frame",
-    "passes_frame",
-    "fusions_frame",
-    "removals_frame",
-    "qdq_frame",
-    "memory_frame",
-)
-
-
-@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
-def test_views_of_a_lazy_build_equal_those_of_an_eager_build(path: Path) -> None:
-    """Frames, summary, findings, merge graph, engine: the same from the store."""
-    import networkx as nx
-    import pandas as pd
-
-    _info, text = read_text(path)
-    lazy, eager = lazy_and_eager(text)
-    assert (lazy.engine is None) == (eager.engine is None)
-    if lazy.engine is not None and eager.engine is not None:
-        assert lazy.engine.model_dump() == eager.engine.model_dump()
-    for name in _FRAMES:
-        pd.testing.assert_frame_equal(getattr(lazy, name)(), getattr(eager, name)(), obj=name)
-    assert summarize(lazy).model_dump() == summarize(eager).model_dump()
-    assert [f.model_dump() for f in trtlog.lint(lazy)] == [
-        f.model_dump() for f in trtlog.lint(eager)
-    ]
-    a, b = lazy.merge_graph(), eager.merge_graph()
-    assert nx.utils.graphs_equal(a, b)
-    assert sorted(a.edges(data=True), key=repr) == sorted(b.edges(data=True), key=repr)
 
 
 @pytest.mark.parametrize("path", sorted((FIXTURES / "logs").glob("*.log")), ids=lambda p: p.name)
