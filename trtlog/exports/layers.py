@@ -596,8 +596,8 @@ class _Scan:
     """
 
     def __init__(self) -> None:
-        #: (Format text as written, Datatype) -> (dtype, layout)
-        self.formats: dict[tuple[str, str | None], tuple[str | None, str | None]] = {}
+        #: Format text as written (8.2 - 10.x), or (Format, Datatype) (11.x) -> (dtype, layout)
+        self.formats: dict[str | tuple[str, str], tuple[str | None, str | None]] = {}
         #: a list of integers (dims, strides) as a tuple -> its dims text
         self.ints: dict[tuple[Any, ...], str] = {}
         #: TacticValue as written -> (the tactic, its hex text)
@@ -649,17 +649,24 @@ class _Scan:
         if (
             type(name) is not str
             or type(dims) is not list
+            or type(fmt) is not str
             or (location is not None and type(location) is not str)
         ):
             return None
-        text = self._text(dims)
-        # anything but text: the general path says what it is
-        if text is None or type(fmt) is not str or type(datatype) not in (str, type(None)):
+        # _text(dims), inlined: two tensors a layer
+        key = tuple(dims)
+        try:
+            text = self.ints.get(key)
+        except TypeError:  # an unhashable value
             return None
-        parts = self.formats.get((fmt, datatype))
+        if text is None and (text := self._text(dims)) is None:
+            return None
+        # 8.2 - 10.x tensors have no Datatype: their formats are keyed by the text alone
+        parts = self.formats.get(fmt if datatype is None else (fmt, datatype))
         if parts is None:
             one = inspector_tensor("", None, _clean_format(fmt), None, None, datatype=datatype)
-            parts = self.formats[(fmt, datatype)] = (one.dtype, one.layout)
+            parts = (one.dtype, one.layout)
+            self.formats[fmt if datatype is None else (fmt, datatype)] = parts
         dtype, layout = parts
         if dtype is None:  # an untyped tensor: the general path writes the note
             return None
@@ -712,7 +719,11 @@ def _scan_rows(
     :class:`_Scan` reads: the caller then takes the general path.
     """
     scan = _Scan()
-    tensors, tactic_of = scan.tensors, scan.tactic
+    tensor, tensors, tactic_of = scan.tensor, scan.tensors, scan.tactic
+    tactic_get = scan.tactics.get
+    # the previous layer's single output object and its values (None: none to reuse)
+    last_out: Any = None
+    written: _TensorValues | None = None
     rows: list[tuple[Any, ...]] = []
     append = rows.append
     edges = LayerEdges([], [], [], [])
@@ -753,38 +764,60 @@ def _scan_rows(
         ):
             return None
         layer_type = one(layer_type, layer_type)
-        inputs = tensors(get("Inputs"))
-        outputs = tensors(get("Outputs"))
-        tactic = tactic_of(get("TacticValue"))
-        if inputs is None or outputs is None or tactic is None:
+        raw = get("TacticValue")
+        tactic: tuple[int, str] | tuple[None, None] | None = (
+            tactic_get(raw) if type(raw) is str else None
+        )
+        if tactic is None and (tactic := tactic_of(raw)) is None:
             return None
+        items_in, items_out = get("Inputs"), get("Outputs")
         input_dtypes: str | None
         output_dtypes: str | None
-        if len(inputs) == 1:
-            input_dtypes, input_layouts = inputs[0][0], inputs[0][1]
-            in_name(inputs[0][3])
+        first_out: _TensorValues | None
+        if (
+            type(items_in) is list
+            and type(items_out) is list
+            and len(items_in) == 1
+            and len(items_out) == 1
+        ):
+            # one tensor in and one out, as most layers; a layer that reads the tensor the
+            # layer before it wrote (an equal object: the same values) does not read it again
+            obj_in = items_in[0]
+            one_in = written if obj_in == last_out else tensor(obj_in)
+            last_out = items_out[0]
+            first_out = written = tensor(last_out)
+            if one_in is None or first_out is None:
+                return None
+            input_dtypes, input_layouts = one_in[0], one_in[1]
+            output_dtypes, output_layouts = first_out[0], first_out[1]
+            in_name(one_in[3])
             in_layer(i)
+            out_name(first_out[3])
+            out_layer(i)
+            n_in = n_out = 1
         else:
+            last_out = written = None
+            inputs = tensors(items_in)
+            outputs = tensors(items_out)
+            if inputs is None or outputs is None:
+                return None
             input_dtypes, input_layouts = _dtypes_layouts(inputs)
+            output_dtypes, output_layouts = _dtypes_layouts(outputs)
             for t in inputs:
                 in_name(t[3])
                 in_layer(i)
-        if len(outputs) == 1:
-            output_dtypes, output_layouts = outputs[0][0], outputs[0][1]
-            out_name(outputs[0][3])
-            out_layer(i)
-        else:
-            output_dtypes, output_layouts = _dtypes_layouts(outputs)
             for t in outputs:
                 out_name(t[3])
                 out_layer(i)
+            n_in, n_out = len(inputs), len(outputs)
+            first_out = outputs[0] if outputs else None
         onnx = parse_metadata(metadata)[0] if metadata else ()
         if onnx:
             source = "metadata"
         else:
             onnx, source = onnx_nodes_of_name(name, order, nodes)
         module = module_of_node(onnx[0]) if len(onnx) == 1 else common_module(onnx)
-        kernel = parse_kernel_name(name)
+        kernel = parse_kernel_name(name) if "_myl" in name else None
         origin = get("Origin")
         if origin is not None:
             origin = one(origin, origin) if type(origin) is str else str(origin)
@@ -799,14 +832,14 @@ def _scan_rows(
                 name,
                 layer_type,
                 parameter_type,
-                precision_of(kernel_name, obj) or (outputs[0][0] if outputs else None),
+                precision_of(kernel_name, obj) or (None if first_out is None else first_out[0]),
                 input_dtypes,
                 output_dtypes,
                 input_layouts,
                 output_layouts,
-                outputs[0][2] if outputs else None,
-                len(inputs),
-                len(outputs),
+                None if first_out is None else first_out[2],
+                n_in,
+                n_out,
                 tactic[0],
                 tactic[1],
                 kernel_name or None,
