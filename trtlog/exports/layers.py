@@ -219,6 +219,8 @@ class _TensorReader:
                 name, dims_raw, location, fmt, datatype, strides_raw, order_raw = _GET_11_STRIDED(
                     obj
                 )
+                if strides_raw is None or order_raw is None:
+                    return self._build(obj)
             elif n == 6:  # TensorRT 11 with one of them
                 name, dims_raw, location, fmt, datatype = _GET_11(obj)
                 strides_raw, order_raw = obj.get("Strides"), obj.get("StrideOrder")
