@@ -459,7 +459,6 @@ def _layer_from_json(
 _CAMEL_KEYS = frozenset(k for k in _LAYER_KEYS if k[:1].islower())
 _GET_10 = operator.itemgetter("Name", "Dimensions", "Location", "Format/Datatype")
 _GET_10_INTERNAL = operator.itemgetter("Name", "Dimensions", "Format/Datatype")
-_SPARSE_KEYS = ("HasSparseWeights", "ConvHasSparseWeights")
 # (dtype, layout, dims text, name) of one tensor
 _TensorValues = tuple[str, str | None, str, str]
 
@@ -701,11 +700,13 @@ def _scan_rows(
         origin = get("Origin")
         if origin is not None:
             origin = one(origin, origin) if type(origin) is str else str(origin)
-        sparse = None
-        for key in _SPARSE_KEYS:
-            if key in obj:
-                sparse = bool(obj[key])
-                break
+        # as the frame reads it from a layer object: the first of the two keys it has
+        if "HasSparseWeights" in obj:
+            sparse = bool(obj["HasSparseWeights"])
+        elif "ConvHasSparseWeights" in obj:
+            sparse = bool(obj["ConvHasSparseWeights"])
+        else:
+            sparse = None
         append(
             (
                 i,
