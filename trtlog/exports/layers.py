@@ -399,6 +399,26 @@ _LAYER_TEMPLATE: dict[str, Any] = {
 }
 
 
+def _layer_fields(obj: dict[str, Any], index: int) -> dict[str, Any]:
+    """A layer object's field dict (every field, in field order) with the JSON's values.
+
+    The values go in as they are; every key without a field of its own goes to
+    ``parameters``, in the JSON's order.
+    """
+    data = _LAYER_TEMPLATE.copy()
+    parameters: dict[str, Any] = {}
+    field_of = _LAYER_KEYS.get
+    for key, value in obj.items():
+        field = field_of(key)
+        if field is None:
+            parameters[key] = value
+        else:
+            data[field] = value
+    data["index"] = index
+    data["parameters"] = parameters
+    return data
+
+
 def _layer_from_json(
     obj: Any,
     index: int,
@@ -415,19 +435,7 @@ def _layer_from_json(
         raise InputError(
             f"Layers[{index}] is neither a name nor a layer object", source=reader.source
         )
-    # the JSON's values go straight into the field dict (in field order, from the template);
-    # every key without a field of its own goes to parameters, in the JSON's order
-    data = _LAYER_TEMPLATE.copy()
-    parameters: dict[str, Any] = {}
-    field_of = _LAYER_KEYS.get
-    for key, value in obj.items():
-        field = field_of(key)
-        if field is None:
-            parameters[key] = value
-        else:
-            data[field] = value
-    data["index"] = index
-    data["parameters"] = parameters
+    data = _layer_fields(obj, index)
     data["name"] = layer_name = str(data["name"])
     data["inputs"] = reader.read(data["inputs"], index, "Inputs")
     data["outputs"] = reader.read(data["outputs"], index, "Outputs")
@@ -1070,19 +1078,7 @@ def _layer_of_row(
         layer = _layer_from_json(obj, index, reader, None, None, (row[_ONNX], row[_SOURCE]))
         layer.__dict__["time"] = time
         return layer
-    # the JSON's values go straight into the field dict (in field order, from the template);
-    # every key without a field of its own goes to parameters, in the JSON's order
-    data = _LAYER_TEMPLATE.copy()
-    parameters: dict[str, Any] = {}
-    field_of = _LAYER_KEYS.get
-    for key, value in obj.items():
-        field = field_of(key)
-        if field is None:
-            parameters[key] = value
-        else:
-            data[field] = value
-    data["index"] = index
-    data["parameters"] = parameters
+    data = _layer_fields(obj, index)
     read = reader.read
     data["inputs"] = read(data["inputs"], index, "Inputs") if inputs is None else inputs
     data["outputs"] = read(data["outputs"], index, "Outputs")
