@@ -234,3 +234,127 @@ def test_a_lazy_engine_hashes_and_updates_like_an_eager_one() -> None:
     assert list(updated.model_dump()) == list(Engine.model_fields)  # field order kept
     assert updated.layers == () and updated.layer_table() is None
     assert len(updated.layers_frame()) == 0
+
+
+# -- reading each tensor once (issue 14: a layer's input is the output the layer before wrote) --
+
+
+def _chain(dims_in: list[object], location: str = "Device") -> dict[str, object]:
+    """Three layers: a writes t, b reads t (as ``dims_in``, at ``location``), c reads b's."""
+    fmt = "Row major linear FP16 format"
+
+    def tensor(name: str, dims: list[object], where: str = "Device") -> dict[str, object]:
+        return {"Name": name, "Location": where, "Dimensions": dims, "Format/Datatype": fmt}
+
+    return {
+        "Layers": [
+            {"Name": "a", "LayerType": "Convolution", "Inputs": [tensor("x", [1, 8])],
+             "Outputs": [tensor("t", [1, 8])], "TacticValue": "0x1"},
+            {"Name": "b", "LayerType": "Reformat", "Inputs": [tensor("t", dims_in, location)],
+             "Outputs": [tensor("u", [1, 8])], "TacticValue": "0x2"},
+            {"Name": "c", "LayerType": "Pointwise",
+             "Inputs": [tensor("u", [1, 8]), tensor("t", [1, 8])],
+             "Outputs": [tensor("v", [1, 8])]},
+        ]
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("dims_in", "location"),
+    [([1, 8], "Device"), ([1.0, 8.0], "Device"), ([1, 8], "Host"), ([1, 9], "Device")],
+    ids=["equal", "equal-as-floats", "other-location", "other-dims"],
+)
+def test_an_input_equal_to_the_previous_output_reads_as_the_general_path(
+    dims_in: list[object], location: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps(_chain(dims_in, location)))
+    general = _load(path, None, True, monkeypatch)
+    fast = _load(path, None, False, monkeypatch)
+    assert fast.layer_table() is not None  # read by the scan, chain and all
+    frame = fast.layers_frame()
+    pd.testing.assert_frame_equal(frame, general.layers_frame())
+    assert fast.layers == general.layers and fast.notes == general.notes
+    b = fast.layers[1]
+    assert b.inputs[0].dims == (1, 8) if dims_in[1] == 8 else (1, 9)
+    assert b.inputs[0].location == location
+    # an equal object is the tensor the previous layer wrote: one object, not two
+    assert (b.inputs[0] is fast.layers[0].outputs[0]) == (dims_in[1] == 8 and location == "Device")
+    assert frame["input_layouts"].tolist() == ["linear", "linear", "linear,linear"]
+
+
+def test_lazy_layers_share_the_tensors_of_a_chain(tmp_path: Path) -> None:
+    import json
+
+    bench = _bench_generator()
+    paths = bench.write_model(tmp_path, 200, "c")  # type: ignore[attr-defined]
+    raw = json.loads(paths[0].read_text())["Layers"]
+    engine = trtlog.load_engine(paths[0], profile=paths[1])
+    layers = engine.layers
+    # a layer that reads the tensor the layer before it wrote (an equal object: three in
+    # four here; a convolution after a Myelin layer reads it in another format) shares it
+    chained = [i for i in range(1, 200) if raw[i]["Inputs"][0] == raw[i - 1]["Outputs"][0]]
+    assert len(chained) == 150
+    assert all(layers[i].inputs is layers[i - 1].outputs for i in chained)
+    assert not any(layers[i].inputs[0] == layers[i - 1].outputs[0] for i in range(0, 200, 4)[1:])
+    eager = engine.model_copy()
+    assert eager.layers == layers
+    # what is read one by one before the bulk build is what the bulk build gives
+    single = trtlog.load_engine(paths[0], profile=paths[1])
+    picked = [single.layer_at(i) for i in (0, 57, 199)]
+    assert [single.layers[i] for i in (0, 57, 199)] == picked == [layers[i] for i in (0, 57, 199)]
+    assert single.layers[57] is picked[1]
+    assert single.layers == layers and single.model_dump() == engine.model_dump()
+
+
+_FMT11 = {"Name": "t", "Dimensions": [1, 8], "Location": "Device", "Datatype": "Half"}
+
+
+@pytest.mark.parametrize(
+    ("extra", "plain"),
+    [
+        ({"Format": "kLINEAR"}, True),
+        ({"Format": "kLINEAR", "Strides": [8, 1]}, True),
+        ({"Format": "kLINEAR", "StrideOrder": [1, 0]}, True),
+        ({"Format": "kLINEAR", "Strides": [8, 1], "StrideOrder": [1, 0]}, True),
+        ({"Format": "kLINEAR", "Strides": None, "StrideOrder": [1, 0]}, False),
+        ({"Format": "kLINEAR", "Strides": None}, False),
+        ({"Format": "kLINEAR", "Other": 1}, False),
+        ({"Format": "kLINEAR", "Datatype": None}, False),
+        ({"Format": 5}, False),
+    ],
+    ids=str,
+)
+def test_the_tensor_reader_caches_plain_objects_and_builds_the_rest(
+    extra: dict[str, object], plain: bool
+) -> None:
+    reader = layers_module._TensorReader("x.json")
+    obj = {**_FMT11, **extra}
+    first, second = reader.tensor(dict(obj)), reader.tensor(dict(obj))
+    assert first == second
+    assert (first is second) == plain  # equal plain objects are one Tensor
+    assert reader.shapes == {"Datatype": 1 if plain else 2}
+    assert first.dims == (1, 8) and first.name == "t"
+    assert first.strides == (tuple(extra["Strides"]) if extra.get("Strides") else None)  # type: ignore[arg-type]
+    order = extra.get("StrideOrder")
+    assert first.stride_order == (tuple(order) if order else None)  # type: ignore[arg-type]
+    assert first.dtype == ("FP16" if extra.get("Datatype", 1) is not None else None)
+    assert ("Other" in (first.model_extra or {})) == ("Other" in extra)
+
+
+def test_the_tensor_reader_reads_the_10x_object_and_names_what_is_wrong() -> None:
+    reader = layers_module._TensorReader("x.json")
+    obj = {"Name": "t", "Location": "Device", "Dimensions": [1, 8.0], "Format/Datatype": "Half"}
+    tensor = reader.tensor(obj)
+    assert reader.tensor({**obj, "Dimensions": [1, 8]}) is tensor  # 8.0 and 8 key alike
+    assert tensor.dims == (1, 8) and tensor.dtype == "FP16" and tensor.format == "Half"
+    with pytest.raises(ValueError, match="dimensions that are not integers"):
+        reader.tensor({**obj, "Dimensions": [1, [8]]})
+    with pytest.raises(ValueError, match="dimensions that are not integers"):
+        reader.tensor({**obj, "Dimensions": [1, 8.5]})
+    with pytest.raises(TypeError, match="not a tensor object"):
+        reader.tensor(["t"])
+    lower = reader.tensor({k.lower(): v for k, v in obj.items()})
+    assert lower == tensor and lower is not tensor  # an unusual object is built, not cached

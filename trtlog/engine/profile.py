@@ -72,30 +72,30 @@ def exact_times(
     record name, or layers and records both left over).
     """
     records = profile.records
-    first: dict[str, int] = {}
-    for i, record in enumerate(records):
-        if first.setdefault(record.name, i) != i:
-            return None
-    used = [False] * len(records)
+    # each record's position by name; a record a layer takes leaves it (a second layer of the
+    # same name then has none), so what is left are the records no layer matched, in order
+    left = {r.__dict__["name"]: i for i, r in enumerate(records)}
+    if len(left) != len(records):  # a duplicated record name
+        return None
     nan = math.nan
     times: list[int | str | None] = []
     values: list[TimeValues | None] = []
+    take = left.pop
     missing = 0
     for name in names:
-        hit = first.get(name)
-        if hit is not None and not used[hit]:
-            used[hit] = True
+        hit = take(name, None)
+        if hit is not None:
             times.append(hit)
-            r = records[hit]
-            median = r.median_ms
-            values.append((r.average_ms, r.time_ms, nan if median is None else median,
-                           r.percentage, None))  # fmt: skip
+            r = records[hit].__dict__
+            median = r["median_ms"]
+            values.append((r["average_ms"], r["time_ms"], nan if median is None else median,
+                           r["percentage"], None))  # fmt: skip
         else:
             times.append(None)
             values.append(None)
             missing += 1
     if missing:
-        if not all(used):
+        if left:
             return None
         regions = any(r.name.startswith("{ForeignNode[") for r in records)
         for i, (time, kernel) in enumerate(zip(times, kernels, strict=True)):
@@ -105,7 +105,7 @@ def exact_times(
                     reason = "the profile times the whole Myelin region, not its kernels"
                 times[i] = reason
                 values[i] = (nan, nan, nan, nan, reason)
-    unmatched = [] if all(used) else [r.name for i, r in enumerate(records) if not used[i]]
+    unmatched = list(left)
     # every None was replaced above
     return times, values, _unmatched_notes(unmatched)  # type: ignore[return-value]
 

@@ -26,13 +26,14 @@ from trtlog.engine.model import (
     IoTensor,
     LayerEdges,
     LayerTable,
+    LayerTime,
     Profile,
     Times,
     is_reformat_layer,
     precision_of,
 )
 from trtlog.engine.modules import module_of_node
-from trtlog.engine.profile import exact_times, layer_time, merge_profile
+from trtlog.engine.profile import _record_time, exact_times, layer_time, merge_profile
 from trtlog.errors import InputError
 from trtlog.exports.profile import load_profile
 from trtlog.exports.read import JsonInput, detect_kind, read_json_file, wrong_kind
@@ -200,202 +201,81 @@ class _TensorReader:
             raise  # pragma: no cover - the loop above raises
 
     def tensor(self, obj: Any) -> Tensor:
+        """One tensor object: the :class:`Tensor` of an equal object read before, if any."""
         if type(obj) is not dict:
             raise TypeError(f"is not a tensor object: {str(obj)[:60]}")
-        # the objects as trtexec writes them take a fast path: one C call reads all their
-        # keys (seven dict.get calls cost more than the rest of a cache hit); anything
-        # unusual takes the general one
+        # the objects as trtexec writes them ("plain": exactly the keys of one shape, each
+        # of its type) are read with one C call (seven dict.get calls cost more than the rest
+        # of a cache hit) and cached; anything else is built by _build
         n = len(obj)
-        if n == 4:  # 8.2 - 10.x: Name, Location, Dimensions, Format/Datatype
-            try:
+        strides_raw = order_raw = None
+        try:
+            if n == 4:  # 8.2 - 10.x: Name, Location, Dimensions, Format/Datatype
                 name, dims_raw, location, fmt = _GET_10(obj)
-            except KeyError:
-                return self._general(obj)
-            if (
-                type(name) is str
-                and type(dims_raw) is list
-                and type(fmt) is str
-                and type(location) is str
-            ):
-                dims_key = tuple(dims_raw)
-                key: tuple[Any, ...] = (name, fmt, location, dims_key)  # as _general keys it
-                try:
-                    cached = self.seen.get(key)
-                except TypeError:  # an unhashable number: the general path names it
-                    return self._general(obj)
-                if cached is not None:
-                    return cached
-                tensor = self._make(
-                    name,
-                    _ints(dims_key, dims_raw, "dimensions"),
-                    _clean_format(fmt),
-                    location,
-                    {},
-                    None,
-                    None,
-                    None,
-                    "Format/Datatype",
-                    fmt,
-                )
-                self.seen[key] = tensor
-                return tensor
-        elif n == 7:  # TensorRT 11, with Strides and StrideOrder
-            try:
+                datatype = None
+            elif n == 5:  # TensorRT 11: Name, Dimensions, Location, Datatype, Format
+                name, dims_raw, location, fmt, datatype = _GET_11(obj)
+            elif n == 7:  # TensorRT 11 with Strides and StrideOrder
                 name, dims_raw, location, fmt, datatype, strides_raw, order_raw = _GET_11_STRIDED(
                     obj
                 )
-            except KeyError:
-                return self._general(obj)
-            if (
-                type(name) is str
-                and type(dims_raw) is list
-                and type(fmt) is str
-                and type(datatype) is str
-                and type(location) is str
-                and type(strides_raw) is list
-                and type(order_raw) is list
-            ):
-                dims_key = tuple(dims_raw)
-                key = (name, fmt, location, datatype, dims_key)
-                try:
-                    found = self.strided.get(key)
-                except TypeError:  # an unhashable number: the general path names it
-                    return self._general(obj)
-                if found is not None and found[1] == strides_raw and found[2] == order_raw:
-                    return found[0]
-                tensor = self._make(
-                    name,
-                    _ints(dims_key, dims_raw, "dimensions"),
-                    _clean_format(fmt),
-                    location,
-                    {},
-                    datatype,
-                    _ints(tuple(strides_raw), strides_raw, "strides"),
-                    _ints(tuple(order_raw), order_raw, "stride order"),
-                    "Datatype",
-                    fmt,
-                )
-                self.strided[key] = (tensor, strides_raw, order_raw)
-                return tensor
-        elif n == 5:  # the TensorRT 11 object without strides
-            try:
+                if strides_raw is None or order_raw is None:
+                    return self._build(obj)
+            elif n == 6:  # TensorRT 11 with one of them
                 name, dims_raw, location, fmt, datatype = _GET_11(obj)
-            except KeyError:
-                return self._general(obj)
-            if (
-                type(name) is str
-                and type(dims_raw) is list
-                and type(fmt) is str
-                and type(datatype) is str
-                and type(location) is str
-            ):
-                dims_key = tuple(dims_raw)
-                key = (name, fmt, location, datatype, dims_key)
-                try:
-                    cached = self.seen.get(key)
-                except TypeError:  # an unhashable number: the general path names it
-                    return self._general(obj)
-                if cached is not None:
-                    return cached
-                tensor = self._make(
-                    name,
-                    _ints(dims_key, dims_raw, "dimensions"),
-                    _clean_format(fmt),
-                    location,
-                    {},
-                    datatype,
-                    None,
-                    None,
-                    "Datatype",
-                    fmt,
-                )
-                self.seen[key] = tensor
-                return tensor
-        return self._general(obj)
-
-    def _general(self, obj: dict[str, Any]) -> Tensor:
-        """A tensor object of either shape (the cache misses of the strided 11.x one too)."""
-        get = obj.get
-        name: Any = get("Name")
-        dims_raw: Any = get("Dimensions")
-        location: Any = get("Location")
-        # four keys: the 8.2 - 10.x object; five or seven: TensorRT 11 (a missing key falls
-        # through to the other shape, then to _build)
-        n = len(obj)
-        datatype = strides_raw = order_raw = None
-        if n > 4 and (datatype := get("Datatype")) is not None:
-            fmt = None
-        else:
-            fmt = get("Format/Datatype")
-        if fmt is not None:
-            # plain (8.2 - 10.x): exactly these four keys, as trtexec writes them; such
-            # objects repeat (one layer's output is the next one's input) and become one Tensor
-            plain = (
-                n == 4
-                and type(name) is str
-                and type(dims_raw) is list
-                and type(fmt) is str
-                and type(location) is str
-            )
-            key: tuple[Any, ...] = (name, fmt, location)
-        else:
-            if datatype is None:
-                datatype = get("Datatype")
-            fmt = get("Format")
-            if n != 5:  # five keys: no strides (and no room for them)
-                strides_raw, order_raw = get("Strides"), get("StrideOrder")
-            # plain (11.x): Name, Dimensions, Location, Datatype, Format and, where printed,
-            # Strides and StrideOrder: nothing else
-            plain = (
-                n == 5 + (strides_raw is not None) + (order_raw is not None)
-                and type(name) is str
-                and type(dims_raw) is list
-                and type(fmt) is str
-                and type(datatype) is str
-                and type(location) is str
-                and (strides_raw is None or type(strides_raw) is list)
-                and (order_raw is None or type(order_raw) is list)
-            )
-            key = (name, fmt, location, datatype)
-        if not plain:
+                strides_raw, order_raw = obj.get("Strides"), obj.get("StrideOrder")
+                if (strides_raw is None) == (order_raw is None):
+                    return self._build(obj)
+            else:
+                return self._build(obj)
+        except KeyError:
+            return self._build(obj)
+        if not (
+            type(name) is str
+            and type(dims_raw) is list
+            and type(fmt) is str
+            and type(location) is str
+            and (n == 4 or type(datatype) is str)
+            and (strides_raw is None or type(strides_raw) is list)
+            and (order_raw is None or type(order_raw) is list)
+        ):
             return self._build(obj)
         # the cache key holds the numbers as written: equal numbers convert alike (1.0 and 1
         # both to 1), and a miss converts and checks them below
         dims_key = tuple(dims_raw)
-        key += (dims_key,)
-        strides_key = order_key = None
-        if strides_raw is not None or order_raw is not None:
-            try:
-                found = self.strided.get(key)
-            except TypeError:  # an unhashable number: the conversion below names it
-                found = None
-            if found is not None and found[1] == strides_raw and found[2] == order_raw:
-                return found[0]
-            strides_key = None if strides_raw is None else tuple(strides_raw)
-            order_key = None if order_raw is None else tuple(order_raw)
-            tensor = None
-        else:
-            try:
+        key = (
+            (name, fmt, location, dims_key)
+            if datatype is None
+            else (name, fmt, location, datatype, dims_key)
+        )
+        plain = strides_raw is None and order_raw is None
+        try:
+            if plain:
                 tensor = self.seen.get(key)
-            except TypeError:  # an unhashable number: the conversion below names it
-                tensor = None
-        if tensor is None:
-            tensor = self._make(
-                name,
-                _ints(dims_key, dims_raw, "dimensions"),
-                _clean_format(fmt),
-                location,
-                {},
-                datatype,
-                None if strides_key is None else _ints(strides_key, strides_raw, "strides"),
-                None if order_key is None else _ints(order_key, order_raw, "stride order"),
-                "Format/Datatype" if datatype is None else "Datatype",
-                fmt,
-            )
-            if strides_key is None and order_key is None:
-                self.seen[key] = tensor
+                if tensor is not None:
+                    return tensor
             else:
-                self.strided[key] = (tensor, strides_raw, order_raw)
+                found = self.strided.get(key)
+                if found is not None and found[1] == strides_raw and found[2] == order_raw:
+                    return found[0]
+        except TypeError:  # an unhashable number: the conversion below names it
+            pass
+        tensor = self._make(
+            name,
+            _ints(dims_key, dims_raw, "dimensions"),
+            _clean_format(fmt),
+            location,
+            {},
+            datatype,
+            None if strides_raw is None else _ints(tuple(strides_raw), strides_raw, "strides"),
+            None if order_raw is None else _ints(tuple(order_raw), order_raw, "stride order"),
+            "Format/Datatype" if datatype is None else "Datatype",
+            fmt,
+        )
+        if plain:
+            self.seen[key] = tensor
+        else:
+            self.strided[key] = (tensor, strides_raw, order_raw)
         return tensor
 
     def _build(self, obj: dict[str, Any]) -> Tensor:
@@ -519,6 +399,26 @@ _LAYER_TEMPLATE: dict[str, Any] = {
 }
 
 
+def _layer_fields(obj: dict[str, Any], index: int) -> dict[str, Any]:
+    """A layer object's field dict (every field, in field order) with the JSON's values.
+
+    The values go in as they are; every key without a field of its own goes to
+    ``parameters``, in the JSON's order.
+    """
+    data = _LAYER_TEMPLATE.copy()
+    parameters: dict[str, Any] = {}
+    field_of = _LAYER_KEYS.get
+    for key, value in obj.items():
+        field = field_of(key)
+        if field is None:
+            parameters[key] = value
+        else:
+            data[field] = value
+    data["index"] = index
+    data["parameters"] = parameters
+    return data
+
+
 def _layer_from_json(
     obj: Any,
     index: int,
@@ -535,19 +435,7 @@ def _layer_from_json(
         raise InputError(
             f"Layers[{index}] is neither a name nor a layer object", source=reader.source
         )
-    # the JSON's values go straight into the field dict (in field order, from the template);
-    # every key without a field of its own goes to parameters, in the JSON's order
-    data = _LAYER_TEMPLATE.copy()
-    parameters: dict[str, Any] = {}
-    field_of = _LAYER_KEYS.get
-    for key, value in obj.items():
-        field = field_of(key)
-        if field is None:
-            parameters[key] = value
-        else:
-            data[field] = value
-    data["index"] = index
-    data["parameters"] = parameters
+    data = _layer_fields(obj, index)
     data["name"] = layer_name = str(data["name"])
     data["inputs"] = reader.read(data["inputs"], index, "Inputs")
     data["outputs"] = reader.read(data["outputs"], index, "Outputs")
@@ -579,7 +467,6 @@ def _layer_from_json(
 _CAMEL_KEYS = frozenset(k for k in _LAYER_KEYS if k[:1].islower())
 _GET_10 = operator.itemgetter("Name", "Dimensions", "Location", "Format/Datatype")
 _GET_10_INTERNAL = operator.itemgetter("Name", "Dimensions", "Format/Datatype")
-_SPARSE_KEYS = ("HasSparseWeights", "ConvHasSparseWeights")
 # (dtype, layout, dims text, name) of one tensor
 _TensorValues = tuple[str, str | None, str, str]
 
@@ -596,8 +483,8 @@ class _Scan:
     """
 
     def __init__(self) -> None:
-        #: (Format text as written, Datatype) -> (dtype, layout)
-        self.formats: dict[tuple[str, str | None], tuple[str | None, str | None]] = {}
+        #: Format text as written (8.2 - 10.x), or (Format, Datatype) (11.x) -> (dtype, layout)
+        self.formats: dict[str | tuple[str, str], tuple[str | None, str | None]] = {}
         #: a list of integers (dims, strides) as a tuple -> its dims text
         self.ints: dict[tuple[Any, ...], str] = {}
         #: TacticValue as written -> (the tactic, its hex text)
@@ -649,17 +536,24 @@ class _Scan:
         if (
             type(name) is not str
             or type(dims) is not list
+            or type(fmt) is not str
             or (location is not None and type(location) is not str)
         ):
             return None
-        text = self._text(dims)
-        # anything but text: the general path says what it is
-        if text is None or type(fmt) is not str or type(datatype) not in (str, type(None)):
+        # _text(dims), inlined: two tensors a layer
+        key = tuple(dims)
+        try:
+            text = self.ints.get(key)
+        except TypeError:  # an unhashable value
             return None
-        parts = self.formats.get((fmt, datatype))
+        if text is None and (text := self._text(dims)) is None:
+            return None
+        # 8.2 - 10.x tensors have no Datatype: their formats are keyed by the text alone
+        parts = self.formats.get(fmt if datatype is None else (fmt, datatype))
         if parts is None:
             one = inspector_tensor("", None, _clean_format(fmt), None, None, datatype=datatype)
-            parts = self.formats[(fmt, datatype)] = (one.dtype, one.layout)
+            parts = (one.dtype, one.layout)
+            self.formats[fmt if datatype is None else (fmt, datatype)] = parts
         dtype, layout = parts
         if dtype is None:  # an untyped tensor: the general path writes the note
             return None
@@ -712,7 +606,11 @@ def _scan_rows(
     :class:`_Scan` reads: the caller then takes the general path.
     """
     scan = _Scan()
-    tensors, tactic_of = scan.tensors, scan.tactic
+    tensor, tensors, tactic_of = scan.tensor, scan.tensors, scan.tactic
+    tactic_get = scan.tactics.get
+    # the previous layer's single output object and its values (None: none to reuse)
+    last_out: Any = None
+    written: _TensorValues | None = None
     rows: list[tuple[Any, ...]] = []
     append = rows.append
     edges = LayerEdges([], [], [], [])
@@ -753,60 +651,84 @@ def _scan_rows(
         ):
             return None
         layer_type = one(layer_type, layer_type)
-        inputs = tensors(get("Inputs"))
-        outputs = tensors(get("Outputs"))
-        tactic = tactic_of(get("TacticValue"))
-        if inputs is None or outputs is None or tactic is None:
+        raw = get("TacticValue")
+        tactic: tuple[int, str] | tuple[None, None] | None = (
+            tactic_get(raw) if type(raw) is str else None
+        )
+        if tactic is None and (tactic := tactic_of(raw)) is None:
             return None
+        items_in, items_out = get("Inputs"), get("Outputs")
         input_dtypes: str | None
         output_dtypes: str | None
-        if len(inputs) == 1:
-            input_dtypes, input_layouts = inputs[0][0], inputs[0][1]
-            in_name(inputs[0][3])
+        first_out: _TensorValues | None
+        if (
+            type(items_in) is list
+            and type(items_out) is list
+            and len(items_in) == 1
+            and len(items_out) == 1
+        ):
+            # one tensor in and one out, as most layers; a layer that reads the tensor the
+            # layer before it wrote (an equal object: the same values) does not read it again
+            obj_in = items_in[0]
+            one_in = written if obj_in == last_out else tensor(obj_in)
+            last_out = items_out[0]
+            first_out = written = tensor(last_out)
+            if one_in is None or first_out is None:
+                return None
+            input_dtypes, input_layouts = one_in[0], one_in[1]
+            output_dtypes, output_layouts = first_out[0], first_out[1]
+            in_name(one_in[3])
             in_layer(i)
+            out_name(first_out[3])
+            out_layer(i)
+            n_in = n_out = 1
         else:
+            last_out = written = None
+            inputs = tensors(items_in)
+            outputs = tensors(items_out)
+            if inputs is None or outputs is None:
+                return None
             input_dtypes, input_layouts = _dtypes_layouts(inputs)
+            output_dtypes, output_layouts = _dtypes_layouts(outputs)
             for t in inputs:
                 in_name(t[3])
                 in_layer(i)
-        if len(outputs) == 1:
-            output_dtypes, output_layouts = outputs[0][0], outputs[0][1]
-            out_name(outputs[0][3])
-            out_layer(i)
-        else:
-            output_dtypes, output_layouts = _dtypes_layouts(outputs)
             for t in outputs:
                 out_name(t[3])
                 out_layer(i)
+            n_in, n_out = len(inputs), len(outputs)
+            first_out = outputs[0] if outputs else None
         onnx = parse_metadata(metadata)[0] if metadata else ()
         if onnx:
             source = "metadata"
         else:
             onnx, source = onnx_nodes_of_name(name, order, nodes)
         module = module_of_node(onnx[0]) if len(onnx) == 1 else common_module(onnx)
-        kernel = parse_kernel_name(name)
+        kernel = parse_kernel_name(name) if "_myl" in name else None
         origin = get("Origin")
         if origin is not None:
             origin = one(origin, origin) if type(origin) is str else str(origin)
-        sparse = None
-        for key in _SPARSE_KEYS:
-            if key in obj:
-                sparse = bool(obj[key])
-                break
+        # as the frame reads it from a layer object: the first of the two keys it has
+        if "HasSparseWeights" in obj:
+            sparse = bool(obj["HasSparseWeights"])
+        elif "ConvHasSparseWeights" in obj:
+            sparse = bool(obj["ConvHasSparseWeights"])
+        else:
+            sparse = None
         append(
             (
                 i,
                 name,
                 layer_type,
                 parameter_type,
-                precision_of(kernel_name, obj) or (outputs[0][0] if outputs else None),
+                precision_of(kernel_name, obj) or (None if first_out is None else first_out[0]),
                 input_dtypes,
                 output_dtypes,
                 input_layouts,
                 output_layouts,
-                outputs[0][2] if outputs else None,
-                len(inputs),
-                len(outputs),
+                None if first_out is None else first_out[2],
+                n_in,
+                n_out,
                 tactic[0],
                 tactic[1],
                 kernel_name or None,
@@ -1023,7 +945,7 @@ def _engine(
         exact = exact_times(names, kernels, profile)
         if exact is None:  # the tolerant merge needs the layer objects
             rows = None
-            fields["layers"] = layers = _build_layers(layers_raw, source, order, node_order)
+            fields["layers"] = layers = _build_layers(layers_raw, source, order, node_order, rows)
     if rows is None:
         assert layers is not None
         engine = Engine(**{k: v for k, v in fields.items() if k in fields_set})
@@ -1052,20 +974,23 @@ def _engine(
     def one(index: int) -> EngineLayer:
         layer = made.get(index)
         if layer is None:
-            row = table.rows[index]
-            known = (row[_ONNX], row[_SOURCE])
-            layer = _layer_from_json(layers_raw[index], index, reader, order, node_order, known)
+            time = None
             if exact is not None and profile is not None:
-                layer.__dict__["time"] = layer_time(profile, time_specs[index])
+                time = layer_time(profile, time_specs[index])
+            layer = _layer_of_row(layers_raw[index], index, table.rows[index], reader, time)
             made[index] = layer
         return layer
 
     def build() -> tuple[EngineLayer, ...]:
         with gc_paused():
-            built = _build_layers(layers_raw, source, order, node_order, table.rows)
+            times = None
             if exact is not None and profile is not None:
-                for layer, spec in zip(built, time_specs, strict=True):
-                    layer.__dict__["time"] = layer_time(profile, spec)
+                records = profile.records
+                times = [
+                    _record_time(records[spec]) if type(spec) is int else layer_time(profile, spec)
+                    for spec in time_specs
+                ]
+            built = _build_layers(layers_raw, source, order, node_order, table.rows, times)
             if made:
                 built = tuple([made.get(i, layer) for i, layer in enumerate(built)])
                 made.clear()
@@ -1098,22 +1023,70 @@ def _build_layers(
     order: dict[str, int] | None,
     nodes: list[str] | None,
     rows: list[tuple[Any, ...]] | None = None,
+    times: list[LayerTime] | None = None,
 ) -> tuple[EngineLayer, ...]:
-    """Every layer object of a layer JSON (one that :func:`_scan_rows` read: no notes).
+    """Every layer object of a layer JSON.
 
-    ``rows`` (the scan's) give each layer's ONNX nodes, so they are not taken apart again.
+    With ``rows`` (those of :func:`_scan_rows`, which read every layer: no notes to write),
+    each layer is built from its row by :func:`_layer_of_row`, with its time from ``times``.
+    A layer that reads the single tensor the layer before it wrote (an equal object, as
+    trtexec writes every chain) gets that layer's :class:`Tensor` without a cache lookup.
     """
     reader = _TensorReader(source)
     if rows is None:
         return tuple(
             [_layer_from_json(obj, i, reader, order, nodes) for i, obj in enumerate(layers_raw)]
         )
-    return tuple(
-        [
-            _layer_from_json(obj, i, reader, order, nodes, (row[_ONNX], row[_SOURCE]))
-            for i, (obj, row) in enumerate(zip(layers_raw, rows, strict=True))
-        ]
-    )
+    built: list[EngineLayer] = []
+    append = built.append
+    written: Any = None  # the previous layer's single output object
+    written_by: tuple[Tensor, ...] | None = None  # and the layer's outputs (that one tensor)
+    for i, obj in enumerate(layers_raw):
+        chained = None
+        if type(obj) is dict:
+            items = obj.get("Inputs")
+            if type(items) is list and len(items) == 1 and items[0] == written:
+                chained = written_by
+        layer = _layer_of_row(obj, i, rows[i], reader, None if times is None else times[i], chained)
+        append(layer)
+        written = written_by = None
+        if type(obj) is dict:
+            items = obj.get("Outputs")
+            if type(items) is list and len(items) == 1:
+                written, written_by = items[0], layer.__dict__["outputs"]
+    return tuple(built)
+
+
+_TACTIC = LAYER_ROW_COLUMNS.index("tactic")
+
+
+def _layer_of_row(
+    obj: Any,
+    index: int,
+    row: tuple[Any, ...],
+    reader: _TensorReader,
+    time: LayerTime | None,
+    inputs: tuple[Tensor, ...] | None = None,
+) -> EngineLayer:
+    """The layer object of a layer :func:`_scan_rows` read into ``row``.
+
+    What :func:`_layer_from_json` builds, without what the scan made sure of or read already:
+    the fields have their declared types (no validation), the tactic is parsed and the ONNX
+    nodes are known. ``inputs``: the layer's input tensors, when the caller has them.
+    """
+    if type(obj) is str:  # a names-only export
+        layer = _layer_from_json(obj, index, reader, None, None, (row[_ONNX], row[_SOURCE]))
+        layer.__dict__["time"] = time
+        return layer
+    data = _layer_fields(obj, index)
+    read = reader.read
+    data["inputs"] = read(data["inputs"], index, "Inputs") if inputs is None else inputs
+    data["outputs"] = read(data["outputs"], index, "Outputs")
+    data["tactic"] = row[_TACTIC]
+    data["onnx_nodes"] = row[_ONNX]
+    data["onnx_source"] = row[_SOURCE]
+    data["time"] = time
+    return assemble(EngineLayer, data, {}, _LAYER_FIELDS_SET)
 
 
 _ONNX = LAYER_ROW_COLUMNS.index("onnx_nodes")

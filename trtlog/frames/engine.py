@@ -173,46 +173,58 @@ _NAME, _NODES = _COLUMNS.index("name"), _COLUMNS.index("onnx_nodes")
 assert tuple(_COLUMNS[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
 
 
-def _serve_reformats(rows: list[tuple[Any, ...]]) -> None:
-    """A reformat row's module is that of the layer it serves (its own nodes are none)."""
-    module, reformat = _MODULE, _REFORMAT
-    wanted = [i for i, row in enumerate(rows) if row[reformat] and row[module] == "/"]
+def _serve_reformats(columns: list[Sequence[Any]]) -> None:
+    """A reformat row's module is that of the layer it serves (its own nodes are none).
+
+    ``columns`` are the frame's leading columns (:data:`LAYER_ROW_COLUMNS`); the module
+    column is replaced by one with the served modules.
+    """
+    modules: Sequence[Any] = columns[_MODULE]
+    pairs = zip(columns[_REFORMAT], modules, strict=True)
+    wanted = [i for i, (reformat, module) in enumerate(pairs) if reformat and module == "/"]
     if not wanted:
         return
     # name -> position of its first row (inserted last to first, so the first one stays)
-    names = [row[_NAME] for row in rows]
+    names = columns[_NAME]
     index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
+    nodes_of = columns[_NODES]
+    served_modules = list(modules)
     for i in wanted:
-        row = rows[i]
-        if row[_NODES]:  # a reformat with ONNX nodes of its own serves no other layer
+        if nodes_of[i]:  # a reformat with ONNX nodes of its own serves no other layer
             continue
-        served, nodes = served_by_name(row[_NAME], i, index)
+        served, nodes = served_by_name(names[i], i, index)
         if served is not None:
-            home = rows[served][module]
+            home = served_modules[served]
         else:
             home = module_of_node(nodes[0]) if len(nodes) == 1 else common_module(nodes)
-        rows[i] = (*row[:module], home, *row[module + 1 :])
+        served_modules[i] = home
+    columns[_MODULE] = served_modules
 
 
 def _frame_of_rows(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    """The layers frame of one tuple per layer (every column), reformats served."""
     names = SCHEMAS["layers"]
-    values = list(zip(*rows, strict=True)) if rows else [() for _ in names]
-    return frame_from_columns("layers", dict(zip(names, values, strict=True)))
+    if not rows:
+        return frame_from_columns("layers", {name: () for name in names})
+    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
+    _serve_reformats(columns)
+    return frame_from_columns("layers", dict(zip(names, columns, strict=True)))
 
 
 def _table_frame(table: LayerTable) -> pd.DataFrame:
     """The layers frame of the values the loader read straight from the JSON."""
-    rows = list(table.rows)
+    rows = table.rows
     if not rows:
         return _frame_of_rows(rows)
-    _serve_reformats(rows)
+    # columns first: the reformats' modules are replaced in one column, not row by row
+    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
+    _serve_reformats(columns)
     times = table.times
     if times is None:
         no_time = (math.nan, math.nan, math.nan, math.nan, "no profile merged")
         times = [no_time] * len(rows)
-    names = SCHEMAS["layers"]
-    values = [*zip(*rows, strict=True), *zip(*times, strict=True)]
-    return frame_from_columns("layers", dict(zip(names, values, strict=True)))
+    columns += zip(*times, strict=True)
+    return frame_from_columns("layers", dict(zip(SCHEMAS["layers"], columns, strict=True)))
 
 
 @gc_paused()
@@ -290,7 +302,6 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
                 )
             )
         )
-    _serve_reformats(rows)
     return _frame_of_rows(rows)
 
 
