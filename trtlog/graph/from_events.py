@@ -47,7 +47,7 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.names import _decorated, split_name
+from trtlog.names import Shape, _decorated, split_shape
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -142,6 +142,7 @@ class _Builder:
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
         self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
         self.initializers: list[str] = []  # the initializers' node ids, as added
+        self.shapes: dict[str, Shape] = {}  # composed names, split once (_shape)
 
     def kinds(self) -> list[str]:
         """The event kinds the walk reads: those with a handler and the pass effects."""
@@ -384,6 +385,12 @@ class _Builder:
         pred = g.in_adjacency()
         compose = self._compose
         names = self.order
+        # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
+        # lines, or the pass named its result differently): each final layer by its members,
+        # gathered here, from the names split once (only read as sets: the order of each
+        # list does not matter)
+        by_member: dict[str, list[str]] = defaultdict(list)
+        listed: set[str] = set()
         for index, (name, onnx_nodes, source) in enumerate(finals):
             node_id = "layer:" + name
             found = nodes.get(node_id)
@@ -424,17 +431,17 @@ class _Builder:
                         into[member_id] = edge
                     else:
                         _merged_into(out, into, member_id, node_id, source)
-            compose(node_id, name, order)
+            if not _COMPOSED(name):  # a plain name: a leaf, its only member is itself
+                if name not in listed:
+                    listed.add(name)
+                    by_member[name].append(node_id)
+                continue
+            shape = compose(node_id, name)
+            if name not in listed:
+                listed.add(name)
+                for member in (name,) if shape.op == "leaf" else shape.members():
+                    by_member[member].append(node_id)
         _changed(g)
-        # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
-        # lines, or the pass named its result differently)
-        # (only read as sets: the order of each list does not matter)
-        by_member: dict[str, list[str]] = defaultdict(list)
-        for name in dict.fromkeys(name for name, _, _ in finals):
-            parts = split_name(name)  # cached by _compose
-            # a plain name's only member is itself (ComposedName.members, without a list)
-            for member in (parts.text,) if parts.op == "leaf" else parts.members():
-                by_member[member].append("layer:" + name)
         # the dead ends first: _held only adds edges out of the dead end it is given
         dead: list[tuple[str, str]] = []
         for node_id, data in nodes.items():
@@ -452,7 +459,7 @@ class _Builder:
     def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
         """Edges from an intermediate dead end to the engine layers that list its parts."""
         g = self.g
-        parts = split_name(name) if _COMPOSED(name) else None
+        parts = self._shape(name) if _COMPOSED(name) else None
         if parts is None or parts.op == "leaf":
             holders = set(by_member.get(name, ()))
         else:
@@ -663,12 +670,22 @@ class _Builder:
     def _flows(self, node_id: str) -> bool:
         return any(d["relation"] in FLOWS for d in self.succ[node_id].values())
 
-    def _compose(self, node_id: str, name: str, order: dict[str, int]) -> None:
-        """Edges from the parts of a composed final name into the layer, recursively."""
-        parts = split_name(name)
+    def _shape(self, name: str) -> Shape:
+        """:func:`~trtlog.names.split_shape` of ``name``, split once per graph."""
+        shape = self.shapes.get(name)
+        if shape is None:
+            shape = self.shapes[name] = split_shape(name)
+        return shape
+
+    def _compose(self, node_id: str, name: str) -> Shape:
+        """Edges from the parts of a composed final name into the layer, recursively.
+
+        Returns the name's tree (:meth:`_shape`).
+        """
+        parts = self._shape(name)
         op = parts.op
         if op == "leaf":  # most parts: nothing composed
-            return
+            return parts
         g = self.g
         if op in ("fusion", "merge", "pointwise"):
             nodes, succ, pred = self.nodes, self.succ, g.in_adjacency()
@@ -677,22 +694,29 @@ class _Builder:
                 text = part.text
                 part_id = "layer:" + text
                 out = succ.get(part_id)
-                if part_id not in nodes:  # MergeGraph.layer, inline (see finish)
+                if out is None:  # MergeGraph.layer, inline (see finish)
                     nodes[part_id] = {"kind": "intermediate", "name": text, "line": 0}
                     out = succ[part_id] = {}
                     pred[part_id] = {}
-                assert out is not None
+                    # a new node has no edge yet: MergeGraph.relate, inline
+                    edge = {
+                        "relation": "merged into",
+                        "pass_name": None,
+                        "line": 0,
+                        "evidence": "name",
+                    }
+                    out[node_id] = into[part_id] = edge
                 # the log did not say where it went: MergeGraph.relate, inline (a for-else:
                 # no generator per part)
-                if part_id != node_id:
+                elif part_id != node_id:
                     for d in out.values():
                         if d["relation"] in FLOWS:
                             break
                     else:
                         _merged_into(out, into, part_id, node_id, "name")
-                # a plain name composes nothing (split_name's own test, without a model)
-                if _COMPOSED(text) and split_name(text).op != "leaf":
-                    self._compose(part_id, text, order)
+                # a plain name composes nothing (split_name's own test, without a tree)
+                if _COMPOSED(text) and self._shape(text).op != "leaf":
+                    self._compose(part_id, text)
         elif op == "clone" and parts.parts:
             base = parts.parts[0].text
             g.relate(g.layer(base), node_id, "cloned as", None, 0, "name")
@@ -717,6 +741,7 @@ class _Builder:
             g.relate(node_id, g.layer(parts.parts[0].text), "copied for", None, 0, "name")
         elif op in ("profile", "myelin") and parts.parts:
             g.relate(g.layer(parts.parts[0].text), node_id, "merged into", None, 0, "name")
+        return parts
 
 
 # -- silent fates: the ops and input positions of shape computations ---------------------------
