@@ -52,10 +52,11 @@ from trtlog.names import Shape, _decorated, split_shape
 if TYPE_CHECKING:
     from trtlog.build import Build
     from trtlog.build.passes import PassIndex
+    from trtlog.graph.model import MergeGraph
 
-from trtlog.graph.model import FLOWS, MergeGraph, Relation, _changed, layer_id
+from trtlog.graph.core import FLOWS, GraphCore, Relation, _changed, layer_id
 
-__all__ = ["merge_graph"]
+__all__ = ["graph_core", "merge_graph"]
 
 #: Relations that say where a node went: it flowed on, was removed or was retargeted.
 _ENDS = FLOWS | {"removed by", "retargeted to"}
@@ -97,7 +98,7 @@ _EFFECTS: frozenset[type[EventBase]] = frozenset(
 class _Builder:
     """Walks the events once, in log order, and adds nodes and edges."""
 
-    def __init__(self, graph: MergeGraph, passes: PassIndex) -> None:
+    def __init__(self, graph: GraphCore, passes: PassIndex) -> None:
         self.g = graph
         # networkx's own dicts (the graph mutates them, never replaces them): a view object
         # per node visited cost more than the work
@@ -180,8 +181,9 @@ class _Builder:
 
     def _initializer(self, e: OnnxImportInitializer) -> None:
         node_id = "init:" + e.name
-        if node_id not in self.g:
-            self.g.add_node(node_id, kind="onnx_initializer", name=e.name, line=e.span[0])
+        if node_id not in self.nodes:
+            attrs = {"kind": "onnx_initializer", "name": e.name, "line": e.span[0]}
+            self.g.insert(node_id, attrs)
             self.initializers.append(node_id)
 
     def _node_io(self, e: OnnxNodeIo) -> None:
@@ -208,8 +210,8 @@ class _Builder:
     def _register_constant(self, e: OnnxRegisterConstant) -> None:
         g, line = self.g, e.span[0]
         init = "init:" + e.initializer
-        if init not in g:
-            g.add_node(init, kind="onnx_initializer", name=e.initializer, line=line)
+        if init not in self.nodes:
+            g.insert(init, {"kind": "onnx_initializer", "name": e.initializer, "line": line})
             self.initializers.append(init)
         g.relate(init, g.layer(e.layer, line), "registered as", None, line)
 
@@ -260,7 +262,7 @@ class _Builder:
         g.relate(a, b, "swapped with", self.passes.at(line), line)
 
     def _type_change(self, e: QdqSwap | LayerTypeChange) -> None:
-        node = self.g.nodes[self.g.layer(e.layer, e.span[0])]
+        node = self.nodes[self.g.layer(e.layer, e.span[0])]
         node["types"] = (node.get("types") or "") + f"{e.from_type}->{e.to_type};"
 
     def _slice(self, e: SliceElimination) -> None:
@@ -277,18 +279,18 @@ class _Builder:
             g.relate(copy, g.layer(producer, line), "copied for", self.passes.at(line), line)
 
     def _register(self, node: str, layer: str, line: int) -> None:
-        g = self.g
-        if "init:" + node in g:  # a constant layer made of an initializer
+        g, nodes = self.g, self.nodes
+        if "init:" + node in nodes:  # a constant layer made of an initializer
             g.relate("init:" + node, g.layer(layer, line), "registered as", None, line)
             return
         # 8.4/8.5 name a Constant node after its output tensor ("Registering layer: 174 for
         # ONNX node: 174", made when a later node first reads 174): the node is its producer
-        if "onnx:" + node not in g and node in self.producers:
+        if "onnx:" + node not in nodes and node in self.producers:
             node = self.producers[node]
         # ... and when the log has no parser line for that Constant (an excerpt, yolov8 seed
         # line 104), the tensor a parsed node reads is still a constant's output
         op = None
-        if "onnx:" + node not in g and node == layer and node in self.consumers:
+        if "onnx:" + node not in nodes and node == layer and node in self.consumers:
             op = "Constant"
             self.producers.setdefault(node, node)
         self.onnx_node(node, op, line)
@@ -345,8 +347,8 @@ class _Builder:
 
     def _pass(self, name: str) -> str:
         node_id = "pass:" + name
-        if node_id not in self.g:
-            self.g.add_node(node_id, kind="pass", name=name)
+        if node_id not in self.nodes:
+            self.g.insert(node_id, {"kind": "pass", "name": name})
         return node_id
 
     def _retarget(self, name: str, tensor: str | None, pass_name: str, line: int) -> None:
@@ -722,7 +724,7 @@ class _Builder:
             g.relate(g.layer(base), node_id, "cloned as", None, 0, "name")
         elif op == "foreign" and name in self.foreign:
             for member in self.foreign[name]:
-                if "onnx:" + member not in g:
+                if "onnx:" + member not in self.nodes:
                     self.onnx_node(member, None, 0)
                 g.relate("onnx:" + member, node_id, "merged into", "Myelin", 0, "metadata")
         elif op == "foreign" and parts.detail == "range" and len(parts.parts) == 2:
@@ -832,8 +834,11 @@ def _kinds(classes: Iterable[type[EventBase]]) -> list[str]:
     return list(dict.fromkeys(cls.model_fields["kind"].default for cls in classes))
 
 
-def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
-    """The merge graph of ``build`` (see the module docstring).
+def graph_core(build: Build, engine: Engine | None = None) -> GraphCore:
+    """:func:`merge_graph` as a :class:`~trtlog.graph.core.GraphCore`: no networkx.
+
+    The same nodes, edges and attributes, in the same order, with the queries that read
+    fates (the report page's reader: it needs no ``networkx.DiGraph``, nor its import).
 
     Args:
         build: a parsed log.
@@ -841,7 +846,7 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
             without one, the layers of its placement lines, else the layers the builder
             autotuned).
     """
-    graph = MergeGraph(source=build.source.name)
+    graph = GraphCore(source=build.source.name)
     builder = _Builder(graph, build.pass_index)
     # only the events the walk reads (every other event says nothing to the graph): a lazy
     # build builds no other event
@@ -861,6 +866,20 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
     graph.graph["build_finished"] = bool(build.events_of(*_FINISHED))
     builder.finish(engine)
     return graph
+
+
+def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
+    """The merge graph of ``build`` (see the module docstring).
+
+    Args:
+        build: a parsed log.
+        engine: the built engine whose layers are final (default: the log's own layer dump;
+            without one, the layers of its placement lines, else the layers the builder
+            autotuned).
+    """
+    from trtlog.graph.model import MergeGraph
+
+    return MergeGraph.adopt(graph_core(build, engine))
 
 
 def _merged_into(

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from trtlog import Build, Comparison, Engine, Finding
-    from trtlog.graph import MergeGraph
+    from trtlog.graph.core import GraphCore
 
 __all__ = ["Progress", "Strings", "collect"]
 
@@ -322,35 +322,43 @@ _FATE_KINDS = ("fused", "folded", "removed", "retargeted", "unexplained")
 
 def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict[str, Any]:
     """The merge graph (nodes, edges) and the fate of every ONNX node."""
-    graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
-    return _graph_data(graph, s)
+    if given and engine is not None:
+        from trtlog.graph.from_events import graph_core
+
+        # build.merge_graph(engine)'s nodes and edges, without networkx (its import alone
+        # took a fifth of a second of the report)
+        return _graph_data(graph_core(build, engine), s)
+    return _graph_data(build.merge_graph(), s)
 
 
-def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
-    """:func:`_graph` of a merge graph made already."""
-    from trtlog.graph import FLOWS
+def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
+    """:func:`_graph` of a merge graph made already.
+
+    Read in bulk (an engine of 20,000 layers makes a graph of 100,000 nodes): each column by
+    one ``map`` over the graph's own dicts (:meth:`GraphCore.node_data`, ``out_adjacency``),
+    the string table filled in one go (:func:`_graph_strings`), the fates by
+    :meth:`GraphCore.fate_table`.
+    """
+    from itertools import chain, repeat
+
+    from trtlog.graph.core import FLOWS
 
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
-    # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node, and
-    # a column per table (a graph of 100,000 nodes), each node and edge read once
     node_data = graph.node_data()
-    rows = [
-        (
-            node_id,
-            k := d.get("kind", "intermediate"),
-            d.get("name", node_id),
-            d.get("op"),
-            d.get("order"),
-            d.get("index") if k == "engine_layer" else None,
-        )
-        for node_id, d in node_data.items()
-    ]
-    node_ids, node_kinds, node_names, node_ops, order, layer = (
-        (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [], [], [], [])
-    )
-    ids = dict(zip(node_ids, range(len(node_ids)), strict=True))
-    kinds = list(map(kind_code.get, node_kinds, [2] * len(node_kinds)))
+    node_ids = list(node_data)
+    datas = list(node_data.values())
     n = len(node_ids)
+    get = dict.get
+    node_kinds: list[str] = list(map(get, datas, repeat("kind"), repeat("intermediate")))
+    node_names: list[str] = list(map(get, datas, repeat("name"), node_ids))
+    node_ops: list[str | None] = list(map(get, datas, repeat("op")))
+    order: list[int | None] = list(map(get, datas, repeat("order")))
+    layer: list[int | None] = [
+        d.get("index") if k == "engine_layer" else None
+        for k, d in zip(node_kinds, datas, strict=True)
+    ]
+    ids = dict(zip(node_ids, range(n), strict=True))
+    kinds = list(map(kind_code.get, node_kinds, repeat(2)))
     # an engine layer by name (the last of a name, as assigning in node order), and an ONNX
     # node (or initializer) by name (the first: read backwards, the first is written last)
     layer_ids = {
@@ -364,34 +372,23 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
         if node_kinds[i] == "onnx_node" or node_kinds[i] == "onnx_initializer"
     }
     # the names first, then the ops: the string table's order
-    names = s.many(node_names)
-    ops = s.many(node_ops)
+    names = _graph_strings(s, node_names)
+    ops = _graph_strings(s, node_ops)
     relations = Strings()
     evidence = Strings()
     # the edges in the graph's order: per source (node order), its targets as added
-    edge_rows = [
-        (
-            a,
-            b,
-            d,
-            d.get("relation", ""),
-            d.get("pass_name"),
-            d.get("line") or 0,
-            d.get("evidence") or "log",
-        )
-        for a, targets in graph.out_adjacency().items()
-        for b, d in targets.items()
-    ]
-    sources, targets, edge_data, edge_rel, edge_pass, at, edge_ev = (
-        (list(column) for column in zip(*edge_rows, strict=True))
-        if edge_rows
-        else ([], [], [], [], [], [], [])
+    adjacency = graph.out_adjacency()
+    targets: list[str] = list(chain.from_iterable(adjacency.values()))
+    edge_data: list[dict[str, Any]] = list(
+        chain.from_iterable(map(dict.values, adjacency.values()))
     )
-    es = list(map(ids.__getitem__, sources))
+    degrees = list(map(len, adjacency.values()))
+    es = list(chain.from_iterable(map(repeat, map(ids.__getitem__, adjacency), degrees)))
     et = list(map(ids.__getitem__, targets))
-    rel = relations.many(edge_rel)
-    passes = s.many(edge_pass)
-    ev = evidence.many(edge_ev)
+    rel = _graph_strings(relations, list(map(get, edge_data, repeat("relation"), repeat(""))))
+    passes = _graph_strings(s, list(map(get, edge_data, repeat("pass_name"))))
+    at = [x or 0 for x in map(get, edge_data, repeat("line"))]
+    ev = _graph_strings(evidence, [x or "log" for x in map(get, edge_data, repeat("evidence"))])
     # a fate's step is its edge's columns, found by the edge's data (the graph keeps one dict
     # per edge)
     step_of = dict(
@@ -409,25 +406,6 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
             strict=True,
         )
     )
-    fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
-    f_node: list[int | None] = []
-    f_kind: list[int] = []
-    f_reason: list[int | None] = []
-    f_finals: list[list[int]] = []
-    f_steps: list[list[Any]] = []
-    fate_edges = graph.fate_edges
-
-    def add(index: int | None, start: str) -> None:
-        kind, reason, finals, fate_steps = fate_edges(start)
-        f_node.append(index)
-        f_kind.append(fate_kind.get(kind, 4))
-        f_reason.append(None if reason is None else s(reason))
-        f_finals.append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
-        steps: list[Any] = []
-        for _, _, d in fate_steps:
-            steps += step_of[id(d)]
-        f_steps.append(steps)
-
     # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
     # the network as parsed that no parser line ties to a node (an excerpt, or a log without
     # parser lines, knows nodes by those)
@@ -436,8 +414,8 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
         for node_id, k in zip(node_ids, node_kinds, strict=True)
         if k == "onnx_node"
     )
-    for _, name, node_id in onnx:
-        add(by_name.get(name), node_id)
+    starts = [node_id for _, _, node_id in onnx]
+    f_node: list[int | None] = [by_name.get(name) for _, name, _ in onnx]
     into = graph.in_adjacency()
     originals = [
         node_id
@@ -445,14 +423,41 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
         if k == "intermediate" and "kind" in node_data[node_id] and not into[node_id]
     ]
     if len(originals) <= ORIGINAL_FATES:
-        for n in originals:
+        for original in originals:
             # as MergeGraph.fate finds a node by its name
             start = graph.find(
-                node_data[n]["name"],
+                node_data[original]["name"],
                 ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"),
             )
             assert start is not None
-            add(ids[n], start)
+            starts.append(start)
+            f_node.append(ids[original])
+    fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
+    f_kind: list[int] = []
+    f_reason: list[int | None] = []
+    f_finals: list[list[int]] = []
+    f_steps: list[list[Any]] = []
+    layer_of = {
+        node_id: layer_ids.get(name, -1)
+        for node_id, k, name in zip(node_ids, node_kinds, node_names, strict=True)
+        if k == "engine_layer"
+    }
+    for kind, reason, finals, fate_steps in graph.fate_table(starts):
+        f_kind.append(fate_kind.get(kind, 4))
+        f_reason.append(None if reason is None else s(reason))
+        f_finals.append(
+            [
+                layer_of[x] if x in layer_of else layer_ids.get(node_data[x]["name"], -1)
+                for x in finals
+            ]
+        )
+        if len(fate_steps) == 1:
+            f_steps.append(list(step_of[id(fate_steps[0][2])]))
+            continue
+        steps: list[Any] = []
+        for _, _, d in fate_steps:
+            steps += step_of[id(d)]
+        f_steps.append(steps)
     return {
         "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
         "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},
@@ -473,6 +478,24 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
             "steps": f_steps,
         },
     }
+
+
+def _graph_strings(s: Strings, texts: Sequence[str | None]) -> list[int | None]:
+    """``s.many(texts)`` in bulk: the same positions and the same table.
+
+    The new strings (in the order first met) found through one ``dict.fromkeys`` instead of
+    a test per string: the graph of a big engine has 100,000 names, most of them new.
+    """
+    from typing import cast
+
+    index = s.index
+    fresh = [t for t in dict.fromkeys(texts) if t is not None and t not in index]
+    if fresh:
+        items = s.items
+        index.update(zip(fresh, range(len(items), len(items) + len(fresh)), strict=True))
+        items.extend(fresh)
+    lookup = cast("Callable[[str | None], int | None]", index.get)
+    return list(map(lookup, texts))
 
 
 def _group_totals(frame: pd.DataFrame, key: str) -> list[list[Any]]:
