@@ -280,11 +280,16 @@ def _shape_collect(shape: Shape, out: list[str]) -> None:
 
 
 def _shape_leaf(text: str) -> Shape:
-    return Shape(text, "leaf", (), None, None)
+    # (tuple.__new__: no call of the NamedTuple's own __new__, a leaf per part of every name)
+    return _new_tuple(Shape, (text, "leaf", (), None, None))
 
 
+_new_tuple = tuple.__new__
+
+
+@lru_cache(maxsize=65536)
 def split_shape(text: str) -> Shape:
-    """:func:`split_name` of ``text`` as :class:`Shape` tuples (not cached: the caller keeps them).
+    """:func:`split_name` of ``text`` as :class:`Shape` tuples (cached, as ``split_name``).
 
     The same splitter builds both, so both trees always agree.
 
@@ -332,10 +337,12 @@ def _tree(text: str, depth: int, make: Callable[..., Any], leaf: Callable[[str],
     # match, on a big engine's tens of thousands of names)
     merged = split_top(text, " || ") if " || " in text else ()
     if len(merged) > 1:
-        return make(text, "merge", tuple([_tree(p, depth, make, leaf) for p in merged]), None, None)
+        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in merged])
+        return make(text, "merge", parts, None, None)
     fused = split_top(text, " + ") if " + " in text else ()
     if len(fused) > 1:
-        return make(text, "fusion", tuple([_tree(p, depth, make, leaf) for p in fused]), None, None)
+        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in fused])
+        return make(text, "fusion", parts, None, None)
     braced = text.startswith("{")
     inner = _wrapped(text, "{ForeignNode[", "]}") if braced else None
     if inner is not None:
@@ -349,7 +356,8 @@ def _tree(text: str, depth: int, make: Callable[..., Any], leaf: Callable[[str],
         return make(text, "foreign", tuple([leaf(p) for p in inner.split(",")]), None, "list")
     inner = _wrapped(text, "PWN(", ")") if text.startswith("PWN(") else None
     if inner is not None:
-        parts = tuple([_tree(p, depth, make, leaf) for p in split_top(inner, ", ")])
+        pieces = split_top(inner, ", ")
+        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in pieces])
         return make(text, "pointwise", parts, None, None)
     m = _CLONE.match(text) if "_clone_" in text else None
     if m:

@@ -143,7 +143,6 @@ class _Builder:
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
         self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
         self.initializers: list[str] = []  # the initializers' node ids, as added
-        self.shapes: dict[str, Shape] = {}  # composed names, split once (_shape)
 
     def kinds(self) -> list[str]:
         """The event kinds the walk reads: those with a handler and the pass effects."""
@@ -488,12 +487,49 @@ class _Builder:
           what it fused (``Running: ConvReshapeBiasAddFusion on MatMul-9`` and nothing else)
           was fused into that layer by that pass (``pass``).
         """
-        g = self.g
+        nodes = self.nodes
+        succ = self.succ
+        initializers = {nodes[node_id]["name"] for node_id in self.initializers}
+        # what the dead ends need, made at the first one (most graphs have few or none)
+        constant: set[str] | None = None
+        outputs: dict[str, list[str]] = {}
+        starts = [("init:" + n, n) for n in sorted(initializers)]
+        starts += [("onnx:" + n, n) for n in self.order]
+        settled = self.settled
+        settles = self._settles
+        for start, name in starts:
+            data = nodes.get(start)
+            if data is None:
+                continue
+            # _settles' look one step ahead, inline (most nodes: registered as, or merged
+            # into, an engine layer)
+            if data["kind"] == "engine_layer":
+                settled.add(start)
+                continue
+            for target, edge in succ[start].items():
+                relation = edge["relation"]
+                if (
+                    relation == "removed by"
+                    or relation == "retargeted to"
+                    or (relation in FLOWS and nodes[target]["kind"] == "engine_layer")
+                ):
+                    settled.add(start)
+                    break
+            else:
+                if settles(start):
+                    settled.add(start)
+                    continue
+                if constant is None:
+                    constant, outputs = self._constants(initializers)
+                self._infer_one(start, name, constant, outputs)
+        self._silent_fates()
+
+    def _constants(self, initializers: set[str]) -> tuple[set[str], dict[str, list[str]]]:
+        """The constant ONNX nodes (and initializers), and each node's output tensors."""
         nodes = self.nodes
         outputs: dict[str, list[str]] = defaultdict(list)
         for tensor, node in self.producers.items():
             outputs[node].append(tensor)
-        initializers = {nodes[node_id]["name"] for node_id in self.initializers}
         constant: set[str] = set(initializers)
         inputs_of = self.inputs.get
         for name in self.order:  # parse order is topological
@@ -504,33 +540,30 @@ class _Builder:
                 and all(t in initializers or self.producers.get(t) in constant for t in inputs)
             ):
                 constant.add(name)
-        starts = [("init:" + n, n, [n]) for n in sorted(initializers)]
-        starts += [("onnx:" + n, n, outputs.get(n, [])) for n in self.order]
-        settled = self.settled
-        settles = self._settles
-        for start, name, tensors in starts:
-            if start not in nodes:
-                continue
-            if settles(start):
-                settled.add(start)
-                continue
-            reached = g.reach(start)
-            ends = [n for n in reached if self._dead_end(n)]
-            if name in constant:
-                readers = [c for t in tensors for c in self.consumers.get(t, ())]
-                targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
-                for end in ends:
-                    for target in targets:
-                        # a reader fused with the constant already holds it (no cycle)
-                        if end not in g.reach(target):
-                            g.relate(end, target, "merged into", None, 0, "dataflow")
-                continue
-            found = self._silent_fusion(name)
-            if found is not None:
-                target, pass_name, line = found
-                for end in ends:
-                    g.relate(end, target, "merged into", pass_name, line, "pass")
-        self._silent_fates()
+        return constant, outputs
+
+    def _infer_one(
+        self, start: str, name: str, constant: set[str], outputs: dict[str, list[str]]
+    ) -> None:
+        """:meth:`_infer` of one node whose fate the log does not tell."""
+        g = self.g
+        tensors = [name] if start.startswith("init:") else outputs.get(name, [])
+        reached = g.reach(start)
+        ends = [n for n in reached if self._dead_end(n)]
+        if name in constant:
+            readers = [c for t in tensors for c in self.consumers.get(t, ())]
+            targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
+            for end in ends:
+                for target in targets:
+                    # a reader fused with the constant already holds it (no cycle)
+                    if end not in g.reach(target):
+                        g.relate(end, target, "merged into", None, 0, "dataflow")
+            return
+        found = self._silent_fusion(name)
+        if found is not None:
+            target, pass_name, line = found
+            for end in ends:
+                g.relate(end, target, "merged into", pass_name, line, "pass")
 
     # -- silent fates (issue 17): nodes the log never names again ------------------------------
     # Kept apart from the event handlers above: these only read what the handlers collected.
@@ -551,15 +584,18 @@ class _Builder:
         fate says why; anything else stays ``unexplained``.
         """
         g = self.g
+        settled = self.settled
+        # edges are only ever added: a node settled before stays settled
+        left = [name for name in self.order if "onnx:" + name not in settled]
+        if not left:
+            return
         duplicates = self._duplicates()
         shape = _shape_computations(
             self.order, self.inputs, self.consumers, self.producers, self._op
         )
         registered = set(self.layer_order)
-        settled = self.settled
-        for name in self.order:
+        for name in left:
             start = "onnx:" + name
-            # edges are only ever added: a node settled before stays settled
             if start in settled or self._settles(start):
                 continue
             reached = g.reach(start)
@@ -673,11 +709,8 @@ class _Builder:
         return any(d["relation"] in FLOWS for d in self.succ[node_id].values())
 
     def _shape(self, name: str) -> Shape:
-        """:func:`~trtlog.names.split_shape` of ``name``, split once per graph."""
-        shape = self.shapes.get(name)
-        if shape is None:
-            shape = self.shapes[name] = split_shape(name)
-        return shape
+        """:func:`~trtlog.names.split_shape` of ``name`` (cached: split once)."""
+        return split_shape(name)
 
     def _compose(self, node_id: str, name: str) -> Shape:
         """Edges from the parts of a composed final name into the layer, recursively.

@@ -332,33 +332,30 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
 
 
 def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
-    """:func:`_graph` of a merge graph made already.
-
-    Read in bulk (an engine of 20,000 layers makes a graph of 100,000 nodes): each column by
-    one ``map`` over the graph's own dicts (:meth:`GraphCore.node_data`, ``out_adjacency``),
-    the string table filled in one go (:func:`_graph_strings`), the fates by
-    :meth:`GraphCore.fate_table`.
-    """
-    from itertools import chain, repeat
-
+    """:func:`_graph` of a merge graph made already."""
     from trtlog.graph.core import FLOWS
 
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
+    # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node, and
+    # a column per table (a graph of 100,000 nodes), each node and edge read once
     node_data = graph.node_data()
-    node_ids = list(node_data)
-    datas = list(node_data.values())
-    n = len(node_ids)
-    get = dict.get
-    node_kinds: list[str] = list(map(get, datas, repeat("kind"), repeat("intermediate")))
-    node_names: list[str] = list(map(get, datas, repeat("name"), node_ids))
-    node_ops: list[str | None] = list(map(get, datas, repeat("op")))
-    order: list[int | None] = list(map(get, datas, repeat("order")))
-    layer: list[int | None] = [
-        d.get("index") if k == "engine_layer" else None
-        for k, d in zip(node_kinds, datas, strict=True)
+    rows = [
+        (
+            node_id,
+            k := d.get("kind", "intermediate"),
+            d.get("name", node_id),
+            d.get("op"),
+            d.get("order"),
+            d.get("index") if k == "engine_layer" else None,
+        )
+        for node_id, d in node_data.items()
     ]
-    ids = dict(zip(node_ids, range(n), strict=True))
-    kinds = list(map(kind_code.get, node_kinds, repeat(2)))
+    node_ids, node_kinds, node_names, node_ops, order, layer = (
+        (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [], [], [], [])
+    )
+    ids = dict(zip(node_ids, range(len(node_ids)), strict=True))
+    kinds = list(map(kind_code.get, node_kinds, [2] * len(node_kinds)))
+    n = len(node_ids)
     # an engine layer by name (the last of a name, as assigning in node order), and an ONNX
     # node (or initializer) by name (the first: read backwards, the first is written last)
     layer_ids = {
@@ -372,23 +369,34 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         if node_kinds[i] == "onnx_node" or node_kinds[i] == "onnx_initializer"
     }
     # the names first, then the ops: the string table's order
-    names = _graph_strings(s, node_names)
-    ops = _graph_strings(s, node_ops)
+    names = s.many(node_names)
+    ops = s.many(node_ops)
     relations = Strings()
     evidence = Strings()
     # the edges in the graph's order: per source (node order), its targets as added
-    adjacency = graph.out_adjacency()
-    targets: list[str] = list(chain.from_iterable(adjacency.values()))
-    edge_data: list[dict[str, Any]] = list(
-        chain.from_iterable(map(dict.values, adjacency.values()))
+    edge_rows = [
+        (
+            a,
+            b,
+            d,
+            d.get("relation", ""),
+            d.get("pass_name"),
+            d.get("line") or 0,
+            d.get("evidence") or "log",
+        )
+        for a, targets in graph.out_adjacency().items()
+        for b, d in targets.items()
+    ]
+    sources, targets, edge_data, edge_rel, edge_pass, at, edge_ev = (
+        (list(column) for column in zip(*edge_rows, strict=True))
+        if edge_rows
+        else ([], [], [], [], [], [], [])
     )
-    degrees = list(map(len, adjacency.values()))
-    es = list(chain.from_iterable(map(repeat, map(ids.__getitem__, adjacency), degrees)))
+    es = list(map(ids.__getitem__, sources))
     et = list(map(ids.__getitem__, targets))
-    rel = _graph_strings(relations, list(map(get, edge_data, repeat("relation"), repeat(""))))
-    passes = _graph_strings(s, list(map(get, edge_data, repeat("pass_name"))))
-    at = [x or 0 for x in map(get, edge_data, repeat("line"))]
-    ev = _graph_strings(evidence, [x or "log" for x in map(get, edge_data, repeat("evidence"))])
+    rel = relations.many(edge_rel)
+    passes = s.many(edge_pass)
+    ev = evidence.many(edge_ev)
     # a fate's step is its edge's columns, found by the edge's data (the graph keeps one dict
     # per edge)
     step_of = dict(
@@ -406,16 +414,22 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
             strict=True,
         )
     )
+    fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
+    f_node: list[int | None] = []
+    f_kind: list[int] = []
+    f_reason: list[int | None] = []
+    f_finals: list[list[int]] = []
+    f_steps: list[list[Any]] = []
     # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
     # the network as parsed that no parser line ties to a node (an excerpt, or a log without
-    # parser lines, knows nodes by those)
+    # parser lines, knows nodes by those): read in one pass (GraphCore.fate_table)
     onnx = sorted(
         (node_data[node_id].get("order", 0), node_data[node_id]["name"], node_id)
         for node_id, k in zip(node_ids, node_kinds, strict=True)
         if k == "onnx_node"
     )
     starts = [node_id for _, _, node_id in onnx]
-    f_node: list[int | None] = [by_name.get(name) for _, name, _ in onnx]
+    f_node.extend([by_name.get(name) for _, name, _ in onnx])
     into = graph.in_adjacency()
     originals = [
         node_id
@@ -423,37 +437,19 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         if k == "intermediate" and "kind" in node_data[node_id] and not into[node_id]
     ]
     if len(originals) <= ORIGINAL_FATES:
-        for original in originals:
+        for n in originals:
             # as MergeGraph.fate finds a node by its name
             start = graph.find(
-                node_data[original]["name"],
+                node_data[n]["name"],
                 ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"),
             )
             assert start is not None
             starts.append(start)
-            f_node.append(ids[original])
-    fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
-    f_kind: list[int] = []
-    f_reason: list[int | None] = []
-    f_finals: list[list[int]] = []
-    f_steps: list[list[Any]] = []
-    layer_of = {
-        node_id: layer_ids.get(name, -1)
-        for node_id, k, name in zip(node_ids, node_kinds, node_names, strict=True)
-        if k == "engine_layer"
-    }
+            f_node.append(ids[n])
     for kind, reason, finals, fate_steps in graph.fate_table(starts):
         f_kind.append(fate_kind.get(kind, 4))
         f_reason.append(None if reason is None else s(reason))
-        f_finals.append(
-            [
-                layer_of[x] if x in layer_of else layer_ids.get(node_data[x]["name"], -1)
-                for x in finals
-            ]
-        )
-        if len(fate_steps) == 1:
-            f_steps.append(list(step_of[id(fate_steps[0][2])]))
-            continue
+        f_finals.append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
         steps: list[Any] = []
         for _, _, d in fate_steps:
             steps += step_of[id(d)]
@@ -478,24 +474,6 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
             "steps": f_steps,
         },
     }
-
-
-def _graph_strings(s: Strings, texts: Sequence[str | None]) -> list[int | None]:
-    """``s.many(texts)`` in bulk: the same positions and the same table.
-
-    The new strings (in the order first met) found through one ``dict.fromkeys`` instead of
-    a test per string: the graph of a big engine has 100,000 names, most of them new.
-    """
-    from typing import cast
-
-    index = s.index
-    fresh = [t for t in dict.fromkeys(texts) if t is not None and t not in index]
-    if fresh:
-        items = s.items
-        index.update(zip(fresh, range(len(items), len(items) + len(fresh)), strict=True))
-        items.extend(fresh)
-    lookup = cast("Callable[[str | None], int | None]", index.get)
-    return list(map(lookup, texts))
 
 
 def _group_totals(frame: pd.DataFrame, key: str) -> list[list[Any]]:
