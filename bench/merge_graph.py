@@ -137,7 +137,7 @@ def main() -> int:
         for key, seconds in timer.seconds.items():
             parts.setdefault(key, []).append(seconds)
         del build, engine
-    print(f"wall seconds, min / median / max of {args.repeat} rounds (each on a fresh parse):")
+    print(f"seconds, min / median / max of {args.repeat} rounds (each on a fresh parse):")
     print(f"parse of the log (CPU):       {_stats(parse)}")
     print(f"step 'merge graph' (wall):    {_stats(step)} (target <= 0.4 median)")
     print(f"step 'merge graph' (CPU):     {_stats(step_cpu)}")
