@@ -46,6 +46,10 @@ SMALL = {
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--no-browser"],
         ["ratio (b)/(a)", "file:"],
     ),
+    "merge_graph.py": (
+        ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--breakdown"],
+        ["step 'merge graph' (wall):", "page data:", "first round"],
+    ),
 }
 
 

@@ -23,10 +23,10 @@ kernel names (:func:`parse_kernel_name`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -55,6 +55,7 @@ __all__ = [
     "placed_nodes",
     "reformat_name",
     "split_name",
+    "split_shape",
     "split_top",
 ]
 
@@ -245,89 +246,133 @@ def _leaf(text: str) -> ComposedName:
 MAX_DEPTH = 32
 
 
+class Shape(NamedTuple):
+    """A composed-name tree as plain tuples: :class:`ComposedName`'s fields, no model.
+
+    What :func:`split_shape` gives: the same tree as :func:`split_name`, for readers of tens of
+    thousands of names that need no models (the merge graph of a big engine).
+    """
+
+    text: str
+    op: NameOp = "leaf"
+    parts: tuple[Shape, ...] = ()
+    number: int | None = None
+    """:attr:`ComposedName.index` (a tuple has an ``index`` method already)."""
+    detail: str | None = None
+
+    def members(self) -> list[str]:
+        """:meth:`ComposedName.members`: the original names inside, without duplicates."""
+        if self.op == "leaf":
+            return [self.text]
+        out: list[str] = []
+        if self.op != "reformat":
+            _shape_collect(self, out)
+        return list(dict.fromkeys(out))
+
+
+def _shape_collect(shape: Shape, out: list[str]) -> None:
+    for part in shape.parts:
+        op = part.op
+        if op == "leaf":
+            out.append(part.text)
+        elif op != "reformat":
+            _shape_collect(part, out)
+
+
+def _shape_leaf(text: str) -> Shape:
+    # (tuple.__new__: no call of the NamedTuple's own __new__, a leaf per part of every name)
+    return _new_tuple(Shape, (text, "leaf", (), None, None))
+
+
+_new_tuple = tuple.__new__
+
+
+@lru_cache(maxsize=65536)
+def split_shape(text: str) -> Shape:
+    """:func:`split_name` of ``text`` as :class:`Shape` tuples (cached, as ``split_name``).
+
+    The same splitter builds both, so both trees always agree.
+
+    Example:
+        >>> split_shape("PWN(a, b)").op, [p.text for p in split_shape("PWN(a, b)").parts]
+        ('pointwise', ['a', 'b'])
+    """
+    shape: Shape = _tree(text, 0, Shape, _shape_leaf)
+    return shape
+
+
 def _split(text: str, depth: int = 0) -> ComposedName:
+    name: ComposedName = _tree(text, depth, _name, _leaf)
+    return name
+
+
+def _tree(text: str, depth: int, make: Callable[..., Any], leaf: Callable[[str], Any]) -> Any:
+    """The tree of ``text``: one splitter for :class:`ComposedName` and :class:`Shape` trees.
+
+    ``make(text, op, parts, index, detail)`` makes a node (positional: ``Shape`` is a tuple)
+    and ``leaf(text)`` a plain name.
+    """
     if depth >= MAX_DEPTH:
-        return _leaf(text)
+        return leaf(text)
     depth += 1
     # Order matters: decorations that wrap a whole name first, then the depth-0 operators
     # from the loosest (||) to the tightest (+), then decorations of a single name.
     if not _decorated(text):  # fast path: most parts are plain names
-        return _leaf(text)
+        return leaf(text)
     m = _PROFILE.match(text) if text.endswith("]") else None
     if m:
-        return _name(text=text, op="profile", parts=(_split(m["base"], depth),), index=int(m["n"]))
+        return make(text, "profile", (_tree(m["base"], depth, make, leaf),), int(m["n"]), None)
     # both reformat patterns start with "Reformat" (a test of the prefix is cheaper than a match)
     m = _REFORMAT.match(text) if text.startswith("Reformat") else None
     if m:
         direction = m["dir"].lower()
         if text.startswith("Reformatted"):
             direction = "tensor_" + direction
-        return _name(
-            text=text,
-            op="reformat",
-            parts=(_split(m["target"], depth),),
-            index=int(m["n"]),
-            detail=direction,
-        )
+        target = _tree(m["target"], depth, make, leaf)
+        return make(text, "reformat", (target,), int(m["n"]), direction)
     m = _REFORMAT_NETWORK.match(text) if text.startswith("Reformat") else None
     if m:
-        return _name(
-            text=text,
-            op="reformat",
-            parts=(_leaf(m["target"]),),
-            detail="network_" + m["dir"].lower(),
-        )
+        return make(text, "reformat", (leaf(m["target"]),), None, "network_" + m["dir"].lower())
     # (each rule below is tried only when its text is there: a call less per rule that cannot
     # match, on a big engine's tens of thousands of names)
     merged = split_top(text, " || ") if " || " in text else ()
     if len(merged) > 1:
-        return _name(text=text, op="merge", parts=tuple([_split(p, depth) for p in merged]))
+        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in merged])
+        return make(text, "merge", parts, None, None)
     fused = split_top(text, " + ") if " + " in text else ()
     if len(fused) > 1:
-        return _name(text=text, op="fusion", parts=tuple([_split(p, depth) for p in fused]))
+        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in fused])
+        return make(text, "fusion", parts, None, None)
     braced = text.startswith("{")
     inner = _wrapped(text, "{ForeignNode[", "]}") if braced else None
     if inner is not None:
         first, sep, last = inner.partition("...")
         if sep:
-            return _name(
-                text=text,
-                op="foreign",
-                parts=(_split(first, depth), _split(last, depth)),
-                detail="range",
-            )
-        return _name(text=text, op="foreign", parts=(_split(inner, depth),), detail="range")
+            ends = (_tree(first, depth, make, leaf), _tree(last, depth, make, leaf))
+            return make(text, "foreign", ends, None, "range")
+        return make(text, "foreign", (_tree(inner, depth, make, leaf),), None, "range")
     inner = _wrapped(text, "{", "}") if braced else None
     if inner is not None and "," in inner:
-        return _name(
-            text=text,
-            op="foreign",
-            parts=tuple([_leaf(p) for p in inner.split(",")]),
-            detail="list",
-        )
+        return make(text, "foreign", tuple([leaf(p) for p in inner.split(",")]), None, "list")
     inner = _wrapped(text, "PWN(", ")") if text.startswith("PWN(") else None
     if inner is not None:
-        return _name(
-            text=text,
-            op="pointwise",
-            parts=tuple([_split(p, depth) for p in split_top(inner, ", ")]),
-        )
+        pieces = split_top(inner, ", ")
+        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in pieces])
+        return make(text, "pointwise", parts, None, None)
     m = _CLONE.match(text) if "_clone_" in text else None
     if m:
-        return _name(text=text, op="clone", parts=(_split(m["base"], depth),), index=int(m["n"]))
+        return make(text, "clone", (_tree(m["base"], depth, make, leaf),), int(m["n"]), None)
     m = _MYELIN.match(text) if "_myl" in text else None
     if m and not braced:
         base = m["base"]
         pieces = split_top(base, "+") if "+" in base and " + " not in base else [base]
         inner_name = (
-            _name(text=base, op="fusion", parts=tuple([_leaf(p) for p in pieces]))
+            make(base, "fusion", tuple([leaf(p) for p in pieces]), None, None)
             if len(pieces) > 1
-            else _leaf(base)
+            else leaf(base)
         )
-        return _name(
-            text=text, op="myelin", parts=(inner_name,), index=int(m["n"]), detail=m["graph"]
-        )
-    return _leaf(text)
+        return make(text, "myelin", (inner_name,), int(m["n"]), m["graph"])
+    return leaf(text)
 
 
 def reformat_name(text: str) -> bool:

@@ -18,6 +18,7 @@ import trtlog
 from tests.build.test_store import LOGS
 from tests.conftest import FIXTURES
 from trtlog.graph import FLOWS, MergeGraph
+from trtlog.graph.from_events import graph_core
 from trtlog.html.data import _FATE_KINDS, _NODE_KINDS, ORIGINAL_FATES, Strings, _graph_data
 
 
@@ -147,7 +148,11 @@ LAYERS = FIXTURES / "layer_info"
 )
 def test_graph_data_with_an_engine_is_the_plain_reading(log: str, layers: str) -> None:
     build = trtlog.parse(FIXTURES / "logs" / log)
-    _same(build.merge_graph(trtlog.load_engine(LAYERS / layers)))
+    graph = build.merge_graph(trtlog.load_engine(LAYERS / layers))
+    _same(graph)
+    # the report reads the graph's core (no networkx): the same data
+    core = graph_core(build, trtlog.load_engine(LAYERS / layers))
+    assert _graph_data(core, Strings()) == _graph_data(graph, Strings())
 
 
 def test_graph_data_of_a_node_and_an_initializer_of_one_name() -> None:

@@ -47,15 +47,16 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.names import _decorated, split_name
+from trtlog.names import Shape, _decorated, split_shape
 
 if TYPE_CHECKING:
     from trtlog.build import Build
     from trtlog.build.passes import PassIndex
+    from trtlog.graph.model import MergeGraph
 
-from trtlog.graph.model import FLOWS, MergeGraph, Relation, _changed, layer_id
+from trtlog.graph.core import FLOWS, GraphCore, Relation, _changed, layer_id
 
-__all__ = ["merge_graph"]
+__all__ = ["graph_core", "merge_graph"]
 
 #: Relations that say where a node went: it flowed on, was removed or was retargeted.
 _ENDS = FLOWS | {"removed by", "retargeted to"}
@@ -97,7 +98,7 @@ _EFFECTS: frozenset[type[EventBase]] = frozenset(
 class _Builder:
     """Walks the events once, in log order, and adds nodes and edges."""
 
-    def __init__(self, graph: MergeGraph, passes: PassIndex) -> None:
+    def __init__(self, graph: GraphCore, passes: PassIndex) -> None:
         self.g = graph
         # networkx's own dicts (the graph mutates them, never replaces them): a view object
         # per node visited cost more than the work
@@ -179,8 +180,9 @@ class _Builder:
 
     def _initializer(self, e: OnnxImportInitializer) -> None:
         node_id = "init:" + e.name
-        if node_id not in self.g:
-            self.g.add_node(node_id, kind="onnx_initializer", name=e.name, line=e.span[0])
+        if node_id not in self.nodes:
+            attrs = {"kind": "onnx_initializer", "name": e.name, "line": e.span[0]}
+            self.g.insert(node_id, attrs)
             self.initializers.append(node_id)
 
     def _node_io(self, e: OnnxNodeIo) -> None:
@@ -207,8 +209,8 @@ class _Builder:
     def _register_constant(self, e: OnnxRegisterConstant) -> None:
         g, line = self.g, e.span[0]
         init = "init:" + e.initializer
-        if init not in g:
-            g.add_node(init, kind="onnx_initializer", name=e.initializer, line=line)
+        if init not in self.nodes:
+            g.insert(init, {"kind": "onnx_initializer", "name": e.initializer, "line": line})
             self.initializers.append(init)
         g.relate(init, g.layer(e.layer, line), "registered as", None, line)
 
@@ -259,7 +261,7 @@ class _Builder:
         g.relate(a, b, "swapped with", self.passes.at(line), line)
 
     def _type_change(self, e: QdqSwap | LayerTypeChange) -> None:
-        node = self.g.nodes[self.g.layer(e.layer, e.span[0])]
+        node = self.nodes[self.g.layer(e.layer, e.span[0])]
         node["types"] = (node.get("types") or "") + f"{e.from_type}->{e.to_type};"
 
     def _slice(self, e: SliceElimination) -> None:
@@ -276,18 +278,18 @@ class _Builder:
             g.relate(copy, g.layer(producer, line), "copied for", self.passes.at(line), line)
 
     def _register(self, node: str, layer: str, line: int) -> None:
-        g = self.g
-        if "init:" + node in g:  # a constant layer made of an initializer
+        g, nodes = self.g, self.nodes
+        if "init:" + node in nodes:  # a constant layer made of an initializer
             g.relate("init:" + node, g.layer(layer, line), "registered as", None, line)
             return
         # 8.4/8.5 name a Constant node after its output tensor ("Registering layer: 174 for
         # ONNX node: 174", made when a later node first reads 174): the node is its producer
-        if "onnx:" + node not in g and node in self.producers:
+        if "onnx:" + node not in nodes and node in self.producers:
             node = self.producers[node]
         # ... and when the log has no parser line for that Constant (an excerpt, yolov8 seed
         # line 104), the tensor a parsed node reads is still a constant's output
         op = None
-        if "onnx:" + node not in g and node == layer and node in self.consumers:
+        if "onnx:" + node not in nodes and node == layer and node in self.consumers:
             op = "Constant"
             self.producers.setdefault(node, node)
         self.onnx_node(node, op, line)
@@ -344,8 +346,8 @@ class _Builder:
 
     def _pass(self, name: str) -> str:
         node_id = "pass:" + name
-        if node_id not in self.g:
-            self.g.add_node(node_id, kind="pass", name=name)
+        if node_id not in self.nodes:
+            self.g.insert(node_id, {"kind": "pass", "name": name})
         return node_id
 
     def _retarget(self, name: str, tensor: str | None, pass_name: str, line: int) -> None:
@@ -384,6 +386,12 @@ class _Builder:
         pred = g.in_adjacency()
         compose = self._compose
         names = self.order
+        # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
+        # lines, or the pass named its result differently): each final layer by its members,
+        # gathered here, from the names split once (only read as sets: the order of each
+        # list does not matter)
+        by_member: dict[str, list[str]] = defaultdict(list)
+        listed: set[str] = set()
         for index, (name, onnx_nodes, source) in enumerate(finals):
             node_id = "layer:" + name
             found = nodes.get(node_id)
@@ -424,17 +432,17 @@ class _Builder:
                         into[member_id] = edge
                     else:
                         _merged_into(out, into, member_id, node_id, source)
-            compose(node_id, name, order)
+            if not _COMPOSED(name):  # a plain name: a leaf, its only member is itself
+                if name not in listed:
+                    listed.add(name)
+                    by_member[name].append(node_id)
+                continue
+            shape = compose(node_id, name)
+            if name not in listed:
+                listed.add(name)
+                for member in (name,) if shape.op == "leaf" else shape.members():
+                    by_member[member].append(node_id)
         _changed(g)
-        # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
-        # lines, or the pass named its result differently)
-        # (only read as sets: the order of each list does not matter)
-        by_member: dict[str, list[str]] = defaultdict(list)
-        for name in dict.fromkeys(name for name, _, _ in finals):
-            parts = split_name(name)  # cached by _compose
-            # a plain name's only member is itself (ComposedName.members, without a list)
-            for member in (parts.text,) if parts.op == "leaf" else parts.members():
-                by_member[member].append("layer:" + name)
         # the dead ends first: _held only adds edges out of the dead end it is given
         dead: list[tuple[str, str]] = []
         for node_id, data in nodes.items():
@@ -452,7 +460,7 @@ class _Builder:
     def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
         """Edges from an intermediate dead end to the engine layers that list its parts."""
         g = self.g
-        parts = split_name(name) if _COMPOSED(name) else None
+        parts = self._shape(name) if _COMPOSED(name) else None
         if parts is None or parts.op == "leaf":
             holders = set(by_member.get(name, ()))
         else:
@@ -479,12 +487,49 @@ class _Builder:
           what it fused (``Running: ConvReshapeBiasAddFusion on MatMul-9`` and nothing else)
           was fused into that layer by that pass (``pass``).
         """
-        g = self.g
+        nodes = self.nodes
+        succ = self.succ
+        initializers = {nodes[node_id]["name"] for node_id in self.initializers}
+        # what the dead ends need, made at the first one (most graphs have few or none)
+        constant: set[str] | None = None
+        outputs: dict[str, list[str]] = {}
+        starts = [("init:" + n, n) for n in sorted(initializers)]
+        starts += [("onnx:" + n, n) for n in self.order]
+        settled = self.settled
+        settles = self._settles
+        for start, name in starts:
+            data = nodes.get(start)
+            if data is None:
+                continue
+            # _settles' look one step ahead, inline (most nodes: registered as, or merged
+            # into, an engine layer)
+            if data["kind"] == "engine_layer":
+                settled.add(start)
+                continue
+            for target, edge in succ[start].items():
+                relation = edge["relation"]
+                if (
+                    relation == "removed by"
+                    or relation == "retargeted to"
+                    or (relation in FLOWS and nodes[target]["kind"] == "engine_layer")
+                ):
+                    settled.add(start)
+                    break
+            else:
+                if settles(start):
+                    settled.add(start)
+                    continue
+                if constant is None:
+                    constant, outputs = self._constants(initializers)
+                self._infer_one(start, name, constant, outputs)
+        self._silent_fates()
+
+    def _constants(self, initializers: set[str]) -> tuple[set[str], dict[str, list[str]]]:
+        """The constant ONNX nodes (and initializers), and each node's output tensors."""
         nodes = self.nodes
         outputs: dict[str, list[str]] = defaultdict(list)
         for tensor, node in self.producers.items():
             outputs[node].append(tensor)
-        initializers = {nodes[node_id]["name"] for node_id in self.initializers}
         constant: set[str] = set(initializers)
         inputs_of = self.inputs.get
         for name in self.order:  # parse order is topological
@@ -495,33 +540,30 @@ class _Builder:
                 and all(t in initializers or self.producers.get(t) in constant for t in inputs)
             ):
                 constant.add(name)
-        starts = [("init:" + n, n, [n]) for n in sorted(initializers)]
-        starts += [("onnx:" + n, n, outputs.get(n, [])) for n in self.order]
-        settled = self.settled
-        settles = self._settles
-        for start, name, tensors in starts:
-            if start not in nodes:
-                continue
-            if settles(start):
-                settled.add(start)
-                continue
-            reached = g.reach(start)
-            ends = [n for n in reached if self._dead_end(n)]
-            if name in constant:
-                readers = [c for t in tensors for c in self.consumers.get(t, ())]
-                targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
-                for end in ends:
-                    for target in targets:
-                        # a reader fused with the constant already holds it (no cycle)
-                        if end not in g.reach(target):
-                            g.relate(end, target, "merged into", None, 0, "dataflow")
-                continue
-            found = self._silent_fusion(name)
-            if found is not None:
-                target, pass_name, line = found
-                for end in ends:
-                    g.relate(end, target, "merged into", pass_name, line, "pass")
-        self._silent_fates()
+        return constant, outputs
+
+    def _infer_one(
+        self, start: str, name: str, constant: set[str], outputs: dict[str, list[str]]
+    ) -> None:
+        """:meth:`_infer` of one node whose fate the log does not tell."""
+        g = self.g
+        tensors = [name] if start.startswith("init:") else outputs.get(name, [])
+        reached = g.reach(start)
+        ends = [n for n in reached if self._dead_end(n)]
+        if name in constant:
+            readers = [c for t in tensors for c in self.consumers.get(t, ())]
+            targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
+            for end in ends:
+                for target in targets:
+                    # a reader fused with the constant already holds it (no cycle)
+                    if end not in g.reach(target):
+                        g.relate(end, target, "merged into", None, 0, "dataflow")
+            return
+        found = self._silent_fusion(name)
+        if found is not None:
+            target, pass_name, line = found
+            for end in ends:
+                g.relate(end, target, "merged into", pass_name, line, "pass")
 
     # -- silent fates (issue 17): nodes the log never names again ------------------------------
     # Kept apart from the event handlers above: these only read what the handlers collected.
@@ -542,15 +584,18 @@ class _Builder:
         fate says why; anything else stays ``unexplained``.
         """
         g = self.g
+        settled = self.settled
+        # edges are only ever added: a node settled before stays settled
+        left = [name for name in self.order if "onnx:" + name not in settled]
+        if not left:
+            return
         duplicates = self._duplicates()
         shape = _shape_computations(
             self.order, self.inputs, self.consumers, self.producers, self._op
         )
         registered = set(self.layer_order)
-        settled = self.settled
-        for name in self.order:
+        for name in left:
             start = "onnx:" + name
-            # edges are only ever added: a node settled before stays settled
             if start in settled or self._settles(start):
                 continue
             reached = g.reach(start)
@@ -663,12 +708,19 @@ class _Builder:
     def _flows(self, node_id: str) -> bool:
         return any(d["relation"] in FLOWS for d in self.succ[node_id].values())
 
-    def _compose(self, node_id: str, name: str, order: dict[str, int]) -> None:
-        """Edges from the parts of a composed final name into the layer, recursively."""
-        parts = split_name(name)
+    def _shape(self, name: str) -> Shape:
+        """:func:`~trtlog.names.split_shape` of ``name`` (cached: split once)."""
+        return split_shape(name)
+
+    def _compose(self, node_id: str, name: str) -> Shape:
+        """Edges from the parts of a composed final name into the layer, recursively.
+
+        Returns the name's tree (:meth:`_shape`).
+        """
+        parts = self._shape(name)
         op = parts.op
         if op == "leaf":  # most parts: nothing composed
-            return
+            return parts
         g = self.g
         if op in ("fusion", "merge", "pointwise"):
             nodes, succ, pred = self.nodes, self.succ, g.in_adjacency()
@@ -677,28 +729,35 @@ class _Builder:
                 text = part.text
                 part_id = "layer:" + text
                 out = succ.get(part_id)
-                if part_id not in nodes:  # MergeGraph.layer, inline (see finish)
+                if out is None:  # MergeGraph.layer, inline (see finish)
                     nodes[part_id] = {"kind": "intermediate", "name": text, "line": 0}
                     out = succ[part_id] = {}
                     pred[part_id] = {}
-                assert out is not None
+                    # a new node has no edge yet: MergeGraph.relate, inline
+                    edge = {
+                        "relation": "merged into",
+                        "pass_name": None,
+                        "line": 0,
+                        "evidence": "name",
+                    }
+                    out[node_id] = into[part_id] = edge
                 # the log did not say where it went: MergeGraph.relate, inline (a for-else:
                 # no generator per part)
-                if part_id != node_id:
+                elif part_id != node_id:
                     for d in out.values():
                         if d["relation"] in FLOWS:
                             break
                     else:
                         _merged_into(out, into, part_id, node_id, "name")
-                # a plain name composes nothing (split_name's own test, without a model)
-                if _COMPOSED(text) and split_name(text).op != "leaf":
-                    self._compose(part_id, text, order)
+                # a plain name composes nothing (split_name's own test, without a tree)
+                if _COMPOSED(text) and self._shape(text).op != "leaf":
+                    self._compose(part_id, text)
         elif op == "clone" and parts.parts:
             base = parts.parts[0].text
             g.relate(g.layer(base), node_id, "cloned as", None, 0, "name")
         elif op == "foreign" and name in self.foreign:
             for member in self.foreign[name]:
-                if "onnx:" + member not in g:
+                if "onnx:" + member not in self.nodes:
                     self.onnx_node(member, None, 0)
                 g.relate("onnx:" + member, node_id, "merged into", "Myelin", 0, "metadata")
         elif op == "foreign" and parts.detail == "range" and len(parts.parts) == 2:
@@ -717,6 +776,7 @@ class _Builder:
             g.relate(node_id, g.layer(parts.parts[0].text), "copied for", None, 0, "name")
         elif op in ("profile", "myelin") and parts.parts:
             g.relate(g.layer(parts.parts[0].text), node_id, "merged into", None, 0, "name")
+        return parts
 
 
 # -- silent fates: the ops and input positions of shape computations ---------------------------
@@ -807,8 +867,11 @@ def _kinds(classes: Iterable[type[EventBase]]) -> list[str]:
     return list(dict.fromkeys(cls.model_fields["kind"].default for cls in classes))
 
 
-def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
-    """The merge graph of ``build`` (see the module docstring).
+def graph_core(build: Build, engine: Engine | None = None) -> GraphCore:
+    """:func:`merge_graph` as a :class:`~trtlog.graph.core.GraphCore`: no networkx.
+
+    The same nodes, edges and attributes, in the same order, with the queries that read
+    fates (the report page's reader: it needs no ``networkx.DiGraph``, nor its import).
 
     Args:
         build: a parsed log.
@@ -816,7 +879,7 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
             without one, the layers of its placement lines, else the layers the builder
             autotuned).
     """
-    graph = MergeGraph(source=build.source.name)
+    graph = GraphCore(source=build.source.name)
     builder = _Builder(graph, build.pass_index)
     # only the events the walk reads (every other event says nothing to the graph): a lazy
     # build builds no other event
@@ -836,6 +899,20 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
     graph.graph["build_finished"] = bool(build.events_of(*_FINISHED))
     builder.finish(engine)
     return graph
+
+
+def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
+    """The merge graph of ``build`` (see the module docstring).
+
+    Args:
+        build: a parsed log.
+        engine: the built engine whose layers are final (default: the log's own layer dump;
+            without one, the layers of its placement lines, else the layers the builder
+            autotuned).
+    """
+    from trtlog.graph.model import MergeGraph
+
+    return MergeGraph.adopt(graph_core(build, engine))
 
 
 def _merged_into(

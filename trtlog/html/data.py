@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from trtlog import Build, Comparison, Engine, Finding
-    from trtlog.graph import MergeGraph
+    from trtlog.graph.core import GraphCore
 
 __all__ = ["Progress", "Strings", "collect"]
 
@@ -322,13 +322,18 @@ _FATE_KINDS = ("fused", "folded", "removed", "retargeted", "unexplained")
 
 def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict[str, Any]:
     """The merge graph (nodes, edges) and the fate of every ONNX node."""
-    graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
-    return _graph_data(graph, s)
+    if given and engine is not None:
+        from trtlog.graph.from_events import graph_core
+
+        # build.merge_graph(engine)'s nodes and edges, without networkx (its import alone
+        # took a fifth of a second of the report)
+        return _graph_data(graph_core(build, engine), s)
+    return _graph_data(build.merge_graph(), s)
 
 
-def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
+def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     """:func:`_graph` of a merge graph made already."""
-    from trtlog.graph import FLOWS
+    from trtlog.graph.core import FLOWS
 
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node, and
@@ -415,29 +420,16 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
     f_reason: list[int | None] = []
     f_finals: list[list[int]] = []
     f_steps: list[list[Any]] = []
-    fate_edges = graph.fate_edges
-
-    def add(index: int | None, start: str) -> None:
-        kind, reason, finals, fate_steps = fate_edges(start)
-        f_node.append(index)
-        f_kind.append(fate_kind.get(kind, 4))
-        f_reason.append(None if reason is None else s(reason))
-        f_finals.append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
-        steps: list[Any] = []
-        for _, _, d in fate_steps:
-            steps += step_of[id(d)]
-        f_steps.append(steps)
-
     # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
     # the network as parsed that no parser line ties to a node (an excerpt, or a log without
-    # parser lines, knows nodes by those)
+    # parser lines, knows nodes by those): read in one pass (GraphCore.fate_table)
     onnx = sorted(
         (node_data[node_id].get("order", 0), node_data[node_id]["name"], node_id)
         for node_id, k in zip(node_ids, node_kinds, strict=True)
         if k == "onnx_node"
     )
-    for _, name, node_id in onnx:
-        add(by_name.get(name), node_id)
+    starts = [node_id for _, _, node_id in onnx]
+    f_node.extend([by_name.get(name) for _, name, _ in onnx])
     into = graph.in_adjacency()
     originals = [
         node_id
@@ -452,7 +444,16 @@ def _graph_data(graph: MergeGraph, s: Strings) -> dict[str, Any]:
                 ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"),
             )
             assert start is not None
-            add(ids[n], start)
+            starts.append(start)
+            f_node.append(ids[n])
+    for kind, reason, finals, fate_steps in graph.fate_table(starts):
+        f_kind.append(fate_kind.get(kind, 4))
+        f_reason.append(None if reason is None else s(reason))
+        f_finals.append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
+        steps: list[Any] = []
+        for _, _, d in fate_steps:
+            steps += step_of[id(d)]
+        f_steps.append(steps)
     return {
         "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
         "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},

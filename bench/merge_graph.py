@@ -1,0 +1,162 @@
+"""The report's "merge graph" step on the big build, with a breakdown (issue 15).
+
+Generates (or reuses, with ``--folder``) the inputs of ``bench/report.py``: a ``trtexec
+--verbose`` log of ``--mb`` megabytes and an ``--exportLayerInfo`` of ``--layers`` layers with
+its profile. Then ``--repeat`` rounds, each on a fresh parse and a fresh engine, of
+``trtlog.report`` with a progress callback, as ``bench/report.py`` runs it, printing the parse
+(CPU) and the wall time of the "merge graph" step; with ``--breakdown``, the wall time of the
+parts of that step too: the walk over the events, ``finish`` (the engine's layers, composed
+names, dead ends, :meth:`_infer`) and the page's graph data (nodes, edges and every fate).
+
+Target (issue 15, this step's share): the step at most 0.4 s wall (median), the report as a
+whole at most 1.5x the parse.
+
+Usage: python bench/merge_graph.py [--mb 50] [--layers 20000] [--repeat 3] [--breakdown]
+       [--folder DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gc
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine_load import generate as generate_engine
+from parse_throughput import generate as generate_log
+
+import trtlog
+from trtlog.graph import from_events
+from trtlog.html import data as page_data
+
+
+def _stats(values: list[float]) -> str:
+    return f"{min(values):.3f} / {statistics.median(values):.3f} / {max(values):.3f}"
+
+
+class Timer:
+    """Wall seconds of some functions, summed per round (wrapped in place while timing)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def wrap(self, owner: Any, attribute: str, label: str) -> None:
+        original: Callable[..., Any] = getattr(owner, attribute)
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds[label] = self.seconds.get(label, 0.0) + time.perf_counter() - start
+
+        setattr(owner, attribute, timed)
+
+
+class Steps:
+    """The report's progress callback: wall and CPU seconds per step."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+        self.since = time.perf_counter()
+        self.since_cpu = time.process_time()
+        self.current = ""
+
+    def __call__(self, step: str) -> None:
+        now, cpu = time.perf_counter(), time.process_time()
+        if self.current:
+            self.seconds[self.current] = self.seconds.get(self.current, 0.0) + now - self.since
+            self.cpu[self.current] = self.cpu.get(self.current, 0.0) + cpu - self.since_cpu
+        self.since, self.since_cpu, self.current = now, cpu, step
+
+
+def inputs(folder: Path, mb: float, layers: int) -> tuple[Path, Path, Path]:
+    """The log, layer JSON and profile in ``folder``, generated when missing."""
+    log = folder / "build.log"
+    layers_path = folder / "model.layers.json"
+    profile_path = folder / "model.profile.json"
+    if not log.exists():
+        generate_log(log, mb)
+    if not layers_path.exists() or not profile_path.exists():
+        value, profile = generate_engine(layers)
+        layers_path.write_text(json.dumps(value, indent=4), encoding="utf-8")
+        profile_path.write_text(json.dumps(profile, indent=4), encoding="utf-8")
+    return log, layers_path, profile_path
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mb", type=float, default=50.0)
+    ap.add_argument("--layers", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=3, help="rounds")
+    ap.add_argument("--breakdown", action="store_true", help="time the parts of the step")
+    ap.add_argument("--folder", type=Path, help="inputs made once, kept in this folder")
+    args = ap.parse_args()
+
+    folder = args.folder or Path(tempfile.mkdtemp(prefix="trtlog-bench-merge-graph-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
+
+    timer = Timer()
+    if args.breakdown:
+        timer.wrap(from_events, "graph_core", "graph built")
+        timer.wrap(from_events._Builder, "finish", "finish")
+        timer.wrap(from_events._Builder, "_infer", "infer")
+        timer.wrap(page_data, "_graph_data", "page data")
+
+    trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
+    parse: list[float] = []
+    step: list[float] = []
+    step_cpu: list[float] = []
+    parts: dict[str, list[float]] = {}
+    for _ in range(args.repeat):
+        gc.collect()
+        cpu = time.process_time()
+        build = trtlog.parse(log)
+        parse.append(time.process_time() - cpu)
+        engine = trtlog.load_engine(layers_path, profile=profile_path)
+        took = Steps()
+        timer.seconds.clear()
+        gc.collect()
+        trtlog.report(build, engine, progress=took)
+        took("")
+        step.append(took.seconds["merge graph"])
+        step_cpu.append(took.cpu["merge graph"])
+        for key, seconds in timer.seconds.items():
+            parts.setdefault(key, []).append(seconds)
+        del build, engine
+    print(f"seconds, min / median / max of {args.repeat} rounds (each on a fresh parse):")
+    print(f"parse of the log (CPU):       {_stats(parse)}")
+    print(f"step 'merge graph' (wall):    {_stats(step)} (target <= 0.4 median)")
+    print(f"step 'merge graph' (CPU):     {_stats(step_cpu)}")
+    print(
+        f"first round (wall / CPU):     {step[0]:.3f} / {step_cpu[0]:.3f} (a `trtlog report` "
+        "process runs one: its imports and caches are cold)"
+    )
+    ratio = [c / p for c, p in zip(step_cpu, parse, strict=True)]
+    print(f"step (CPU) / parse (CPU):     {_stats(ratio)}")
+    for key, values in parts.items():
+        print(f"  {key + ':':27} {_stats(values)}")
+    if args.breakdown:
+        print("  (graph built: the walk over the events and finish; finish includes infer)")
+    if args.folder is None:
+        for path in (log, layers_path, profile_path):
+            path.unlink()
+        folder.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
