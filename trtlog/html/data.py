@@ -182,8 +182,8 @@ def _overview(
             "source": engine.source,
             "origin": engine.origin,
             "detailed": engine.detailed,
-            "layers": len(engine.layers),
-            "total_ms": num(engine.total_ms) if engine.profile is not None else None,
+            "layers": engine.layer_count(),
+            "total_ms": num(engine_total_ms(engine)) if engine.profile is not None else None,
             "profile": engine.profile.source if engine.profile is not None else None,
             "notes": list(engine.notes),
         }
@@ -515,8 +515,8 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "origin": s.many(column(frame, "origin")),
     }
     positions: dict[str, list[int]] = {}
-    for i, layer in enumerate(engine.layers):
-        positions.setdefault(layer.name, []).append(i)
+    for i, name in enumerate(frame["name"].tolist()):  # (the layers' names: no layer object)
+        positions.setdefault(name, []).append(i)
     groups = []
     for g in engine.groups("myelin"):
         members: list[int] = []
@@ -552,6 +552,23 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "byPrecision": _group_totals(frame, "precision"),
         "notes": list(engine.notes),
     }
+
+
+def engine_total_ms(engine: Engine) -> float:
+    """``engine.total_ms`` without building pending layer objects.
+
+    The sum (``total_of``, in layer order) of the known layer times, read from the loader's
+    table (:meth:`Engine.layer_table`) when it kept one.
+    """
+    from trtlog.engine.model import total_of
+
+    table = engine.layer_table()
+    if table is None or "layers" in engine.__dict__:
+        return engine.total_ms
+    if table.times is None:
+        return math.nan
+    known = [t[0] for t in table.times if t[0] == t[0]]  # NaN: the profile gave no time
+    return total_of(known) if known else math.nan
 
 
 def _split_as(flat: list[Any], groups: list[Any]) -> list[list[Any]]:

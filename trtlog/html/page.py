@@ -72,6 +72,10 @@ _SHORT_EXPONENT = re.compile(rb"e-[0-9](?![0-9])")
 #: does: one pass over orjson's bytes, which are mostly ASCII.
 _ESCAPE_HANDLER = "trtlog-json-escape"
 _NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
+#: The UTF-8 lead bytes of the characters the codec's ``backslashreplace`` writes unlike
+#: ``json.dumps``: U+0080..U+00FF (``\xe9``, not ``\u00e9``) and those beyond U+FFFF
+#: (``\U0001f600``, not a surrogate pair); a lead byte is never a continuation byte.
+_LEADS_OUTSIDE_BMP_ESCAPES = (b"\xc2", b"\xc3", b"\xf0", b"\xf1", b"\xf2", b"\xf3", b"\xf4")
 
 
 def _escape_unicode(error: UnicodeError) -> tuple[str, int]:
@@ -116,8 +120,15 @@ def _orjson_text(value: Any) -> str | None:
         return None
     if _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None:
         return None
-    # orjson writes valid UTF-8: the handler escapes each run of non-ASCII characters
-    text = raw.decode("ascii", _ESCAPE_HANDLER)
+    if raw.isascii():
+        text = raw.decode("ascii")
+    elif not any(lead in raw for lead in _LEADS_OUTSIDE_BMP_ESCAPES):
+        # every character is ASCII or U+0100..U+FFFF: the codec's own backslash escapes are
+        # json.dumps's (\uXXXX, lowercase hex), a tenth of the handler's time
+        text = raw.decode("utf-8").encode("ascii", "backslashreplace").decode("ascii")
+    else:
+        # orjson writes valid UTF-8: the handler escapes each run of non-ASCII characters
+        text = raw.decode("ascii", _ESCAPE_HANDLER)
     # DEL is ASCII, and json.dumps escapes it too
     return text.replace("\x7f", "\\u007f") if "\x7f" in text else text
 
