@@ -546,7 +546,7 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "count": len(frame),
         "timed": bool(frame["time_ms"].notna().any()),
         "profile": engine.profile.source if engine.profile is not None else None,
-        "total": num(engine.total_ms) if engine.profile is not None else None,
+        "total": num(engine_total_ms(engine)) if engine.profile is not None else None,
         "myelin": groups,
         "byType": _group_totals(frame, "type"),
         "byPrecision": _group_totals(frame, "precision"),
@@ -640,18 +640,20 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
     from trtlog.frames.choices import engine_tactics
 
     picked = engine_tactics(frame)
-    layer = frame["layer"].astype(object).where(frame["layer"].notna(), "")
+    # the layers numbered in the order first met (a missing layer is ""): grouping by these
+    # integers is what grouping by the names (sort=False) gives, without hashing 200,000
+    # Python strings twice
+    codes, names = pd.factorize(frame["layer"].fillna(""))
     timed = ~frame["skipped"] & frame["time_ms"].notna()
     grouped = pd.DataFrame(
         {
-            "layer": layer,
             "timed": timed,
             "skipped": frame["skipped"],
             "best": frame["time_ms"].where(timed),
             "line": frame["line"],
             "reformat": frame["reformat"],
         }
-    ).groupby("layer", sort=False)
+    ).groupby(codes, sort=False)
     per_layer = grouped.agg(
         timed=("timed", "sum"),
         skipped=("skipped", "sum"),
@@ -659,8 +661,8 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
         first=("line", "min"),
         last=("line", "max"),
         reformat=("reformat", "any"),
-    ).reset_index()
-    position = {name: i for i, name in enumerate(per_layer["layer"].tolist())}
+    )
+    layer_names = list(names[per_layer.index.to_numpy()])
     flags = (
         frame["fastest"].astype(int)
         + 2 * frame["chosen"].astype(int)
@@ -673,11 +675,13 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
     if len(frame) > TACTIC_ROWS:
         # the rows that say something, and the fastest others of each layer
         marked = (flags & (1 | 2 | 8 | 16)) > 0
-        rank = frame["time_ms"].where(timed).groupby(layer).rank(method="first")
-        keep = marked | (rank <= TACTICS_PER_LAYER)
+        fastest = _fastest_of_group(codes, frame["time_ms"].to_numpy(), timed.to_numpy())
+        keep = marked | fastest
         rows = frame[keep]
         flags = flags[keep]
-        layer = layer[keep]
+        codes = codes[keep.to_numpy()]
+    # a layer's position in per_layer is its code (groups in the order first met)
+    position = per_layer.index.to_numpy()
     engine_lines = column(picked, "line")
     lines.add_all(n for n in engine_lines if n)
     return {
@@ -685,7 +689,7 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
         "kept": len(rows),
         "perLayer": TACTICS_PER_LAYER if len(rows) < len(frame) else None,
         "layers": {
-            "layer": s.many(n or None for n in per_layer["layer"].tolist()),
+            "layer": s.many(n or None for n in layer_names),
             "timed": [int(v) for v in per_layer["timed"].tolist()],
             "skipped": [int(v) for v in per_layer["skipped"].tolist()],
             "best": column(per_layer, "best"),
@@ -693,7 +697,7 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
             "last": [int(v) for v in per_layer["last"].tolist()],
             "reformat": [bool(v) for v in per_layer["reformat"].tolist()],
         },
-        "layer": [position[n] for n in layer.tolist()],
+        "layer": position.argsort()[codes].tolist() if len(position) else [],
         "runner": s.many(column(rows, "runner")),
         "combo": s.many(column(rows, "format_combination")),
         "tactic": column(rows, "tactic_hex"),
@@ -711,6 +715,35 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
             "line": engine_lines,
         },
     }
+
+
+def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
+    """Whether each row is among the fastest :data:`TACTICS_PER_LAYER` of its layer.
+
+    ``rank(method="first") <= TACTICS_PER_LAYER`` of the ``values`` grouped by ``codes``
+    (ties in row order), rows not ``valid`` left unranked; in one sort.
+
+    Example:
+        >>> import numpy as np
+        >>> codes = np.array([0, 0, 1] * 10)
+        >>> mask = _fastest_of_group(codes, np.arange(30.0)[::-1], codes == 0)
+        >>> int(mask.sum()), bool(mask[-2]), bool(mask[0])
+        (12, True, False)
+    """
+    import numpy as np
+
+    rows = np.flatnonzero(valid)
+    keep = np.zeros(len(values), dtype=bool)
+    if not len(rows):
+        return keep
+    group = codes[rows]
+    # by group, then value, then row (lexsort: the last key is the first sorted on)
+    order = rows[np.lexsort((rows, values[rows], group))]
+    grouped = codes[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    keep[order[rank < TACTICS_PER_LAYER]] = True
+    return keep
 
 
 def _memory(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
