@@ -71,8 +71,8 @@ class Strings:
         texts = texts if isinstance(texts, list) else list(texts)
         index = self.index
         found: list[int | None] = list(map(index.get, texts))
-        if None not in found:
-            return found
+        if None not in found or found.count(None) == texts.count(None):
+            return found  # (no text is new: the only misses are the Nones)
         new = [t for t, at in zip(texts, found, strict=True) if at is None and t is not None]
         if not new:
             return found
@@ -605,18 +605,30 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
         order.append(path)
         stack.extend(reversed(kids.get(path, ())))
     names = s.many([path[-1] if path else "/" for path in order])
+    fsum, isfinite = math.fsum, math.isfinite
+
+    def total(values: list[float]) -> float | None:
+        """``num(total_of(values))`` (most modules: a plain fsum, no list copied)."""
+        try:
+            out = fsum(values)
+        except (ValueError, OverflowError):
+            out = total_of(values)
+        return out if isfinite(out) else None
+
     made: dict[tuple[str, ...], list[Any]] = {}
+    pop = made.pop
     for path, name in zip(reversed(order), reversed(names), strict=True):
         layers, own, nodes, times, split, precisions = stats[path]
+        children = kids.get(path)
         made[path] = [
             name,
             layers,
             own,
             nodes,
-            num(total_of(times)) if times else None,
-            num(total_of(split)) if split else 0.0,
+            total(times) if times else None,
+            total(split) if split else 0.0,
             dict(precisions),
-            [made.pop(c) for c in kids.get(path, ())],
+            [pop(c) for c in children] if children else [],
         ]
     return made[()]
 
