@@ -46,6 +46,10 @@ SMALL = {
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--no-browser"],
         ["ratio (b)/(a)", "file:"],
     ),
+    "report_steps.py": (
+        ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--skip", "merge graph"],
+        ["parse of the log", "writing the page", "steps / parse per round:"],
+    ),
 }
 
 
