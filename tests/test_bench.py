@@ -50,6 +50,10 @@ SMALL = {
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--breakdown"],
         ["step 'merge graph' (wall):", "page data:", "first round"],
     ),
+    "report_steps.py": (
+        ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--skip", "merge graph"],
+        ["parse of the log", "writing the page", "steps / parse per round:"],
+    ),
 }
 
 

@@ -752,13 +752,24 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
             plan = column_plan(shape)
             if plan is None or any(source[0] == "row" for source in plan.values()):
                 # a field made per row by the method, which may refuse a value: parsed now,
-                # from the groups matched (what the method does per row is most of a parse)
+                # from the groups matched (what the method does per row is most of a parse),
+                # unless the method refuses only long numbers and the message has none
+                sure: list[int] = []
+                sure_texts: list[Any] = []
                 width = len(shape.groups)
+                marked = plan is not None and _refuses_only_long_numbers(shape)
                 for i, row in zip(found, got, strict=True):
+                    if marked and _LONG_NUMBER.search(cold[i].message) is None:
+                        sure.append(i)
+                        sure_texts.append(row)
+                        continue
                     args: tuple[Any, ...] = (row,) if width == 1 else row if width else ()
                     cold[i] = _event_of(cold[i], shape, args)
-                parsed.extend(found)
-                continue
+                    parsed.append(i)
+                if not sure:
+                    continue
+                found, got = sure, sure_texts
+                assert plan is not None  # (marked: a plan with the kind)
             source = plan.get("kind", ("",))
             width = len(shape.groups)
             if width == 0:
@@ -768,6 +779,12 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
             if source[0] == "const" and _converts(shape, groups, len(found)):
                 kinds.update(dict.fromkeys(found, source[1]))
                 kept_rows[k], kept_texts[k] = found, got
+            elif plan is not None and any(v[0] == "row" for v in plan.values()):
+                # (the marked method's rows: a conversion refused, so each is parsed here)
+                for i, row in zip(found, got, strict=True):
+                    one: tuple[Any, ...] = (row,) if width == 1 else row if width else ()
+                    cold[i] = _event_of(cold[i], shape, one)
+                parsed.extend(found)
             else:
                 to_parse.extend(found)
         kept = sum(map(len, kept_rows))
@@ -775,6 +792,21 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
             store._matched[id(route)] = (kept, kept_rows, kept_texts)
     store._parse_deferred(to_parse, parsed)
     return kinds
+
+
+#: A run of hex digits no 64-bit number fits in (see :func:`_refuses_only_long_numbers`).
+_LONG_NUMBER = re.compile(r"[0-9A-Fa-f]{17}")
+
+
+def _refuses_only_long_numbers(shape: Shape) -> bool:
+    """Whether the shape's method refuses only a message holding a :data:`_LONG_NUMBER`.
+
+    Such a method (``refuses_only_long_numbers`` set on it, next to its reasons: the
+    inspector record) gives its one kind for any other message whose arguments convert, so
+    the store knows the kind of a message without calling it, as for a placing method.
+    """
+    method = getattr(shape.method, "__func__", shape.method)
+    return bool(getattr(method, "refuses_only_long_numbers", False))
 
 
 def _event_of(deferred: Deferred, shape: Shape, texts: tuple[Any, ...]) -> Any:

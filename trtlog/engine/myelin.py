@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.engine.model import Engine, EngineLayer, total_of
+from trtlog.engine.model import LAYER_ROW_COLUMNS, MYELIN_LAYER_TYPES, Engine, total_of
+from trtlog.names import MyelinKernel, parse_kernel_name
 
 __all__ = ["MyelinGroup", "engine_groups", "myelin_groups"]
 
@@ -69,49 +70,100 @@ def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[
     kernel groups, in graph order.
     """
     labels = list(regions if regions is not None else engine.regions)
-    by_graph: dict[int, list[EngineLayer]] = {}
-    loose: list[EngineLayer] = []
+    names, types, nodes, times, profile_names = _layer_columns(engine)
+    by_graph: dict[int, list[int]] = {}
+    loose: list[int] = []
     groups: list[MyelinGroup] = []
-    for layer in engine.layers:
-        kernel = layer.myelin
+    kernels: dict[int, MyelinKernel] = {}
+    for i, (name, kind) in enumerate(zip(names, types, strict=True)):
+        kernel = parse_kernel_name(name)  # EngineLayer.myelin
         if kernel is not None:
-            by_graph.setdefault(kernel.graph, []).append(layer)
-        elif layer.is_myelin_kernel:
-            loose.append(layer)
-        elif layer.name.startswith("{ForeignNode[") or layer.type == "Myelin":
+            kernels[i] = kernel
+            by_graph.setdefault(kernel.graph, []).append(i)
+        elif kind in MYELIN_LAYER_TYPES and kind != "Myelin":  # EngineLayer.is_myelin_kernel
+            loose.append(i)
+        elif name.startswith("{ForeignNode[") or kind == "Myelin":
+            time = times[i]
             groups.append(
                 MyelinGroup(
                     graph=None,
-                    region=layer.name,
-                    kernels=tuple(layer.time.profile_names)
-                    if layer.time and len(layer.time.profile_names) > 1
-                    else (),
-                    onnx_nodes=layer.onnx_nodes,
-                    time_ms=layer.time.average_ms if layer.time else math.nan,
+                    region=name,
+                    kernels=profile_names(i),
+                    onnx_nodes=nodes[i],
+                    time_ms=math.nan if time is None else time,
                 )
             )
     if loose:
         by_graph.setdefault(-1, []).extend(loose)
     named = iter(labels)
-    for graph, layers in sorted(by_graph.items()):
-        times = [lay.time.average_ms for lay in layers if lay.time and lay.time.known]
+    for graph, members in sorted(by_graph.items()):
+        known = [t for i in members if (t := times[i]) is not None]
         ops = {}
-        for lay in layers:
-            kernel = lay.myelin
-            if kernel is not None and kernel.generated:
-                ops[lay.name] = kernel.ops
+        for i in members:
+            found = kernels.get(i)
+            if found is not None and found.generated:
+                ops[names[i]] = found.ops
         groups.append(
             MyelinGroup(
                 graph=graph if graph >= 0 else None,
                 region=next(named, None) if graph >= 0 else None,
-                kernels=tuple(lay.name for lay in layers),
-                kernel_types=dict(Counter(lay.type or "?" for lay in layers)),
+                kernels=tuple(names[i] for i in members),
+                kernel_types=dict(Counter(types[i] or "?" for i in members)),
                 ops=ops,
-                onnx_nodes=tuple(dict.fromkeys(n for lay in layers for n in lay.onnx_nodes)),
-                time_ms=total_of(times) if times else math.nan,
+                onnx_nodes=tuple(dict.fromkeys(n for i in members for n in nodes[i])),
+                time_ms=total_of(known) if known else math.nan,
             )
         )
     return groups
+
+
+def _layer_columns(
+    engine: Engine,
+) -> tuple[
+    list[str],
+    list[str | None],
+    list[tuple[str, ...]],
+    list[float | None],
+    Callable[[int], tuple[str, ...]],
+]:
+    """Each layer's name, type, ONNX nodes and known time (``None``: the profile gave none).
+
+    And a function of a layer's position: the profile records that time it, when several do
+    (a region whose kernels the profile lists), else ``()``. Read from the loader's table
+    (:meth:`Engine.layer_table`) while the layer objects are pending, so grouping builds none
+    of them: the loader merges a profile into its table only when exact names match
+    (:func:`trtlog.engine.profile.exact_times`), one record per layer, so no layer of a table
+    has several. Else from the layer objects.
+    """
+    table = engine.layer_table()
+    if table is not None and "layers" not in engine.__dict__:
+        at = LAYER_ROW_COLUMNS.index
+        i_name, i_type, i_nodes = at("name"), at("type"), at("onnx_nodes")
+        rows = table.rows
+        if table.times is None:
+            times: list[float | None] = [None] * len(rows)
+        else:  # NaN: no time (LayerTime.known)
+            times = [None if t[0] != t[0] else t[0] for t in table.times]
+        return (
+            [r[i_name] for r in rows],
+            [r[i_type] for r in rows],
+            [r[i_nodes] for r in rows],
+            times,
+            lambda _i: (),
+        )
+    layers = engine.layers
+
+    def profile_names(i: int) -> tuple[str, ...]:
+        time = layers[i].time
+        return tuple(time.profile_names) if time and len(time.profile_names) > 1 else ()
+
+    return (
+        [lay.name for lay in layers],
+        [lay.type for lay in layers],
+        [lay.onnx_nodes for lay in layers],
+        [lay.time.average_ms if lay.time and lay.time.known else None for lay in layers],
+        profile_names,
+    )
 
 
 def engine_groups(

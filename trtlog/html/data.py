@@ -71,8 +71,8 @@ class Strings:
         texts = texts if isinstance(texts, list) else list(texts)
         index = self.index
         found: list[int | None] = list(map(index.get, texts))
-        if None not in found:
-            return found
+        if None not in found or found.count(None) == texts.count(None):
+            return found  # (no text is new: the only misses are the Nones)
         new = [t for t, at in zip(texts, found, strict=True) if at is None and t is not None]
         if not new:
             return found
@@ -182,8 +182,8 @@ def _overview(
             "source": engine.source,
             "origin": engine.origin,
             "detailed": engine.detailed,
-            "layers": len(engine.layers),
-            "total_ms": num(engine.total_ms) if engine.profile is not None else None,
+            "layers": engine.layer_count(),
+            "total_ms": num(engine_total_ms(engine)) if engine.profile is not None else None,
             "profile": engine.profile.source if engine.profile is not None else None,
             "notes": list(engine.notes),
         }
@@ -516,8 +516,8 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "origin": s.many(column(frame, "origin")),
     }
     positions: dict[str, list[int]] = {}
-    for i, layer in enumerate(engine.layers):
-        positions.setdefault(layer.name, []).append(i)
+    for i, name in enumerate(frame["name"].tolist()):  # (the layers' names: no layer object)
+        positions.setdefault(name, []).append(i)
     groups = []
     for g in engine.groups("myelin"):
         members: list[int] = []
@@ -547,12 +547,29 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
         "count": len(frame),
         "timed": bool(frame["time_ms"].notna().any()),
         "profile": engine.profile.source if engine.profile is not None else None,
-        "total": num(engine.total_ms) if engine.profile is not None else None,
+        "total": num(engine_total_ms(engine)) if engine.profile is not None else None,
         "myelin": groups,
         "byType": _group_totals(frame, "type"),
         "byPrecision": _group_totals(frame, "precision"),
         "notes": list(engine.notes),
     }
+
+
+def engine_total_ms(engine: Engine) -> float:
+    """``engine.total_ms`` without building pending layer objects.
+
+    The sum (``total_of``, in layer order) of the known layer times, read from the loader's
+    table (:meth:`Engine.layer_table`) when it kept one.
+    """
+    from trtlog.engine.model import total_of
+
+    table = engine.layer_table()
+    if table is None or "layers" in engine.__dict__:
+        return engine.total_ms
+    if table.times is None:
+        return math.nan
+    known = [t[0] for t in table.times if t[0] == t[0]]  # NaN: the profile gave no time
+    return total_of(known) if known else math.nan
 
 
 def _split_as(flat: list[Any], groups: list[Any]) -> list[list[Any]]:
@@ -589,18 +606,30 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
         order.append(path)
         stack.extend(reversed(kids.get(path, ())))
     names = s.many([path[-1] if path else "/" for path in order])
+    fsum, isfinite = math.fsum, math.isfinite
+
+    def total(values: list[float]) -> float | None:
+        """``num(total_of(values))`` (most modules: a plain fsum, no list copied)."""
+        try:
+            out = fsum(values)
+        except (ValueError, OverflowError):
+            out = total_of(values)
+        return out if isfinite(out) else None
+
     made: dict[tuple[str, ...], list[Any]] = {}
+    pop = made.pop
     for path, name in zip(reversed(order), reversed(names), strict=True):
         layers, own, nodes, times, split, precisions = stats[path]
+        children = kids.get(path)
         made[path] = [
             name,
             layers,
             own,
             nodes,
-            num(total_of(times)) if times else None,
-            num(total_of(split)) if split else 0.0,
+            total(times) if times else None,
+            total(split) if split else 0.0,
             dict(precisions),
-            [made.pop(c) for c in kids.get(path, ())],
+            [pop(c) for c in children] if children else [],
         ]
     return made[()]
 
@@ -624,18 +653,20 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
     from trtlog.frames.choices import engine_tactics
 
     picked = engine_tactics(frame)
-    layer = frame["layer"].astype(object).where(frame["layer"].notna(), "")
+    # the layers numbered in the order first met (a missing layer is ""): grouping by these
+    # integers is what grouping by the names (sort=False) gives, without hashing 200,000
+    # Python strings twice
+    codes, names = pd.factorize(frame["layer"].fillna(""))
     timed = ~frame["skipped"] & frame["time_ms"].notna()
     grouped = pd.DataFrame(
         {
-            "layer": layer,
             "timed": timed,
             "skipped": frame["skipped"],
             "best": frame["time_ms"].where(timed),
             "line": frame["line"],
             "reformat": frame["reformat"],
         }
-    ).groupby("layer", sort=False)
+    ).groupby(codes, sort=False)
     per_layer = grouped.agg(
         timed=("timed", "sum"),
         skipped=("skipped", "sum"),
@@ -643,8 +674,8 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
         first=("line", "min"),
         last=("line", "max"),
         reformat=("reformat", "any"),
-    ).reset_index()
-    position = {name: i for i, name in enumerate(per_layer["layer"].tolist())}
+    )
+    layer_names = list(names[per_layer.index.to_numpy()])
     flags = (
         frame["fastest"].astype(int)
         + 2 * frame["chosen"].astype(int)
@@ -657,11 +688,13 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
     if len(frame) > TACTIC_ROWS:
         # the rows that say something, and the fastest others of each layer
         marked = (flags & (1 | 2 | 8 | 16)) > 0
-        rank = frame["time_ms"].where(timed).groupby(layer).rank(method="first")
-        keep = marked | (rank <= TACTICS_PER_LAYER)
+        fastest = _fastest_of_group(codes, frame["time_ms"].to_numpy(), timed.to_numpy())
+        keep = marked | fastest
         rows = frame[keep]
         flags = flags[keep]
-        layer = layer[keep]
+        codes = codes[keep.to_numpy()]
+    # a layer's position in per_layer is its code (groups in the order first met)
+    position = per_layer.index.to_numpy()
     engine_lines = column(picked, "line")
     lines.add_all(n for n in engine_lines if n)
     return {
@@ -669,7 +702,7 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
         "kept": len(rows),
         "perLayer": TACTICS_PER_LAYER if len(rows) < len(frame) else None,
         "layers": {
-            "layer": s.many(n or None for n in per_layer["layer"].tolist()),
+            "layer": s.many(n or None for n in layer_names),
             "timed": [int(v) for v in per_layer["timed"].tolist()],
             "skipped": [int(v) for v in per_layer["skipped"].tolist()],
             "best": column(per_layer, "best"),
@@ -677,7 +710,7 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
             "last": [int(v) for v in per_layer["last"].tolist()],
             "reformat": [bool(v) for v in per_layer["reformat"].tolist()],
         },
-        "layer": [position[n] for n in layer.tolist()],
+        "layer": position.argsort()[codes].tolist() if len(position) else [],
         "runner": s.many(column(rows, "runner")),
         "combo": s.many(column(rows, "format_combination")),
         "tactic": column(rows, "tactic_hex"),
@@ -695,6 +728,35 @@ def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
             "line": engine_lines,
         },
     }
+
+
+def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
+    """Whether each row is among the fastest :data:`TACTICS_PER_LAYER` of its layer.
+
+    ``rank(method="first") <= TACTICS_PER_LAYER`` of the ``values`` grouped by ``codes``
+    (ties in row order), rows not ``valid`` left unranked; in one sort.
+
+    Example:
+        >>> import numpy as np
+        >>> codes = np.array([0, 0, 1] * 10)
+        >>> mask = _fastest_of_group(codes, np.arange(30.0)[::-1], codes == 0)
+        >>> int(mask.sum()), bool(mask[-2]), bool(mask[0])
+        (12, True, False)
+    """
+    import numpy as np
+
+    rows = np.flatnonzero(valid)
+    keep = np.zeros(len(values), dtype=bool)
+    if not len(rows):
+        return keep
+    group = codes[rows]
+    # by group, then value, then row (lexsort: the last key is the first sorted on)
+    order = rows[np.lexsort((rows, values[rows], group))]
+    grouped = codes[order]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    keep[order[rank < TACTICS_PER_LAYER]] = True
+    return keep
 
 
 def _memory(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:

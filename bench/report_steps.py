@@ -1,0 +1,106 @@
+"""The steps of ``trtlog.report`` of a big build, in CPU time of the main thread (issue 15).
+
+``bench/report.py`` prints each step's wall time, which a shared machine inflates (two cores,
+several agents). This script times the same steps with ``time.thread_time()`` of the thread
+that runs them (the log's compression runs in a second thread and is left out: it overlaps
+the steps), on the inputs of ``bench/report.py`` (a ``--mb`` MB log, ``--layers`` layers with
+a profile), each round on a fresh parse and a fresh engine, and prints per step min / median
+/ max over ``--repeat`` rounds, with the parse's CPU time measured in the same run.
+
+Usage: python bench/report_steps.py [--mb 50] [--layers 20000] [--repeat 3]
+    [--skip "merge graph"] [--folder DIR]  (DIR keeps the generated inputs between runs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine_load import generate as generate_engine
+from parse_throughput import generate as generate_log
+
+import trtlog
+
+
+class Steps:
+    """The report's progress callback: main-thread CPU seconds per step."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.since = time.thread_time()
+        self.current = ""
+
+    def __call__(self, step: str) -> None:
+        now = time.thread_time()
+        if self.current:
+            self.seconds[self.current] = self.seconds.get(self.current, 0.0) + now - self.since
+        self.since, self.current = now, step
+
+
+def _stats(values: list[float]) -> str:
+    return f"{min(values):.3f} / {statistics.median(values):.3f} / {max(values):.3f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mb", type=float, default=50.0)
+    ap.add_argument("--layers", type=int, default=20_000)
+    ap.add_argument("--repeat", type=int, default=3, help="rounds")
+    ap.add_argument("--skip", action="append", default=[], help="a step left out of the sum")
+    ap.add_argument("--folder", type=Path, help="keep (and reuse) the inputs here")
+    args = ap.parse_args()
+
+    folder = args.folder or Path(tempfile.mkdtemp(prefix="trtlog-bench-steps-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "build.log"
+    layers_path = folder / "model.layers.json"
+    profile_path = folder / "model.profile.json"
+    if not (log.exists() and layers_path.exists() and profile_path.exists()):
+        generate_log(log, args.mb)
+        value, profile = generate_engine(args.layers)
+        layers_path.write_text(json.dumps(value, indent=4), encoding="utf-8")
+        profile_path.write_text(json.dumps(profile, indent=4), encoding="utf-8")
+
+    trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
+    parse: list[float] = []
+    steps: dict[str, list[float]] = {}
+    for _ in range(args.repeat):
+        gc.collect()
+        cpu = time.thread_time()
+        build = trtlog.parse(log)
+        parse.append(time.thread_time() - cpu)
+        engine = trtlog.load_engine(layers_path, profile=profile_path)
+        took = Steps()
+        gc.collect()
+        trtlog.report(build, engine, progress=took)
+        took("")
+        for key, seconds in took.seconds.items():
+            steps.setdefault(key, []).append(seconds)
+        del build, engine
+    total = [sum(v[i] for k, v in steps.items() if k not in args.skip) for i in range(args.repeat)]
+    print(f"main-thread CPU seconds, min / median / max of {args.repeat} rounds:")
+    print(f"  parse of the log        {_stats(parse)}")
+    for key, values in steps.items():
+        print(f"  {key:23s} {_stats(values)}")
+    left = f" (without {', '.join(args.skip)})" if args.skip else ""
+    print(f"  steps{left}: {_stats(total)}")
+    ratio = [t / p for t, p in zip(total, parse, strict=True)]
+    print(f"  steps / parse per round: {_stats(ratio)}")
+    if args.folder is None:
+        for path in (log, layers_path, profile_path):
+            path.unlink()
+        folder.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

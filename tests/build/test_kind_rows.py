@@ -1,0 +1,123 @@
+"""kind_rows knows an inspector record's kind without building it (issue 15: size and speed).
+
+The method of the inspector record makes its parameters per row, so the store used to build
+every record of every dump to learn that it is an ``inspector_record`` (the report's raw
+log colours each line by kind). The method refuses (``ValueError``: the line becomes
+``unrecognized``) only a message holding a run of 17 or more hex digits: the store takes the
+kind of any other record whose tensor lists convert without calling it. A property test
+checks the claim on the method; the store's answers are checked against an eager parse
+(here on records that refuse, and over every fixture and corpus log in
+``tests/build/test_lazy_views.py``).
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from lark import Token
+
+from tests.build.test_store import lazy_and_eager
+from trtlog.build.store import _LONG_NUMBER
+from trtlog.parser.families.layers import LayersTransformer
+from trtlog.parser.stream import Deferred
+
+_TENSOR = "[ { Name: x, Location: Device, Dimensions: [1,3], Format/Datatype: Half }]"
+_RECORD = "Name: /a/Conv{n}, LayerType: CaskConvolution, Inputs: {ins}, Outputs: {outs}"
+
+
+def _log(tails: list[str], inputs: list[str] | None = None) -> str:
+    lines = ["[04/18/2025-03:51:19] [V] [TRT] Layers:"]
+    for n, tail in enumerate(tails):
+        ins = inputs[n] if inputs is not None else _TENSOR
+        lines.append(_RECORD.format(n=n, ins=ins, outs=_TENSOR) + tail)
+    lines.append("[04/18/2025-03:51:20] [I] [TRT] done")
+    return "\n".join(lines) + "\n"
+
+
+def _check(text: str) -> dict[int, str]:
+    lazy, eager = lazy_and_eager(text)
+    rows = sorted(
+        (first, last, kind, severity)
+        for kind, firsts, lasts, severities in lazy.kind_rows()
+        for first, last, severity in zip(firsts, lasts, severities, strict=True)
+    )
+    assert rows == [(e.span[0], e.span[1], e.kind, e.severity) for e in eager.events]
+    store = lazy.__dict__["_store"]
+    known = dict(store._known)
+    for i, kind in known.items():
+        assert store._cold[i].__class__ is Deferred
+        assert store._cold[i].event().kind == kind
+    assert lazy.counts() == eager.counts()
+    assert lazy.events_of("unrecognized") == eager.events_of("unrecognized")
+    assert lazy.columns("inspector_record") == eager.columns("inspector_record")
+    assert lazy.events == eager.events
+    return known
+
+
+def test_records_without_long_numbers_stay_unbuilt() -> None:
+    tails = [
+        ", ParameterType: Convolution, Kernel: [3,3], TacticValue: 0x00000000000003ea",
+        ", TacticName: sm80_xmma, StreamId: 0, Metadata: [ONNX Layer: /a/Conv]",
+        ', Weights: {"Type": "Half", "Count": 864}, Scale: 0.5, Count: 1234567890123456',
+    ]
+    known = _check(_log(tails))
+    assert sorted(known.values()) == ["inspector_record"] * 3
+
+
+def test_records_that_refuse_are_parsed_and_unrecognized() -> None:
+    tails = [
+        ", TacticValue: 0x00000000000003ea",
+        ", TacticValue: 0x1000000000000000000",  # past 64 bits: unrecognized
+        ", StreamId: " + "9" * 5000,  # past int()'s digit limit
+        ", Count: 12345678901234567890",  # 20 digits: parsed (it fits no 64-bit int)
+        ", Kernel: [3,3]",
+    ]
+    known = _check(_log(tails))
+    assert len(known) == 2  # the two records without a long number
+
+
+def test_a_tensor_list_that_does_not_convert_is_parsed() -> None:
+    bad = "[ { Name: x, Location: Device, Dimensions: [1,-], Format/Datatype: Half }]"
+    _check(_log([", Kernel: [3,3]"] * 3, inputs=[_TENSOR, bad, _TENSOR]))
+
+
+_PIECES = st.sampled_from(
+    [
+        "TacticValue: ",
+        "StreamId: ",
+        "Kernel: ",
+        "Metadata: ",
+        "Weights: ",
+        "[ONNX Layer: /a/b | Local Function: f]",
+        "\x1e",
+        ", ",
+        "0x",
+        "-",
+        "[",
+        "]",
+        "{",
+        "}",
+        '"',
+        ":",
+        "1e5",
+        "inf",
+        "nan",
+        "\\",
+    ]
+)
+_TEXT = st.lists(
+    st.one_of(_PIECES, st.text("0123456789abcdefABCDEF", min_size=1, max_size=20)), max_size=14
+).map("".join)
+
+
+@given(_TEXT)
+def test_the_record_method_refuses_only_long_numbers(tail: str) -> None:
+    method = LayersTransformer().inspector_record
+    assert getattr(method, "refuses_only_long_numbers", False)
+    text = ", " + tail
+    try:
+        fields = method(Token("A", "layer"), Token("B", "Conv"), (), (), Token("C", text))
+    except ValueError:
+        assert _LONG_NUMBER.search(text) is not None
+    else:
+        assert fields["kind"] == "inspector_record"
