@@ -12,13 +12,18 @@ checks the claim on the method; the store's answers are checked against an eager
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from lark import Token
 
-from tests.build.test_store import lazy_and_eager
+from tests.build.test_store import LOGS, lazy_and_eager
+from tests.conftest import FIXTURES
 from trtlog.build.store import _LONG_NUMBER
 from trtlog.parser.families.layers import LayersTransformer
+from trtlog.parser.source import read_text
 from trtlog.parser.stream import Deferred
 
 _TENSOR = "[ { Name: x, Location: Device, Dimensions: [1,3], Format/Datatype: Half }]"
@@ -121,3 +126,33 @@ def test_the_record_method_refuses_only_long_numbers(tail: str) -> None:
         assert _LONG_NUMBER.search(text) is not None
     else:
         assert fields["kind"] == "inspector_record"
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_columns_of_some_fields_are_those_of_every_field(path: Path) -> None:
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    lazy.kind_rows()
+    for kind in eager.counts():
+        every = eager.columns(kind)
+        fields = [f for f in every if f not in ("line", "end_line", "severity")][:1]
+        some = lazy.columns(kind, fields)
+        assert list(some) == ["line", "end_line", "severity", *fields]
+        assert some == {k: every[k] for k in some}, kind
+
+
+def test_lint_reads_the_layers_of_the_dumps_without_building_the_records() -> None:
+    # the layer lines of the findings' evidence: names and lines as columns
+    from trtlog.findings.context import LintContext
+
+    path = FIXTURES / "logs" / "trt10.10_bert-matcher-fp16_engine-layers-detailed.log"
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    lazy.kind_rows()
+    store = lazy.__dict__["_store"]
+    records = [i for i, kind in store._known.items() if kind == "inspector_record"]
+    assert len(records) >= 40
+    lines = LintContext(lazy, None, None, None).layer_lines
+    assert lines == LintContext(eager, None, None, None).layer_lines
+    assert sum(map(len, lines.values())) >= len(records)
+    assert all(store._cold[i].__class__ is Deferred for i in records)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Sequence
 from functools import cached_property
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
@@ -193,12 +194,14 @@ class Build(ExactJson):
         self._materialize()
         return super().__deepcopy__(memo)
 
-    def columns(self, kind: str) -> dict[str, list[Any]]:
+    def columns(self, kind: str, fields: Sequence[str] | None = None) -> dict[str, list[Any]]:
         """The fields of every ``kind`` event as columns, in file order.
 
         Columns: ``line``, ``end_line``, ``severity``, then the kind's own fields in the
-        event class's order (the values the events hold). Answered from the event store
-        without building the events when they are not built yet.
+        event class's order (the values the events hold; only ``fields``, when given: a
+        field made per message, like an inspector record's parameters, is then not made).
+        Answered from the event store without building the events when they are not built
+        yet.
 
         Raises:
             ValueError: ``kind`` is not an event kind.
@@ -213,7 +216,7 @@ class Build(ExactJson):
         store = self._lazy
         if store is None:
             store = EventStore.of_events(self.events, self.line_count)
-        return store.columns(kind)
+        return store.columns(kind, fields)
 
     def to_text(self) -> str:
         """The decoded input, exactly (line endings included)."""

@@ -365,14 +365,14 @@ class EventStore:
         order = sorted(first, key=first.__getitem__)
         return dict(sorted(((k, total[k]) for k in order), key=lambda kv: -kv[1]))
 
-    def columns(self, kind: str) -> dict[str, list[Any]]:
+    def columns(self, kind: str, fields: Iterable[str] | None = None) -> dict[str, list[Any]]:
         """The fields of every ``kind`` event as columns in file order, plus ``line``.
 
         Columns: ``line`` (first line), ``end_line``, ``severity``, then the kind's own
-        fields in the class's order.
+        fields in the class's order (only ``fields``, when given).
         """
         with gc_paused():
-            return self._columns(kind)
+            return self._columns(kind, fields)
 
     def column_parts(
         self, kind: str, names: Iterable[str], *, arrays: bool = False, severities: bool = True
@@ -522,9 +522,14 @@ class EventStore:
         if not by_route:
             self._resolved = True
 
-    def _columns(self, kind: str) -> dict[str, list[Any]]:
+    def _columns(self, kind: str, fields: Iterable[str] | None = None) -> dict[str, list[Any]]:
         cls = EVENT_CLASSES[kind]
-        names = [f for f in cls.model_fields if f not in ("kind", "span", "severity")]
+        wanted = None if fields is None else set(fields)
+        names = [
+            f
+            for f in cls.model_fields
+            if f not in ("kind", "span", "severity") and (wanted is None or f in wanted)
+        ]
         parts = self.column_parts(kind, names)
         out: dict[str, Any] = {"line": [], "end_line": [], "severity": []}
         for name in names:

@@ -577,10 +577,12 @@ class LintContext:
         found: dict[str, list[int]] = defaultdict(list)
         if self.build is None:
             return found
-        # class by class, not merged in file order: lines_of sorts what it finds
+        # class by class, not merged in file order: lines_of sorts what it finds; the names
+        # and lines as columns (a log's dumps hold thousands of records no rule reads whole)
         for cls in (*_DUMP_RECORDS, *_PLACEMENTS):
-            for e in self._of(cls):
-                found[e.layer].append(e.span[0])
+            columns = self.build.columns(cls.model_fields["kind"].default, ("layer",))
+            for layer, line in zip(columns["layer"], columns["line"], strict=True):
+                found[layer].append(line)
         return found
 
     def lines_of(self, *names: str) -> tuple[int, ...]:
