@@ -20,6 +20,7 @@ import pytest
 import trtlog
 from tests.build.test_store import LOGS
 from tests.conftest import FIXTURES, ROOT
+from tests.exports.test_lazy_engine import PAIRS, _load
 from trtlog.graph import MergeGraph
 from trtlog.graph.core import GraphCore
 from trtlog.graph.from_events import graph_core
@@ -124,3 +125,22 @@ def test_the_report_of_a_given_engine_imports_no_networkx() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) > 10_000
+
+
+@pytest.mark.parametrize(("path", "profile"), PAIRS, ids=[p.name for p, _ in PAIRS])
+def test_the_final_layers_come_from_the_loaders_table(
+    path: Path, profile: Path | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pending engine's layers enter the graph from the loader's table: no layer object
+    is built (when the loader left them pending), and the graph is the one the layer objects give (every fixture and corpus
+    layer JSON, against the loader's general path too)."""
+    build = _build(SMALLNET[0])
+    pending = _load(path, profile, False, monkeypatch)
+    was_pending = "layers" not in pending.__dict__  # (else the loader took its general path)
+    core = graph_core(build, pending)
+    assert was_pending == ("layers" not in pending.__dict__)
+    built = _load(path, profile, False, monkeypatch)
+    built.layers  # noqa: B018 (the objects first: the graph reads them)
+    general = _load(path, profile, True, monkeypatch)
+    assert _contents(core) == _contents(graph_core(build, built))
+    assert _contents(core) == _contents(graph_core(build, general))

@@ -19,7 +19,7 @@ from trtlog.engine.from_log import (
     engine_from_autotuned,
     engine_from_placement,
 )
-from trtlog.engine.model import Engine
+from trtlog.engine.model import LAYER_ROW_COLUMNS, Engine
 from trtlog.events import (
     ConcatElimination,
     ConvScaleFusion,
@@ -66,6 +66,11 @@ _COMPOSED = _decorated
 
 # passes that delete layers rather than fuse them into the layer they run on
 _ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)
+
+# the columns of an engine's layer table (LayerTable.rows) the graph reads
+_NAME = LAYER_ROW_COLUMNS.index("name")
+_ONNX = LAYER_ROW_COLUMNS.index("onnx_nodes")
+_SOURCE = LAYER_ROW_COLUMNS.index("onnx_source")
 
 
 def _result_name(pass_name: str | None, first: str, second: str) -> str:
@@ -685,9 +690,17 @@ class _Builder:
         return None
 
     def _finals(self, engine: Engine | None) -> list[tuple[str, tuple[str, ...], str]]:
-        if engine is not None:
-            return [(x.name, x.onnx_nodes, x.onnx_source) for x in engine.layers]
-        return []
+        """Each engine layer's name, ONNX nodes and their source.
+
+        From the loader's table while the layer objects are pending (the values the objects
+        are made of), so that the graph builds no layer object.
+        """
+        if engine is None:
+            return []
+        table = engine.layer_table() if "layers" not in engine.__dict__ else None
+        if table is not None:
+            return [(r[_NAME], r[_ONNX], r[_SOURCE]) for r in table.rows]
+        return [(x.name, x.onnx_nodes, x.onnx_source) for x in engine.layers]
 
     def _range(self, first: str, last: str) -> list[str] | None:
         """The layers from ``first`` to ``last`` in the order the parser registered them.
