@@ -214,8 +214,8 @@ class Build(ExactJson):
         """
         check_kinds((kind,))
         store = self._lazy
-        if store is None:
-            store = EventStore.of_events(self.events, self.line_count)
+        if store is None:  # the events are built: a store of this kind's (the index by kind)
+            store = EventStore.of_events(self._by_kind.get(kind, []), self.line_count)
         return store.columns(kind, fields)
 
     def to_text(self) -> str:
