@@ -20,8 +20,6 @@ from __future__ import annotations
 import argparse
 import functools
 import gc
-import json
-import statistics
 import sys
 import tempfile
 import time
@@ -32,16 +30,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_load import generate as generate_engine
-from parse_throughput import generate as generate_log
+from report import Steps, inputs, stats
 
 import trtlog
 from trtlog.graph import from_events
 from trtlog.html import data as page_data
-
-
-def _stats(values: list[float]) -> str:
-    return f"{min(values):.3f} / {statistics.median(values):.3f} / {max(values):.3f}"
 
 
 class Timer:
@@ -62,38 +55,6 @@ class Timer:
                 self.seconds[label] = self.seconds.get(label, 0.0) + time.perf_counter() - start
 
         setattr(owner, attribute, timed)
-
-
-class Steps:
-    """The report's progress callback: wall and CPU seconds per step."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-        self.cpu: dict[str, float] = {}
-        self.since = time.perf_counter()
-        self.since_cpu = time.process_time()
-        self.current = ""
-
-    def __call__(self, step: str) -> None:
-        now, cpu = time.perf_counter(), time.process_time()
-        if self.current:
-            self.seconds[self.current] = self.seconds.get(self.current, 0.0) + now - self.since
-            self.cpu[self.current] = self.cpu.get(self.current, 0.0) + cpu - self.since_cpu
-        self.since, self.since_cpu, self.current = now, cpu, step
-
-
-def inputs(folder: Path, mb: float, layers: int) -> tuple[Path, Path, Path]:
-    """The log, layer JSON and profile in ``folder``, generated when missing."""
-    log = folder / "build.log"
-    layers_path = folder / "model.layers.json"
-    profile_path = folder / "model.profile.json"
-    if not log.exists():
-        generate_log(log, mb)
-    if not layers_path.exists() or not profile_path.exists():
-        value, profile = generate_engine(layers)
-        layers_path.write_text(json.dumps(value, indent=4), encoding="utf-8")
-        profile_path.write_text(json.dumps(profile, indent=4), encoding="utf-8")
-    return log, layers_path, profile_path
 
 
 def main() -> int:
@@ -127,28 +88,29 @@ def main() -> int:
         build = trtlog.parse(log)
         parse.append(time.process_time() - cpu)
         engine = trtlog.load_engine(layers_path, profile=profile_path)
-        took = Steps()
+        took, took_cpu = Steps(), Steps(time.process_time)
         timer.seconds.clear()
         gc.collect()
-        trtlog.report(build, engine, progress=took)
+        trtlog.report(build, engine, progress=lambda s, a=took, b=took_cpu: (a(s), b(s)))
         took("")
+        took_cpu("")
         step.append(took.seconds["merge graph"])
-        step_cpu.append(took.cpu["merge graph"])
+        step_cpu.append(took_cpu.seconds["merge graph"])
         for key, seconds in timer.seconds.items():
             parts.setdefault(key, []).append(seconds)
         del build, engine
     print(f"seconds, min / median / max of {args.repeat} rounds (each on a fresh parse):")
-    print(f"parse of the log (CPU):       {_stats(parse)}")
-    print(f"step 'merge graph' (wall):    {_stats(step)} (target <= 0.4 median)")
-    print(f"step 'merge graph' (CPU):     {_stats(step_cpu)}")
+    print(f"parse of the log (CPU):       {stats(parse, 3)}")
+    print(f"step 'merge graph' (wall):    {stats(step, 3)} (target <= 0.4 median)")
+    print(f"step 'merge graph' (CPU):     {stats(step_cpu, 3)}")
     print(
         f"first round (wall / CPU):     {step[0]:.3f} / {step_cpu[0]:.3f} (a `trtlog report` "
         "process runs one: its imports and caches are cold)"
     )
     ratio = [c / p for c, p in zip(step_cpu, parse, strict=True)]
-    print(f"step (CPU) / parse (CPU):     {_stats(ratio)}")
+    print(f"step (CPU) / parse (CPU):     {stats(ratio, 3)}")
     for key, values in parts.items():
-        print(f"  {key + ':':27} {_stats(values)}")
+        print(f"  {key + ':':27} {stats(values, 3)}")
     if args.breakdown:
         print("  (graph built: the walk over the events and finish; finish includes infer)")
     if args.folder is None:

@@ -33,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -46,22 +47,40 @@ from trtlog.html import Report
 
 
 class Steps:
-    """The report's progress callback: wall seconds per step."""
+    """The report's progress callback: seconds per step by ``clock`` (wall time by default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
         self.seconds: dict[str, float] = {}
-        self.since = time.perf_counter()
+        self.since = clock()
         self.current = ""
 
     def __call__(self, step: str) -> None:
-        now = time.perf_counter()
+        now = self.clock()
         if self.current:
             self.seconds[self.current] = self.seconds.get(self.current, 0.0) + now - self.since
         self.since, self.current = now, step
 
 
-def _stats(values: list[float]) -> str:
-    return f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}"
+def stats(values: list[float], digits: int = 2) -> str:
+    """``min / median / max`` of ``values``."""
+    return " / ".join(
+        f"{v:.{digits}f}" for v in (min(values), statistics.median(values), max(values))
+    )
+
+
+def inputs(folder: Path, mb: float, layers: int) -> tuple[Path, Path, Path]:
+    """The log, layer JSON and profile in ``folder``, generated when missing."""
+    log = folder / "build.log"
+    layers_path = folder / "model.layers.json"
+    profile_path = folder / "model.profile.json"
+    if not log.exists():
+        generate_log(log, mb)
+    if not layers_path.exists() or not profile_path.exists():
+        value, profile = generate_engine(layers)
+        layers_path.write_text(json.dumps(value, indent=4), encoding="utf-8")
+        profile_path.write_text(json.dumps(profile, indent=4), encoding="utf-8")
+    return log, layers_path, profile_path
 
 
 def views(build: trtlog.Build, engine: trtlog.Engine) -> None:
@@ -145,13 +164,7 @@ def main() -> int:
     args = ap.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="trtlog-bench-report-"))
-    log = folder / "build.log"
-    layers_path = folder / "model.layers.json"
-    profile_path = folder / "model.profile.json"
-    generate_log(log, args.mb)
-    value, profile = generate_engine(args.layers)
-    layers_path.write_text(json.dumps(value, indent=4), encoding="utf-8")
-    profile_path.write_text(json.dumps(profile, indent=4), encoding="utf-8")
+    log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
 
     trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
     # each round on a fresh parse and a fresh engine: the report pays for every event and
@@ -201,17 +214,17 @@ def main() -> int:
         for r, v, p in zip(rounds["report"], rounds["views"], rounds["parse"], strict=True)
     ]
     print(f"CPU seconds, min / median / max of {args.repeat} rounds (each on a fresh parse):")
-    print(f"(a) parse of the log:              {_stats(rounds['parse'])}")
-    print(f"(b) trtlog.report, log + engine:   {_stats(rounds['report'])}")
-    print(f"    wall time of (b):              {_stats(rounds['wall'])}")
+    print(f"(a) parse of the log:              {stats(rounds['parse'])}")
+    print(f"(b) trtlog.report, log + engine:   {stats(rounds['report'])}")
+    print(f"    wall time of (b):              {stats(rounds['wall'])}")
     print(
         "    steps (wall, median): "
         + ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in steps.items() if k)
     )
-    print(f"(c) the views alone (trtlog API):  {_stats(rounds['views'])}")
+    print(f"(c) the views alone (trtlog API):  {stats(rounds['views'])}")
     print(f"file: {size / 1e6:.1f} MB (target <= 15)")
-    print(f"ratio (b)/(a) per round: {_stats(ratio)} in CPU time (target <= 1.5)")
-    print(f"ratio ((b)-(c))/(a) per round: {_stats(own)} (the report's own work)")
+    print(f"ratio (b)/(a) per round: {stats(ratio)} in CPU time (target <= 1.5)")
+    print(f"ratio ((b)-(c))/(a) per round: {stats(own)} (the report's own work)")
     if not args.no_browser:
         opened = open_in_browser(target)
         if opened is not None:

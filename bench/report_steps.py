@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
-import statistics
 import sys
 import tempfile
 import time
@@ -25,29 +23,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_load import generate as generate_engine
-from parse_throughput import generate as generate_log
+from report import Steps, inputs, stats
 
 import trtlog
-
-
-class Steps:
-    """The report's progress callback: main-thread CPU seconds per step."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-        self.since = time.thread_time()
-        self.current = ""
-
-    def __call__(self, step: str) -> None:
-        now = time.thread_time()
-        if self.current:
-            self.seconds[self.current] = self.seconds.get(self.current, 0.0) + now - self.since
-        self.since, self.current = now, step
-
-
-def _stats(values: list[float]) -> str:
-    return f"{min(values):.3f} / {statistics.median(values):.3f} / {max(values):.3f}"
 
 
 def main() -> int:
@@ -61,14 +39,7 @@ def main() -> int:
 
     folder = args.folder or Path(tempfile.mkdtemp(prefix="trtlog-bench-steps-"))
     folder.mkdir(parents=True, exist_ok=True)
-    log = folder / "build.log"
-    layers_path = folder / "model.layers.json"
-    profile_path = folder / "model.profile.json"
-    if not (log.exists() and layers_path.exists() and profile_path.exists()):
-        generate_log(log, args.mb)
-        value, profile = generate_engine(args.layers)
-        layers_path.write_text(json.dumps(value, indent=4), encoding="utf-8")
-        profile_path.write_text(json.dumps(profile, indent=4), encoding="utf-8")
+    log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
 
     trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
     parse: list[float] = []
@@ -79,7 +50,7 @@ def main() -> int:
         build = trtlog.parse(log)
         parse.append(time.thread_time() - cpu)
         engine = trtlog.load_engine(layers_path, profile=profile_path)
-        took = Steps()
+        took = Steps(time.thread_time)
         gc.collect()
         trtlog.report(build, engine, progress=took)
         took("")
@@ -88,13 +59,13 @@ def main() -> int:
         del build, engine
     total = [sum(v[i] for k, v in steps.items() if k not in args.skip) for i in range(args.repeat)]
     print(f"main-thread CPU seconds, min / median / max of {args.repeat} rounds:")
-    print(f"  parse of the log        {_stats(parse)}")
+    print(f"  parse of the log        {stats(parse, 3)}")
     for key, values in steps.items():
-        print(f"  {key:23s} {_stats(values)}")
+        print(f"  {key:23s} {stats(values, 3)}")
     left = f" (without {', '.join(args.skip)})" if args.skip else ""
-    print(f"  steps{left}: {_stats(total)}")
+    print(f"  steps{left}: {stats(total, 3)}")
     ratio = [t / p for t, p in zip(total, parse, strict=True)]
-    print(f"  steps / parse per round: {_stats(ratio)}")
+    print(f"  steps / parse per round: {stats(ratio, 3)}")
     if args.folder is None:
         for path in (log, layers_path, profile_path):
             path.unlink()
