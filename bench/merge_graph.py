@@ -57,6 +57,17 @@ class Timer:
         setattr(owner, attribute, timed)
 
 
+class Both:
+    """Two progress callbacks as one."""
+
+    def __init__(self, *steps: Steps) -> None:
+        self.steps = steps
+
+    def __call__(self, step: str) -> None:
+        for each in self.steps:
+            each(step)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=50.0)
@@ -91,7 +102,7 @@ def main() -> int:
         took, took_cpu = Steps(), Steps(time.process_time)
         timer.seconds.clear()
         gc.collect()
-        trtlog.report(build, engine, progress=lambda s, a=took, b=took_cpu: (a(s), b(s)))
+        trtlog.report(build, engine, progress=Both(took, took_cpu))
         took("")
         took_cpu("")
         step.append(took.seconds["merge graph"])
