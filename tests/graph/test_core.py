@@ -132,8 +132,8 @@ def test_the_final_layers_come_from_the_loaders_table(
     path: Path, profile: Path | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A pending engine's layers enter the graph from the loader's table: no layer object
-    is built (when the loader left them pending), and the graph is the one the layer objects give (every fixture and corpus
-    layer JSON, against the loader's general path too)."""
+    is built (when the loader left them pending), and the graph is the one the layer
+    objects give (every fixture and corpus layer JSON, against the general path too)."""
     build = _build(SMALLNET[0])
     pending = _load(path, profile, False, monkeypatch)
     was_pending = "layers" not in pending.__dict__  # (else the loader took its general path)
