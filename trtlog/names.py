@@ -640,6 +640,13 @@ def common_module(nodes: Sequence[str]) -> str:
     """
     if not nodes:
         return "/"
+    if len(nodes) == 1:  # most layers: one node, its folder (what the lines below give)
+        node = nodes[0]
+        if "/" not in node:
+            return "/"
+        if "//" not in node and "\n" not in node and not node.endswith("/"):
+            folder = node[: node.rfind("/")]
+            return (folder if node.startswith("/") else "/" + folder) or "/"
     joined = "\n".join(nodes)
     if "/" not in joined:
         return "/"

@@ -442,6 +442,16 @@ def test_layer_module_is_the_common_module_path(nodes: list[str]) -> None:
     assert common_module(nodes) == "/" + "/".join(common)
 
 
+@given(st.lists(st.sampled_from(["/", "a", "b", "//", "x.0", "\n", "\n/"]), max_size=8))
+def test_one_nodes_module_is_what_the_general_path_gives(parts: list[str]) -> None:
+    """The single-node shortcut of ``common_module`` against its general path: the node
+    given twice takes the general path and has the same common module."""
+    from trtlog.names import common_module
+
+    node = "".join(parts)
+    assert common_module([node]) == common_module([node, node])
+
+
 @needs_corpus
 def test_log_engine_expands_foreign_node_ranges_in_parse_order() -> None:
     """Without the ForeignNode metadata lines, ranges expand with the ONNX parse order."""
