@@ -16,6 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import trtlog
+from tests.conftest import FIXTURES
 from trtlog.html.data import TACTICS_PER_LAYER, _fastest_of_group
 
 
@@ -54,3 +56,28 @@ def test_every_escape_path_writes_what_json_dumps_writes(text: str) -> None:
 
     value = {"name": text, "list": [text, 1.5, None]}
     assert _orjson_text(value) == json.dumps(value, separators=(",", ":"))
+
+
+@pytest.mark.parametrize(
+    ("layers", "profile"),
+    [
+        (
+            "trt10.16-like_smallnet-fp16_layers-detailed.json",
+            "trt10.16-like_smallnet-fp16.profile.json",
+        ),
+        (
+            "trt8.6-like_patternnet-qdq_layers-detailed.json",
+            "trt8.6-like_patternnet-qdq.profile.json",
+        ),
+    ],
+)
+def test_a_report_of_an_engine_and_its_profile_builds_no_layer_object(
+    layers: str, profile: str
+) -> None:
+    """Every view of the page reads the loader's table (README, Benchmarks: Report)."""
+    folder = FIXTURES / "layer_info"
+    engine = trtlog.load_engine(folder / layers, profile=folder / profile)
+    assert "layers" not in engine.__dict__
+    page = trtlog.report(engine)
+    assert "layers" not in engine.__dict__
+    assert engine.layers[0].name in page  # and the page shows the layers
