@@ -650,6 +650,17 @@ class LayerTable:
         self.times = times
         self.edges = edges
 
+    def column(self, name: str) -> list[Any]:
+        """One of :data:`LAYER_ROW_COLUMNS` as a list, a value per layer."""
+        at = LAYER_ROW_COLUMNS.index(name)
+        return [row[at] for row in self.rows]
+
+    def average_ms(self) -> list[float | None]:
+        """Each layer's average time, ``None`` where the profile gave none (or no profile)."""
+        if self.times is None:
+            return [None] * len(self.rows)
+        return [None if t[0] != t[0] else t[0] for t in self.times]  # NaN: no time
+
 
 class Engine(ExactJson):
     """A built engine's layers, as a layer-info JSON or a log's layer dump describes them.

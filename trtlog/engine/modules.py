@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._pydantic import assemble
 from trtlog.engine.model import (
-    LAYER_ROW_COLUMNS,
     MYELIN_LAYER_TYPES,
     Engine,
     EngineLayer,
@@ -113,21 +112,15 @@ def _columns(engine: Engine) -> _Columns:
     """
     table = engine.layer_table()
     if table is not None:
-        rows = table.rows
-        at = LAYER_ROW_COLUMNS.index
-        cols = list(zip(*rows, strict=True)) if rows else [()] * len(LAYER_ROW_COLUMNS)
-        if table.times is None:
-            times: list[float | None] = [None] * len(rows)
-        else:
-            times = [None if t[0] != t[0] else t[0] for t in table.times]  # NaN: no time
+        column = table.column
         return _Columns(
-            list(cols[at("index")]),
-            list(cols[at("name")]),
-            list(cols[at("type")]),
-            list(cols[at("onnx_nodes")]),
-            list(cols[at("is_reformat")]),
-            list(cols[at("precision")]),
-            times,
+            column("index"),
+            column("name"),
+            column("type"),
+            column("onnx_nodes"),
+            column("is_reformat"),
+            column("precision"),
+            table.average_ms(),
             {},
         )
     layers = engine.layers

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.engine.model import LAYER_ROW_COLUMNS, MYELIN_LAYER_TYPES, Engine, total_of
+from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, total_of
 from trtlog.names import MyelinKernel, parse_kernel_name
 
 __all__ = ["MyelinGroup", "engine_groups", "myelin_groups"]
@@ -137,18 +137,11 @@ def _layer_columns(
     """
     table = engine.layer_table()
     if table is not None and "layers" not in engine.__dict__:
-        at = LAYER_ROW_COLUMNS.index
-        i_name, i_type, i_nodes = at("name"), at("type"), at("onnx_nodes")
-        rows = table.rows
-        if table.times is None:
-            times: list[float | None] = [None] * len(rows)
-        else:  # NaN: no time (LayerTime.known)
-            times = [None if t[0] != t[0] else t[0] for t in table.times]
         return (
-            [r[i_name] for r in rows],
-            [r[i_type] for r in rows],
-            [r[i_nodes] for r in rows],
-            times,
+            table.column("name"),
+            table.column("type"),
+            table.column("onnx_nodes"),
+            table.average_ms(),
             lambda _i: (),
         )
     layers = engine.layers

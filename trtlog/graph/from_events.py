@@ -19,7 +19,7 @@ from trtlog.engine.from_log import (
     engine_from_autotuned,
     engine_from_placement,
 )
-from trtlog.engine.model import LAYER_ROW_COLUMNS, Engine
+from trtlog.engine.model import Engine
 from trtlog.events import (
     ConcatElimination,
     ConvScaleFusion,
@@ -66,11 +66,6 @@ _COMPOSED = _decorated
 
 # passes that delete layers rather than fuse them into the layer they run on
 _ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)
-
-# the columns of an engine's layer table (LayerTable.rows) the graph reads
-_NAME = LAYER_ROW_COLUMNS.index("name")
-_ONNX = LAYER_ROW_COLUMNS.index("onnx_nodes")
-_SOURCE = LAYER_ROW_COLUMNS.index("onnx_source")
 
 
 def _result_name(pass_name: str | None, first: str, second: str) -> str:
@@ -699,7 +694,8 @@ class _Builder:
             return []
         table = engine.layer_table() if "layers" not in engine.__dict__ else None
         if table is not None:
-            return [(r[_NAME], r[_ONNX], r[_SOURCE]) for r in table.rows]
+            names, nodes, sources = (table.column(c) for c in ("name", "onnx_nodes", "onnx_source"))
+            return list(zip(names, nodes, sources, strict=True))
         return [(x.name, x.onnx_nodes, x.onnx_source) for x in engine.layers]
 
     def _range(self, first: str, last: str) -> list[str] | None:

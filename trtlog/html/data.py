@@ -566,9 +566,7 @@ def engine_total_ms(engine: Engine) -> float:
     table = engine.layer_table()
     if table is None or "layers" in engine.__dict__:
         return engine.total_ms
-    if table.times is None:
-        return math.nan
-    known = [t[0] for t in table.times if t[0] == t[0]]  # NaN: the profile gave no time
+    known = [ms for ms in table.average_ms() if ms is not None]
     return total_of(known) if known else math.nan
 
 
