@@ -70,10 +70,16 @@ def test_core_is_the_merge_graph_and_the_table_its_fates(path: Path) -> None:
     core = graph_core(build)
     assert type(core) is GraphCore
     assert _contents(core) == _contents(graph)
+    _check_order(core)
     _check_table(graph)
     _check_table(core)
     # MergeGraph.fates reads the table: the same fates as one at a time
     assert graph.fates() == [graph._fate(n) for n in _onnx(graph)]
+
+
+def _check_order(core: GraphCore) -> None:
+    """The node, out-edge and in-edge dicts hold the same keys in the same order (readers zip)."""
+    assert list(core.node_data()) == list(core.out_adjacency()) == list(core.in_adjacency())
 
 
 def _onnx(graph: MergeGraph) -> list[str]:
@@ -91,6 +97,7 @@ def test_core_with_an_engine_is_the_merge_graph() -> None:
     graph = build.merge_graph(trtlog.load_engine(layers))
     core = graph_core(build, trtlog.load_engine(layers))
     assert _contents(core) == _contents(graph)
+    _check_order(core)
     _check_table(core)
     # a fate the table answers without a walk: a node merged into one final layer
     fast = [n for n, out in core.out_adjacency().items() if n.startswith("onnx:") and len(out) == 1]

@@ -18,6 +18,7 @@ import trtlog
 from tests.build.test_store import LOGS
 from tests.conftest import FIXTURES
 from trtlog.graph import FLOWS, MergeGraph
+from trtlog.graph.core import GraphCore
 from trtlog.graph.from_events import graph_core
 from trtlog.html.data import _FATE_KINDS, _NODE_KINDS, ORIGINAL_FATES, Strings, _graph_data
 
@@ -63,7 +64,9 @@ def _reference(graph: MergeGraph, s: Strings) -> dict[str, Any]:
         fates["steps"].append(steps)
 
     onnx = sorted(
-        (d.get("order", 0), d["name"], n) for n, d in node_data.items() if d["kind"] == "onnx_node"
+        (d.get("order", 0), d["name"], n)
+        for n, d in node_data.items()
+        if d.get("kind") == "onnx_node"
     )
     for _, name, node_id in onnx:
         add(by_name.get(name), node_id)
@@ -171,3 +174,40 @@ def test_graph_data_of_a_node_and_an_initializer_of_one_name() -> None:
     _same(graph)
     data = _graph_data(graph, Strings())
     assert data["fates"]["node"][:2] == [0, 2]  # w is its initializer (added first), then c
+
+
+def test_graph_data_of_an_irregular_graph_is_the_plain_reading() -> None:
+    """The columns' general path: what no graph trtlog builds has, read as the plain reading.
+
+    A node added bare (an edge to a missing node), ONNX nodes whose parse order is not their
+    node order, and out-edges kept in another order than the nodes: the page's columns fall
+    back to reading defaults, sorting and looking positions up.
+    """
+    graph = MergeGraph(source="hand-made")
+    graph.insert("onnx:b", {"kind": "onnx_node", "name": "b", "op": "Relu", "line": 2, "order": 1})
+    graph.insert("onnx:a", {"kind": "onnx_node", "name": "a", "op": "Conv", "line": 1, "order": 0})
+    graph.insert("layer:a + b", {"kind": "engine_layer", "name": "a + b", "line": 0, "index": 0})
+    graph.insert("layer:x", {"kind": "intermediate", "name": "x", "line": 0})
+    graph.relate("onnx:a", "layer:a + b", "merged into", "Fusion", 5)
+    graph.relate("onnx:b", "layer:x", "registered as", None, 2)
+    graph.relate("bare", "layer:x", "merged into", None, 0, "name")  # a node without attributes
+    graph.graph["final_layers_known"] = True
+    _same(graph)
+    data = _graph_data(graph, Strings())
+    assert data["fates"]["node"] == [1, 0]  # a (order 0) first
+    assert data["nodes"]["kind"][-1] == 2  # the bare node reads as an intermediate
+    # out-edges in another order than the nodes (a core's dicts, reordered by hand)
+    core = GraphCore(source="hand-made")
+    core.insert("onnx:a", {"kind": "onnx_node", "name": "a", "op": None, "line": 1, "order": 0})
+    core.insert("onnx:c", {"kind": "onnx_node", "name": "c", "op": None, "line": 2, "order": 1})
+    core.insert("layer:c", {"kind": "engine_layer", "name": "c", "line": 0, "index": 0})
+    core.relate("onnx:c", "layer:c", "registered as", None, 2)
+    core.relate("onnx:a", "layer:c", "merged into", "Fusion", 3)
+    core.graph["final_layers_known"] = True
+    succ = core.out_adjacency()
+    reordered = dict(reversed(succ.items()))
+    succ.clear()
+    succ.update(reordered)
+    fast, plain = Strings(), Strings()
+    assert _graph_data(core, fast) == _reference(core, plain)  # type: ignore[arg-type]
+    assert fast.items == plain.items

@@ -69,6 +69,8 @@ class GraphCore:
 
     def __init__(self, **attr: Any) -> None:
         self.graph: dict[str, Any] = dict(attr)
+        # the three dicts hold the same keys in the same order (a node is added to all three at
+        # once, and none is removed), as networkx's do: readers zip them
         self._node: dict[str, dict[str, Any]] = {}
         self._succ: Adjacency = {}
         self._pred: Adjacency = {}

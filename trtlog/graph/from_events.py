@@ -109,6 +109,8 @@ class _Builder:
         self.silent: dict[str, list[tuple[str, int]]] = defaultdict(list)  # layer -> passes
         self.order: list[str] = []  # ONNX nodes in parse order
         self.order_index: dict[str, int] = {}  # ONNX node -> its position in self.order
+        # their node ids, in the same order (the graph's keys: made and hashed once)
+        self.onnx_ids: list[str] = []
         self.layer_order: dict[str, int] = {}  # TensorRT layers in the order the parser made them
         self.layer_names: list[str] = []  # the same, as a list
         self.foreign: dict[str, tuple[str, ...]] = {}  # Myelin region -> its ONNX nodes
@@ -163,6 +165,7 @@ class _Builder:
             )
             self.order_index[name] = len(self.order)
             self.order.append(name)
+            self.onnx_ids.append(node_id)
 
     def event(self, e: Event) -> None:
         """Add what one event says (events of other kinds say nothing to the graph)."""
@@ -385,7 +388,7 @@ class _Builder:
         # dropped once, below
         pred = g.in_adjacency()
         compose = self._compose
-        names = self.order
+        names, onnx_ids = self.order, self.onnx_ids
         # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
         # lines, or the pass named its result differently): each final layer by its members,
         # gathered here, from the names split once (only read as sets: the order of each
@@ -419,6 +422,7 @@ class _Builder:
                         pred[member_id] = {}
                         order[member] = len(names)
                         names.append(member)
+                        onnx_ids.append(member_id)
                     out = succ[member_id]
                     current = out.get(node_id)
                     if current is None:  # _merged_into, inline: most edges are new
@@ -445,10 +449,11 @@ class _Builder:
         _changed(g)
         # the dead ends first: _held only adds edges out of the dead end it is given
         dead: list[tuple[str, str]] = []
-        for node_id, data in nodes.items():
+        # (the node and edge dicts share one key order: GraphCore adds a node to both at once)
+        for (node_id, data), out in zip(nodes.items(), succ.values(), strict=True):
             if data["kind"] != "intermediate":
                 continue
-            for d in succ[node_id].values():
+            for d in out.values():
                 if d["relation"] in _ENDS:
                     break
             else:  # a dead end (a for-else: no generator per node of a big graph)
@@ -494,7 +499,7 @@ class _Builder:
         constant: set[str] | None = None
         outputs: dict[str, list[str]] = {}
         starts = [("init:" + n, n) for n in sorted(initializers)]
-        starts += [("onnx:" + n, n) for n in self.order]
+        starts += zip(self.onnx_ids, self.order, strict=True)
         settled = self.settled
         settles = self._settles
         for start, name in starts:
@@ -532,8 +537,9 @@ class _Builder:
             outputs[node].append(tensor)
         constant: set[str] = set(initializers)
         inputs_of = self.inputs.get
-        for name in self.order:  # parse order is topological
-            op = nodes["onnx:" + name].get("op")
+        # parse order is topological
+        for node_id, name in zip(self.onnx_ids, self.order, strict=True):
+            op = nodes[node_id].get("op")
             inputs = inputs_of(name, [])
             if op == "Constant" or (
                 inputs
@@ -586,7 +592,11 @@ class _Builder:
         g = self.g
         settled = self.settled
         # edges are only ever added: a node settled before stays settled
-        left = [name for name in self.order if "onnx:" + name not in settled]
+        left = [
+            name
+            for node_id, name in zip(self.onnx_ids, self.order, strict=True)
+            if node_id not in settled
+        ]
         if not left:
             return
         duplicates = self._duplicates()

@@ -332,127 +332,157 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
 
 
 def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
-    """:func:`_graph` of a merge graph made already."""
+    """:func:`_graph` of a merge graph made already.
+
+    Read as columns (a graph of 100,000 nodes): each attribute of the nodes and of the edges
+    by one ``map`` over the graph's own dicts (networkx's, or a core's), positions by node
+    order, and each fate's columns from those; a node whose only edge flows into an engine
+    layer that flows nowhere (most nodes of a big engine) takes its fate from the columns,
+    every other node from :meth:`~trtlog.graph.core.GraphCore.fate_edges`.
+    """
+    from itertools import accumulate, chain, compress, repeat
+    from operator import eq, itemgetter, lt
+
     from trtlog.graph.core import FLOWS
 
-    kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
-    # networkx's own dicts (MergeGraph.node_data, out_adjacency): no view object per node, and
-    # a column per table (a graph of 100,000 nodes), each node and edge read once
     node_data = graph.node_data()
-    rows = [
-        (
-            node_id,
-            k := d.get("kind", "intermediate"),
-            d.get("name", node_id),
-            d.get("op"),
-            d.get("order"),
-            d.get("index") if k == "engine_layer" else None,
-        )
-        for node_id, d in node_data.items()
-    ]
-    node_ids, node_kinds, node_names, node_ops, order, layer = (
-        (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [], [], [], [])
-    )
-    ids = dict(zip(node_ids, range(len(node_ids)), strict=True))
-    kinds = list(map(kind_code.get, node_kinds, [2] * len(node_kinds)))
+    succ = graph.out_adjacency()
+    node_ids = list(node_data)
+    datas = list(node_data.values())
     n = len(node_ids)
+    get = dict.get
+    # every node trtlog adds has a kind and a name, every edge its four attributes; a graph
+    # with a node added bare (by an edge to a missing node) or an edge without them is read
+    # with the defaults below, and its fates one at a time
+    general = False
+    try:
+        node_kinds: list[Any] = list(map(itemgetter("kind"), datas))
+        node_names: list[Any] = list(map(itemgetter("name"), datas))
+    except KeyError:
+        node_kinds = list(map(get, datas, repeat("kind"), repeat("intermediate")))
+        node_names = list(map(get, datas, repeat("name"), node_ids))
+        general = True
+    node_ops = list(map(get, datas, repeat("op")))
+    order = list(map(get, datas, repeat("order")))
+    layer = [
+        x if k == "engine_layer" else None
+        for k, x in zip(node_kinds, map(get, datas, repeat("index")), strict=True)
+    ]
+    kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
+    kinds = list(map(kind_code.get, node_kinds, repeat(2)))
+    ids = dict(zip(node_ids, range(n), strict=True))
     # an engine layer by name (the last of a name, as assigning in node order), and an ONNX
     # node (or initializer) by name (the first: read backwards, the first is written last)
-    layer_ids = {
-        name: i
-        for i, k, name in zip(range(n), node_kinds, node_names, strict=True)
-        if k == "engine_layer"
-    }
-    by_name = {
-        node_names[i]: i
-        for i in range(n - 1, -1, -1)
-        if node_kinds[i] == "onnx_node" or node_kinds[i] == "onnx_initializer"
-    }
+    at_layers = list(compress(range(n), map(eq, node_kinds, repeat("engine_layer"))))
+    layer_ids = dict(zip(map(node_names.__getitem__, at_layers), at_layers, strict=True))
+    at_nodes = [i for i, k in enumerate(node_kinds) if k == "onnx_node" or k == "onnx_initializer"]
+    at_nodes.reverse()
+    by_name = dict(zip(map(node_names.__getitem__, at_nodes), at_nodes, strict=True))
     # the names first, then the ops: the string table's order
     names = s.many(node_names)
     ops = s.many(node_ops)
+    # the edges in the graph's order: per source (node order), its targets as added; each
+    # node's first edge and number of edges by the node's position
+    outs = list(succ.values())
+    counts = list(map(len, outs))
+    starts_at = list(accumulate(counts, initial=0))
+    if list(succ) == node_ids:  # (networkx and a core add a node to both at once)
+        first, degree = starts_at, counts
+        es = list(chain.from_iterable(map(repeat, range(n), counts)))
+    else:
+        at_source = list(map(ids.__getitem__, succ))
+        first, degree = [0] * n, [0] * n
+        for i, f, c in zip(at_source, starts_at, counts, strict=False):
+            first[i], degree[i] = f, c
+        es = list(chain.from_iterable(map(repeat, at_source, counts)))
+    et = list(map(ids.__getitem__, chain.from_iterable(outs)))
+    edge_data = list(chain.from_iterable(map(dict.values, outs)))
+    try:
+        edge_rel: list[Any] = list(map(itemgetter("relation"), edge_data))
+        edge_pass: list[Any] = list(map(itemgetter("pass_name"), edge_data))
+        edge_line: list[Any] = list(map(itemgetter("line"), edge_data))
+        edge_ev: list[Any] = list(map(itemgetter("evidence"), edge_data))
+    except KeyError:
+        edge_rel = list(map(get, edge_data, repeat("relation"), repeat("")))
+        edge_pass = list(map(get, edge_data, repeat("pass_name")))
+        edge_line = list(map(get, edge_data, repeat("line")))
+        edge_ev = list(map(get, edge_data, repeat("evidence")))
+        general = True
+    at = [x or 0 for x in edge_line]
     relations = Strings()
     evidence = Strings()
-    # the edges in the graph's order: per source (node order), its targets as added
-    edge_rows = [
-        (
-            a,
-            b,
-            d,
-            d.get("relation", ""),
-            d.get("pass_name"),
-            d.get("line") or 0,
-            d.get("evidence") or "log",
-        )
-        for a, targets in graph.out_adjacency().items()
-        for b, d in targets.items()
-    ]
-    sources, targets, edge_data, edge_rel, edge_pass, at, edge_ev = (
-        (list(column) for column in zip(*edge_rows, strict=True))
-        if edge_rows
-        else ([], [], [], [], [], [], [])
-    )
-    es = list(map(ids.__getitem__, sources))
-    et = list(map(ids.__getitem__, targets))
     rel = relations.many(edge_rel)
     passes = s.many(edge_pass)
-    ev = evidence.many(edge_ev)
-    # a fate's step is its edge's columns, found by the edge's data (the graph keeps one dict
-    # per edge)
-    step_of = dict(
-        zip(
-            map(id, edge_data),
-            zip(
-                rel,
-                map(names.__getitem__, es),
-                map(names.__getitem__, et),
-                passes,
-                at,
-                ev,
-                strict=True,
-            ),
-            strict=True,
-        )
-    )
+    ev = evidence.many([x or "log" for x in edge_ev])
     fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
-    f_node: list[int | None] = []
+    # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
+    # the network as parsed that no parser line ties to a node (an excerpt, or a log without
+    # parser lines, knows nodes by those)
+    onnx = list(compress(range(n), map(eq, node_kinds, repeat("onnx_node"))))
+    orders: list[Any] = list(map(order.__getitem__, onnx))
+    if None in orders or not all(map(lt, orders, islice(orders, 1, None))):
+        # (a core's nodes are added in parse order: sorted already)
+        onnx = [
+            i
+            for _, _, _, i in sorted(
+                (datas[i].get("order", 0), datas[i]["name"], node_ids[i], i) for i in onnx
+            )
+        ]
+    starts = onnx.copy()
+    f_node: list[int | None] = list(map(by_name.get, map(node_names.__getitem__, onnx)))
+    into = graph.in_adjacency()
+    originals = [
+        i
+        for i in compress(range(n), map(eq, node_kinds, repeat("intermediate")))
+        if not into[node_ids[i]] and "kind" in datas[i]
+    ]
+    if len(originals) <= ORIGINAL_FATES:
+        for i in originals:
+            # as MergeGraph.fate finds a node by its name
+            start = graph.find(
+                datas[i]["name"], ("onnx_node", "onnx_initializer", "intermediate", "engine_layer")
+            )
+            assert start is not None
+            starts.append(ids[start])
+            f_node.append(i)
     f_kind: list[int] = []
     f_reason: list[int | None] = []
     f_finals: list[list[int]] = []
     f_steps: list[list[Any]] = []
-    # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
-    # the network as parsed that no parser line ties to a node (an excerpt, or a log without
-    # parser lines, knows nodes by those): read in one pass (GraphCore.fate_table)
-    onnx = sorted(
-        (node_data[node_id].get("order", 0), node_data[node_id]["name"], node_id)
-        for node_id, k in zip(node_ids, node_kinds, strict=True)
-        if k == "onnx_node"
-    )
-    starts = [node_id for _, _, node_id in onnx]
-    f_node.extend([by_name.get(name) for _, name, _ in onnx])
-    into = graph.in_adjacency()
-    originals = [
-        node_id
-        for node_id, k in zip(node_ids, node_kinds, strict=True)
-        if k == "intermediate" and "kind" in node_data[node_id] and not into[node_id]
-    ]
-    if len(originals) <= ORIGINAL_FATES:
-        for n in originals:
-            # as MergeGraph.fate finds a node by its name
-            start = graph.find(
-                node_data[n]["name"],
-                ("onnx_node", "onnx_initializer", "intermediate", "engine_layer"),
-            )
-            assert start is not None
-            starts.append(start)
-            f_node.append(ids[n])
-    for kind, reason, finals, fate_steps in graph.fate_table(starts):
+    flows = list(map(FLOWS.__contains__, edge_rel))
+    ends: dict[int, bool] = {}  # layer -> whether no edge flows out of it (a walk ends there)
+    fused, folded = fate_kind["fused"], fate_kind["folded"]
+    for i in starts:
+        # GraphCore.fate_table's shortcut, on the columns: one edge, flowing into an engine
+        # layer that flows nowhere
+        if degree[i] == 1 and not general:
+            k = first[i]
+            t = et[k]
+            end = ends.get(t)
+            if end is None:
+                end = ends[t] = not any(flows[first[t] : first[t] + degree[t]])
+            if (
+                end
+                and flows[k]
+                and t != i
+                and node_kinds[t] == "engine_layer"
+                and node_kinds[i] != "engine_layer"
+            ):
+                constant = node_kinds[i] == "onnx_initializer" or node_ops[i] == "Constant"
+                f_kind.append(folded if constant else fused)
+                f_reason.append(None)
+                f_finals.append([layer_ids.get(node_names[t], -1)])
+                f_steps.append([rel[k], names[i], names[t], passes[k], at[k], ev[k]])
+                continue
+        kind, reason, finals, fate_steps = graph.fate_edges(node_ids[i])
         f_kind.append(fate_kind.get(kind, 4))
         f_reason.append(None if reason is None else s(reason))
-        f_finals.append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
+        f_finals.append([layer_ids.get(node_data[x]["name"], -1) for x in finals])
         steps: list[Any] = []
-        for _, _, d in fate_steps:
-            steps += step_of[id(d)]
+        for a, b, _ in fate_steps:
+            source = ids[a]
+            k = first[source] + list(succ[a]).index(b)
+            steps += (rel[k], names[source], names[et[k]], passes[k], at[k], ev[k])
         f_steps.append(steps)
     return {
         "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
