@@ -408,7 +408,7 @@ class _Builder:
                 into = pred[node_id]
                 for member in onnx_nodes:
                     member_id = "onnx:" + member
-                    if member not in order and member_id not in nodes:
+                    if member_id not in nodes:  # (a node of self.order is in the graph)
                         # self.onnx_node(member, None, 0), inline: an engine of 20,000 layers
                         # lists tens of thousands of nodes the log never parsed
                         nodes[member_id] = {
@@ -731,6 +731,41 @@ class _Builder:
         """:func:`~trtlog.names.split_shape` of ``name`` (cached: split once)."""
         return split_shape(name)
 
+    def _name_edge(
+        self,
+        name: str,
+        node_id: str,
+        relation: Relation,
+        pass_name: str | None,
+        evidence: str,
+        out: bool = False,
+    ) -> None:
+        """``g.relate(g.layer(name), node_id, relation, pass_name, 0, evidence)``.
+
+        Or the edge from ``node_id`` to the layer ``name`` when ``out``. A new layer node and
+        its one edge are written into the graph's dicts directly (a big engine's Myelin ranges
+        and reformats name tens of thousands); the caller drops the graph's cache.
+        """
+        layer = "layer:" + name
+        nodes = self.nodes
+        if layer in nodes:
+            if out:
+                self.g.relate(node_id, layer, relation, pass_name, 0, evidence)
+            else:
+                self.g.relate(layer, node_id, relation, pass_name, 0, evidence)
+            return
+        nodes[layer] = {"kind": "intermediate", "name": name, "line": 0}
+        edge = {"relation": relation, "pass_name": pass_name, "line": 0, "evidence": evidence}
+        succ, pred = self.succ, self.g.in_adjacency()
+        if out:
+            succ[layer] = {}
+            pred[layer] = {node_id: edge}
+            succ[node_id][layer] = edge
+        else:
+            succ[layer] = {node_id: edge}
+            pred[layer] = {}
+            pred[node_id][layer] = edge
+
     def _compose(self, node_id: str, name: str) -> Shape:
         """Edges from the parts of a composed final name into the layer, recursively.
 
@@ -768,8 +803,9 @@ class _Builder:
                             break
                     else:
                         _merged_into(out, into, part_id, node_id, "name")
-                # a plain name composes nothing (split_name's own test, without a tree)
-                if _COMPOSED(text) and self._shape(text).op != "leaf":
+                # a part of a name split from the top has the op its own split has (the
+                # splitter's depth bound is far below)
+                if part.op != "leaf":
                     self._compose(part_id, text)
         elif op == "clone" and parts.parts:
             base = parts.parts[0].text
@@ -784,15 +820,15 @@ class _Builder:
             members = self._range(first[0], last[-1]) if first and last else None
             if members is not None:
                 for member in members:
-                    g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "order")
+                    self._name_edge(member, node_id, "merged into", "Myelin", "order")
             else:
                 for member in first + last:
-                    g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "name")
+                    self._name_edge(member, node_id, "merged into", "Myelin", "name")
         elif op == "foreign":
             for member in parts.members():
-                g.relate(g.layer(member), node_id, "merged into", "Myelin", 0, "name")
+                self._name_edge(member, node_id, "merged into", "Myelin", "name")
         elif op == "reformat" and parts.parts:
-            g.relate(node_id, g.layer(parts.parts[0].text), "copied for", None, 0, "name")
+            self._name_edge(parts.parts[0].text, node_id, "copied for", None, "name", out=True)
         elif op in ("profile", "myelin") and parts.parts:
             g.relate(g.layer(parts.parts[0].text), node_id, "merged into", None, 0, "name")
         return parts

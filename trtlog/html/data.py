@@ -364,16 +364,15 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         general = True
     node_ops = list(map(get, datas, repeat("op")))
     order = list(map(get, datas, repeat("order")))
-    layer = [
-        x if k == "engine_layer" else None
-        for k, x in zip(node_kinds, map(get, datas, repeat("index")), strict=True)
-    ]
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     kinds = list(map(kind_code.get, node_kinds, repeat(2)))
     ids = dict(zip(node_ids, range(n), strict=True))
     # an engine layer by name (the last of a name, as assigning in node order), and an ONNX
     # node (or initializer) by name (the first: read backwards, the first is written last)
     at_layers = list(compress(range(n), map(eq, node_kinds, repeat("engine_layer"))))
+    layer: list[Any] = [None] * n  # an engine layer's index
+    for i in at_layers:
+        layer[i] = datas[i].get("index")
     layer_ids = dict(zip(map(node_names.__getitem__, at_layers), at_layers, strict=True))
     at_nodes = [i for i, k in enumerate(node_kinds) if k == "onnx_node" or k == "onnx_initializer"]
     at_nodes.reverse()
@@ -397,11 +396,15 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         es = list(chain.from_iterable(map(repeat, at_source, counts)))
     et = list(map(ids.__getitem__, chain.from_iterable(outs)))
     edge_data = list(chain.from_iterable(map(dict.values, outs)))
-    try:
-        edge_rel: list[Any] = list(map(itemgetter("relation"), edge_data))
-        edge_pass: list[Any] = list(map(itemgetter("pass_name"), edge_data))
-        edge_line: list[Any] = list(map(itemgetter("line"), edge_data))
-        edge_ev: list[Any] = list(map(itemgetter("evidence"), edge_data))
+    edge_rel: list[Any]
+    edge_pass: list[Any]
+    edge_line: list[Any]
+    edge_ev: list[Any]
+    try:  # (one read of each edge, then the columns: twice as fast as a read per column)
+        fields = list(map(itemgetter("relation", "pass_name", "line", "evidence"), edge_data))
+        edge_rel, edge_pass, edge_line, edge_ev = (
+            (list(c) for c in zip(*fields, strict=True)) if fields else ([], [], [], [])
+        )
     except KeyError:
         edge_rel = list(map(get, edge_data, repeat("relation"), repeat("")))
         edge_pass = list(map(get, edge_data, repeat("pass_name")))
