@@ -389,6 +389,7 @@ class _Builder:
         pred = g.in_adjacency()
         compose = self._compose
         names, onnx_ids = self.order, self.onnx_ids
+        settle = self.settled.add
         # intermediate dead ends whose parts an engine layer lists (the log cut the fusion
         # lines, or the pass named its result differently): each final layer by its members,
         # gathered here, from the names split once (only read as sets: the order of each
@@ -418,11 +419,22 @@ class _Builder:
                             "line": 0,
                             "order": len(names),
                         }
-                        succ[member_id] = {}
+                        # its one edge, into this layer: _infer's first look finds it settled
+                        # (an edge is never taken away, nor a layer's kind)
+                        edge = {
+                            "relation": "merged into",
+                            "pass_name": None,
+                            "line": 0,
+                            "evidence": source,
+                        }
+                        succ[member_id] = {node_id: edge}
                         pred[member_id] = {}
+                        into[member_id] = edge
                         order[member] = len(names)
                         names.append(member)
                         onnx_ids.append(member_id)
+                        settle(member_id)
+                        continue
                     out = succ[member_id]
                     current = out.get(node_id)
                     if current is None:  # _merged_into, inline: most edges are new
@@ -503,6 +515,8 @@ class _Builder:
         settled = self.settled
         settles = self._settles
         for start, name in starts:
+            if start in settled:  # (a final layer's new member: settled as added)
+                continue
             data = nodes.get(start)
             if data is None:
                 continue
