@@ -20,7 +20,14 @@ from tests.conftest import FIXTURES
 from trtlog.graph import FLOWS, MergeGraph
 from trtlog.graph.core import GraphCore
 from trtlog.graph.from_events import graph_core
-from trtlog.html.data import _FATE_KINDS, _NODE_KINDS, ORIGINAL_FATES, Strings, _graph_data
+from trtlog.html.data import (
+    _FATE_KINDS,
+    _NODE_KINDS,
+    ORIGINAL_FATES,
+    Strings,
+    _graph_data,
+    _positions,
+)
 
 
 def _reference(graph: MergeGraph, s: Strings) -> dict[str, Any]:
@@ -211,3 +218,18 @@ def test_graph_data_of_an_irregular_graph_is_the_plain_reading() -> None:
     fast, plain = Strings(), Strings()
     assert _graph_data(core, fast) == _reference(core, plain)  # type: ignore[arg-type]
     assert fast.items == plain.items
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [[], ["a", "b", "a", "c"], ["b", "x", "x", "y"], ["a", None, "z", None], [None, None]],
+)
+def test_positions_are_the_tables_many(texts: list[str | None]) -> None:
+    """The page's one-pass fill of the string table gives what ``Strings.many`` gives."""
+    fast, plain = Strings(), Strings()
+    for table in (fast, plain):
+        table("a")
+        table("b")
+    assert _positions(fast, texts) == plain.many(texts)
+    assert fast.items == plain.items
+    assert fast.index == plain.index
