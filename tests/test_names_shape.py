@@ -43,6 +43,17 @@ HOSTILE = [
     "(Unnamed Layer* 5) [Shuffle]",
     "PWN(" * 40 + "x" + ")" * 40,  # deeper than MAX_DEPTH: the rest stays one leaf
     " + ".join(["PWN(a, b)"] * 50),
+    # split_shape's fusion of plain names, and names just outside it
+    "/a/Conv + /a/BatchNormalization + /a/Relu",
+    "a + b) + c]",
+    "a +  + b + ",
+    " + ",
+    "a + b\n + c",
+    "a + Reformatting CopyNode for Input Tensor 0 to b",
+    "a + b_clone_1",
+    "a + b_myl0_1",
+    "a + b || c",
+    "a + b [profile 1]",
     "",
 ]
 

@@ -297,6 +297,21 @@ def split_shape(text: str) -> Shape:
         >>> split_shape("PWN(a, b)").op, [p.text for p in split_shape("PWN(a, b)").parts]
         ('pointwise', ['a', 'b'])
     """
+    if (
+        " + " in text
+        and "(" not in text
+        and "[" not in text
+        and "{" not in text
+        and " || " not in text
+        and "_clone_" not in text
+        and "_myl" not in text
+        and "Reformat" not in text
+    ):
+        # a fusion of plain names (most layers of a big engine): what _tree makes of it, as
+        # no other rule applies and no part is decorated (a closing bracket alone opens none)
+        leaves = tuple([_new_tuple(Shape, (p, "leaf", (), None, None)) for p in text.split(" + ")])
+        fused: Shape = _new_tuple(Shape, (text, "fusion", leaves, None, None))
+        return fused
     shape: Shape = _tree(text, 0, Shape, _shape_leaf)
     return shape
 
