@@ -358,7 +358,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     every other node from :meth:`~trtlog.graph.core.GraphCore.fate_edges`.
     """
     from itertools import accumulate, chain, compress, repeat
-    from operator import eq, itemgetter, lt, not_
+    from operator import eq, is_, itemgetter, lt, not_
 
     from trtlog.graph.core import FLOWS
 
@@ -402,7 +402,8 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     outs = list(succ.values())
     counts = list(map(len, outs))
     starts_at = list(accumulate(counts, initial=0))
-    if list(succ) == node_ids:  # (networkx and a core add a node to both at once)
+    # (networkx and a core add a node to both at once: the same keys, the same objects)
+    if len(succ) == n and all(map(is_, succ, node_ids)):
         first, degree = starts_at, counts
         es = list(chain.from_iterable(map(repeat, range(n), counts)))
     else:
