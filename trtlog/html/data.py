@@ -624,7 +624,7 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
             nodes,
             total(times) if times else None,
             total(split) if split else 0.0,
-            dict(precisions),
+            precisions,  # (module_rollup made it for this call: no copy)
             [pop(c) for c in children] if children else [],
         ]
     return made[()]
