@@ -90,13 +90,23 @@ _GC_THRESHOLDS = (150_000, 20, 100)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code.
+
+    Without ``argv`` (the ``trtlog`` program and ``python -m trtlog``: the arguments of the
+    process), the process is about to end when the command returns, and the objects it made
+    are moved to the collector's permanent generation (``gc.freeze``): Python's shutdown
+    otherwise runs full collections over every object of pydantic, the event classes and the
+    parsed log only to free them, a fifth of ``trtlog summary``'s CPU on a short log (issue
+    18: start-up). Called with ``argv`` (from Python), it leaves the collector as it was.
+    """
     thresholds = gc.get_threshold()
     gc.set_threshold(*_GC_THRESHOLDS)
     try:
         return _main(argv)
     finally:
         gc.set_threshold(*thresholds)
+        if argv is None:
+            gc.freeze()
 
 
 def _main(argv: Sequence[str] | None) -> int:
