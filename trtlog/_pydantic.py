@@ -19,7 +19,7 @@ from collections.abc import Iterator, Set
 from contextlib import contextmanager
 from typing import Any, Self, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticSerializationError
 
 __all__ = ["ExactJson", "assemble", "gc_paused", "same_values"]
@@ -134,6 +134,10 @@ class ExactJson(BaseModel):
     JSON writer cannot encode and its reader refuses as ``\\udXXX`` escapes. A model holding
     one is written by Python's ``json`` with such escapes (valid JSON) and read back by it.
     """
+
+    # no schema for this base itself (issue 18: start-up): a model's schema is built when it
+    # is first validated or serialised (its subclasses inherit the setting)
+    model_config = ConfigDict(defer_build=True)
 
     def __eq__(self, other: object) -> bool:
         """Pydantic's equality, with NaN equal to NaN."""

@@ -148,7 +148,7 @@ class Tensor(BaseModel):
     Keys of a layer JSON's tensor objects that have no field here are kept as extras.
     """
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="allow")
 
     name: str
     dtype: DType | None = None
@@ -185,7 +185,7 @@ class TensorFormat(BaseModel):
         element_bits: bits per element of :attr:`dtype`.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str
     dtype: DType | None = None
@@ -364,7 +364,7 @@ def inspector_tensor(
     return assemble(Tensor, data, extra if extra is not None else {}, _TENSOR_FIELDS_SET)
 
 
-_NO_FORMAT = TensorFormat(text="")
+_NO_FORMAT = TensorFormat.model_construct(text="")  # no validation: no schema at import
 _Parts = tuple[DType | None, int | None, str | None, int | None, int | None]
 # (format text, TensorRT 11 Datatype) -> (dtype, bits, layout, vector width, vector axis): an
 # engine repeats a handful of formats, and one dict lookup beats the lru_cache wrapper
@@ -402,7 +402,7 @@ class CompactFormat(BaseModel):
         vector: ``(position, width)`` of the vectorized entry, if any.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str
     dtype: DType | None = None

@@ -725,3 +725,32 @@ def test_module_rollup_reads_the_loaders_values_as_the_layer_objects(
             assert list(entry[5].items()) == list(expected[key][5].items()), key
     assert kids == module_rollup(copy)[1]
     assert layer_modules(engine) == layer_modules(copy)
+
+
+@pytest.mark.parametrize("path, profile", _with_profiles(), ids=lambda p: getattr(p, "name", ""))
+def test_layer_modules_share_one_attribution_per_home_as_the_general_path(
+    path: Path, profile: Path | None
+) -> None:
+    """layer_modules (the ``nodes`` attributions shared per home, the paths kept per node)
+    equals ``_by_nodes`` of each layer alone, with ``module_path`` and no shared model."""
+    from trtlog.engine.modules import _attribution, _by_nodes, _splits, layer_modules, served_layer
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        engine = load_engine(path, profile=profile)
+    got = layer_modules(engine)
+    layers = engine.layers
+    index: dict[str, int] = {}
+    for i, lay in enumerate(layers):
+        index.setdefault(lay.name, i)
+    own = [_by_nodes(lay.onnx_nodes, _splits(lay.type, lay.name)) for lay in layers]
+    for i, (lay, found) in enumerate(zip(layers, got, strict=True)):
+        expected = own[i]
+        served, nodes = served_layer(layers, i, index)
+        if served is not None or nodes:
+            general = own[served] if served is not None else _by_nodes(nodes, False)
+            if general.how != "none":
+                at = None if served is None else layers[served].index
+                expected = _attribution(general.home, general.shares, "served", at)
+        assert found == expected, lay.name
+        assert found.model_fields_set == expected.model_fields_set, lay.name

@@ -81,3 +81,21 @@ def test_a_report_of_an_engine_and_its_profile_builds_no_layer_object(
     page = trtlog.report(engine)
     assert "layers" not in engine.__dict__
     assert engine.layers[0].name in page  # and the page shows the layers
+
+
+@given(
+    st.lists(
+        st.lists(st.one_of(st.none(), st.sampled_from(["a", "b", "c", "\u2192", ""])), max_size=30),
+        max_size=8,
+    )
+)
+def test_many_strings_at_once_are_each_string_in_turn(calls: list[list[str | None]]) -> None:
+    """Strings.many (distinct strings found in C, added in one step) against one call per
+    string: the same positions and the same table, in the order first met."""
+    from trtlog.html.data import Strings
+
+    fast, plain = Strings(), Strings()
+    for texts in calls:
+        assert fast.many(texts) == [plain(t) for t in texts]
+        assert fast.items == plain.items
+        assert fast.index == plain.index

@@ -66,7 +66,7 @@ class Run(BaseModel):
         end_line: the line of the ``&&&& PASSED|FAILED|WAIVED`` footer, if any.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     index: int
     first_line: int
@@ -90,7 +90,7 @@ class IoFormat(BaseModel):
         text: the format as printed.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     direction: Literal["input", "output"]
     per_tensor: bool = False
@@ -111,7 +111,7 @@ class Options(BaseModel):
             items as printed (``tensor<-file``, ``tensor: file`` or a word).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     blocks: dict[str, dict[str, str]] = Field(default_factory=dict)
     io_formats: tuple[IoFormat, ...] = ()
@@ -200,7 +200,7 @@ class AvailableDevice(BaseModel):
         uuid: the UUID as printed.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     index: int
     name: str
@@ -227,7 +227,7 @@ class Device(ExactJson):
         values: every label → value as printed.
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
 
     name: str | None = None
     compute_capability: str | None = None
@@ -247,7 +247,7 @@ class Device(ExactJson):
 class Header(BaseModel):
     """Everything :func:`derive_header` finds."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     runs: tuple[Run, ...] = ()
     trt_version: Version | None = None

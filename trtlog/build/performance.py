@@ -110,7 +110,7 @@ class LatencyStats(BaseModel):
         line: the line the statistics start on.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     metric: str
     min_ms: float | None = None
@@ -162,7 +162,7 @@ class PerformanceWarning(BaseModel):
         line: the line of the bullet.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     warning: str
     text: str
@@ -183,7 +183,7 @@ class ProfileLayer(BaseModel):
         line: the row's line.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     layer: str
     total_ms: float
@@ -206,7 +206,7 @@ class ProfileTable(BaseModel):
         line: the line of the table header.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     iterations: int | None = None
     layout: Literal["7x", "8.4", "8.6"] | None = None
@@ -250,7 +250,7 @@ class Performance(BaseModel):
         profile: the profile table, if printed.
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
 
     run: int = 0
     first_line: int
@@ -522,7 +522,7 @@ class TimesSummary(BaseModel):
             the file holds, in milliseconds (percentiles 90, 95, 99).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     source: str
     inferences: int

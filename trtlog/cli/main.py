@@ -12,22 +12,47 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import logging
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TextIO, cast
 
 from trtlog._display import SafeStream, visible
 from trtlog._version import __version__
+from trtlog.cli import registry
 from trtlog.cli.common import LOGGING_OPTIONS, UsageError
-from trtlog.cli.registry import commands
+from trtlog.cli.registry import Command
 from trtlog.errors import InputError
 
 __all__ = ["main"]
 
 
-def _parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs, when nothing before it needs the other commands' help.
+
+    The options before a command take no value (``-v``, ``-q``, ``--version``), so the first
+    other argument is the command; ``None`` for help (``trtlog -h summary`` lists every
+    command), ``--`` or a name that is no command (the error lists them).
+    """
+    names = {name for name, _module in registry.COMMANDS}
+    for arg in argv:
+        if arg in ("-h", "--help", "--"):
+            return None
+        if not arg.startswith("-"):
+            return arg if arg in names else None
+    return None
+
+
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; for ``argv`` that names a command, with only its subparser.
+
+    Making a command's subparser imports its module: parsing a command's arguments needs
+    only its own (issue 18: start-up; what the others would add is their help, shown only
+    when no command is given or help comes first).
+    """
+    only = None if argv is None else _command_of(argv)
     parser = argparse.ArgumentParser(
         prog="trtlog",
         description="Explanations of TensorRT build output (trtexec logs, layer and profile JSON).",
@@ -36,7 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging")
     parser.add_argument("-q", "--quiet", action="store_true", help="only errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, command in commands():
+    for name, module in registry.COMMANDS:
+        if only is not None and name != only:
+            continue
+        command = cast(Command, importlib.import_module(module))
         doc = (command.run.__doc__ or "").strip()
         p = sub.add_parser(
             name, help=doc.split("\n")[0], description=doc, parents=[LOGGING_OPTIONS]
@@ -83,21 +111,36 @@ def _safe_stdout(fmt: str | None) -> TextIO | None:
 #: classes makes hundreds of thousands of objects, which at the default set off dozens of
 #: collections that each scan the growing heap: 10-15% of ``trtlog summary``'s time on a
 #: short log (issue 18: start-up). Cyclic garbage is still collected, just in larger batches.
-_GC_THRESHOLDS = (50_000, 20, 100)
+#: The first threshold is above what ``trtlog summary`` allocates while it imports (about
+#: 80,000 objects), so a short log's summary runs no collection at all (one of 50,000 young
+#: objects took ~15 ms); the parse ages what it builds (``gc_paused``).
+_GC_THRESHOLDS = (150_000, 20, 100)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code.
+
+    Without ``argv`` (the ``trtlog`` program and ``python -m trtlog``: the arguments of the
+    process), the process is about to end when the command returns, and the objects it made
+    are moved to the collector's permanent generation (``gc.freeze``): Python's shutdown
+    otherwise runs full collections over every object of pydantic, the event classes and the
+    parsed log only to free them, a fifth of ``trtlog summary``'s CPU on a short log (issue
+    18: start-up). Called with ``argv`` (from Python), it leaves the collector as it was.
+    """
     thresholds = gc.get_threshold()
     gc.set_threshold(*_GC_THRESHOLDS)
     try:
         return _main(argv)
     finally:
         gc.set_threshold(*thresholds)
+        if argv is None:
+            gc.freeze()
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = _parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = _parser(argv)
     args = parser.parse_args(argv)
     args.verbose += getattr(args, "sub_verbose", 0)
     args.quiet = args.quiet or getattr(args, "sub_quiet", False)

@@ -50,7 +50,7 @@ __all__ = [
     "total_of",
 ]
 
-_MODEL = ConfigDict(frozen=True, extra="allow", ser_json_inf_nan="constants")
+_MODEL = ConfigDict(frozen=True, defer_build=True, extra="allow", ser_json_inf_nan="constants")
 
 
 def total_of(values: Iterable[float]) -> float:
@@ -318,7 +318,7 @@ class LayerPrecision(BaseModel):
         outputs: the output tensors' types.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     inputs: tuple[str | None, ...] = ()
     compute: str | None = None
@@ -689,7 +689,7 @@ class Engine(ExactJson):
             (``Engine Metadata``, ``ProfilingVerbosity``... in TensorRT 11), as written.
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
 
     source: str
     origin: EngineOrigin

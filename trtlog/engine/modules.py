@@ -159,23 +159,41 @@ def _attribution(
 
 
 def _by_nodes(
-    nodes: Sequence[str], region: bool, paths_of: dict[str, tuple[str, ...]] | None = None
+    nodes: Sequence[str],
+    region: bool,
+    paths_of: dict[str, tuple[str, ...]] | None = None,
+    homes: dict[tuple[str, ...], LayerModules] | None = None,
 ) -> LayerModules:
+    """Where a layer with ONNX ``nodes`` goes (see :func:`layer_modules`).
+
+    ``homes``: the ``nodes`` attributions made so far, by home (frozen models: the layers
+    of one module share one).
+    """
     if not nodes:
         return _AT_ROOT
     placed = placed_nodes(nodes)
     if paths_of is None:
         paths = [module_path(n) for n in placed]
     else:
-        paths = [paths_of.get(n) or _path_of(n, paths_of) for n in placed]
-    home = common_path(paths)
-    if region and any(p != home for p in paths):
-        weight = 1.0 / len(paths)
-        shares: dict[tuple[str, ...], float] = {}
-        for p in paths:
-            shares[p] = shares.get(p, 0.0) + weight
-        return _attribution(home, tuple(shares.items()), "split")
-    return _attribution(home, ((home, 1.0),), "nodes")
+        get = paths_of.get
+        paths = [get(n) or _path_of(n, paths_of) for n in placed]
+    first = paths[0]
+    if paths.count(first) == len(paths):  # (tuples equal by value: one module)
+        home = first
+    else:
+        home = common_path(paths)
+        if region:
+            weight = 1.0 / len(paths)
+            shares: dict[tuple[str, ...], float] = {}
+            for p in paths:
+                shares[p] = shares.get(p, 0.0) + weight
+            return _attribution(home, tuple(shares.items()), "split")
+    if homes is None:
+        return _attribution(home, ((home, 1.0),), "nodes")
+    found = homes.get(home)
+    if found is None:
+        found = homes[home] = _attribution(home, ((home, 1.0),), "nodes")
+    return found
 
 
 def served_layer(
@@ -244,8 +262,9 @@ def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
 def _layer_modules(cols: _Columns) -> tuple[LayerModules, ...]:
     names, nodes = cols.name, cols.nodes
     paths_of = cols.paths
+    homes: dict[tuple[str, ...], LayerModules] = {}
     own = [
-        _by_nodes(n, _splits(t, name), paths_of)
+        _by_nodes(n, _splits(t, name), paths_of, homes) if n else _AT_ROOT
         for n, t, name in zip(nodes, cols.type, names, strict=True)
     ]
     index: dict[str, int] = {}  # name_index

@@ -182,7 +182,7 @@ class ShapeOption(BaseModel):
         max_dims: the maximum shape of a ``min+opt+max`` spec.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     phase: Literal["build", "calibration", "inference"]
     tensor: str | None = None

@@ -131,7 +131,7 @@ class OnnxLayerExtra(BaseModel):
         local_function: the ONNX local function the node belongs to (9.3+/10.x).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     index: int
     doc: tuple[str, ...] = ()

@@ -357,7 +357,7 @@ class WeightsIssue(BaseModel):
         ()
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
 
     count: int
     reason: str

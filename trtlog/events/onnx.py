@@ -66,7 +66,7 @@ class OnnxTensor(BaseModel):
         (1, 3)
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, defer_build=True, extra="forbid")
 
     name: str | None
     dims: tuple[int, ...] | None = None

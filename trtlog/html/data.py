@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from itertools import islice
+from itertools import filterfalse, islice
 from typing import TYPE_CHECKING, Any
 
 import trtlog
@@ -65,21 +65,19 @@ class Strings:
     def many(self, texts: Iterable[str | None]) -> list[int | None]:
         """The positions of several strings (each new one added in the order first met).
 
-        Looked up with one ``map`` over the table; the new strings, if any, are added in
-        one step and looked up again (no Python loop per string).
+        The distinct strings are found in one ``dict.fromkeys``, the new ones among them
+        added in the order first met, then one ``map`` over the table (no Python loop per
+        string).
         """
         texts = texts if isinstance(texts, list) else list(texts)
         index = self.index
-        found: list[int | None] = list(map(index.get, texts))
-        if None not in found or found.count(None) == texts.count(None):
-            return found  # (no text is new: the only misses are the Nones)
-        new = [t for t, at in zip(texts, found, strict=True) if at is None and t is not None]
-        if not new:
-            return found
-        items = self.items
-        fresh = list(dict.fromkeys(new))
-        index.update(zip(fresh, range(len(items), len(items) + len(fresh)), strict=True))
-        items.extend(fresh)
+        distinct = dict.fromkeys(texts)
+        distinct.pop(None, None)
+        fresh = list(filterfalse(index.__contains__, distinct))
+        if fresh:
+            items = self.items
+            index.update(zip(fresh, range(len(items), len(items) + len(fresh)), strict=True))
+            items.extend(fresh)
         return list(map(index.get, texts))
 
 
@@ -682,7 +680,7 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
             nodes,
             total(times) if times else None,
             total(split) if split else 0.0,
-            dict(precisions),
+            precisions,  # (module_rollup made it for this call: no copy)
             [pop(c) for c in children] if children else [],
         ]
     return made[()]

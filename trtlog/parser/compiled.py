@@ -46,7 +46,14 @@ from trtlog.parser._lark import (
 )
 from trtlog.parser.envelope import LINE_ENVELOPE
 
-__all__ = ["CompiledStart", "CompiledStarts", "Shape"]
+__all__ = [
+    "Alternative",
+    "CompiledStart",
+    "CompiledStarts",
+    "Shape",
+    "alternatives",
+    "compile_start",
+]
 
 _MAX_DEPTH = 4
 
@@ -111,6 +118,37 @@ def _nothing(message: str) -> None:
     return None
 
 
+class _LazyFullmatch:
+    """``re.compile(regex).fullmatch`` for a generated ``line`` function, compiled late.
+
+    Compiling a whole-line regex costs about 0.4 ms, as much as a few hundred lines take on
+    the stream's ordinary path (envelope, keyword table, message matcher), which gives the
+    same fields: until ``_WARM`` lines have asked, this answers ``None`` (``line`` then
+    returns ``None`` and the stream takes that path); then it compiles the regex and puts
+    its ``fullmatch`` in its place (``line`` reads ``_linematch`` from its globals, ``env``,
+    at every call). A short log compiles none (issue 18: start-up).
+    """
+
+    __slots__ = ("calls", "env", "regex")
+
+    def __init__(self, env: dict[str, Any], regex: str) -> None:
+        self.env = env
+        self.regex = regex
+        self.calls = 0
+
+    def __call__(self, text: str) -> re.Match[str] | None:
+        self.calls += 1
+        if self.calls < _WARM:
+            return None
+        fullmatch = re.compile(self.regex).fullmatch
+        self.env["_linematch"] = fullmatch
+        return fullmatch(text)
+
+
+# lines of one shape the stream parses on its ordinary path before its whole-line regex
+_WARM = 64
+
+
 def _never_built(m: re.Match[str]) -> Any:
     raise AssertionError("the pattern that never matches matched")
 
@@ -162,7 +200,9 @@ class CompiledStart:
     def _make(self, i: int) -> None:
         spec = self._specs[i]
         env = spec.env
-        env["_linematch"] = re.compile(LINE_ENVELOPE + spec.regex).fullmatch
+        # the whole-line regex is compiled once ``line`` has been called often enough (the
+        # stream's hot path); the scanner asks only for the shape (issue 18: start-up)
+        env["_linematch"] = _LazyFullmatch(env, LINE_ENVELOPE + spec.regex)
         namespace: dict[str, Any] = {}
         exec(compile(spec.late_source, f"<compiled {self.start}>", "exec"), env, namespace)
         self._lines[i] = (spec.literal, namespace["line"])
@@ -312,40 +352,20 @@ class _Compiler:
             expr = f"({sub} if g({marker!r}) is not None else {expr})"
         return "(?:" + "|".join(parts) + ")", expr
 
-    def start(self, origin: str) -> CompiledStart:
-        specs: list[_Spec] = []
+    def alternatives(self, origin: str) -> list[Alternative]:
+        """What each alternative of the start rule ``origin`` is made of (what needs Lark).
+
+        Raises:
+            _NotFlat: the rule cannot be compiled.
+        """
+        out: list[Alternative] = []
         for rule in self.rules_by_origin[origin]:
             env: dict[str, Any] = {"_unreachable": _unreachable}
             regex, expr = self.alternative(rule, (), env)
             method, args = self.last
-            groups = _groups(regex)
-            # The groups the expression reads are fetched with one m.group(i, j, ...) call
-            # into local variables (a third of the cost of one m.group call per group).
-            used = list(dict.fromkeys(_GROUP_CALL.findall(expr)))
-            body = _GROUP_CALL.sub(r"v_\1", expr)
-            fetch = _fetch(groups, used)
-            # the line regex's groups: the envelope's, then the message's shifted past them
-            line_groups = {n: i + _ENVELOPE.groups for n, i in groups.items()}
-            line_groups.update(_ENVELOPE.groupindex)
-            fetch_line = _fetch(line_groups, [*used, "env_severity"])
-            # Four entry points: build(m) for a match found elsewhere, direct(message) that
-            # matches and builds in one call; line(text) that also matches the trtexec
-            # envelope (the hot path of the stream: one regex call per line) and make(groups)
-            # for the scanner, compiled when first asked for (CompiledStart._make).
-            source = (
-                f"def build(m):\n{fetch}    return {body}\n"
-                f"def direct(message):\n    m = _fullmatch(message)\n"
-                f"    if m is None:\n        return None\n{fetch}    return {body}\n"
-            )
-            late_source = (
-                f"def line(text):\n    m = _linematch(text)\n"
-                f"    if m is None:\n        return None\n{fetch_line}"
-                f"    return ({body}, v_env_severity)\n"
-                f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
-            )
-            literal = self.leading_literal(rule)
-            specs.append(_Spec(literal, regex, tuple(used), source, late_source, env, method, args))
-        return CompiledStart(origin, specs)
+            names = tuple(key for key in env if key != "_unreachable")
+            out.append((self.leading_literal(rule), regex, expr, method, args, names))
+        return out
 
     def leading_literal(self, rule: Rule) -> str | None:
         """The literal text every message of this alternative starts with, if any."""
@@ -443,18 +463,91 @@ def _unreachable() -> Any:
     raise AssertionError("one alternative of a matched sub-rule must have matched")
 
 
+#: What one alternative of a start rule is made of, as far as it needs the built grammar:
+#: its leading literal, its message regex, the Python expression that builds its value from
+#: a match ``m`` (``g('g1')`` for a group's text), the name of the top rule's transformer
+#: method and its argument expressions, and the names the expression calls (``r_<method>``
+#: and ``t_<TERMINAL>``: the transformer's attribute after the prefix). Plain strings, so the
+#: grammar cache keeps them (``grammar.py``) and a process reading a short log loads no
+#: Lark grammar at all (issue 18: start-up).
+Alternative = tuple[str | None, str, str, str, tuple[str, ...], tuple[str, ...]]
+
+
+def compile_start(
+    origin: str, alternatives: list[Alternative], transformer: Transformer[Any, Any]
+) -> CompiledStart:
+    """The matcher of the start rule ``origin`` from its :data:`Alternative` s.
+
+    Each alternative's functions are generated here and compiled when it is first tried.
+
+    Raises:
+        AttributeError: a name the alternatives call is not an attribute of ``transformer``.
+    """
+    specs: list[_Spec] = []
+    for literal, regex, expr, method, args, names in alternatives:
+        env: dict[str, Any] = {"_unreachable": _unreachable}
+        for key in names:
+            env[key] = unwrap(getattr(transformer, key[2:]))
+        groups = _groups(regex)
+        # The groups the expression reads are fetched with one m.group(i, j, ...) call
+        # into local variables (a third of the cost of one m.group call per group).
+        used = list(dict.fromkeys(_GROUP_CALL.findall(expr)))
+        body = _GROUP_CALL.sub(r"v_\1", expr)
+        fetch = _fetch(groups, used)
+        # the line regex's groups: the envelope's, then the message's shifted past them
+        line_groups = {n: i + _ENVELOPE.groups for n, i in groups.items()}
+        line_groups.update(_ENVELOPE.groupindex)
+        fetch_line = _fetch(line_groups, [*used, "env_severity"])
+        # Four entry points: build(m) for a match found elsewhere, direct(message) that
+        # matches and builds in one call; line(text) that also matches the trtexec
+        # envelope (the hot path of the stream: one regex call per line) and make(groups)
+        # for the scanner, compiled when first asked for (CompiledStart._make).
+        source = (
+            f"def build(m):\n{fetch}    return {body}\n"
+            f"def direct(message):\n    m = _fullmatch(message)\n"
+            f"    if m is None:\n        return None\n{fetch}    return {body}\n"
+        )
+        late_source = (
+            f"def line(text):\n    m = _linematch(text)\n"
+            f"    if m is None:\n        return None\n{fetch_line}"
+            f"    return ({body}, v_env_severity)\n"
+            f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
+        )
+        specs.append(
+            _Spec(literal, regex, tuple(used), source, late_source, env, method, tuple(args))
+        )
+    return CompiledStart(origin, specs)
+
+
 class CompiledStarts:
     """The matchers of a grammar's flat start rules, each compiled when first asked for.
 
     Compiling a start rule builds and compiles a few regexes (about 0.5 ms each); a family
     has dozens of rules and a short log uses a handful, so a process reading one small log
     compiles only what it meets. A rule that is not flat has no matcher (``None``).
+
+    Args:
+        lark: the built grammar, or ``None`` when ``alternatives`` gives every start rule.
+        transformer: the family's transformer (its methods and terminal callbacks).
+        starts: the start rules.
+        alternatives: what each start rule's alternatives are made of (:func:`alternatives`:
+            from the grammar cache), ``None`` for a rule that is not flat; without it, read
+            from ``lark``.
     """
 
     def __init__(
-        self, lark: Lark, transformer: Transformer[Any, Any], starts: tuple[str, ...]
+        self,
+        lark: Lark | None,
+        transformer: Transformer[Any, Any],
+        starts: tuple[str, ...],
+        alternatives: Mapping[str, list[Alternative] | None] | None = None,
     ) -> None:
-        self._compiler = _Compiler(lark, transformer)
+        if lark is None and alternatives is None:
+            raise ValueError("CompiledStarts needs the grammar or its alternatives")
+        self._lark = lark
+        self._transformer = transformer
+        self._compiler: _Compiler | None = None
+        self._alternatives = alternatives
         self.starts = starts
         self._done: dict[str, CompiledStart | None] = {}
 
@@ -466,11 +559,36 @@ class CompiledStarts:
         if start in self.starts:
             # a rule that is not flat (or whose regex Python rejects) keeps None: Lark parses it
             with contextlib.suppress(_NotFlat, re.error):
-                found = self._compiler.start(start)
+                if self._alternatives is not None:
+                    alts = self._alternatives.get(start)
+                else:
+                    alts = self._compile_from_grammar(start)
+                if alts is not None:
+                    found = compile_start(start, alts, self._transformer)
         self._done[start] = found
         return found
+
+    def _compile_from_grammar(self, start: str) -> list[Alternative]:
+        if self._compiler is None:
+            assert self._lark is not None
+            self._compiler = _Compiler(self._lark, self._transformer)
+        return self._compiler.alternatives(start)
 
     def compiled(self) -> dict[str, CompiledStart]:
         """Every start rule that compiles, compiled now (for tests and inspection)."""
         found = {start: self.get(start) for start in self.starts}
         return {start: m for start, m in found.items() if m is not None}
+
+
+def alternatives(
+    lark: Lark, transformer: Transformer[Any, Any], starts: tuple[str, ...]
+) -> dict[str, list[Alternative] | None]:
+    """Every start rule's :data:`Alternative` s (``None``: not flat), for the grammar cache."""
+    compiler = _Compiler(lark, transformer)
+    out: dict[str, list[Alternative] | None] = {}
+    for start in starts:
+        try:
+            out[start] = compiler.alternatives(start)
+        except _NotFlat:
+            out[start] = None
+    return out

@@ -10,6 +10,7 @@ only when a message first needs it.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 from dataclasses import replace
@@ -22,7 +23,7 @@ from lark import Lark
 from lark.exceptions import LarkError
 
 from trtlog.parser import _lark
-from trtlog.parser.compiled import CompiledStarts
+from trtlog.parser.compiled import Alternative, CompiledStarts, alternatives
 from trtlog.parser.family import Family, Rule
 
 __all__ = [
@@ -279,8 +280,11 @@ def _signature(key: bytes, stamp: bytes, payload: bytes) -> bytes:
     return mac.hexdigest().encode()
 
 
-def _load_cached(path: str, stamp: bytes, family: Family) -> Lark | None:
-    """The parser cached at ``path`` if trtlog wrote it for ``stamp``, else ``None``."""
+def _read_signed(path: str, stamp: bytes) -> bytes | None:
+    """The payload of the cache file at ``path`` if trtlog signed it for ``stamp``, else ``None``.
+
+    The signature is checked before anything of the payload is used.
+    """
     import hmac
 
     key = _key(os.path.dirname(path) or ".", create=False)
@@ -294,17 +298,15 @@ def _load_cached(path: str, stamp: bytes, family: Family) -> Lark | None:
     if not hmac.compare_digest(signature, _signature(key, stamp, payload)):
         log.debug("grammar cache %s is stale or not trtlog's: rebuilding it", path)
         return None
-    log.debug("loading grammar %s from %s", family.name, path)
-    return _lark.load(payload, family.transformer())
+    return payload
 
 
-def _save_cached(path: str, stamp: bytes, lark: Lark) -> None:
-    """Save ``lark`` at ``path``, signed; a folder that cannot be written is left alone."""
+def _write_signed(path: str, stamp: bytes, payload: bytes) -> None:
+    """Save ``payload`` at ``path``, signed; a folder that cannot be written is left alone."""
     folder = os.path.dirname(path) or "."
     key = _key(folder, create=True)
     if key is None:
         return
-    payload = _lark.dump(lark)
     data = _MAGIC + _signature(key, stamp, payload) + b"\n" + payload
     try:
         tmp = _write_atomic(folder, os.path.basename(path), data)
@@ -316,6 +318,135 @@ def _save_cached(path: str, stamp: bytes, lark: Lark) -> None:
     except OSError as exc:
         log.debug("cannot write the grammar cache %s: %s", path, exc)
         os.unlink(tmp)
+
+
+def _load_cached(path: str, stamp: bytes, family: Family) -> Lark | None:
+    """The parser cached at ``path`` if trtlog wrote it for ``stamp``, else ``None``."""
+    payload = _read_signed(path, stamp)
+    if payload is None:
+        return None
+    log.debug("loading grammar %s from %s", family.name, path)
+    return _lark.load(payload, family.transformer())
+
+
+def _save_cached(path: str, stamp: bytes, lark: Lark) -> None:
+    """Save ``lark`` at ``path``, signed; a folder that cannot be written is left alone."""
+    _write_signed(path, stamp, _lark.dump(lark))
+
+
+# -- what the keyword table and the compiled matchers read from a grammar -----------------
+
+
+class _Derived:
+    """What the keyword table and the compiled matchers need of a family's built grammar.
+
+    The leading literals of its routed start rules (:func:`routed_rules`) and the
+    :data:`~trtlog.parser.compiled.Alternative` s of its flat start rules. Both are plain
+    text, cached next to the grammar (``<family>-<folder>.derived-cache``, signed like it:
+    its ``regex`` and code become Python code), so that a process whose messages every
+    compiled matcher takes loads no Lark grammar (issue 18: start-up: loading the eight
+    grammars cost about a third of ``trtlog summary``'s parse of a short log).
+    """
+
+    __slots__ = ("alternatives", "routes")
+
+    def __init__(
+        self,
+        routes: dict[str, tuple[str | None, ...]],
+        alternatives: dict[str, list[Alternative] | None],
+    ) -> None:
+        self.routes = routes
+        self.alternatives = alternatives
+
+    def dump(self) -> bytes:
+        return json.dumps(
+            {"routes": self.routes, "alternatives": self.alternatives}, separators=(",", ":")
+        ).encode()
+
+    @classmethod
+    def load(cls, payload: bytes) -> _Derived | None:
+        try:
+            data = json.loads(payload)
+            routes = {k: tuple(v) for k, v in data["routes"].items()}
+            alts: dict[str, list[Alternative] | None] = {
+                start: None
+                if found is None
+                else [
+                    (lit, regex, expr, method, tuple(args), tuple(names))
+                    for lit, regex, expr, method, args, names in found
+                ]
+                for start, found in data["alternatives"].items()
+            }
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return cls(routes, alts)
+
+
+_DERIVED: dict[str, _Derived | None] = {}
+
+
+def derived_path(family: Family) -> str | None:
+    """Where the keyword rows and matcher sources of ``family`` are cached (or ``None``)."""
+    path = cache_path(family)
+    return None if path is None else path.removesuffix(".lark-cache") + ".derived-cache"
+
+
+@cache
+def _sources_digest() -> str:
+    """A digest of the parser's modules (the matchers' code is generated by them).
+
+    Of each file's name, size and modification time, as Python checks its own ``.pyc``
+    files against their sources: reading and hashing the sources would cost more than the
+    rest of loading the cache.
+    """
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for path in sorted([*here.glob("*.py"), *here.glob("families/*.py")]):
+        st = path.stat()
+        digest.update(f"{path.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+def _derived_stamp(family: Family) -> bytes:
+    return _stamp(family, False) + f"|derived 1|{_sources_digest()}".encode()
+
+
+def _derived(family: Family) -> _Derived | None:
+    """The family's :class:`_Derived`, from the cache, else from its grammar (and cached).
+
+    ``None`` without a cache folder: the caller then reads the grammar itself, for only what
+    it needs.
+    """
+    if family.name in _DERIVED:
+        return _DERIVED[family.name]
+    found: _Derived | None = None
+    path = derived_path(family)
+    if path is not None:
+        try:
+            stamp = _derived_stamp(family)
+        except OSError:  # a module without its source file: nothing to check the cache with
+            path = None
+    if path is not None:
+        payload = _read_signed(path, stamp)
+        if payload is not None:
+            found = _Derived.load(payload)
+            if found is not None:
+                log.debug("loading the keyword rows and matchers of %s from %s", family.name, path)
+        if found is None:
+            found = _derive(family, _cached_parser(family))
+            _write_signed(path, stamp, found.dump())
+    _DERIVED[family.name] = found
+    return found
+
+
+def _derive(family: Family, lark: Lark) -> _Derived:
+    """The family's :class:`_Derived`, read from its built grammar ``lark``."""
+    transformer = lark.options.transformer
+    assert transformer is not None, "grammars are built with their transformer embedded"
+    return _Derived(
+        _lark.leading_literals(lark, family.routed),
+        alternatives(lark, transformer, family.starts),
+    )
 
 
 _PARSERS: dict[str, Lark] = {}
@@ -346,10 +477,22 @@ def matchers(family: Family) -> CompiledStarts:
     """
     found = _MATCHERS.get(family.name)
     if found is None:
-        lark = _cached_parser(family)
-        transformer = lark.options.transformer  # Lark's options: what build() passed
-        assert transformer is not None, "grammars are built with their transformer embedded"
-        found = _MATCHERS[family.name] = CompiledStarts(lark, transformer, family.starts)
+        derived = _derived(family)
+        if derived is not None and family.name not in _PARSERS:
+            # the grammar is loaded only if a message needs Lark (the transformer holds no
+            # state: the parser's own instance, when loaded, behaves the same)
+            found = CompiledStarts(None, family.transformer(), family.starts, derived.alternatives)
+        else:
+            lark = _cached_parser(family)
+            transformer = lark.options.transformer  # Lark's options: what build() passed
+            assert transformer is not None, "grammars are built with their transformer embedded"
+            found = CompiledStarts(
+                lark,
+                transformer,
+                family.starts,
+                None if derived is None else derived.alternatives,
+            )
+        _MATCHERS[family.name] = found
     return found
 
 
@@ -397,7 +540,12 @@ def routed_rules(family: Family) -> tuple[Rule, ...]:
     """
     if not family.routed:
         return ()
-    found = _lark.leading_literals(_cached_parser(family), family.routed)
+    derived = _derived(family)
+    found = (
+        _lark.leading_literals(_cached_parser(family), family.routed)
+        if derived is None
+        else derived.routes
+    )
     rows: list[Rule] = []
     for start in family.routed:
         own = [r.prefix for r in family.rules if r.start == start and r.prefix is not None]

@@ -159,7 +159,7 @@ def summarize(
         and not e.phase.startswith("TensorRT-managed")
     ]
     weights = [e for e in scope.of(PersistentMemory) if e.memory == "weights"]
-    engine = scope_run.engine
+    engine_layers, engine_profile = _engine_figures(scope_run)
     built = [e for e in scope_run.of(EngineBuilt) if not e.loaded]
     loaded = [e for e in scope_run.of(EngineBuilt) if e.loaded]
     graph = scope_run.of(GraphBuildDone)
@@ -212,11 +212,11 @@ def summarize(
         weights_memory_bytes=weights[-1].bytes if weights else None,
         peak_gpu_mib=peak,
         gpu_in_use_mib=max(in_use, default=0) or None,
-        engine_layers=len(engine.layers) if engine is not None else None,
-        engine_time_ms=engine.profile.runs[0].total_ms
-        if engine is not None and engine.profile is not None and engine.profile.runs
+        engine_layers=engine_layers,
+        engine_time_ms=engine_profile.runs[0].total_ms
+        if engine_profile is not None and engine_profile.runs
         else None,
-        engine_profile=_profile_source(scope_run, engine),
+        engine_profile=_profile_source(scope_run, engine_profile),
         performance=found[-1] if found else None,
         times=times_statistics(times) if times is not None else None,
         warnings=warnings,
@@ -247,11 +247,37 @@ def _of_kinds(build: Build, kinds: Sequence[str]) -> list[Event]:
     return found
 
 
-def _profile_source(build: Build, engine: Any) -> str | None:
+def _engine_figures(build: Build) -> tuple[int | None, Any]:
+    """``len(build.engine.layers)`` and ``build.engine.profile`` (``None`` without an engine).
+
+    Without building the engine when ``build`` is lazy and its engine not made yet: the
+    engine is made of the last layer dump with detailed records
+    (:func:`~trtlog.engine.from_log.last_detailed_dump`: a walk from the end that parses no
+    earlier dump), one layer per record, and its profile is the log's own table
+    (``profile_from_events``), merged as given. Otherwise ``build.engine``.
+    """
+    from trtlog.build.model import _PROFILE_CLASSES
+    from trtlog.build.performance import profile_from_events
+    from trtlog.engine.from_log import DUMP_WALK_KINDS, _read_dumps, last_detailed_dump
+
+    store = build._lazy if "engine" not in build.__dict__ else None
+    walk = None if store is None else store.reversed_of(DUMP_WALK_KINDS)
+    last = None if walk is None else last_detailed_dump(walk)
+    found = None if last is None else _read_dumps(last)
+    if found is None:
+        engine = build.engine
+        if engine is None:
+            return None, None
+        return len(engine.layers), engine.profile
+    profile = profile_from_events(build._events_for(_PROFILE_CLASSES), build.source.name)
+    return len(found.records), profile
+
+
+def _profile_source(build: Build, profile: Any) -> str | None:
     """Where the engine's layer times come from (the log's own table, said briefly)."""
-    if engine is None or engine.profile is None:
+    if profile is None:
         return None
-    source: str = engine.profile.source
+    source: str = profile.source
     if source.startswith(build.source.name + " ("):
         return "the log's " + source[len(build.source.name) + 2 : -1]
     return source

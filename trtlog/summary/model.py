@@ -50,7 +50,7 @@ _PASSES_SHOWN = 12
 class StageCount(BaseModel):
     """The layer count after one optimization stage."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     stage: str
     layers: int
@@ -60,7 +60,7 @@ class StageCount(BaseModel):
 class PassRow(BaseModel):
     """One optimization pass (a row of ``passes_frame``), for ``summary --passes``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     pass_name: str
     runs: int
@@ -91,7 +91,7 @@ class RoundSummary(BaseModel):
         activation_memory_bytes: ``Total Activation Memory`` of its engine.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     number: int
     first_line: int
@@ -130,7 +130,7 @@ class RunRow(BaseModel):
         errors: the error events.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     index: int
     first_line: int
@@ -162,7 +162,7 @@ class AccuracyRow(BaseModel):
         line: the log line.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     tensor: str
     pair: int
@@ -181,7 +181,7 @@ class Summary(BaseModel):
     and ``rounds`` list all of them. Times of a run with several rounds are totals.
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
 
     source: str
     lines: int

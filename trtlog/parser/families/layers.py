@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -196,13 +197,18 @@ def _split_top_params(text: str) -> list[tuple[str, str]]:
     m = _KEY.match(text)
     if m is None:
         return [("", text)]
-    if "\\" not in text:
+    pair = _PAIR_MATCH[0]
+    if pair is None:
+        _PAIR_MATCH[1] += 1
+        if _PAIR_MATCH[1] >= _PAIR_AFTER:
+            pair = pair_matcher()
+    if pair is not None and "\\" not in text:
         pairs: list[tuple[str, str]] = []
         at = 0
         end = len(text)
         while at < end:
             # match at the end of the previous pair (a search would try every position)
-            found = _PAIR.match(text, at)
+            found = pair(text, at)
             if found is None or found.end() == at:
                 break
             pairs.append((found.group(1), found.group(2)))
@@ -228,12 +234,25 @@ def _nested(depth: int) -> str:
 
 _INNER = _nested(3)
 # one pair: a key, then a value up to a top-level ", " followed by a key, or the end
-_PAIR = re.compile(
+_PAIR = (
     rf"(?<![A-Za-z0-9_/])([A-Za-z_][A-Za-z0-9_/]*+): ("
     rf'(?:[^\[\]{{}}()",]++|,(?! {_KEY_TEXT}: )|"[^"]*+"'
     rf"|\[{_INNER}\]|\{{{_INNER}\}}|\({_INNER}\))*+"
     rf")(?:, (?={_KEY_TEXT}: )|\Z)"
 )
+# Compiling _PAIR costs about 9 ms, the walk of a few hundred parameter lists: a short log
+# (a dump of a few layers) walks them, and the regex is compiled at the _PAIR_AFTER-th split
+# (issue 18: start-up). [its ``match`` once compiled, the splits so far]
+_PAIR_MATCH: list[Any] = [None, 0]
+_PAIR_AFTER = 256
+
+
+def pair_matcher() -> Callable[[str, int], re.Match[str] | None]:
+    """The ``match`` of the one-regex split's pattern (compiled now if it is not yet)."""
+    found: Callable[[str, int], re.Match[str] | None] | None = _PAIR_MATCH[0]
+    if found is None:
+        found = _PAIR_MATCH[0] = re.compile(_PAIR).match
+    return found
 
 
 def _split_walk(text: str, m: re.Match[str]) -> list[tuple[str, str]]:
