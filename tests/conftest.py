@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +216,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite the golden files in fixtures/golden from the current output",
     )
+
+
+@pytest.fixture(autouse=True)
+def _close_figures() -> Iterator[None]:
+    """Close the test's pyplot figures (when pyplot was imported at all).
+
+    Figures a test leaves open stay in pyplot's list for the rest of its worker's run; past
+    20, matplotlib warns (an error here) in whatever test opens the next one, so a test's
+    outcome depended on the files its worker happened to run before it.
+    """
+    yield
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
 
 
 @pytest.fixture
