@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,34 +55,135 @@ def pytest_configure(config: pytest.Config) -> None:
 #: notebooks): xdist hands out their tests one by one instead of the whole file to one worker.
 ONE_BY_ONE = frozenset({"tests/test_bench.py", "tests/test_notebooks.py"})
 
+#: Test files that share what one worker makes once: ``lazy_and_eager``'s eager builds of
+#: every fixture and corpus log (cached in ``tests/build/test_store.py``), the parsed logs
+#: and loaded engines of ``tests/findings/inputs.py``, the warehouse of every fixture and the
+#: report pages (session fixtures of ``tests/warehouse/conftest.py`` and
+#: ``tests/html/conftest.py``). xdist hands each group to one worker as one unit, so these are
+#: made once per run instead of once in each worker that ran one of the files.
+SHARED_CACHE = {
+    "tests/build/test_lazy_views.py": "tests/build/test_store.py",
+    "tests/build/test_kind_rows.py": "tests/build/test_store.py",
+    "tests/warehouse/test_dask.py": "tests/warehouse/conftest.py",
+    "tests/warehouse/test_ingest.py": "tests/warehouse/conftest.py",
+    "tests/warehouse/test_stream.py": "tests/warehouse/conftest.py",
+    "tests/html/test_browser.py": "tests/html/conftest.py",
+    "tests/html/test_command.py": "tests/html/conftest.py",
+    **{
+        f"tests/findings/{name}.py": "tests/findings/inputs.py"
+        for name in (
+            "test_cli",
+            "test_registry",
+            "test_golden",
+            "test_context_fast_paths",
+            *(
+                f"rules/test_{rule}"
+                for rule in (
+                    "build_process",
+                    "modern_builds",
+                    "myelin",
+                    "precision",
+                    "qdq",
+                    "reformat",
+                    "strongly_typed",
+                )
+            ),
+        )
+    },
+}
+
+#: Seconds a worker spent on the longest units (a full run with 3 workers on the 2-core
+#: machine, 2026-11-27, under load: only their ratios count). The scheduler hands out the
+#: longest first, so that the run ends on short files in every worker; a unit not listed
+#: counts 0.02 s a test, at most 4 s (what the files not listed took).
+SECONDS = {
+    "tests/test_bench.py::test_bench_script_runs[ingest.py]": 25.0,
+    "tests/test_bench.py::test_bench_script_runs[engine_load.py]": 15.0,
+    "tests/test_bench.py::test_bench_script_runs[graph.py]": 11.0,
+    "tests/test_notebooks.py::test_notebook_runs[fleet.ipynb]": 18.0,
+    "tests/test_notebooks.py::test_notebook_runs[tactic_timing.ipynb]": 10.0,
+    "tests/test_notebooks.py::test_notebook_runs[explain_a_build.ipynb]": 8.0,
+    "tests/test_notebooks.py::test_notebook_runs[layer_json_and_profile.ipynb]": 8.0,
+    "tests/build/test_store.py": 100.0,  # with test_lazy_views.py and test_kind_rows.py
+    "tests/warehouse/conftest.py": 70.0,  # test_dask.py, test_stream.py, test_ingest.py
+    "tests/test_plots.py": 39.0,
+    "tests/fuzz/test_properties.py": 39.0,
+    "tests/html/conftest.py": 40.0,  # test_browser.py, test_command.py
+    "tests/test_files.py": 33.0,
+    "tests/html/test_report.py": 28.0,
+    "tests/parser/test_grammar_cache.py": 28.0,
+    "tests/warehouse/test_safety.py": 28.0,
+    "tests/parser/test_corpus.py": 27.0,
+    "tests/findings/inputs.py": 25.0,  # the findings files that share tests/findings/inputs.py
+    "tests/graph/test_graph.py": 24.0,
+    "tests/summary/test_summary.py": 24.0,
+    "tests/test_package.py": 24.0,
+    "tests/fuzz/test_linear_time.py": 23.0,
+    "tests/graph/test_core.py": 16.0,
+    "tests/build/test_passes.py": 13.0,
+    "tests/exports/test_lazy_engine.py": 13.0,
+    "tests/cli/test_cli.py": 12.0,
+    "tests/test_layering.py": 12.0,
+    "tests/findings/test_fragments.py": 11.0,
+    "tests/parser/test_grammars.py": 11.0,
+    "tests/test_pydantic.py": 9.0,
+    "tests/engine/test_engine.py": 8.0,
+    "tests/warehouse/test_views.py": 7.0,
+    "tests/graph/test_silent_fates.py": 7.0,
+    "tests/parser/test_line_fixtures.py": 7.0,
+    "tests/cli/test_startup.py": 7.0,
+    "tests/parser/test_inspector_params.py": 7.0,
+}
+_ONE_BY_ONE_TEST = 6.0  # a bench script or notebook not listed in SECONDS
+
 
 def _file_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The longest work first, so that no worker is left with a long file at the end.
+def _scope_of(nodeid: str) -> str:
+    """The unit xdist hands to one worker: a test of :data:`ONE_BY_ONE`, else its file, or
+    the file whose cache it shares (:data:`SHARED_CACHE`)."""
+    file = _file_of(nodeid)
+    if file in ONE_BY_ONE:
+        return nodeid
+    return SHARED_CACHE.get(file, file)
 
-    With ``--dist loadfile`` xdist hands out the files in the order of the collection; this
-    puts the tests marked ``slow`` (each starts processes) and those of :data:`ONE_BY_ONE`
-    first, then the other files by their number of tests, most first (what xdist's own
-    reordering does). The order inside a file is kept. Every worker collects the same items,
-    so every worker computes the same order.
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest units first, so that no worker is left with a long file at the end.
+
+    With ``--dist loadfile`` xdist hands out the units (:func:`_scope_of`) in the order in
+    which their first test was collected; this sorts the items by their unit's time
+    (:data:`SECONDS`), longest first, keeping the order inside a unit. Every worker collects
+    the same items, so every worker computes the same order, and the scheduler hands out
+    what the workers collected in this order.
+
+    Only xdist's workers reorder (in one process the order makes no difference). A worker
+    cannot ask which ``--dist`` was given: xdist sets the worker's ``dist`` option to
+    ``"no"``, so a check for ``"loadfile"`` here never held and the files ran in the order of
+    their paths (the bench scripts and notebooks near the end).
     """
-    if not hasattr(config, "workerinput") or config.getoption("dist") != "loadfile":
-        return  # one process (or another --dist): the order makes no difference
+    if not hasattr(config, "workerinput"):
+        return  # one process: the order makes no difference
     sizes: dict[str, int] = {}
     for item in items:
-        sizes[_file_of(item.nodeid)] = sizes.get(_file_of(item.nodeid), 0) + 1
-    first = {
-        id(i) for i in items if i.get_closest_marker("slow") or _file_of(i.nodeid) in ONE_BY_ONE
-    }
-    items.sort(key=lambda i: (id(i) not in first, -sizes[_file_of(i.nodeid)]))
+        sizes[_scope_of(item.nodeid)] = sizes.get(_scope_of(item.nodeid), 0) + 1
+
+    def seconds(scope: str) -> float:
+        if scope in SECONDS:
+            return SECONDS[scope]
+        if _file_of(scope) in ONE_BY_ONE:
+            return _ONE_BY_ONE_TEST
+        return min(0.02 * sizes[scope], 4.0)
+
+    order = {scope: (-seconds(scope), scope) for scope in sizes}
+    items.sort(key=lambda i: order[_scope_of(i.nodeid)])
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``loadfile`` with the files of :data:`ONE_BY_ONE` handed out test by test, in order."""
+    """``loadfile`` with the units of :func:`_scope_of`, handed out in the collection's order."""
     if config.getoption("dist") != "loadfile":
         return None  # another --dist asked for on the command line: xdist's own
     from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
@@ -90,7 +192,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     class LongestFirst(LoadFileScheduling):  # type: ignore[misc]
         def _split_scope(self, nodeid: str) -> str:
-            return nodeid if _file_of(nodeid) in ONE_BY_ONE else _file_of(nodeid)
+            return _scope_of(nodeid)
 
     return LongestFirst(config, log)
 
@@ -114,6 +216,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite the golden files in fixtures/golden from the current output",
     )
+
+
+@pytest.fixture(autouse=True)
+def _close_figures() -> Iterator[None]:
+    """Close the test's pyplot figures (when pyplot was imported at all).
+
+    Figures a test leaves open stay in pyplot's list for the rest of its worker's run; past
+    20, matplotlib warns (an error here) in whatever test opens the next one, so a test's
+    outcome depended on the files its worker happened to run before it.
+    """
+    yield
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        pyplot.close("all")
 
 
 @pytest.fixture

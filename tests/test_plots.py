@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -28,6 +30,13 @@ from trtlog.plots import (
 )
 
 YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
+
+
+@functools.cache
+def _parsed(path: Path) -> trtlog.Build:
+    """A corpus log parsed once for this file's tests (they only read the build; the
+    ResNet-18 log is plotted by five of them)."""
+    return trtlog.parse(path)
 
 
 @pytest.fixture(autouse=True)
@@ -96,7 +105,7 @@ def test_tactic_timing_points_and_highlights() -> None:
 
 @needs_corpus
 def test_slowest_tactics() -> None:
-    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    build = _parsed(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
     ax = plot_slowest_tactics(build.tactics_frame(), top=5)
     assert len(_rects(ax)) == 5
     widths = [p.get_width() for p in _rects(ax)]
@@ -114,7 +123,7 @@ def test_slowest_tactics_rank_the_tactic_the_engine_runs() -> None:
     timed at 0.111872 ms (line 11019): one bar per layer, the engine's tactic."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        frame = trtlog.parse(CENTERPOINT).tactics_frame()
+        frame = _parsed(CENTERPOINT).tactics_frame()
     lines = CENTERPOINT.read_text(encoding="utf-8").splitlines()
     assert lines[11018].endswith("Tactic: 8170606396342855895 Time: 0.111872")
     assert lines[10598].endswith("Tactic: -7989138351613022500 Time: 1.09734")
@@ -135,7 +144,7 @@ def test_slowest_tactics_rank_the_tactic_the_engine_runs() -> None:
 def test_tactic_plot_has_one_chosen_star_per_layer() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        frame = trtlog.parse(CENTERPOINT).tactics_frame()
+        frame = _parsed(CENTERPOINT).tactics_frame()
     ax = plot_tactic_timing(frame)
     legend = ax.get_legend()
     assert legend is not None
@@ -266,7 +275,7 @@ def test_module_time_without_profile() -> None:
 
 @needs_corpus
 def test_memory_by_stage() -> None:
-    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    build = _parsed(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
     frame = build.memory_frame()
     ax = plot_memory_by_stage(frame)
     assert ax.get_title() == "Memory by stage" and ax.get_ylabel() == "memory (MiB)"
@@ -380,7 +389,7 @@ def _integer_ticks(ticks: np.ndarray) -> bool:
 @needs_corpus
 def test_layer_counts_plot_of_41_stages_fits() -> None:
     """10.16.1 MNIST fp16 prints 41 layer counts: the figure was 4,668 px wide at 120 dpi."""
-    build = trtlog.parse(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
+    build = _parsed(CORPUS / "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log")
     frame = build.layer_counts_frame()
     assert len(frame) == 41
     ax = plot_layer_counts(frame)
@@ -421,7 +430,7 @@ def test_count_axes_have_whole_ticks() -> None:
 
 @needs_corpus
 def test_fusion_bars_sit_on_their_labels() -> None:
-    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    build = _parsed(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
     frame = build.passes_frame()
     ax = plot_fusions_by_pass(frame)
     _check_figure(ax)
@@ -436,7 +445,7 @@ def test_fusion_bars_sit_on_their_labels() -> None:
 
 @needs_corpus
 def test_slowest_tactics_kernel_names_stay_in_the_figure() -> None:
-    build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+    build = _parsed(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
     ax = plot_slowest_tactics(build.tactics_frame())
     _check_figure(ax)
     assert any("sm80_xmma" in t.get_text() for t in ax.texts)
@@ -451,7 +460,7 @@ def test_slowest_tactics_kernel_names_stay_in_the_figure() -> None:
 )
 def test_other_plots_keep_their_texts_in_the_figure(plot: str) -> None:
     if plot == "memory":
-        build = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
+        build = _parsed(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log")
         ax = plot_memory_by_stage(build.memory_frame())
         _, renderer = _draw(ax)
         (box,) = [t for t in ax.texts if t.get_text().startswith("engine\n")]
@@ -485,7 +494,7 @@ def test_short_names_are_cut_between_words() -> None:
     """Every layer name of resnet18-QAT and ControlNet, cut to 40: no word cut in two."""
     breaks = " /.+,()[]{}:"  # where a layer name's words end
 
-    qat = trtlog.parse(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log").engine
+    qat = _parsed(CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log").engine
     assert qat is not None
     names = [lay.name for lay in qat.layers]
     names += [
