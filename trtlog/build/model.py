@@ -27,8 +27,13 @@ from trtlog.build.passes import PassIndex
 from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
 from trtlog.build.store import EventStore, KindRows, kind_rows
-from trtlog.engine.from_log import ENGINE_EVENTS, engine_from_events
-from trtlog.engine.model import Engine
+from trtlog.engine.from_log import (
+    DUMP_WALK_KINDS,
+    ENGINE_EVENTS,
+    engine_from_events,
+    last_dump_layer_count,
+)
+from trtlog.engine.model import Engine, Profile
 from trtlog.events import (
     Event,
     EventBase,
@@ -480,6 +485,25 @@ class Build(ExactJson):
                 return None
             profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
             return engine if profile is None else engine.with_profile(profile)
+
+    def engine_outline(self) -> tuple[int, Profile | None] | None:
+        """``len(engine.layers)`` and ``engine.profile`` of :attr:`engine` (``None`` without one).
+
+        Without building the engine when the build is lazy and its engine not made yet (what
+        the summary and the report's overview need of it): the layer count is that of the
+        log's last layer dump with detailed records, found by a walk from the end that parses
+        no earlier dump, and the profile is the log's own table, as :attr:`engine` merges it.
+        Otherwise (an eager build, an engine already made, a log without a detailed dump)
+        read from :attr:`engine`.
+        """
+        store = self._lazy if "engine" not in self.__dict__ else None
+        walk = None if store is None else store.reversed_of(DUMP_WALK_KINDS)
+        count = None if walk is None else last_dump_layer_count(walk)
+        if count is None:
+            engine = self.engine
+            return None if engine is None else (len(engine.layers), engine.profile)
+        profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
+        return count, profile
 
     def _events_for(self, classes: tuple[type[EventBase], ...]) -> list[Event]:
         """The events a reader of only ``classes`` needs.

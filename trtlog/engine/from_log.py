@@ -216,6 +216,18 @@ def last_detailed_dump(walk: Iterator[Any]) -> list[Any] | None:
     return records
 
 
+def last_dump_layer_count(walk: Iterator[Any]) -> int | None:
+    """The number of layers of the engine of the log's last detailed layer dump.
+
+    ``walk`` as for :func:`last_detailed_dump`; ``None`` when no dump has a detailed record
+    (the caller builds the engine from all of them). Equal to ``len(engine.layers)`` of
+    :func:`engine_from_events` over the same log: one layer per record of that dump.
+    """
+    last = last_detailed_dump(walk)
+    found = None if last is None else _read_dumps(last)
+    return None if found is None else len(found.records)
+
+
 #: the events :func:`engine_tactics` reads (a dump's records and where dumps start)
 DUMP_EVENTS: tuple[type[EventBase], ...] = (
     EngineLayerInfo,

@@ -159,7 +159,8 @@ def summarize(
         and not e.phase.startswith("TensorRT-managed")
     ]
     weights = [e for e in scope.of(PersistentMemory) if e.memory == "weights"]
-    engine_layers, engine_profile = _engine_figures(scope_run)
+    outline = scope_run.engine_outline()
+    engine_layers, engine_profile = outline if outline is not None else (None, None)
     built = [e for e in scope_run.of(EngineBuilt) if not e.loaded]
     loaded = [e for e in scope_run.of(EngineBuilt) if e.loaded]
     graph = scope_run.of(GraphBuildDone)
@@ -245,32 +246,6 @@ def _of_kinds(build: Build, kinds: Sequence[str]) -> list[Event]:
         found += build.events_of(kind)
     found.sort(key=lambda e: e.span[0])  # spans never overlap: file order
     return found
-
-
-def _engine_figures(build: Build) -> tuple[int | None, Any]:
-    """``len(build.engine.layers)`` and ``build.engine.profile`` (``None`` without an engine).
-
-    Without building the engine when ``build`` is lazy and its engine not made yet: the
-    engine is made of the last layer dump with detailed records
-    (:func:`~trtlog.engine.from_log.last_detailed_dump`: a walk from the end that parses no
-    earlier dump), one layer per record, and its profile is the log's own table
-    (``profile_from_events``), merged as given. Otherwise ``build.engine``.
-    """
-    from trtlog.build.model import _PROFILE_CLASSES
-    from trtlog.build.performance import profile_from_events
-    from trtlog.engine.from_log import DUMP_WALK_KINDS, _read_dumps, last_detailed_dump
-
-    store = build._lazy if "engine" not in build.__dict__ else None
-    walk = None if store is None else store.reversed_of(DUMP_WALK_KINDS)
-    last = None if walk is None else last_detailed_dump(walk)
-    found = None if last is None else _read_dumps(last)
-    if found is None:
-        engine = build.engine
-        if engine is None:
-            return None, None
-        return len(engine.layers), engine.profile
-    profile = profile_from_events(build._events_for(_PROFILE_CLASSES), build.source.name)
-    return len(found.records), profile
 
 
 def _profile_source(build: Build, profile: Any) -> str | None:
