@@ -26,7 +26,6 @@ from trtlog.html.data import (
     ORIGINAL_FATES,
     Strings,
     _graph_data,
-    _positions,
 )
 
 
@@ -224,12 +223,12 @@ def test_graph_data_of_an_irregular_graph_is_the_plain_reading() -> None:
     "texts",
     [[], ["a", "b", "a", "c"], ["b", "x", "x", "y"], ["a", None, "z", None], [None, None]],
 )
-def test_positions_are_the_tables_many(texts: list[str | None]) -> None:
+def test_many_new_is_the_tables_many(texts: list[str | None]) -> None:
     """The page's one-pass fill of the string table gives what ``Strings.many`` gives."""
     fast, plain = Strings(), Strings()
     for table in (fast, plain):
         table("a")
         table("b")
-    assert _positions(fast, texts) == plain.many(texts)
+    assert fast.many_new(texts) == plain.many(texts)
     assert fast.items == plain.items
     assert fast.index == plain.index

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
-__all__ = ["FLOWS", "FateKind", "GraphCore", "Relation", "layer_id"]
+__all__ = ["FLOWS", "FateKind", "GraphCore", "Relation", "is_constant", "layer_id"]
 
 Relation = Literal[
     "registered as",
@@ -33,6 +33,14 @@ FateKind = Literal["fused", "removed", "folded", "retargeted", "unexplained"]
 
 # passes and phases that fold constants rather than fuse computation
 _FOLDING = re.compile(r"const|fold", re.IGNORECASE)
+
+
+def is_constant(kind: str | None, op: str | None) -> bool:
+    """Whether a node of ``kind`` (and ``op``) holds a constant (an initializer, a Constant).
+
+    What reaches an engine layer of a constant was folded in, not fused.
+    """
+    return kind == "onnx_initializer" or op == "Constant"
 
 
 def layer_id(name: str) -> str:
@@ -188,7 +196,7 @@ class GraphCore:
         kind: FateKind
         reason = None
         if finals:
-            constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
+            constant = is_constant(data["kind"], data.get("op"))
             kind = "folded" if constant and start not in finals else "fused"
         else:
             ends = [
@@ -199,7 +207,7 @@ class GraphCore:
             ]
             removal = next((e for e in ends if e[2]["relation"] == "removed by"), None)
             if removal is not None:
-                constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
+                constant = is_constant(data["kind"], data.get("op"))
                 target_name = nodes[removal[1]]["name"]
                 folding = constant or _FOLDING.search(target_name or "") is not None
                 kind = "folded" if folding else "removed"
@@ -254,7 +262,7 @@ class GraphCore:
                     and nodes[target]["kind"] == "engine_layer"
                     and data["kind"] != "engine_layer"
                 ):
-                    constant = data["kind"] == "onnx_initializer" or data.get("op") == "Constant"
+                    constant = is_constant(data["kind"], data.get("op"))
                     kind: FateKind = "folded" if constant else "fused"
                     out.append((kind, None, [target], [(start, target, edge)]))
                     continue

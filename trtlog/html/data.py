@@ -80,6 +80,23 @@ class Strings:
             items.extend(fresh)
         return list(map(index.get, texts))
 
+    def many_new(self, texts: list[Any]) -> list[int | None]:
+        """:meth:`many` in one pass over ``texts``, for texts most of which are new.
+
+        Each text is looked up and, when new, added in the same step (``dict.setdefault``):
+        :meth:`many` looks every text up twice and gathers the new ones apart, which costs
+        three times as much for a merge graph's 100,000 names; for texts mostly known
+        already, its ``map`` is quicker. Texts with a ``None`` among them take :meth:`many`.
+        """
+        index, items = self.index, self.items
+        if None in texts or len(index) != len(items):
+            return self.many(texts)
+        before = len(items)
+        add = index.setdefault
+        found: list[int | None] = [add(t, len(index)) for t in texts]
+        items.extend(islice(index, before, None))
+        return found
+
 
 def num(value: Any) -> float | None:
     """A float for JSON: ``None`` for a missing value or NaN.
@@ -329,23 +346,6 @@ def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict
     return _graph_data(build.merge_graph(), s)
 
 
-def _positions(s: Strings, texts: list[Any]) -> list[int | None]:
-    """``s.many(texts)`` in one pass over ``texts``: a graph's 100,000 names, most of them new.
-
-    Each text is looked up and, when new, added in the same step (``dict.setdefault``);
-    ``s.many`` looks every text up twice and gathers the new ones apart, three times the cost
-    here. Texts with a ``None`` among them take ``s.many``.
-    """
-    index, items = s.index, s.items
-    if None in texts or len(index) != len(items):
-        return s.many(texts)
-    before = len(items)
-    add = index.setdefault
-    found: list[int | None] = [add(t, len(index)) for t in texts]
-    items.extend(islice(index, before, None))
-    return found
-
-
 def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     """:func:`_graph` of a merge graph made already.
 
@@ -358,7 +358,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     from itertools import accumulate, chain, compress, repeat
     from operator import eq, is_, itemgetter, lt, not_
 
-    from trtlog.graph.core import FLOWS
+    from trtlog.graph.core import FLOWS, is_constant
 
     node_data = graph.node_data()
     succ = graph.out_adjacency()
@@ -393,7 +393,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     at_nodes.reverse()
     by_name = dict(zip(map(node_names.__getitem__, at_nodes), at_nodes, strict=True))
     # the names first, then the ops: the string table's order
-    names = _positions(s, node_names)
+    names = s.many_new(node_names)
     ops = s.many(node_ops)
     # the edges in the graph's order: per source (node order), its targets as added; each
     # node's first edge and number of edges by the node's position
@@ -492,7 +492,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
                 and node_kinds[t] == "engine_layer"
                 and node_kinds[i] != "engine_layer"
             ):
-                constant = node_kinds[i] == "onnx_initializer" or node_ops[i] == "Constant"
+                constant = is_constant(node_kinds[i], node_ops[i])
                 f_kind.append(folded if constant else fused)
                 f_reason.append(None)
                 f_finals.append([layer_ids.get(node_names[t], -1)])
