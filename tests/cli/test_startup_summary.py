@@ -51,7 +51,7 @@ REPORT = (
     "        'derived': sorted(k for k, v in grammar._DERIVED.items() if v is not None),\n"
     "        'line_regexes': sum(not isinstance(e['_linematch'], compiled._LazyFullmatch)\n"
     "                            for e in lines),\n"
-    "        'pair_regex': layers._PAIR_MATCH[0] is not None,\n"
+    "        'pair_regex': layers._PAIR.compiled,\n"
     "        'built': [n for m, n in unbuilt\n"
     "                  if getattr(importlib.import_module(m), n).__pydantic_complete__],\n"
     "        'commands': sorted(m for m in sys.modules if m.startswith('trtlog.cli.')\n"

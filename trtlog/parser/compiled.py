@@ -50,6 +50,7 @@ __all__ = [
     "Alternative",
     "CompiledStart",
     "CompiledStarts",
+    "LateRegex",
     "Shape",
     "alternatives",
     "compile_start",
@@ -118,30 +119,64 @@ def _nothing(message: str) -> None:
     return None
 
 
+class LateRegex:
+    """A regex compiled once it has been asked for ``after`` times (issue 18: start-up).
+
+    Compiling a big regex costs as much as the first hundreds of lines take on a path that
+    gives the same result without it; a short log never compiles it. Until the ``after``-th
+    ask, :meth:`pattern` answers ``None`` and the caller takes that path.
+    """
+
+    __slots__ = ("_after", "_asks", "_compiled", "source")
+
+    def __init__(self, source: str, after: int) -> None:
+        self.source = source
+        self._after = after
+        self._asks = 0
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the regex has been compiled."""
+        return self._compiled is not None
+
+    def pattern(self) -> re.Pattern[str] | None:
+        """The compiled regex, or ``None`` before the ``after``-th ask (this one counted)."""
+        if self._compiled is None:
+            self._asks += 1
+            if self._asks < self._after:
+                return None
+            self._compiled = re.compile(self.source)
+        return self._compiled
+
+    def now(self) -> re.Pattern[str]:
+        """The compiled regex, compiled now if it is not yet."""
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled
+
+
 class _LazyFullmatch:
     """``re.compile(regex).fullmatch`` for a generated ``line`` function, compiled late.
 
-    Compiling a whole-line regex costs about 0.4 ms, as much as a few hundred lines take on
-    the stream's ordinary path (envelope, keyword table, message matcher), which gives the
-    same fields: until ``_WARM`` lines have asked, this answers ``None`` (``line`` then
-    returns ``None`` and the stream takes that path); then it compiles the regex and puts
-    its ``fullmatch`` in its place (``line`` reads ``_linematch`` from its globals, ``env``,
-    at every call). A short log compiles none (issue 18: start-up).
+    A :class:`LateRegex` of the whole line: until ``_WARM`` lines have asked, this answers
+    ``None`` (``line`` then returns ``None`` and the stream takes its ordinary path: envelope,
+    keyword table, message matcher, the same fields); then it puts the compiled regex's
+    ``fullmatch`` in its place (``line`` reads ``_linematch`` from its globals, ``env``, at
+    every call).
     """
 
-    __slots__ = ("calls", "env", "regex")
+    __slots__ = ("env", "late")
 
     def __init__(self, env: dict[str, Any], regex: str) -> None:
         self.env = env
-        self.regex = regex
-        self.calls = 0
+        self.late = LateRegex(regex, _WARM)
 
     def __call__(self, text: str) -> re.Match[str] | None:
-        self.calls += 1
-        if self.calls < _WARM:
+        pattern = self.late.pattern()
+        if pattern is None:
             return None
-        fullmatch = re.compile(self.regex).fullmatch
-        self.env["_linematch"] = fullmatch
+        fullmatch = self.env["_linematch"] = pattern.fullmatch
         return fullmatch(text)
 
 

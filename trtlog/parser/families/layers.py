@@ -24,6 +24,7 @@ from lark import Token, v_args
 from trtlog.events.layers import OnnxLayerExtra
 from trtlog.names import parse_metadata
 from trtlog.numbers import parse_tactic
+from trtlog.parser.compiled import LateRegex
 from trtlog.parser.family import BaseTransformer, Continuation, Family, Fields, Rule
 from trtlog.tensors import DTYPE_BITS, Tensor, dtype_of, inspector_tensor
 
@@ -197,18 +198,14 @@ def _split_top_params(text: str) -> list[tuple[str, str]]:
     m = _KEY.match(text)
     if m is None:
         return [("", text)]
-    pair = _PAIR_MATCH[0]
-    if pair is None:
-        _PAIR_MATCH[1] += 1
-        if _PAIR_MATCH[1] >= _PAIR_AFTER:
-            pair = pair_matcher()
+    pair = _PAIR.pattern()
     if pair is not None and "\\" not in text:
         pairs: list[tuple[str, str]] = []
         at = 0
         end = len(text)
         while at < end:
             # match at the end of the previous pair (a search would try every position)
-            found = pair(text, at)
+            found = pair.match(text, at)
             if found is None or found.end() == at:
                 break
             pairs.append((found.group(1), found.group(2)))
@@ -233,26 +230,22 @@ def _nested(depth: int) -> str:
 
 
 _INNER = _nested(3)
-# one pair: a key, then a value up to a top-level ", " followed by a key, or the end
-_PAIR = (
+# one pair: a key, then a value up to a top-level ", " followed by a key, or the end;
+# compiled at the _PAIR_AFTER-th split (compiling it costs about 9 ms, the walk of a few
+# hundred parameter lists: a short log, a dump of a few layers, walks them; issue 18: start-up)
+_PAIR_AFTER = 256
+_PAIR = LateRegex(
     rf"(?<![A-Za-z0-9_/])([A-Za-z_][A-Za-z0-9_/]*+): ("
     rf'(?:[^\[\]{{}}()",]++|,(?! {_KEY_TEXT}: )|"[^"]*+"'
     rf"|\[{_INNER}\]|\{{{_INNER}\}}|\({_INNER}\))*+"
-    rf")(?:, (?={_KEY_TEXT}: )|\Z)"
+    rf")(?:, (?={_KEY_TEXT}: )|\Z)",
+    _PAIR_AFTER,
 )
-# Compiling _PAIR costs about 9 ms, the walk of a few hundred parameter lists: a short log
-# (a dump of a few layers) walks them, and the regex is compiled at the _PAIR_AFTER-th split
-# (issue 18: start-up). [its ``match`` once compiled, the splits so far]
-_PAIR_MATCH: list[Any] = [None, 0]
-_PAIR_AFTER = 256
 
 
 def pair_matcher() -> Callable[[str, int], re.Match[str] | None]:
     """The ``match`` of the one-regex split's pattern (compiled now if it is not yet)."""
-    found: Callable[[str, int], re.Match[str] | None] | None = _PAIR_MATCH[0]
-    if found is None:
-        found = _PAIR_MATCH[0] = re.compile(_PAIR).match
-    return found
+    return _PAIR.now().match
 
 
 def _split_walk(text: str, m: re.Match[str]) -> list[tuple[str, str]]:
