@@ -8,6 +8,7 @@ fastest tactics of each layer (one sort, not a grouped rank), and the page's JSO
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import trtlog
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, corpus_logs
 from trtlog.html.data import TACTICS_PER_LAYER, _fastest_of_group
 
 
@@ -99,3 +100,141 @@ def test_many_strings_at_once_are_each_string_in_turn(calls: list[list[str | Non
         assert fast.many(texts) == [plain(t) for t in texts]
         assert fast.items == plain.items
         assert fast.index == plain.index
+
+
+# -- the Tactics section and the overview's figures from the columns (no tactics frame) ------
+
+TACTIC_LOGS = sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
+
+
+def _tactics_of_frame(frame: pd.DataFrame, s: Any, lines: Any) -> dict[str, Any]:
+    """The Tactics section as the page made it from ``tactics_frame`` (the plain way)."""
+    from trtlog.frames.choices import engine_tactics
+    from trtlog.html import data
+
+    if not len(frame):
+        return {"rows": 0}
+    picked = engine_tactics(frame)
+    codes, names = pd.factorize(frame["layer"].fillna(""))
+    timed = ~frame["skipped"] & frame["time_ms"].notna()
+    per_layer = (
+        pd.DataFrame(
+            {
+                "timed": timed,
+                "skipped": frame["skipped"],
+                "best": frame["time_ms"].where(timed),
+                "line": frame["line"],
+                "reformat": frame["reformat"],
+            }
+        )
+        .groupby(codes, sort=False)
+        .agg(
+            timed=("timed", "sum"),
+            skipped=("skipped", "sum"),
+            best=("best", "min"),
+            first=("line", "min"),
+            last=("line", "max"),
+            reformat=("reformat", "any"),
+        )
+    )
+    layer_names = list(names[per_layer.index.to_numpy()])
+    flags = (
+        frame["fastest"].astype(int)
+        + 2 * frame["chosen"].astype(int)
+        + 4 * frame["skipped"].astype(int)
+        + 8 * frame["cached"].astype(int)
+        + 16 * frame["in_engine"].astype(int)
+        + 32 * frame["reformat"].astype(int)
+    )
+    rows = frame
+    if len(frame) > data.TACTIC_ROWS:
+        marked = (flags & (1 | 2 | 8 | 16)) > 0
+        fastest = data._fastest_of_group(codes, frame["time_ms"].to_numpy(), timed.to_numpy())
+        keep = marked | fastest
+        rows, flags, codes = frame[keep], flags[keep], codes[keep.to_numpy()]
+    position = per_layer.index.to_numpy()
+    engine_lines = data.column(picked, "line")
+    lines.add_all(n for n in engine_lines if n)
+    column = data.column
+    return {
+        "rows": len(frame),
+        "kept": len(rows),
+        "perLayer": data.TACTICS_PER_LAYER if len(rows) < len(frame) else None,
+        "layers": {
+            "layer": s.many(n or None for n in layer_names),
+            "timed": [int(v) for v in per_layer["timed"].tolist()],
+            "skipped": [int(v) for v in per_layer["skipped"].tolist()],
+            "best": column(per_layer, "best"),
+            "first": [int(v) for v in per_layer["first"].tolist()],
+            "last": [int(v) for v in per_layer["last"].tolist()],
+            "reformat": [bool(v) for v in per_layer["reformat"].tolist()],
+        },
+        "layer": position.argsort()[codes].tolist() if len(position) else [],
+        "runner": s.many(column(rows, "runner")),
+        "combo": s.many(column(rows, "format_combination")),
+        "tactic": column(rows, "tactic_hex"),
+        "kernel": s.many(column(rows, "tactic_name")),
+        "ms": column(rows, "time_ms"),
+        "flags": flags.tolist(),
+        "reason": s.many(column(rows, "skip_reason")),
+        "line": column(rows, "line"),
+        "engine": {
+            "layer": s.many(column(picked, "layer")),
+            "tactic": column(picked, "tactic_hex"),
+            "kernel": s.many(column(picked, "tactic_name")),
+            "ms": column(picked, "time_ms"),
+            "known": column(picked, "engine_known"),
+            "line": engine_lines,
+        },
+    }
+
+
+def _section(make: Any, tactics: Any) -> tuple[str, list[str], set[int]]:
+    from trtlog.html.data import Lines, Strings
+
+    s, lines = Strings(), Lines()
+    out = make(tactics, s, lines)
+    return json.dumps(out, allow_nan=False), s.items, lines.wanted
+
+
+@pytest.mark.parametrize("rows", [None, 40], ids=["all-rows", "kept-rows"])
+@pytest.mark.parametrize("path", TACTIC_LOGS, ids=lambda p: p.name)
+def test_the_tactics_section_from_columns_is_the_frames(
+    path: Path, rows: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's Tactics section and summary figures, read from ``tactic_columns`` (both
+    the array columns of the fast path and the table's lists), are those of the frame; with
+    ``rows`` the page keeps only some rows (the path a big log takes)."""
+    from trtlog.build.tactics import tactic_columns
+    from trtlog.html import data
+    from trtlog.summary import summarize
+
+    if rows is not None:
+        monkeypatch.setattr(data, "TACTIC_ROWS", rows)
+    build = trtlog.parse(path)
+    expected = _section(_tactics_of_frame, build.tactics_frame())
+    assert _section(data._tactics, tactic_columns(build, arrays=True)) == expected
+    assert _section(data._tactics, tactic_columns(build)) == expected
+    if rows is None:
+        figures = summarize(build, tactics=build.tactics_frame())
+        assert summarize(build, tactics=tactic_columns(build, arrays=True)) == figures
+        assert summarize(build, tactics=tactic_columns(build)) == figures
+
+
+@given(st.lists(st.one_of(st.none(), st.sampled_from(["", "a", "b", "c\udcff", "c\\udcff"]))))
+def test_layer_codes_are_the_frames_factorized_layers(layers: list[str | None]) -> None:
+    """``layer_codes`` of a list and of an :class:`Indexed` column against
+    ``pd.factorize(frame["layer"].fillna(""))`` of the frame's column."""
+    from trtlog.build.tactics import Indexed, layer_codes
+    from trtlog.frames.schema import _series
+
+    series = _series("tactics", "layer", layers, "string")
+    codes, names = pd.factorize(series.fillna(""))
+    distinct = np.empty(len(layers) + 1, dtype=object)
+    distinct[1:] = layers[::-1]
+    indexed = Indexed(distinct, np.arange(len(layers), 0, -1))
+    for column in (layers, indexed):
+        got_codes, got_names, missing = layer_codes(column)
+        assert got_codes.tolist() == codes.tolist()
+        assert got_names == list(names)
+        assert missing.tolist() == series.isna().tolist()

@@ -45,7 +45,16 @@ if TYPE_CHECKING:
     from trtlog.build.model import Build
     from trtlog.build.store import EventStore
 
-__all__ = ["Indexed", "TacticTable", "tactic_columns", "tactic_rows"]
+__all__ = [
+    "Indexed",
+    "TacticTable",
+    "column_array",
+    "column_take",
+    "column_texts",
+    "layer_codes",
+    "tactic_columns",
+    "tactic_rows",
+]
 
 
 def tactic_columns(
@@ -922,3 +931,83 @@ def _hex_texts(tactic: Any) -> list[str]:
     """``format_tactic`` of every value of a uint64 array (from its big-endian bytes)."""
     text = tactic.astype(">u8").tobytes().hex()
     return ["0x" + text[i : i + 16] for i in range(0, len(text), 16)]
+
+
+# -- the columns read as the frame holds them (no pandas) ------------------------------------
+
+
+def column_texts(values: Any) -> list[str | None]:
+    """A text column of :func:`tactic_columns` as a list, each text as the frame holds it.
+
+    The ``string`` columns of ``tactics_frame`` hold a text with a lone surrogate (text
+    decoded with ``surrogateescape``) escaped (``\\udcff``, see
+    :func:`trtlog.frames.schema._series`); so does this list. ``values``: a list, an object
+    array or an :class:`Indexed` column.
+
+    Example:
+        >>> column_texts(["a", None, "b\\udcff"])
+        ['a', None, 'b\\\\udcff']
+    """
+    texts: list[Any] = values.tolist() if hasattr(values, "tolist") else list(values)
+    distinct = [t for t in dict.fromkeys(texts) if isinstance(t, str)]
+    try:
+        "".join(distinct).encode("utf-8")
+    except UnicodeEncodeError:
+        return [_escaped(t) for t in texts]
+    return texts
+
+
+def _escaped(text: Any) -> Any:
+    if isinstance(text, str):
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def column_array(values: Any, dtype: Any) -> Any:
+    """A column of :func:`tactic_columns` as a numpy array of ``dtype`` (``None`` → NaN)."""
+    import numpy as np
+
+    if isinstance(values, Indexed):
+        values = values.array()
+    return np.asarray(values, dtype=dtype)
+
+
+def column_take(values: Any, rows: Any) -> list[Any]:
+    """The values of a column of :func:`tactic_columns` at ``rows`` (an index array)."""
+    if isinstance(values, Indexed):
+        return values.distinct[values.positions[rows]].tolist()  # type: ignore[no-any-return]
+    if hasattr(values, "tolist"):
+        return values[rows].tolist()  # type: ignore[no-any-return]
+    return [values[i] for i in rows.tolist()]
+
+
+def layer_codes(values: Any) -> tuple[Any, list[str], Any]:
+    """The ``layer`` column numbered by first appearance: ``(codes, names, missing)``.
+
+    ``codes`` is what ``pandas.factorize(frame["layer"].fillna(""))`` gives on the frame
+    (a missing layer is ``""``), ``names`` the text of each code (as the frame holds it),
+    ``missing`` a boolean array of the rows without a layer. An :class:`Indexed` column is
+    numbered by its distinct values (one per control row), not per row.
+
+    Example:
+        >>> codes, names, missing = layer_codes(["b", None, "a", "b", ""])
+        >>> codes.tolist(), names, missing.tolist()
+        ([0, 1, 2, 0, 1], ['b', '', 'a'], [False, True, False, False, False])
+    """
+    import numpy as np
+
+    code_of: dict[str, int] = {}
+    add = code_of.setdefault
+    if isinstance(values, Indexed):
+        positions = np.asarray(values.positions, dtype=np.intp)
+        used, first = np.unique(positions, return_index=True)
+        slots = used[np.argsort(first, kind="stable")]  # in the order of their first row
+        texts = column_texts(values.distinct[slots])
+        slot_code = np.zeros(len(values.distinct), dtype=np.intp)
+        slot_code[slots] = [add("" if t is None else t, len(code_of)) for t in texts]
+        slot_missing = np.zeros(len(values.distinct), dtype=bool)
+        slot_missing[slots] = [t is None for t in texts]
+        return slot_code[positions], list(code_of), slot_missing[positions]
+    texts = column_texts(values)
+    codes = np.array([add("" if t is None else t, len(code_of)) for t in texts], dtype=np.intp)
+    return codes, list(code_of), np.array([t is None for t in texts], dtype=bool)

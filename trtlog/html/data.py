@@ -14,11 +14,12 @@ is the only reader, and the keys below are its contract.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import filterfalse, islice
 from typing import TYPE_CHECKING, Any
 
 import trtlog
+from trtlog.build.tactics import tactic_columns
 from trtlog.html.inputs import Inputs, Side
 
 if TYPE_CHECKING:
@@ -173,11 +174,12 @@ def _overview(
     side: Side,
     findings: Sequence[Finding],
     lines: Lines,
-    tactics: pd.DataFrame | None = None,
+    tactics: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What the Overview section shows (rendered by the template).
 
-    ``tactics``: the tactics frame of the round ``summarize`` counts, when already made.
+    ``tactics``: the tactics frame's columns (:func:`trtlog.build.tactics.tactic_columns`)
+    of the round ``summarize`` counts, when already made.
     """
     from trtlog.summary import summarize
 
@@ -693,93 +695,136 @@ TACTIC_ROWS = 50_000
 TACTICS_PER_LAYER = 12
 
 
-def _tactics(frame: pd.DataFrame, s: Strings, lines: Lines) -> dict[str, Any]:
+def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, Any]:
     """Every timed tactic by layer: candidates, the fastest, the chosen and the engine's.
 
-    ``frame`` is the ``tactics_frame`` of the round the page shows.
+    ``columns`` are those of the ``tactics_frame`` of the round the page shows
+    (:func:`trtlog.build.tactics.tactic_columns`), read without making the frame: the
+    figures are the frame's (a layer grouping of its rows, :func:`_engine_tactics` the
+    frame's :func:`trtlog.frames.choices.engine_tactics`), and ``tests/html`` checks them
+    against the frame's on every fixture and corpus log.
     """
-    if not len(frame):
+    import numpy as np
+
+    from trtlog.build.tactics import column_array, column_take, column_texts, layer_codes
+
+    n = len(columns["line"])
+    if not n:
         return {"rows": 0}
-    import pandas as pd
-
-    from trtlog.frames.choices import engine_tactics
-
-    picked = engine_tactics(frame)
-    # the layers numbered in the order first met (a missing layer is ""): grouping by these
-    # integers is what grouping by the names (sort=False) gives, without hashing 200,000
-    # Python strings twice
-    codes, names = pd.factorize(frame["layer"].fillna(""))
-    timed = ~frame["skipped"] & frame["time_ms"].notna()
-    grouped = pd.DataFrame(
-        {
-            "timed": timed,
-            "skipped": frame["skipped"],
-            "best": frame["time_ms"].where(timed),
-            "line": frame["line"],
-            "reformat": frame["reformat"],
-        }
-    ).groupby(codes, sort=False)
-    per_layer = grouped.agg(
-        timed=("timed", "sum"),
-        skipped=("skipped", "sum"),
-        best=("best", "min"),
-        first=("line", "min"),
-        last=("line", "max"),
-        reformat=("reformat", "any"),
+    line = column_array(columns["line"], np.int64)
+    time_ms = column_array(columns["time_ms"], np.float64)
+    fastest, chosen, skipped, cached, in_engine, reformat = (
+        column_array(columns[c], bool)
+        for c in ("fastest", "chosen", "skipped", "cached", "in_engine", "reformat")
     )
-    layer_names = list(names[per_layer.index.to_numpy()])
+    # the layers numbered in the order first met (a missing layer is ""): a grouping by
+    # these integers is the grouping by the names (sort=False)
+    codes, names, missing = layer_codes(columns["layer"])
+    k = len(names)
+    timed = ~skipped & ~np.isnan(time_ms)
+    best = np.full(k, np.nan)
+    np.fmin.at(best, codes[timed], time_ms[timed])
+    first = np.full(k, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(first, codes, line)
+    last = np.full(k, np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(last, codes, line)
     flags = (
-        frame["fastest"].astype(int)
-        + 2 * frame["chosen"].astype(int)
-        + 4 * frame["skipped"].astype(int)
-        + 8 * frame["cached"].astype(int)
-        + 16 * frame["in_engine"].astype(int)
-        + 32 * frame["reformat"].astype(int)
+        fastest.astype(np.int64)
+        + 2 * chosen
+        + 4 * skipped
+        + 8 * cached
+        + 16 * in_engine
+        + 32 * reformat
     )
-    rows = frame
-    if len(frame) > TACTIC_ROWS:
+    if n > TACTIC_ROWS:
         # the rows that say something, and the fastest others of each layer
         marked = (flags & (1 | 2 | 8 | 16)) > 0
-        fastest = _fastest_of_group(codes, frame["time_ms"].to_numpy(), timed.to_numpy())
-        keep = marked | fastest
-        rows = frame[keep]
-        flags = flags[keep]
-        codes = codes[keep.to_numpy()]
-    # a layer's position in per_layer is its code (groups in the order first met)
-    position = per_layer.index.to_numpy()
-    engine_lines = column(picked, "line")
+        rows = np.flatnonzero(marked | _fastest_of_group(codes, time_ms, timed))
+    else:
+        rows = np.arange(n)
+    picked = _engine_tactics(codes, missing, line, time_ms, chosen, reformat, in_engine)
+    engine_lines = line[picked].tolist()
     lines.add_all(n for n in engine_lines if n)
+
+    def texts(name: str, at: Any) -> list[int | None]:
+        return s.many(column_texts(column_take(columns[name], at)))
+
+    layer_names = s.many([t or None for t in names])
     return {
-        "rows": len(frame),
+        "rows": n,
         "kept": len(rows),
-        "perLayer": TACTICS_PER_LAYER if len(rows) < len(frame) else None,
+        "perLayer": TACTICS_PER_LAYER if len(rows) < n else None,
         "layers": {
-            "layer": s.many(n or None for n in layer_names),
-            "timed": [int(v) for v in per_layer["timed"].tolist()],
-            "skipped": [int(v) for v in per_layer["skipped"].tolist()],
-            "best": column(per_layer, "best"),
-            "first": [int(v) for v in per_layer["first"].tolist()],
-            "last": [int(v) for v in per_layer["last"].tolist()],
-            "reformat": [bool(v) for v in per_layer["reformat"].tolist()],
+            "layer": layer_names,
+            "timed": np.bincount(codes[timed], minlength=k).tolist(),
+            "skipped": np.bincount(codes[skipped], minlength=k).tolist(),
+            "best": _floats(best),
+            "first": first.tolist(),
+            "last": last.tolist(),
+            "reformat": (np.bincount(codes[reformat], minlength=k) > 0).tolist(),
         },
-        "layer": position.argsort()[codes].tolist() if len(position) else [],
-        "runner": s.many(column(rows, "runner")),
-        "combo": s.many(column(rows, "format_combination")),
-        "tactic": column(rows, "tactic_hex"),
-        "kernel": s.many(column(rows, "tactic_name")),
-        "ms": column(rows, "time_ms"),
-        "flags": flags.tolist(),
-        "reason": s.many(column(rows, "skip_reason")),
-        "line": column(rows, "line"),
+        "layer": codes[rows].tolist(),
+        "runner": texts("runner", rows),
+        "combo": texts("format_combination", rows),
+        "tactic": _hex_of(columns, rows),
+        "kernel": texts("tactic_name", rows),
+        "ms": _floats(time_ms[rows]),
+        "flags": flags[rows].tolist(),
+        "reason": texts("skip_reason", rows),
+        "line": line[rows].tolist(),
         "engine": {
-            "layer": s.many(column(picked, "layer")),
-            "tactic": column(picked, "tactic_hex"),
-            "kernel": s.many(column(picked, "tactic_name")),
-            "ms": column(picked, "time_ms"),
-            "known": column(picked, "engine_known"),
+            "layer": texts("layer", picked),
+            "tactic": _hex_of(columns, picked),
+            "kernel": texts("tactic_name", picked),
+            "ms": _floats(time_ms[picked]),
+            "known": in_engine[picked].tolist(),
             "line": engine_lines,
         },
     }
+
+
+def _engine_tactics(
+    codes: Any, missing: Any, line: Any, time_ms: Any, chosen: Any, reformat: Any, in_engine: Any
+) -> Any:
+    """The rows :func:`trtlog.frames.choices.engine_tactics` keeps, in line order.
+
+    Per tuned layer (reformat timings left out), the first chosen row the engine runs, else
+    its fastest chosen row (ties: the first line). A chosen row of a layer with one the
+    engine runs is ``engine_known`` exactly when it is such a row, so ``in_engine`` of the
+    rows kept is that column.
+    """
+    import numpy as np
+
+    candidate = chosen & ~reformat & ~missing & np.isfinite(time_ms)
+    rows = np.flatnonzero(candidate)
+    known = rows[in_engine[rows]]
+    _, first = np.unique(codes[known], return_index=True)
+    known = known[first]
+    rest = rows[~np.isin(codes[rows], codes[known])]
+    rest = rest[np.lexsort((line[rest], time_ms[rest]))]
+    _, first = np.unique(codes[rest], return_index=True)
+    picked = np.concatenate([known, rest[first]])
+    return picked[np.argsort(line[picked], kind="stable")]
+
+
+def _hex_of(columns: Mapping[str, Any], rows: Any) -> list[str | None]:
+    """The ``tactic_hex`` texts of ``rows`` (spelled from the ids when not given)."""
+    from trtlog.build.tactics import _hex_texts, column_take
+
+    if columns["tactic_hex"] is None:  # an unsigned 64-bit array (tactic_columns, arrays)
+        hexes: list[str | None] = list(_hex_texts(columns["tactic"][rows]))
+        return hexes
+    return column_take(columns["tactic_hex"], rows)
+
+
+def _floats(values: Any) -> list[float | None]:
+    """A float array as a list with ``None`` for NaN and infinities (what ``column`` gives)."""
+    import numpy as np
+
+    out: list[Any] = values.tolist()
+    for i in np.flatnonzero(~np.isfinite(values)).tolist():
+        out[i] = None
+    return out
 
 
 def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
@@ -992,9 +1037,10 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
     step("overview")
     scope, rounds = (build, None) if build is None else _scope(build)
     data["rounds"] = rounds
-    # one tactics frame for the overview's figures and the Tactics section (the biggest
-    # frame of a verbose log), when summarize counts the round this page shows
-    tactics = scope.tactics_frame() if scope is not None else None
+    # the tactics frame's columns for the overview's figures and the Tactics section (the
+    # biggest frame of a verbose log, never made: both read its columns), when summarize
+    # counts the round this page shows
+    tactics = tactic_columns(scope, arrays=True) if scope is not None else None
     # (summarize counts the whole run when the builder kept no round; the page the last one)
     same_round = rounds is None or (build is not None and any(r.kept for r in build.rounds))
     overview = _overview(main, findings, lines, tactics if same_round else None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from trtlog._display import clip
@@ -23,7 +23,7 @@ from trtlog.build.passes import (
     removal_events,
 )
 from trtlog.build.performance import PERFORMANCE_EVENTS, performances, times_statistics
-from trtlog.build.tactics import tactic_rows
+from trtlog.build.tactics import Indexed, column_array, column_take, column_texts, tactic_rows
 from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
@@ -98,7 +98,7 @@ def summarize(
     run: int | None = None,
     *,
     times: Times | None = None,
-    tactics: pd.DataFrame | None = None,
+    tactics: pd.DataFrame | Mapping[str, Any] | None = None,
 ) -> Summary:
     """Collect the summary of a parsed log.
 
@@ -109,8 +109,10 @@ def summarize(
         times: an ``--exportTimes`` file of the same run, summarised under the performance.
         tactics: the ``tactics_frame()`` of the build summarized (the run, and the round that
             gave the engine when the builder ran several), when the caller has made it
-            already (``trtlog report`` shows it too); by default summarize makes it. The
-            tactic figures are counted from it, so it must be that frame.
+            already, or its columns (:func:`trtlog.build.tactics.tactic_columns` of the same
+            build: ``trtlog report`` reads them without making the frame); by default
+            summarize makes them. The tactic figures are counted from it, so it must be that
+            frame.
 
     Raises:
         IndexError: there is no such run.
@@ -344,7 +346,9 @@ _TACTIC_EVENTS = (TacticTiming, TacticSkipped, TacticSkippedMemory, CachedTactic
 _TACTIC_COLUMNS = ("layer", "skipped", "cached", "reformat")
 
 
-def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str, int]:
+def _tactic_figures(
+    build: Build, frame: pd.DataFrame | Mapping[str, Any] | None = None
+) -> dict[str, int]:
     """Tactics timed, cached, skipped and the layers timed, from the rows of ``tactics_frame``.
 
     ``tactics_timed`` are its rows measured in this build (not skipped, not from the timing
@@ -360,6 +364,13 @@ def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str
     if frame is None:
         rows = tactic_rows(build)
         layer, skipped, cached, reformat = rows.layer, rows.skipped, rows.cached, rows.reformat
+    elif isinstance(frame, Mapping):
+        if any(c not in frame for c in _TACTIC_COLUMNS):
+            raise ValueError(
+                "summarize(tactics=...) takes the build's tactic_columns(); these have no "
+                + ", ".join(c for c in _TACTIC_COLUMNS if c not in frame)
+            )
+        return {**_column_figures(frame), "runners_chosen": runners}
     elif any(c not in frame.columns for c in _TACTIC_COLUMNS):
         raise ValueError(
             "summarize(tactics=...) takes the build's tactics_frame(); this frame has no "
@@ -394,6 +405,37 @@ def _tactic_figures(build: Build, frame: pd.DataFrame | None = None) -> dict[str
             {layer[i] for i in timed if reformat[i] and isinstance(layer[i], str)}
         ),
         "runners_chosen": runners,
+    }
+
+
+def _column_figures(columns: Mapping[str, Any]) -> dict[str, int]:
+    """The tactic figures from :func:`~trtlog.build.tactics.tactic_columns` (no frame made).
+
+    What the frame branch of :func:`_tactic_figures` counts: the distinct layers of the
+    timed rows, missing ones left out, as the frame holds the texts.
+    """
+    import numpy as np
+
+    skipped, cached, reformat = (
+        column_array(columns[c], bool) for c in ("skipped", "cached", "reformat")
+    )
+    timed = ~skipped
+    layer = columns["layer"]
+
+    def distinct(rows: Any) -> int:
+        if isinstance(layer, Indexed):
+            slots = np.unique(np.asarray(layer.positions)[rows])
+            texts = column_texts(layer.distinct[slots])
+        else:
+            texts = column_texts(column_take(layer, np.flatnonzero(rows)))
+        return len({t for t in texts if t is not None})
+
+    return {
+        "tactics_timed": int((timed & ~cached).sum()),
+        "tactics_cached": int((timed & cached).sum()),
+        "tactics_skipped": int(skipped.sum()),
+        "layers_timed": distinct(timed),
+        "reformat_layers_timed": distinct(timed & reformat),
     }
 
 
