@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import chain, repeat
-from operator import itemgetter
+from operator import itemgetter, methodcaller
 from typing import Any
 
 from trtlog._pydantic import assemble, gc_paused
@@ -568,27 +568,37 @@ def _by_alternative(
 
     Per alternative, the positions it matched and their group texts (what ``shape.make``
     takes); a message no alternative matches is appended to ``misses``. A log repeats one
-    shape, so the alternative that matched last is tried first (at most one matches: a test
-    of the compiled matchers checks this).
+    shape, so the alternative of the first message is tried on every message in one
+    ``map``, and the others on the messages it misses (at most one matches: a test of the
+    compiled matchers checks this).
     """
     fulls = [regex.fullmatch for regex, _shape in alternatives]
     rows: list[list[int]] = [[] for _ in alternatives]
     texts: list[list[Any]] = [[] for _ in alternatives]
-    last = 0
-    for i in positions:
-        message = cold[i].message
-        m = fulls[last](message)
+    if not positions:
+        return rows, texts
+    messages = [cold[i].message for i in positions]
+    # the alternative of the first message that one matches, mapped over every message at
+    # once (a map per column, no Python step per message); the others one by one
+    first = next((k for k, full in enumerate(fulls) if full(messages[0]) is not None), 0)
+    found = list(map(fulls[first], messages))
+    if None not in found:
+        rows[first] = list(positions)
+        texts[first] = list(map(methodcaller("group", *alternatives[first][1].groups), found))
+        return rows, texts
+    for i, message, m in zip(positions, messages, found, strict=True):
+        k = first
         if m is None:
             for k, full in enumerate(fulls):
-                m = full(message)
-                if m is not None:
-                    last = k
-                    break
+                if k != first:
+                    m = full(message)
+                    if m is not None:
+                        break
             else:
                 misses.append(i)
                 continue
-        rows[last].append(i)
-        texts[last].append(m.group(*alternatives[last][1].groups))
+        rows[k].append(i)
+        texts[k].append(m.group(*alternatives[k][1].groups))
     return rows, texts
 
 

@@ -492,7 +492,11 @@ def _engine_marks(
     if not engine_layers:
         return engine_layer, in_engine
     candidates: dict[str, list[int]] = {}
-    for i in [i for i, c in enumerate(chosen) if c]:
+    if hasattr(chosen, "nonzero"):  # a numpy array (the columnar path): no scalar per row
+        rows: list[int] = chosen.nonzero()[0].tolist()
+    else:
+        rows = [i for i, c in enumerate(chosen) if c]
+    for i in rows:
         name = layer[i]
         if name in engine_layers:
             engine_layer[i] = name
@@ -903,6 +907,9 @@ def _marked(
     if not mark_line or not n:
         return np.zeros(n, dtype=bool)
     m_tactic = np.array(mark_tactic, dtype=np.uint64)
+    by_block = _marked_by_block(row_keys, tactic, line, mark_keys, m_tactic, mark_line)
+    if by_block is not None:
+        return by_block
     # the tactics of the marks, ranked; a row whose tactic no mark names can match none
     ranks, inverse = np.unique(m_tactic, return_inverse=True)
     m_key = inverse.reshape(-1).astype(np.int64)
@@ -925,6 +932,45 @@ def _marked(
     keys, last_line = keys[last], last_line[last]
     at = np.minimum(np.searchsorted(keys, r_key), len(keys) - 1)
     return named & (keys[at] == r_key) & (last_line[at] > line)
+
+
+def _marked_by_block(
+    row_keys: tuple[Any, ...],
+    tactic: Any,
+    line: Any,
+    mark_keys: tuple[Any, ...],
+    mark_tactic: Any,
+    mark_line: list[int],
+) -> Any:
+    """:func:`_marked` when the marks of each block (first key) agree: ``None`` otherwise.
+
+    A log marks each runner block (``Fastest Tactic``, and in 10.x its ``profiling
+    completed`` line with the same tactic) and each combination block (``Chose Runner
+    Type``) with one tactic: then a row's mark is its block's, looked up by the block number
+    (a gather per key, no sort of the rows' tactics and keys), with the block's last mark
+    line.
+    """
+    import numpy as np
+
+    block = mark_keys[0]
+    size = int(max(row_keys[0].max(initial=0), block.max(initial=0))) + 1
+    at = row_keys[0]
+    has = np.zeros(size, dtype=bool)
+    has[block] = True
+    out = has[at]
+    for r, m, dtype in (
+        (tactic, mark_tactic, np.uint64),
+        *((r, m, np.int64) for r, m in zip(row_keys[1:], mark_keys[1:], strict=True)),
+    ):
+        of_block = np.zeros(size, dtype=dtype)
+        of_block[block] = m
+        if not (of_block[block] == m).all():
+            return None  # a block with marks of two tactics (or runners): the general way
+        out &= of_block[at] == r
+    last = np.full(size, np.iinfo(np.int64).min, dtype=np.int64)
+    np.maximum.at(last, block, np.asarray(mark_line, dtype=np.int64))
+    out &= last[at] > line
+    return out
 
 
 def _hex_texts(tactic: Any) -> list[str]:
