@@ -57,7 +57,7 @@ def test_marks_looked_up_by_block_are_the_sorted_lookup(
         general = tactics._marked((r_block, r_runner), tactic, line, keys, mark_tactic, mark_line)
     if by_block is not None:
         assert by_block.tolist() == general.tolist()
-    agree = {}
+    agree: dict[int, set[tuple[int, int]]] = {}
     for m in marks:
         agree.setdefault(m[0], set()).add(m[1:3])
     assert (by_block is not None) == all(len(v) == 1 for v in agree.values()) or not rows

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from trtlog._display import clip, html_table, plural, top_counts
 from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused
 from trtlog.build.header import Device, Options, Run, derive_header
-from trtlog.build.passes import PassIndex
+from trtlog.build.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
 from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
 from trtlog.build.store import EventStore, KindRows, kind_rows
@@ -393,6 +393,17 @@ class Build(ExactJson):
             ('ConvReluFusion', 'ConvReluFusion')
         """
         return PassIndex(self)
+
+    @cached_property
+    def _removal_events(self) -> list[RemovalEvent]:
+        # removal_events of the removals and the pass boundaries: the summary, the passes and
+        # the removals frame each read them (once per build)
+        return removal_events(self.events_of(*REMOVAL_KINDS, "pass_run"))
+
+    @cached_property
+    def _pass_records(self) -> list[dict[str, Any]]:
+        # pass_records: the summary and the passes frame each read them (once per build)
+        return passes_of(self)
 
     def round_of(self, event: Any) -> Round | None:
         """The builder round an event belongs to."""

@@ -339,6 +339,8 @@ def removal_events(events: Iterable[Event]) -> list[RemovalEvent]:
 def pass_records(build: Build) -> list[dict[str, Any]]:
     """One record per optimization pass: how often it ran and what it did (``passes_frame``).
 
+    Counted once per build (the records are copies: a caller may change them).
+
     Keys: ``pass_name``, ``first_line``/``last_line`` (its first and last ``Running:`` line or
     event), ``runs`` (``Running:`` lines), ``fusions`` (the fusions attributed to it, every
     kind of :data:`FUSION_KINDS`), ``removals`` (:func:`removal_events`) and ``swaps``
@@ -346,6 +348,11 @@ def pass_records(build: Build) -> list[dict[str, Any]]:
     layer counts printed just before its first and just after its last activity),
     ``description`` (:func:`describe_pass`). Sorted by first line.
     """
+    return [dict(record) for record in build._pass_records]
+
+
+def passes_of(build: Build) -> list[dict[str, Any]]:
+    """:func:`pass_records` counted (``Build._pass_records`` keeps them)."""
     index = build.pass_index
     stats: dict[str, dict[str, Any]] = {}
 
@@ -372,7 +379,7 @@ def pass_records(build: Build) -> list[dict[str, Any]]:
         name = index.of(fusion)
         if name:
             touch(name, fusion.span[0])["fusions"] += 1
-    removals = removal_events(build.events_of(*REMOVAL_KINDS, "pass_run"))
+    removals = build._removal_events
     swaps = build.events_of("qdq_swap", "layer_swap")
     for events, count_as in ((removals, "removals"), (swaps, "swaps")):
         for event in events:

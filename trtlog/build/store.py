@@ -204,6 +204,8 @@ class EventStore:
         #: per route (by id), the deferred messages kind_rows left deferred, matched: their
         #: count, and per alternative their positions and group texts
         self._matched: dict[int, tuple[int, list[list[int]], list[list[Any]]]] = {}
+        #: per route (by id), its deferred count and their kinds when all are known
+        self._route_kinds: dict[int, tuple[int, frozenset[str] | None]] = {}
 
     @classmethod
     def of_events(cls, events: list[Event], n_lines: int) -> EventStore:
@@ -259,6 +261,9 @@ class EventStore:
         known = self._known
         for key in asked:
             positions = by_route[key][1]
+            kinds = self._known_kinds(key, positions)
+            if kinds is not None and wanted.isdisjoint(kinds):
+                continue  # every message's kind is known, none is wanted: all stay deferred
             left = []
             for i in positions:
                 sure = known.get(i)
@@ -276,6 +281,22 @@ class EventStore:
         found = [i for kind in wanted for i in by_kind.get(kind, ())]
         found.sort()
         return [cold[i] for i in found]
+
+    def _known_kinds(self, key: int, positions: list[int]) -> frozenset[str] | None:
+        """The kinds ``kind_rows`` found for a route's deferred ``positions``, if all known.
+
+        ``None`` when the kind of one is not known. Kept per route while its positions stay
+        the same (they only ever shrink, and the known kinds are set once): a view asks for
+        dozens of kinds, each a walk of the same ten thousands of messages otherwise.
+        """
+        kept = self._route_kinds.get(key)
+        if kept is not None and kept[0] == len(positions):
+            return kept[1]
+        known = self._known
+        kinds = {known.get(i) for i in positions} if known else {None}
+        found = None if None in kinds else frozenset(k for k in kinds if k is not None)
+        self._route_kinds[key] = (len(positions), found)
+        return found
 
     def reversed_of(self, wanted: frozenset[str]) -> Iterator[Any] | None:
         """The events of ``wanted`` kinds from the last to the first, parsed as reached.
@@ -806,6 +827,7 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
         if kept:
             store._matched[id(route)] = (kept, kept_rows, kept_texts)
     store._parse_deferred(to_parse, parsed)
+    store._route_kinds = {}  # (kinds learnt now)
     return kinds
 
 

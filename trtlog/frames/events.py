@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.build.passes import QDQ_KINDS, REMOVAL_KINDS, pass_records, qdq_events, removal_events
+from trtlog.build.passes import QDQ_KINDS, pass_records, qdq_events
 from trtlog.build.tactics import tactic_columns
 from trtlog.events import (
     ConcatElimination,
@@ -170,10 +170,6 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
 # -- fusions, removals, Q/DQ -----------------------------------------------------------------
 
 
-# the events removal_events() reads: the removals and the pass boundaries
-_REMOVAL_SCOPE = (*REMOVAL_KINDS, "pass_run")
-
-
 def fusions_frame(build: Build) -> pd.DataFrame:
     """One row per fusion.
 
@@ -238,7 +234,7 @@ def removals_frame(build: Build) -> pd.DataFrame:
             }
         )
 
-    for event in removal_events(build.events_of(*_REMOVAL_SCOPE)):
+    for event in build._removal_events:
         if isinstance(event, LayerRemoved):
             add(event, event.layer)
         elif isinstance(event, SliceElimination):

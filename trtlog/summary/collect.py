@@ -17,10 +17,8 @@ from trtlog.build import Build
 from trtlog.build.passes import (
     FUSION_KINDS,
     QDQ_KINDS,
-    REMOVAL_KINDS,
     pass_records,
     qdq_events,
-    removal_events,
 )
 from trtlog.build.performance import PERFORMANCE_EVENTS, performances, times_statistics
 from trtlog.build.tactics import Indexed, column_array, column_take, column_texts, tactic_rows
@@ -197,7 +195,7 @@ def summarize(
         ],
         fusions_by_pass=dict(fusions),
         passes=[PassRow(**{k: r[k] for k in PassRow.model_fields}) for r in pass_records(scope)],
-        removals=len(removal_events(_of_kinds(scope, (*REMOVAL_KINDS, "pass_run")))),
+        removals=len(scope._removal_events),
         qdq_events=sum(qdq.values()),
         qdq_by_kind=qdq,
         **tactic_figures,
