@@ -794,7 +794,15 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
                 sure_texts: list[Any] = []
                 width = len(shape.groups)
                 marked = plan is not None and _refuses_only_long_numbers(shape)
-                for i, row in zip(found, got, strict=True):
+                if (
+                    marked
+                    and _LONG_NUMBER.search("\n".join(cold[i].message for i in found)) is None
+                ):
+                    # no message holds a long number (one search of them all, joined by a
+                    # line end, which no number spans): every one is sure
+                    sure, sure_texts = list(found), list(got)
+                    found = []
+                for i, row in zip(found, got if found else [], strict=True):
                     if marked and _LONG_NUMBER.search(cold[i].message) is None:
                         sure.append(i)
                         sure_texts.append(row)

@@ -1046,8 +1046,13 @@ def layer_codes(values: Any) -> tuple[Any, list[str], Any]:
     add = code_of.setdefault
     if isinstance(values, Indexed):
         positions = np.asarray(values.positions, dtype=np.intp)
-        used, first = np.unique(positions, return_index=True)
-        slots = used[np.argsort(first, kind="stable")]  # in the order of their first row
+        if len(positions) and bool((positions[1:] >= positions[:-1]).all()):
+            # rising positions (tactic_columns' snapshots, rows in file order): each slot
+            # first met where the position changes
+            slots = positions[np.flatnonzero(np.r_[True, positions[1:] != positions[:-1]])]
+        else:
+            used, first = np.unique(positions, return_index=True)
+            slots = used[np.argsort(first, kind="stable")]  # in the order of their first row
         texts = column_texts(values.distinct[slots])
         slot_code = np.zeros(len(values.distinct), dtype=np.intp)
         slot_code[slots] = [add("" if t is None else t, len(code_of)) for t in texts]

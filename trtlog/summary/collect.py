@@ -422,7 +422,8 @@ def _column_figures(columns: Mapping[str, Any]) -> dict[str, int]:
 
     def distinct(rows: Any) -> int:
         if isinstance(layer, Indexed):
-            slots = np.unique(np.asarray(layer.positions)[rows])
+            used = np.bincount(np.asarray(layer.positions)[rows], minlength=len(layer.distinct))
+            slots = np.flatnonzero(used)
             texts = column_texts(layer.distinct[slots])
         else:
             texts = column_texts(column_take(layer, np.flatnonzero(rows)))
