@@ -156,3 +156,54 @@ def test_lint_reads_the_layers_of_the_dumps_without_building_the_records() -> No
     assert lines == LintContext(eager, None, None, None).layer_lines
     assert sum(map(len, lines.values())) >= len(records)
     assert all(store._cold[i].__class__ is Deferred for i in records)
+
+
+# -- the builder's layer listing: it refuses only dims int() cannot read ---------------------
+
+_LISTING = (
+    "[04/18/2025-03:51:19] [V] [TRT] Layer(CaskConvolution): /a/Conv{n}, "
+    "Tactic: 0x00000000000003ea, {io}"
+)
+
+
+def _listing_log(ios: list[str]) -> str:
+    lines = ["[04/18/2025-03:51:19] [V] [TRT] Engine Layer Information:"]
+    lines += [_LISTING.format(n=n, io=io) for n, io in enumerate(ios)]
+    lines.append("[04/18/2025-03:51:20] [I] [TRT] done")
+    return "\n".join(lines) + "\n"
+
+
+def test_listing_lines_stay_unbuilt_and_those_that_refuse_are_parsed() -> None:
+    good = "x (Half[1,64:8,56,56]) -> y[Float(1,3)]"
+    ios = [good, good, "x (Half[1,,56]) -> y[Float(1,3)]", "x[Half(1:)] -> y (Int8[-])", good]
+    known = _check(_listing_log(ios))
+    assert sorted(known.values()) == ["engine_layer_info"] * 3  # the two that refuse: parsed
+    lazy, eager = lazy_and_eager(_listing_log(ios))
+    refused = [e.span[0] for e in lazy.events_of("unrecognized") if e.message != "done"]
+    assert refused == [4, 5]
+    assert lazy.events_of("unrecognized") == eager.events_of("unrecognized")
+
+
+_DIMS_PIECES = st.sampled_from(
+    [" (Half[", "[Float(", ")]", "])", ", ", " -> ", ",", ":", "-", "(", "[", ")", "]", "x"]
+)
+_IO = st.lists(
+    st.one_of(_DIMS_PIECES, st.text("0123456789", min_size=1, max_size=6)), max_size=16
+).map("".join)
+
+
+@given(_IO)
+def test_the_listing_method_refuses_only_dims_that_do_not_convert(io: str) -> None:
+    from trtlog.parser.families.layers import dims_may_refuse
+
+    method = LayersTransformer().engine_layer_info
+    assert getattr(method, "refuses_only_when", None) is dims_may_refuse
+    text = ", " + io
+    try:
+        fields = method(Token("A", "Conv"), Token("B", "layer"), 1002, Token("C", text))
+    except ValueError:
+        assert dims_may_refuse(text)
+    else:
+        assert fields["kind"] == "engine_layer_info"
+    # a test of texts joined by line ends finds what one of them holds, and only that
+    assert dims_may_refuse(text + "\n" + "x[Half(1,3)]") == dims_may_refuse(text)

@@ -793,17 +793,14 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
                 sure: list[int] = []
                 sure_texts: list[Any] = []
                 width = len(shape.groups)
-                marked = plan is not None and _refuses_only_long_numbers(shape)
-                if (
-                    marked
-                    and _LONG_NUMBER.search("\n".join(cold[i].message for i in found)) is None
-                ):
-                    # no message holds a long number (one search of them all, joined by a
-                    # line end, which no number spans): every one is sure
+                refuses = _refusal_test(shape) if plan is not None else None
+                if refuses is not None and not refuses("\n".join(cold[i].message for i in found)):
+                    # no message holds what the method refuses (one test of them all, joined
+                    # by a line end, which no refused text spans): every one is sure
                     sure, sure_texts = list(found), list(got)
                     found = []
                 for i, row in zip(found, got if found else [], strict=True):
-                    if marked and _LONG_NUMBER.search(cold[i].message) is None:
+                    if refuses is not None and not refuses(cold[i].message):
                         sure.append(i)
                         sure_texts.append(row)
                         continue
@@ -813,7 +810,7 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
                 if not sure:
                     continue
                 found, got = sure, sure_texts
-                assert plan is not None  # (marked: a plan with the kind)
+                assert plan is not None  # (a refusal test: a plan with the kind)
             source = plan.get("kind", ("",))
             width = len(shape.groups)
             if width == 0:
@@ -824,7 +821,7 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
                 kinds.update(dict.fromkeys(found, source[1]))
                 kept_rows[k], kept_texts[k] = found, got
             elif plan is not None and any(v[0] == "row" for v in plan.values()):
-                # (the marked method's rows: a conversion refused, so each is parsed here)
+                # (the rows of a method with a refusal test: a conversion refused, each parsed here)
                 for i, row in zip(found, got, strict=True):
                     one: tuple[Any, ...] = (row,) if width == 1 else row if width else ()
                     cold[i] = _event_of(cold[i], shape, one)
@@ -839,19 +836,26 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
     return kinds
 
 
-#: A run of hex digits no 64-bit number fits in (see :func:`_refuses_only_long_numbers`).
+#: A run of hex digits no 64-bit number fits in (see :func:`_refusal_test`).
 _LONG_NUMBER = re.compile(r"[0-9A-Fa-f]{17}")
 
 
-def _refuses_only_long_numbers(shape: Shape) -> bool:
-    """Whether the shape's method refuses only a message holding a :data:`_LONG_NUMBER`.
+def _refusal_test(shape: Shape) -> Callable[[str], Any] | None:
+    """What a message must hold for the shape's method to refuse it, if the method says.
 
-    Such a method (``refuses_only_long_numbers`` set on it, next to its reasons: the
-    inspector record) gives its one kind for any other message whose arguments convert, so
-    the store knows the kind of a message without calling it, as for a placing method.
+    A method that refuses only a message holding a :data:`_LONG_NUMBER`
+    (``refuses_only_long_numbers`` set on it, next to its reasons: the inspector record), or
+    only one its ``refuses_only_when`` test finds (the builder's layer listing: dims
+    ``int()`` cannot read), gives its one kind for any other message whose arguments
+    convert, so the store knows the kind of a message without calling it, as for a placing
+    method. A test is true (a match) when the method may refuse, and no text it finds spans
+    a line end (the store tests a route's messages joined by line ends at once).
     """
     method = getattr(shape.method, "__func__", shape.method)
-    return bool(getattr(method, "refuses_only_long_numbers", False))
+    if getattr(method, "refuses_only_long_numbers", False):
+        return _LONG_NUMBER.search
+    test = getattr(method, "refuses_only_when", None)
+    return test if callable(test) else None
 
 
 def _event_of(deferred: Deferred, shape: Shape, texts: tuple[Any, ...]) -> Any:

@@ -99,6 +99,29 @@ def split_engine_tensors(text: str) -> tuple[Tensor, ...]:
 
 _ARROW = re.compile(r"(?<=\)\]|\]\)) ->")
 
+# Every run of a descriptor's characters between brackets (each descriptor's dims among them),
+# and the dims int() reads item by item (an item is a number, or a number:width; int() takes
+# at most 4300 digits)
+_DIMS_RUN = re.compile(r"(?<=[(\[])[-\d:,]*(?=[)\]])")
+_NUMBER = r"-?\d{1,4000}(?::-?\d{1,4000})?"
+_DIMS = re.compile(rf"(?:{_NUMBER}(?:,{_NUMBER})*)?")
+
+
+def dims_may_refuse(text: str) -> bool:
+    """Whether ``text`` holds a bracketed dims list ``int()`` may not read (``[1,,2]``, ``(1:)``).
+
+    :meth:`LayersTransformer.engine_layer_info` refuses (``ValueError``) only a listing whose
+    descriptor dims hold such an item; the test is a superset (any bracketed run of digits,
+    ``-``, ``:`` and ``,``, names included), and no run spans a line end.
+
+    Example:
+        >>> dims_may_refuse("a (Half[1,64:8,56,56]) -> b[Float(1,3)]")
+        False
+        >>> dims_may_refuse("x[Half(1,,3)]"), dims_may_refuse("x (Int8[4,72:])")
+        (True, True)
+    """
+    return any(_DIMS.fullmatch(run) is None for run in _DIMS_RUN.findall(text))
+
 
 def split_engine_io(text: str) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
     """Split ``<inputs> -> <outputs>`` of the builder's layer listing into two tensor tuples.
@@ -352,6 +375,12 @@ class LayersTransformer(BaseTransformer):
             "inputs": inputs,
             "outputs": outputs,
         }
+
+    # Given its converted arguments, engine_layer_info refuses (ValueError: the line becomes
+    # unrecognized) only a listing whose descriptor dims int() cannot read: the event store
+    # reads this mark to know such a line's kind without building it (trtlog.build.store,
+    # _deferred_kinds); a property test checks it (tests/build/test_kind_rows.py).
+    engine_layer_info.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
 
     def engine_layers_detailed(self) -> Fields:
         return {"kind": "engine_layers_detailed"}
