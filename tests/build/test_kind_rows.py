@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from lark import Token
 
@@ -184,14 +184,21 @@ def test_listing_lines_stay_unbuilt_and_those_that_refuse_are_parsed() -> None:
     assert lazy.events_of("unrecognized") == eager.events_of("unrecognized")
 
 
-_DIMS_PIECES = st.sampled_from(
-    [" (Half[", "[Float(", ")]", "])", ", ", " -> ", ",", ":", "-", "(", "[", ")", "]", "x"]
+_DIMS_TEXT = st.text("0123456789-:,", max_size=10)
+_NAME = st.text("ab1-:,()[] ", max_size=8)
+_DESCRIPTOR = st.one_of(
+    st.builds(lambda w, d: f"[{w}({d})]", st.sampled_from(["Half", "Float", "Int8"]), _DIMS_TEXT),
+    st.builds(lambda w, d: f" ({w}[{d}])", st.sampled_from(["Half", "Float", "Int8"]), _DIMS_TEXT),
 )
-_IO = st.lists(
-    st.one_of(_DIMS_PIECES, st.text("0123456789", min_size=1, max_size=6)), max_size=16
-).map("".join)
+_LIST = st.lists(st.builds(str.__add__, _NAME, _DESCRIPTOR), max_size=3).map(", ".join)
+_IO = st.one_of(
+    st.builds(lambda a, b: f"{a} -> {b}", _LIST, _LIST),
+    st.builds(lambda a, b: f"{a}{b}", _LIST, _NAME),  # a truncated paste
+)
 
 
+@example("x[Half(1,,3)] -> y (Int8[4,72:])")  # refused
+@example("x (Half[1,64:8,56,56]) -> y[Float(1,3)]")
 @given(_IO)
 def test_the_listing_method_refuses_only_dims_that_do_not_convert(io: str) -> None:
     from trtlog.parser.families.layers import dims_may_refuse
@@ -207,3 +214,36 @@ def test_the_listing_method_refuses_only_dims_that_do_not_convert(io: str) -> No
         assert fields["kind"] == "engine_layer_info"
     # a test of texts joined by line ends finds what one of them holds, and only that
     assert dims_may_refuse(text + "\n" + "x[Half(1,3)]") == dims_may_refuse(text)
+
+
+_TENSOR_ITEM = st.builds(
+    lambda name, dims, strides, fmt: (
+        f"Name: {name}, Location: Device, Dimensions: [{dims}]"
+        + (f", Datatype: Int8, Format: kCHW32, Strides: [{strides}]" if fmt else "")
+        + ("" if fmt else ", Format/Datatype: Channel major FP16 format where channel % 8 == 0")
+    ),
+    _NAME,
+    _DIMS_TEXT,
+    _DIMS_TEXT,
+    st.booleans(),
+)
+_TENSORS = st.lists(_TENSOR_ITEM, max_size=3).map(
+    lambda items: "[ { " + " }, { ".join(items) + " }]" if items else "[]"
+)
+
+
+@example("[ { Name: x, Location: Device, Dimensions: [1,-], Format/Datatype: Half }]")
+@example("[ { Name: x, Location: Device, Dimensions: [1,3], Format/Datatype: Half }]")
+@given(_TENSORS)
+def test_the_tensor_lists_refuse_only_dims_that_do_not_convert(text: str) -> None:
+    """The inspector's tensor-list callback: a ValueError only for a text its refusal
+    test finds (the store tests the texts instead of converting them)."""
+    from trtlog.build.store import _refusal_test_of
+    from trtlog.parser.families.layers import dims_may_refuse
+
+    convert = LayersTransformer().INPUT_LIST
+    assert _refusal_test_of(convert) is dims_may_refuse
+    try:
+        convert(Token("INPUT_LIST", text))
+    except ValueError:
+        assert dims_may_refuse(text)

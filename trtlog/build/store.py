@@ -854,7 +854,15 @@ def _refusal_test(shape: Shape) -> Callable[[str], Any] | None:
     method = getattr(shape.method, "__func__", shape.method)
     if getattr(method, "refuses_only_long_numbers", False):
         return _LONG_NUMBER.search
-    test = getattr(method, "refuses_only_when", None)
+    return _refusal_test_of(method)
+
+
+def _refusal_test_of(function: Any) -> Callable[[str], Any] | None:
+    """The ``refuses_only_when`` test set on a method or terminal callback, if any.
+
+    True for a text the function may refuse (``ValueError``); false means it converts.
+    """
+    test = getattr(getattr(function, "__func__", function), "refuses_only_when", None)
     return test if callable(test) else None
 
 
@@ -892,12 +900,18 @@ def _converts(shape: Shape, groups: list[list[Any]], n: int) -> bool:
     For a shape whose method only places its arguments or constants (no field made per
     row, :func:`~trtlog.parser.columns.column_plan`): ``make`` computes every argument from
     the group texts (``int()``, ``float()``... of a text that may hold no value, as
-    ``LogParser._no_value`` says), then the method places them.
+    ``LogParser._no_value`` says), then the method places them. A callback with a
+    ``refuses_only_when`` test (the inspector's tensor lists) is tested on its texts
+    instead of called.
     """
     try:
         for spec in shape.args:
             if spec[0] == "conv":
-                deque(map(spec[1], groups[spec[2]]), maxlen=0)
+                texts = groups[spec[2]]
+                refuses = _refusal_test_of(spec[1])
+                if refuses is not None and None not in texts and not refuses("\n".join(texts)):
+                    continue  # no text holds what the conversion refuses (one test of all)
+                deque(map(spec[1], texts), maxlen=0)
             elif spec[0] == "expr":
                 fn = spec[1]
                 deque(map(fn, *groups) if groups else (fn() for _ in range(n)), maxlen=0)
