@@ -362,6 +362,16 @@ def test_the_engine_tactics_walk_parses_only_the_last_detailed_dump() -> None:
     assert [e.kind for e in records][:3] == ["inspector_record"] * 3
     assert len(deferred) >= 3 * 5  # two rounds' listing and dump, the last listing
     assert min(parsed) == 1
+    # the index kept through the walk: by kind the messages it parsed, by route the others
+    by_kind, by_route = store._cold_index()
+    assert sorted(i for found in by_kind.values() for i in found) == [
+        i for i, e in enumerate(store._cold) if e.__class__ is not Deferred
+    ]
+    assert sorted(i for _route, found in by_route.values() for i in found) == [
+        i for i, e in enumerate(store._cold) if e.__class__ is Deferred
+    ]
+    for kind in eager.counts():
+        assert lazy.events_of(kind) == eager.events_of(kind), kind
 
 
 @pytest.mark.parametrize("path", sorted((FIXTURES / "logs").glob("*.log")), ids=lambda p: p.name)

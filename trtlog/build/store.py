@@ -197,6 +197,8 @@ class EventStore:
         self._events: list[Event] | None = None
         #: positions in ``_cold`` by kind (parsed events) and by route (deferred ones)
         self._index: tuple[dict[str, list[int]], dict[int, tuple[Any, list[int]]]] | None = None
+        #: positions the reversed walk parsed since the index was last brought up to date
+        self._stale: set[int] = set()
         self._kind_rows: list[KindRows] | None = None  # kind_rows, once asked
         #: the kind of a deferred message, by position in ``_cold``, when it is sure without
         #: parsing it (found by ``kind_rows``: a question about other kinds skips it)
@@ -249,6 +251,17 @@ class EventStore:
                 else:
                     by_kind.setdefault(event.kind, []).append(i)
             self._index = (by_kind, by_route)
+            self._stale = set()
+        elif self._stale:
+            # messages the reversed walk parsed: indexed by kind already, out of their routes
+            stale, by_route = self._stale, self._index[1]
+            for key, (_route, positions) in list(by_route.items()):
+                left = [i for i in positions if i not in stale]
+                if not left:
+                    del by_route[key]
+                elif len(left) < len(positions):
+                    positions[:] = left
+            self._stale = set()
         return self._index
 
     def _cold_of(self, wanted: set[str]) -> list[Any]:
@@ -323,7 +336,10 @@ class EventStore:
             event = cold[i]
             if event.__class__ is Deferred:
                 event = cold[i] = event.event()
-                self._index = None  # rebuilt on the next question
+                index = self._index
+                if index is not None:  # kept: indexed now, out of its route on the next question
+                    index[0].setdefault(event.kind, []).append(i)
+                    self._stale.add(i)
             if event.kind in wanted:
                 yield event
 
