@@ -765,7 +765,11 @@ def _kind_rows(store: EventStore) -> list[KindRows]:
         if hot.events is not None:
             letters: list[Any] = [e.severity for e in hot.events]
         else:
-            letters = list(map(severity, hot.rows.letters()))
+            found = hot.rows.letters()
+            if found and found.count(found[0]) == len(found):  # (a shape's rows: one letter)
+                letters = [severity(found[0])] * len(found)
+            else:
+                letters = list(map(severity, found))
         parts.append((hot.kind, lines, lines, letters))
     return parts
 
