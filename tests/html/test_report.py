@@ -489,3 +489,45 @@ def test_page_fates_and_module_tree_are_the_api_s(name: str) -> None:
             same(a, b)
 
     same(data["modules"], tree)
+
+
+def test_big_payloads_decode_the_same_with_isal_or_zlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    # isal (the fast extra) compresses a big page's log and data: its bytes differ from
+    # zlib's, what the page decodes does not
+    pytest.importorskip("isal")
+    import gzip
+
+    from trtlog.html import page as page_module
+
+    build = trtlog.parse(REPORTS["yolov8"]["build"])
+    pages = {}
+    for use in (True, False):
+        monkeypatch.setattr(page_module, "COMPRESS_ABOVE", 0)
+        monkeypatch.setattr(page_module, "FAST_ABOVE", 0)
+        monkeypatch.setattr(page_module, "USE_ISAL", use)
+        pages[use] = trtlog.report(build)
+    fast, standard = pages[True], pages[False]
+    assert fast != standard
+    for element in ("trtlog-log", "trtlog-data"):
+        assert decode_embedded(fast, element) == decode_embedded(standard, element)
+    assert decode_embedded(fast, "trtlog-log") == build.to_text()
+    # the non-compressed parts of the page are the same
+    blocks = re.compile(r"(<script [^>]*>)[A-Za-z0-9+/=]+(</script>)")
+    assert blocks.sub(r"\1\2", fast) == blocks.sub(r"\1\2", standard)
+    # a gzip member any reader takes (the browser's DecompressionStream: tests/browser)
+    packed = re.search(r'id="trtlog-log"[^>]*>([^<]*)<', fast)
+    assert packed is not None
+    raw = base64.b64decode(packed.group(1))
+    assert raw[:3] == b"\x1f\x8b\x08" and raw[4:8] == b"\0\0\0\0"  # gzip, deflate, mtime 0
+    assert gzip.decompress(raw).decode() == build.to_text()
+
+
+def test_small_payloads_take_zlib_whatever_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the pages of small logs (every fixture) do not depend on isal being installed
+    from trtlog.html import page as page_module
+
+    build = trtlog.parse(REPORTS["yolov8"]["build"])
+    monkeypatch.setattr(page_module, "USE_ISAL", True)
+    with_isal = trtlog.report(build)
+    monkeypatch.setattr(page_module, "USE_ISAL", False)
+    assert trtlog.report(build) == with_isal
