@@ -531,3 +531,46 @@ def test_small_payloads_take_zlib_whatever_is_installed(monkeypatch: pytest.Monk
     with_isal = trtlog.report(build)
     monkeypatch.setattr(page_module, "USE_ISAL", False)
     assert trtlog.report(build) == with_isal
+
+
+@given(_JSON_VALUES)
+def test_big_data_text_is_the_standard_encoders_utf8_with_or_without_orjson(value: Any) -> None:
+    # big data is embedded compressed as json.dumps(ensure_ascii=False) writes it; the
+    # escaped text of smaller data is made from that text; both as without orjson
+    pytest.importorskip("orjson")
+    from trtlog.exports import jsonio
+    from trtlog.html.page import _embedded, _utf8_json
+
+    fast = _utf8_json(value)
+    escaped = _embedded(value, fast) if fast is not None else None
+    previous = jsonio.USE_ORJSON
+    jsonio.USE_ORJSON = False
+    try:
+        standard = _utf8_json(value)
+        assert fast == standard
+        if standard is not None:
+            assert escaped == _embedded(value, standard) == _embedded(value)
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            assert standard == text.encode("utf-8")
+    finally:
+        jsonio.USE_ORJSON = previous
+
+
+def test_big_data_is_utf8_json_and_reads_as_the_escaped_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gzip
+
+    from trtlog.html import page as page_module
+
+    build = trtlog.parse(FIXTURES / "logs" / "hostile-names_build-verbose-dumpLayerInfo.log")
+    monkeypatch.setattr(page_module, "COMPRESS_ABOVE", 0)
+    escaped = trtlog.report(build)
+    monkeypatch.setattr(page_module, "FAST_ABOVE", 0)
+    utf8 = trtlog.report(build)
+    assert decode_embedded(utf8) == decode_embedded(escaped)
+    packed = re.search(r'id="trtlog-data"[^>]*>([^<]*)<', utf8)
+    assert packed is not None
+    text = gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8")
+    assert text == json.dumps(decode_embedded(escaped), ensure_ascii=False, separators=(",", ":"))
+    assert not text.isascii()  # the hostile names' characters as they are

@@ -9,7 +9,8 @@ scripts (by hash) and no network at all.
 Hostile text stays data: templates autoescape, the JSON escapes ``<``, ``>`` and ``&`` (so
 ``</script>`` and ``<!--`` cannot appear inside a script block) and every non-ASCII
 character (U+2028/U+2029 included), and the page's script writes names with ``textContent``
-only.
+only. Data of :data:`FAST_ABOVE` bytes or more is embedded gzip-compressed and
+base64-encoded as plain UTF-8 JSON: base64 holds no character that could end its block.
 """
 
 from __future__ import annotations
@@ -59,12 +60,19 @@ def embed_json(value: Any) -> str:
     return _embedded(value).decode("ascii")
 
 
-def _embedded(value: Any) -> bytes:
-    """:func:`embed_json`'s text as ASCII bytes (what the page compresses when it is big)."""
-    data = _orjson_bytes(value)
-    if data is None:
-        text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-        data = text.encode("ascii")
+def _embedded(value: Any, utf8: bytes | None = None) -> bytes:
+    """:func:`embed_json`'s text as ASCII bytes (what the page compresses when it is big).
+
+    ``utf8``: the value's :func:`_utf8_json` when already made (escaped here).
+    """
+    if utf8 is not None:
+        data = _ascii_json(utf8)
+    else:
+        found = _orjson_bytes(value)
+        if found is None:
+            text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+            found = text.encode("ascii")
+        data = found
     for char, escape in _UNSAFE:  # bytes.replace: a tenth of translate's time on MBs
         if char in data:
             data = data.replace(char, escape)
@@ -117,6 +125,15 @@ def _orjson_text(value: Any) -> str | None:
 def _orjson_bytes(value: Any) -> bytes | None:
     """``json.dumps(value, ensure_ascii=True, separators=(",", ":"))`` made by orjson, encoded.
 
+    ``None`` when orjson does not write it (see :func:`_orjson_raw`).
+    """
+    raw = _orjson_raw(value)
+    return None if raw is None else _ascii_json(raw)
+
+
+def _orjson_raw(value: Any) -> bytes | None:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made by orjson (UTF-8).
+
     About six times faster on the data of a big page. ``None`` without orjson (or with
     ``TRTLOG_JSON=json``), for a value orjson rejects (a lone surrogate, an integer beyond
     64 bits, a key that is not a string) and when a float would read differently: the
@@ -132,20 +149,45 @@ def _orjson_bytes(value: Any) -> bytes | None:
     except ImportError:
         return None
     try:
-        raw = orjson.dumps(value)
+        raw: bytes = orjson.dumps(value)
     except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
         return None
     if _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None:
         return None
-    if raw.isascii():
-        data = raw
-    elif not any(lead in raw for lead in _LEADS_OUTSIDE_BMP_ESCAPES):
+    return raw
+
+
+def _utf8_json(value: Any) -> bytes | None:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8.
+
+    By orjson when it can (:func:`_orjson_raw`), else by the standard encoder. ``None`` for
+    text UTF-8 cannot hold (a lone surrogate).
+    """
+    raw = _orjson_raw(value)
+    if raw is not None:
+        return raw
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def _ascii_json(utf8: bytes) -> bytes:
+    """``json.dumps(ensure_ascii=False)``'s UTF-8 text as ``ensure_ascii=True`` writes it.
+
+    The two differ only in the characters from DEL (U+007F) on, which ``ensure_ascii``
+    writes as ``\\uXXXX`` escapes (a surrogate pair above U+FFFF).
+    """
+    if utf8.isascii():
+        data = utf8
+    elif not any(lead in utf8 for lead in _LEADS_OUTSIDE_BMP_ESCAPES):
         # every character is ASCII or U+0100..U+FFFF: the codec's own backslash escapes are
         # json.dumps's (\uXXXX, lowercase hex), a tenth of the handler's time
-        data = raw.decode("utf-8").encode("ascii", "backslashreplace")
+        data = utf8.decode("utf-8").encode("ascii", "backslashreplace")
     else:
-        # orjson writes valid UTF-8: the handler escapes each run of non-ASCII characters
-        data = raw.decode("ascii", _ESCAPE_HANDLER).encode("ascii")
+        # valid UTF-8: the handler escapes each run of non-ASCII characters
+        data = utf8.decode("ascii", _ESCAPE_HANDLER).encode("ascii")
     # DEL is ASCII, and json.dumps escapes it too
     return data.replace(b"\x7f", b"\\u007f") if b"\x7f" in data else data
 
@@ -322,14 +364,7 @@ def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -
         log: the packed log, or ``None`` for a report made from JSON only.
     """
     data = {**data, "log": log.meta() if log is not None else None}
-    embedded = _embedded(data)
-    encoding = "json"
-    if len(embedded) > COMPRESS_ABOVE:
-        # level 1 for big data without isal: a quarter of level 6's time for 15% more bytes
-        payload = _b64_gzip(embedded, 6 if len(embedded) < 8 << 20 else 1)
-        encoding = "gzip+base64"
-    else:
-        payload = embedded.decode("ascii")
+    payload, encoding = _data_payload(data)
     scripts = [asset("vendor/dagre.min.js"), asset("assets/report.js")]
     style = asset("assets/report.css")
     for code in scripts:
@@ -361,6 +396,26 @@ def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -
     )
 
 
+def _data_payload(data: Any) -> tuple[str, str]:
+    """The page's data as the text of its script block, and its ``data-encoding``.
+
+    Data of at most :data:`COMPRESS_ABOVE` bytes is :func:`embed_json`'s text; bigger data is
+    gzip-compressed and base64-encoded. Below :data:`FAST_ABOVE` bytes the compressed text is
+    :func:`embed_json`'s too; from there on it is ``json.dumps(ensure_ascii=False)``'s in
+    UTF-8 (what the page's ``TextDecoder`` reads): inside base64 no character needs an
+    escape, and escaping every ``<``, ``>``, ``&`` and non-ASCII character of 25 MB of JSON
+    took as long as writing it.
+    """
+    utf8 = _utf8_json(data)
+    if utf8 is not None and len(utf8) >= FAST_ABOVE and len(utf8) > COMPRESS_ABOVE:
+        return _b64_gzip(utf8, 1), "gzip+base64"
+    embedded = _embedded(data, utf8)
+    if len(embedded) > COMPRESS_ABOVE:
+        # level 1 for big data without isal: a quarter of level 6's time for 15% more bytes
+        return _b64_gzip(embedded, 6 if len(embedded) < 8 << 20 else 1), "gzip+base64"
+    return embedded.decode("ascii"), "json"
+
+
 def decode_embedded(page: str, element: str = "trtlog-data") -> Any:
     """The JSON data (or the log text) a page holds, decoded as the page's script does.
 
@@ -374,5 +429,5 @@ def decode_embedded(page: str, element: str = "trtlog-data") -> Any:
     if element == "trtlog-log":
         return gzip.decompress(base64.b64decode(body)).decode("utf-8") if body else ""
     if 'data-encoding="gzip+base64"' in tag:
-        body = zlib.decompress(base64.b64decode(body), 31).decode("ascii")
+        body = zlib.decompress(base64.b64decode(body), 31).decode("utf-8")
     return json.loads(body)
