@@ -272,9 +272,15 @@ class LogPack:
         # the kind and severity of every event without building them (Build.kind_rows); a
         # code per (kind, severity), numbered in the order of their first line
         parts = self.parts
+        # each part's severities, in the order first met (most parts have one: counted in
+        # one C loop over the shared string, without hashing every entry)
+        distinct = [
+            list(dict.fromkeys(sev)) if not sev or sev.count(sev[0]) != len(sev) else [sev[0]]
+            for _kind, _firsts, _lasts, sev in parts
+        ]
         first: dict[tuple[str, str | None], int] = {}
-        for kind, firsts, _lasts, severities in parts:
-            for severity in dict.fromkeys(severities):
+        for (kind, firsts, _lasts, severities), found in zip(parts, distinct, strict=True):
+            for severity in found:
                 key = (kind, severity)
                 n = firsts[severities.index(severity)]  # each part is in file order
                 if key not in first or n < first[key]:
@@ -282,15 +288,18 @@ class LogPack:
         table = {key: i for i, key in enumerate(sorted(first, key=first.__getitem__))}
         self.wide = len(table) > 255
         codes = np.zeros(self.lines, dtype="<u2" if self.wide else "u1")
-        for kind, firsts, lasts, severities in parts:
-            found = dict.fromkeys(severities)
+        for (kind, firsts, lasts, severities), found in zip(parts, distinct, strict=True):
+            if not firsts:
+                continue
             if len(found) == 1:
-                value: Any = table[kind, severities[0]]
+                value: Any = table[kind, found[0]]
             else:
                 value = np.array([table[kind, s] for s in severities], dtype=codes.dtype)
             at = np.array(firsts, dtype=np.int64) - 1
             codes[at] = value
-            if lasts is not firsts:  # events of several lines (their spans partition the lines)
+            # events of several lines (their spans partition the lines); a list of one-line
+            # events' last lines equals the first lines (compared in C)
+            if lasts is not firsts and lasts != firsts:
                 for i, (a, b) in enumerate(zip(firsts, lasts, strict=True)):
                     if b > a:
                         codes[a:b] = value if len(found) == 1 else value[i]
