@@ -131,14 +131,15 @@ def _orjson_bytes(value: Any) -> bytes | None:
     return None if raw is None else _ascii_json(raw)
 
 
-def _orjson_raw(value: Any) -> bytes | None:
+def _orjson_raw(value: Any, exact: bool = True) -> bytes | None:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made by orjson (UTF-8).
 
     About six times faster on the data of a big page. ``None`` without orjson (or with
     ``TRTLOG_JSON=json``), for a value orjson rejects (a lone surrogate, an integer beyond
-    64 bits, a key that is not a string) and when a float would read differently: the
-    standard encoder then writes it. orjson writes NaN as ``null`` where ``json.dumps``
-    (``allow_nan=False``) raises; the page's data holds none (:func:`trtlog.html.data.num`).
+    64 bits, a key that is not a string) and, when ``exact``, when a float would be written
+    differently (the same number: ``1e-05`` is ``0.00001`` to orjson): the standard encoder
+    then writes it. orjson writes NaN as ``null`` where ``json.dumps`` (``allow_nan=False``)
+    raises; the page's data holds none (:func:`trtlog.html.data.num`).
     """
     from trtlog.exports import jsonio
 
@@ -152,18 +153,19 @@ def _orjson_raw(value: Any) -> bytes | None:
         raw: bytes = orjson.dumps(value)
     except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
         return None
-    if _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None:
+    if exact and (_SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None):
         return None
     return raw
 
 
-def _utf8_json(value: Any) -> bytes | None:
+def _utf8_json(value: Any, exact: bool = True) -> bytes | None:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8.
 
-    By orjson when it can (:func:`_orjson_raw`), else by the standard encoder. ``None`` for
-    text UTF-8 cannot hold (a lone surrogate).
+    By orjson when it can (:func:`_orjson_raw`; with ``exact`` false, a float under 1e-4
+    may be written as orjson writes it), else by the standard encoder. ``None`` for text
+    UTF-8 cannot hold (a lone surrogate).
     """
-    raw = _orjson_raw(value)
+    raw = _orjson_raw(value, exact)
     if raw is not None:
         return raw
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -411,13 +413,18 @@ def _data_payload(data: Any) -> tuple[str, str]:
     Data of at most :data:`COMPRESS_ABOVE` bytes is :func:`embed_json`'s text; bigger data is
     gzip-compressed and base64-encoded. Below :data:`FAST_ABOVE` bytes the compressed text is
     :func:`embed_json`'s too; from there on it is ``json.dumps(ensure_ascii=False)``'s in
-    UTF-8 (what the page's ``TextDecoder`` reads): inside base64 no character needs an
-    escape, and escaping every ``<``, ``>``, ``&`` and non-ASCII character of 25 MB of JSON
-    took as long as writing it.
+    UTF-8 (what the page's ``TextDecoder`` reads), or orjson's, whose floats under 1e-4 may
+    be written otherwise (``0.00001``) but read the same: inside base64 no character needs
+    an escape, and escaping every ``<``, ``>``, ``&`` and non-ASCII character of 25 MB of
+    JSON took as long as writing it.
     """
-    utf8 = _utf8_json(data)
+    # not exact: the two searches for the floats orjson writes unlike json.dumps (the same
+    # numbers to the page's JSON.parse) took a quarter of orjson's time on 25 MB of data
+    utf8 = _utf8_json(data, exact=False)
     if utf8 is not None and len(utf8) >= FAST_ABOVE and len(utf8) > COMPRESS_ABOVE:
         return _b64_gzip(utf8, 1), "gzip+base64"
+    if utf8 is not None and (_SMALL_FIXED in utf8 or _SHORT_EXPONENT.search(utf8) is not None):
+        utf8 = _utf8_json(data)  # the small page's text is json.dumps's, byte for byte
     embedded = _embedded(data, utf8)
     if len(embedded) > COMPRESS_ABOVE:
         # level 1 for big data without isal: a quarter of level 6's time for 15% more bytes
