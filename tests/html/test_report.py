@@ -511,6 +511,15 @@ def test_big_payloads_decode_the_same_with_isal_or_zlib(monkeypatch: pytest.Monk
     for element in ("trtlog-log", "trtlog-data"):
         assert decode_embedded(fast, element) == decode_embedded(standard, element)
     assert decode_embedded(fast, "trtlog-log") == build.to_text()
+    codes = []
+    for page in (fast, standard):
+        found = re.search(r'id="trtlog-codes"[^>]*>([^<]*)<', page)
+        assert found is not None
+        codes.append(found.group(1))
+    assert codes[0] != codes[1]  # a big log's line kinds take isal too
+    unpacked = [gzip.decompress(base64.b64decode(packed)) for packed in codes]
+    assert unpacked[0] == unpacked[1]
+    assert len(unpacked[0]) == build.line_count
     # the non-compressed parts of the page are the same
     blocks = re.compile(r"(<script [^>]*>)[A-Za-z0-9+/=]+(</script>)")
     assert blocks.sub(r"\1\2", fast) == blocks.sub(r"\1\2", standard)

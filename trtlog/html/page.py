@@ -204,12 +204,16 @@ FAST_ABOVE = 8 << 20
 USE_ISAL = os.environ.get("TRTLOG_GZIP", "").strip().lower() != "zlib"
 
 
-def _b64_gzip(data: bytes, level: int) -> str:
-    """``data`` gzip-compressed and base64-encoded; ``level`` is zlib's (isal: see FAST_ABOVE)."""
+def _b64_gzip(data: bytes, level: int, big: bool | None = None) -> str:
+    """``data`` gzip-compressed and base64-encoded; ``level`` is zlib's (isal: see FAST_ABOVE).
+
+    ``big``: whether the payload belongs to a big page (default: whether it has
+    :data:`FAST_ABOVE` bytes itself).
+    """
     # gzip (not raw zlib): the browser's DecompressionStream("gzip") reads it; mtime 0 keeps
     # the page byte-for-byte reproducible (with the same compressor)
     packed = None
-    if len(data) >= FAST_ABOVE and USE_ISAL:
+    if (len(data) >= FAST_ABOVE if big is None else big) and USE_ISAL:
         igzip = _igzip()
         if igzip is not None:
             # level 1 of isal's 0-3: its level 2 and 3 take as long or longer for about the
@@ -248,6 +252,7 @@ class LogPack:
         kinds: ``[kind, severity]`` of each code.
         excerpt: ``[[line numbers], [texts]]`` of the lines the page points at.
         unfold: whether the page unfolds the whole log at once (small logs).
+        big: whether the text has :data:`FAST_ABOVE` bytes or more (see :func:`_b64_gzip`).
     """
 
     def __init__(self, build: Build, pool: ThreadPoolExecutor) -> None:
@@ -255,6 +260,7 @@ class LogPack:
         self.name = build.source.name
         self.lines = build.line_count
         data = build.text.encode("utf-8", "surrogatepass")
+        self.big = len(data) >= FAST_ABOVE
         # level 3 for a big log without isal: under half of level 6's time for a fifth more
         # bytes (with isal, see FAST_ABOVE)
         self.text: Future[str] = pool.submit(_b64_gzip, data, 6 if len(data) < 8 << 20 else 3)
@@ -305,7 +311,8 @@ class LogPack:
                 for i, (a, b) in enumerate(zip(firsts, lasts, strict=True)):
                     if b > a:
                         codes[a:b] = value if len(found) == 1 else value[i]
-        self.codes = _b64_gzip(codes.tobytes(), 6)
+        # (one byte a line: a big log's codes take isal as its text does)
+        self.codes = _b64_gzip(codes.tobytes(), 6, self.big)
         self.kinds = [[k, s] for k, s in table]
         shown = sorted(n for n in wanted if 1 <= n <= self.lines)
         text = self.build.lines_text
