@@ -220,13 +220,19 @@ def _findings(
 ) -> list[dict[str, Any]]:
     log = build.source.name if build is not None else None
     out = []
-    for f in findings:
-        ev = f.evidence
+    # every finding's names in one call of the table (in order: the same positions as a
+    # call per finding), split after: a big engine has thousands of findings
+    evidence = [f.evidence for f in findings]
+    flat = s.many([n for ev in evidence for n in ev.names])
+    at = 0
+    for f, ev in zip(findings, evidence, strict=True):
         in_log = build is not None and (ev.source is None or ev.source == log)
-        if in_log:
+        if in_log and ev.lines:
             for n in ev.lines[:6]:
                 lines.add(n, CONTEXT)
             lines.add_all(ev.lines)
+        count = len(ev.names)
+        ms = f.time_ms
         out.append(
             {
                 "rule": f.rule,
@@ -235,15 +241,17 @@ def _findings(
                 "msg": f.message,
                 "why": f.why,
                 "fix": f.mitigation,
-                "ms": num(f.time_ms),
+                # num(), inline: a finding's time is a float or None
+                "ms": ms if ms is None or (type(ms) is float and math.isfinite(ms)) else num(ms),
                 "lines": list(ev.lines),
                 "inLog": in_log,
                 "source": ev.source,
                 "layers": list(ev.layers),
                 "ref": list(ev.reference_layers),
-                "names": s.many(ev.names),
+                "names": flat[at : at + count],
             }
         )
+        at += count
     return out
 
 
