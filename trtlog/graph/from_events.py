@@ -145,6 +145,12 @@ class _Builder:
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
         self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
         self.initializers: list[str] = []  # the initializers' node ids, as added
+        # the ONNX nodes of op Constant (an op is set when its node is added, never changed;
+        # the nodes a final layer lists are added without one)
+        self.constant_ops: set[str] = set()
+        # the edges _infer and _silent_fates have added so far (a node found unsettled stays
+        # so while none is added: edges are only ever added)
+        self.inferred = 0
 
     def kinds(self) -> list[str]:
         """The event kinds the walk reads: those with a handler and the pass effects."""
@@ -166,6 +172,8 @@ class _Builder:
             self.order_index[name] = len(self.order)
             self.order.append(name)
             self.onnx_ids.append(node_id)
+            if op == "Constant":
+                self.constant_ops.add(name)
 
     def event(self, e: Event) -> None:
         """Add what one event says (events of other kinds say nothing to the graph)."""
@@ -545,17 +553,20 @@ class _Builder:
 
     def _constants(self, initializers: set[str]) -> tuple[set[str], dict[str, list[str]]]:
         """The constant ONNX nodes (and initializers), and each node's output tensors."""
-        nodes = self.nodes
         outputs: dict[str, list[str]] = defaultdict(list)
         for tensor, node in self.producers.items():
             outputs[node].append(tensor)
         constant: set[str] = set(initializers)
         inputs_of = self.inputs.get
-        # parse order is topological
-        for node_id, name in zip(self.onnx_ids, self.order, strict=True):
-            op = nodes[node_id].get("op")
+        # only a node of op Constant or one with inputs can be constant: those, in parse order
+        # (topological), not every node of the graph (a big engine lists tens of thousands
+        # the log never parsed, with neither)
+        index = self.order_index
+        candidates = [n for n in self.constant_ops.union(self.inputs) if n in index]
+        candidates.sort(key=index.__getitem__)
+        for name in candidates:
             inputs = inputs_of(name, [])
-            if op == "Constant" or (
+            if name in self.constant_ops or (
                 inputs
                 and all(t in initializers or self.producers.get(t) in constant for t in inputs)
             ):
@@ -568,22 +579,31 @@ class _Builder:
         """:meth:`_infer` of one node whose fate the log does not tell."""
         g = self.g
         tensors = [name] if start.startswith("init:") else outputs.get(name, [])
-        reached = g.reach(start)
-        ends = [n for n in reached if self._dead_end(n)]
         if name in constant:
+            ends = self._ends(start)
             readers = [c for t in tensors for c in self.consumers.get(t, ())]
             targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
             for end in ends:
                 for target in targets:
                     # a reader fused with the constant already holds it (no cycle)
                     if end not in g.reach(target):
+                        self.inferred += 1
                         g.relate(end, target, "merged into", None, 0, "dataflow")
             return
         found = self._silent_fusion(name)
         if found is not None:
             target, pass_name, line = found
-            for end in ends:
+            for end in self._ends(start):
+                self.inferred += 1
                 g.relate(end, target, "merged into", pass_name, line, "pass")
+
+    def _ends(self, start: str) -> list[str]:
+        """The dead ends ``start`` flows to (itself included), in :meth:`reach`'s order.
+
+        Asked only once an edge is to be added from them (most nodes the log is silent about
+        get none: no walk for those).
+        """
+        return [n for n in self.g.reach(start) if self._dead_end(n)]
 
     # -- silent fates (issue 17): nodes the log never names again ------------------------------
     # Kept apart from the event handlers above: these only read what the handlers collected.
@@ -620,10 +640,10 @@ class _Builder:
         registered = set(self.layer_order)
         for name in left:
             start = "onnx:" + name
-            if start in settled or self._settles(start):
+            # (_infer found each node of left unsettled: it stays so while neither _infer
+            # nor this loop has added an edge)
+            if start in settled or (self.inferred and self._settles(start)):
                 continue
-            reached = g.reach(start)
-            ends = [n for n in reached if self._dead_end(n)]
             target: str | None = None
             relation: Relation = "removed by"
             evidence = "silent"
@@ -641,8 +661,10 @@ class _Builder:
                 target = self._pass("identity-like node removed without a message")
             if target is None:
                 continue
-            for end in ends:
+            # (the target, when new, has no edge yet: no walk from the start reaches it)
+            for end in self._ends(start):
                 if end not in g.reach(target):
+                    self.inferred += 1
                     g.relate(end, target, relation, None, 0, evidence)
 
     def _op(self, name: str) -> str | None:

@@ -356,7 +356,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     every other node from :meth:`~trtlog.graph.core.GraphCore.fate_edges`.
     """
     from itertools import accumulate, chain, compress, repeat
-    from operator import eq, is_, itemgetter, lt, not_
+    from operator import eq, is_, lt, not_
 
     from trtlog.graph.core import FLOWS, is_constant
 
@@ -370,15 +370,24 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     # with a node added bare (by an edge to a missing node) or an edge without them is read
     # with the defaults below, and its fates one at a time
     general = False
+    node_kinds: list[Any]
+    node_names: list[Any]
+    node_ops: list[Any]
+    order: list[Any]
     try:
-        node_kinds: list[Any] = list(map(itemgetter("kind"), datas))
-        node_names: list[Any] = list(map(itemgetter("name"), datas))
+        # each node's dict read once for its four attributes (the dicts lie scattered in
+        # memory: a read per attribute and node cost twice as much), then the columns
+        rows = [(d["kind"], d["name"], d.get("op"), d.get("order")) for d in datas]
+        node_kinds, node_names, node_ops, order = (
+            (list(c) for c in zip(*rows, strict=True)) if rows else ([], [], [], [])
+        )
+        del rows
     except KeyError:
         node_kinds = list(map(get, datas, repeat("kind"), repeat("intermediate")))
         node_names = list(map(get, datas, repeat("name"), node_ids))
+        node_ops = list(map(get, datas, repeat("op")))
+        order = list(map(get, datas, repeat("order")))
         general = True
-    node_ops = list(map(get, datas, repeat("op")))
-    order = list(map(get, datas, repeat("order")))
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     kinds = list(map(kind_code.get, node_kinds, repeat(2)))
     ids = dict(zip(node_ids, range(n), strict=True))
@@ -389,7 +398,8 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     for i in at_layers:
         layer[i] = datas[i].get("index")
     layer_ids = dict(zip(map(node_names.__getitem__, at_layers), at_layers, strict=True))
-    at_nodes = [i for i, k in enumerate(node_kinds) if k == "onnx_node" or k == "onnx_initializer"]
+    onnx_kinds = ("onnx_node", "onnx_initializer")
+    at_nodes = list(compress(range(n), map(onnx_kinds.__contains__, node_kinds)))
     at_nodes.reverse()
     by_name = dict(zip(map(node_names.__getitem__, at_nodes), at_nodes, strict=True))
     # the names first, then the ops: the string table's order
@@ -410,18 +420,24 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         for i, f, c in zip(at_source, starts_at, counts, strict=False):
             first[i], degree[i] = f, c
         es = list(chain.from_iterable(map(repeat, at_source, counts)))
-    et = list(map(ids.__getitem__, chain.from_iterable(outs)))
-    edge_data = list(chain.from_iterable(map(dict.values, outs)))
+    et: list[Any]
     edge_rel: list[Any]
     edge_pass: list[Any]
     edge_line: list[Any]
     edge_ev: list[Any]
-    try:  # (one read of each edge, then the columns: twice as fast as a read per column)
-        fields = list(map(itemgetter("relation", "pass_name", "line", "evidence"), edge_data))
-        edge_rel, edge_pass, edge_line, edge_ev = (
-            (list(c) for c in zip(*fields, strict=True)) if fields else ([], [], [], [])
+    try:  # (one read of each edge, its target's position with it: one pass, not three)
+        fields = [
+            (ids[b], d["relation"], d["pass_name"], d["line"], d["evidence"])
+            for out in outs
+            for b, d in out.items()
+        ]
+        et, edge_rel, edge_pass, edge_line, edge_ev = (
+            (list(c) for c in zip(*fields, strict=True)) if fields else ([], [], [], [], [])
         )
+        del fields
     except KeyError:
+        et = list(map(ids.__getitem__, chain.from_iterable(outs)))
+        edge_data = list(chain.from_iterable(map(dict.values, outs)))
         edge_rel = list(map(get, edge_data, repeat("relation"), repeat("")))
         edge_pass = list(map(get, edge_data, repeat("pass_name")))
         edge_line = list(map(get, edge_data, repeat("line")))
