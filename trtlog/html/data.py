@@ -356,7 +356,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     every other node from :meth:`~trtlog.graph.core.GraphCore.fate_edges`.
     """
     from itertools import accumulate, chain, compress, repeat
-    from operator import eq, is_, lt, not_
+    from operator import eq, is_, lt
 
     from trtlog.graph.core import FLOWS, is_constant
 
@@ -465,17 +465,13 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         ]
     starts = onnx.copy()
     f_node: list[int | None] = list(map(by_name.get, map(node_names.__getitem__, onnx)))
-    into = graph.in_adjacency()
     candidates = list(compress(range(n), map(eq, node_kinds, repeat("intermediate"))))
     if general:  # (a bare node reads as an intermediate, but is none)
         candidates = [i for i in candidates if "kind" in datas[i]]
-    # those no edge comes into (the number of in-edges of each, read without a Python loop)
-    originals = list(
-        compress(
-            candidates,
-            map(not_, map(len, map(into.__getitem__, map(node_ids.__getitem__, candidates)))),
-        )
-    )
+    # those no edge comes into: the targets of the edge columns (a node has in-edges exactly
+    # when some edge ends at it), not a read of every candidate's in-edge dict
+    targets = set(et)
+    originals = list(filterfalse(targets.__contains__, candidates))
     if len(originals) <= ORIGINAL_FATES:
         for i in originals:
             # as MergeGraph.fate finds a node by its name
@@ -490,30 +486,41 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     f_finals: list[list[int]] = []
     f_steps: list[list[Any]] = []
     flows = list(map(FLOWS.__contains__, edge_rel))
-    ends: dict[int, bool] = {}  # layer -> whether no edge flows out of it (a walk ends there)
+    # GraphCore.fate_table's shortcut, on the columns: a start whose one edge flows into an
+    # engine layer that flows nowhere (no edge flowing out of it) takes its fate from that
+    # edge; the shortcut's edge of each start, or -1 (the start takes fate_edges)
+    short: list[int]
+    if general:
+        short = [-1] * len(starts)
+    else:
+        flowing = set(compress(es, flows))  # the nodes an edge flows out of
+        engine = list(map(eq, node_kinds, repeat("engine_layer")))
+        short = [
+            k
+            if degree[i] == 1
+            and flows[k]
+            and (t := et[k]) != i
+            and engine[t]
+            and not engine[i]
+            and t not in flowing
+            else -1
+            for i, k in zip(starts, map(first.__getitem__, starts), strict=True)
+        ]
     fused, folded = fate_kind["fused"], fate_kind["folded"]
-    for i in starts:
-        # GraphCore.fate_table's shortcut, on the columns: one edge, flowing into an engine
-        # layer that flows nowhere
-        if degree[i] == 1 and not general:
-            k = first[i]
+    add_kind, add_reason, add_finals, add_steps = (
+        f_kind.append,
+        f_reason.append,
+        f_finals.append,
+        f_steps.append,
+    )
+    for i, k in zip(starts, short, strict=True):
+        if k >= 0:
             t = et[k]
-            end = ends.get(t)
-            if end is None:
-                end = ends[t] = not any(flows[first[t] : first[t] + degree[t]])
-            if (
-                end
-                and flows[k]
-                and t != i
-                and node_kinds[t] == "engine_layer"
-                and node_kinds[i] != "engine_layer"
-            ):
-                constant = is_constant(node_kinds[i], node_ops[i])
-                f_kind.append(folded if constant else fused)
-                f_reason.append(None)
-                f_finals.append([layer_ids.get(node_names[t], -1)])
-                f_steps.append([rel[k], names[i], names[t], passes[k], at[k], ev[k]])
-                continue
+            add_kind(folded if is_constant(node_kinds[i], node_ops[i]) else fused)
+            add_reason(None)
+            add_finals([layer_ids.get(node_names[t], -1)])
+            add_steps([rel[k], names[i], names[t], passes[k], at[k], ev[k]])
+            continue
         kind, reason, finals, fate_steps = graph.fate_edges(node_ids[i])
         f_kind.append(fate_kind.get(kind, 4))
         f_reason.append(None if reason is None else s(reason))
