@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from trtlog.engine.from_log import (
@@ -145,6 +146,7 @@ class _Builder:
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
         self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
         self.initializers: list[str] = []  # the initializers' node ids, as added
+        self.bare: list[str] = []  # layers finish adds without an edge out of them, as added
         # the ONNX nodes of op Constant (an op is set when its node is added, never changed;
         # the nodes a final layer lists are added without one)
         self.constant_ops: set[str] = set()
@@ -404,6 +406,10 @@ class _Builder:
         # list does not matter)
         by_member: dict[str, list[str]] = defaultdict(list)
         listed: set[str] = set()
+        # the nodes before the engine's (the loop below adds each new node with an edge that
+        # ends its walk, or as an engine layer or ONNX node, but a reformat's target: bare)
+        before = len(nodes)
+        self.bare.clear()
         for index, (name, onnx_nodes, source) in enumerate(finals):
             node_id = "layer:" + name
             found = nodes.get(node_id)
@@ -469,8 +475,13 @@ class _Builder:
         _changed(g)
         # the dead ends first: _held only adds edges out of the dead end it is given
         dead: list[tuple[str, str]] = []
-        # (the node and edge dicts share one key order: GraphCore adds a node to both at once)
-        for (node_id, data), out in zip(nodes.items(), succ.values(), strict=True):
+        # (the node and edge dicts share one key order: GraphCore adds a node to both at once);
+        # a dead end is a node from before the engine's layers or a bare one the loop added
+        # (in node order: the loop's nodes come after, each bare one as added); edges are only
+        # added, and those of the loop's nodes only ever changed into ones that end a walk
+        olds = islice(zip(nodes.items(), succ.values(), strict=True), before)
+        bares = (((n, nodes[n]), succ[n]) for n in self.bare)
+        for (node_id, data), out in chain(olds, bares):
             if data["kind"] != "intermediate":
                 continue
             for d in out.values():
@@ -797,6 +808,7 @@ class _Builder:
             succ[layer] = {}
             pred[layer] = {node_id: edge}
             succ[node_id][layer] = edge
+            self.bare.append(layer)
         else:
             succ[layer] = {node_id: edge}
             pred[layer] = {}
