@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import CORPUS, ROOT
 
 pytestmark = pytest.mark.slow  # each test starts a process (conftest schedules them first)
 
@@ -21,6 +21,14 @@ def test_there_are_notebooks() -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_finds_the_corpus_as_the_suite_does(path: Path) -> None:
+    # a notebook that reads the corpus takes its place from TRTLOG_CORPUS, as conftest does
+    source = path.read_text(encoding="utf-8")
+    if "CORPUS" in source:
+        assert 'os.environ.get(\\"TRTLOG_CORPUS\\"' in source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_is_stored_without_outputs(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
     for cell in notebook.cells:
@@ -31,6 +39,7 @@ def test_notebook_is_stored_without_outputs(path: Path) -> None:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    monkeypatch.setenv("TRTLOG_CORPUS", str(CORPUS))  # the corpus the suite reads (or none)
     notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
         notebook,

@@ -34,7 +34,7 @@ from trtlog.findings.context import (
     layer_columns,
     name_flags,
 )
-from trtlog.findings.models import Evidence
+from trtlog.findings.models import Evidence, Severity
 
 
 def _log_files() -> list[Path]:
@@ -224,3 +224,150 @@ def test_findings_are_what_validation_builds() -> None:
             assert type(f.evidence) is Evidence
             seen += 1
     assert seen > 100
+
+
+def _contexts() -> list[tuple[str, LintContext]]:
+    """A lint context of every layer JSON (with its table and objects-only) and every log."""
+    out = []
+    for path in LAYER_FILES:
+        engine = _engine(path)
+        if engine is not None:
+            out.append((path.name, LintContext(None, engine, None, None)))
+            out.append((f"{path.name} (objects)", LintContext(None, engine.model_copy())))
+    for path in LOG_FILES:
+        if _engine(path) is not None:
+            b = build(path)
+            out.append((path.name, LintContext(b, b.engine, None, None)))
+    # with layer times (shares, and severities raised by them)
+    from trtlog.inputs import engine_with_profile
+
+    for name, (path, profile, _ref, _ref_profile) in sorted(CASES.items()):
+        if profile is not None:
+            log = build(path) if path.suffix == ".log" else None
+            engine = log.engine if log is not None else _engine(path)
+            timed = engine_with_profile(engine, log, profile)
+            out.append((f"{name} (profiled)", LintContext(log, timed, None, None)))
+    return out
+
+
+def test_make_at_is_make_of_layers_by_position() -> None:
+    from trtlog.findings.base import make, make_at
+    from trtlog.findings.rules.reformat import check_reformat_dtype
+
+    seen = 0
+    for label, ctx in _contexts():
+        n = len(ctx.layers)
+        for i in range(n):
+            # one layer, a layer and its neighbours (repeats too), a layer with lines
+            for positions, lines in (
+                ([i], []),
+                ([i, (i + 1) % n, (i * 7) % n, i], []),
+                ([i, (i + 3) % n], [5, 2, 5]),
+                (list(range(n))[i : i + 25], [i + 1]),
+            ):
+                args = (ctx, check_reformat_dtype, "s", "m", "w", "f")
+                severities: tuple[tuple[Severity, float | None], ...] = (
+                    ("info", None),
+                    ("warning", 1.5),
+                    ("error", 2),
+                )
+                for severity, ms in severities:
+                    fast = make_at(*args, severity, list(lines), list(positions), ms)
+                    plain = make(
+                        *args, severity=severity, lines=lines, layers=positions, time_ms=ms
+                    )
+                    assert fast == plain, label
+                    assert repr(fast) == repr(plain), label
+                    assert fast.model_fields_set == plain.model_fields_set
+                    assert fast.evidence.model_fields_set == plain.evidence.model_fields_set
+                    seen += 1
+    assert seen > 1000
+
+
+def _reformat_dtype_plain(ctx: LintContext) -> list[Finding]:
+    """``reformat-dtype`` as it was written before its batch (one ``make`` per reformat)."""
+    from trtlog.findings.base import make
+    from trtlog.findings.context import short
+    from trtlog.findings.rules.reformat import (
+        _LOW,
+        _lines,
+        _severity,
+        check_reformat_dtype,
+        reformats,
+    )
+
+    out = []
+    for r in reformats(ctx):
+        if r.kind != "dtype":
+            continue
+        src_dtype, dst_dtype = r.src_dtype, r.dst_dtype
+        t = ctx.time_at(r.index)
+        share = ctx.share(t)
+        inputs, outputs = ctx.tensor_names_at(r.index)
+        up = ctx.upstream_at(r.index, inputs)
+        down = ctx.downstream_at(r.index, outputs)
+        names = ctx.columns.names
+        neighbours: list[int] = []
+        between = ""
+        if up and down:
+            between = f" between {short(names[up[0]], 70)} and {short(names[down[0]], 70)}"
+            neighbours = [up[0], down[0]]
+        elif down:
+            between, neighbours = f" for {short(names[down[0]], 70)}", [down[0]]
+        ints = {src_dtype, dst_dtype} & _LOW
+        severity = _severity(ctx, t, "info")
+        if ints and ctx.has_qdq:
+            severity = "warning"
+            cause = (
+                "a quantized layer is fed by (or feeds) an unquantized one without a Q/DQ "
+                "pair: a missing Q/DQ, or an activation that was not fused"
+            )
+            fix = (
+                "add the missing Q/DQ pair (or fuse the activation) so both sides agree on "
+                "INT8, or remove the Q/DQ of the quantized side"
+            )
+        elif ints:
+            cause = (
+                "TensorRT picked INT8 for one side and a float precision for the other "
+                "(implicit quantization chooses per layer by speed; plugins and layers without "
+                "an INT8 kernel stay in float)"
+            )
+            fix = (
+                "nothing to fix if the float side is meant to be float; otherwise give it an "
+                "INT8 implementation, or quantize the model explicitly with Q/DQ nodes"
+            )
+        else:
+            cause = (
+                f"the layers on its two sides run in {src_dtype} and {dst_dtype}: one had no "
+                "kernel in the other precision, or was pinned to it"
+            )
+            fix = (
+                "let both sides run in the same precision (--precisionConstraints with "
+                "--layerPrecisions for the pinned layer), or accept the copy"
+            )
+        out.append(
+            make(
+                ctx,
+                check_reformat_dtype,
+                r.name,
+                f"{short(r.name, 100)} converts {src_dtype}→{dst_dtype}{between}",
+                f"{cause}; the copy runs on every inference" + (f" ({share})" if share else ""),
+                fix,
+                severity=severity,
+                lines=_lines([r]),
+                layers=[r.index, *neighbours],
+                time_ms=t,
+            )
+        )
+    return out
+
+
+def test_reformat_dtype_batch_is_the_plain_rule() -> None:
+    from trtlog.findings.rules.reformat import check_reformat_dtype
+
+    seen = 0
+    for label, ctx in _contexts():
+        fast = list(check_reformat_dtype(ctx))
+        assert fast == _reformat_dtype_plain(ctx), label
+        seen += len(fast)
+    assert seen >= 5  # the fixtures and corpus have dtype reformats

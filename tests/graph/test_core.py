@@ -21,7 +21,7 @@ import trtlog
 from tests.build.test_store import LOGS
 from tests.conftest import FIXTURES, ROOT
 from tests.exports.test_lazy_engine import PAIRS, _load
-from trtlog.graph import MergeGraph
+from trtlog.graph import FLOWS, MergeGraph, from_events
 from trtlog.graph.core import GraphCore
 from trtlog.graph.from_events import graph_core
 
@@ -151,3 +151,53 @@ def test_the_final_layers_come_from_the_loaders_table(
     general = _load(path, profile, True, monkeypatch)
     assert _contents(core) == _contents(graph_core(build, built))
     assert _contents(core) == _contents(graph_core(build, general))
+
+
+def _dead_ends_checked(build: trtlog.Build, engine: trtlog.Engine | None) -> int:
+    """Build the core, checking that ``finish`` hands ``_held`` every dead end, in node order.
+
+    ``finish`` looks for dead ends only among the nodes from before the engine's layers and
+    the bare layers its loop added; a full scan at ``_infer`` (right after the ``_held``
+    calls, which only add edges out of the dead ends they are given) finds no other.
+    """
+    held: list[str] = []
+    checked: list[bool] = []
+    original_held, original_infer = from_events._Builder._held, from_events._Builder._infer
+
+    def record(self: Any, node_id: str, name: str, by_member: Any) -> None:
+        held.append(node_id)
+        original_held(self, node_id, name, by_member)
+
+    def check(self: Any) -> None:
+        nodes, succ = self.nodes, self.succ
+        ends = FLOWS | {"removed by", "retargeted to"}
+        left = {
+            n
+            for n, d in nodes.items()
+            if d["kind"] == "intermediate"
+            and not any(e["relation"] in ends for e in succ[n].values())
+        }
+        wanted = set(held) | left
+        assert held == [n for n in nodes if n in wanted]
+        assert left <= set(held)
+        checked.append(True)
+        original_infer(self)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(from_events._Builder, "_held", record)
+        m.setattr(from_events._Builder, "_infer", check)
+        graph_core(build, engine)
+    assert checked == [True]
+    return len(held)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_finish_finds_every_dead_end(path: Path) -> None:
+    _dead_ends_checked(_build(path), None)
+
+
+def test_finish_finds_every_dead_end_with_an_engine() -> None:
+    """With engines whose layers do not match the log (every layer JSON against smallnet)."""
+    build = _build(SMALLNET[0])
+    found = [_dead_ends_checked(build, trtlog.load_engine(path)) for path, _ in PAIRS]
+    assert any(found)  # (some engine leaves the log's layers dead ends)

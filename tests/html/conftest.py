@@ -53,17 +53,30 @@ REPORTS: dict[str, dict[str, Any]] = {
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Every page of :data:`REPORTS`, plus ``folded``: the yolov8 page with its data
     compressed and its log folded to the lines the page cites (the two ways big reports
-    are written)."""
+    are written), and ``hostile_big``: the hostile page with its data written as big data."""
     folder = tmp_path_factory.mktemp("reports")
     out = {}
     for name, kwargs in REPORTS.items():
         out[name] = trtlog.report(**kwargs).write(folder / f"{name}.html")
-    compress, unfold = page_module.COMPRESS_ABOVE, page_module.UNFOLD_LINES
-    page_module.COMPRESS_ABOVE, page_module.UNFOLD_LINES = 0, 0
+    # (and compressed as big payloads are: by isal when installed, so the browser reads its
+    # gzip members too)
+    compress, unfold, fast = (
+        page_module.COMPRESS_ABOVE,
+        page_module.UNFOLD_LINES,
+        page_module.FAST_ABOVE,
+    )
+    page_module.COMPRESS_ABOVE, page_module.UNFOLD_LINES, page_module.FAST_ABOVE = 0, 0, 0
     try:
         out["folded"] = trtlog.report(**REPORTS["yolov8"]).write(folder / "folded.html")
+        # the hostile names in data written as big data is (UTF-8 JSON, compressed)
+        page_module.UNFOLD_LINES = unfold
+        out["hostile_big"] = trtlog.report(**REPORTS["hostile"]).write(folder / "hostile_big.html")
     finally:
-        page_module.COMPRESS_ABOVE, page_module.UNFOLD_LINES = compress, unfold
+        page_module.COMPRESS_ABOVE, page_module.UNFOLD_LINES, page_module.FAST_ABOVE = (
+            compress,
+            unfold,
+            fast,
+        )
     return out
 
 

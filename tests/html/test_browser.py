@@ -18,7 +18,7 @@ from trtlog.html.make import SECTIONS
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("name", [*REPORTS, "folded"])
+@pytest.mark.parametrize("name", [*REPORTS, "folded", "hostile_big"])
 def test_page_loads_with_every_section_and_no_error(
     reports: dict[str, Path], open_page: Any, name: str
 ) -> None:
@@ -304,11 +304,12 @@ def _assert_line_shown(page: Any, build: Any, number: int) -> None:
     assert inside
 
 
+@pytest.mark.parametrize("name", ["hostile", "hostile_big"])
 def test_hostile_names_run_no_script_and_show_as_text(
-    reports: dict[str, Path], open_page: Any
+    reports: dict[str, Path], open_page: Any, name: str
 ) -> None:
     build = trtlog.parse(REPORTS["hostile"]["build"])
-    page = open_page(reports["hostile"])
+    page = open_page(reports[name])
     assert page.js("return window.__pwned") is None
     assert page.js("return document.querySelectorAll('img').length") == 0
     scripts = page.js("return document.querySelectorAll('script').length")

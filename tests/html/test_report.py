@@ -489,3 +489,101 @@ def test_page_fates_and_module_tree_are_the_api_s(name: str) -> None:
             same(a, b)
 
     same(data["modules"], tree)
+
+
+def test_big_payloads_decode_the_same_with_isal_or_zlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    # isal (the fast extra) compresses a big page's log and data: its bytes differ from
+    # zlib's, what the page decodes does not
+    pytest.importorskip("isal")
+    import gzip
+
+    from trtlog.html import page as page_module
+
+    build = trtlog.parse(REPORTS["yolov8"]["build"])
+    pages = {}
+    for use in (True, False):
+        monkeypatch.setattr(page_module, "COMPRESS_ABOVE", 0)
+        monkeypatch.setattr(page_module, "FAST_ABOVE", 0)
+        monkeypatch.setattr(page_module, "USE_ISAL", use)
+        pages[use] = trtlog.report(build)
+    fast, standard = pages[True], pages[False]
+    assert fast != standard
+    for element in ("trtlog-log", "trtlog-data"):
+        assert decode_embedded(fast, element) == decode_embedded(standard, element)
+    assert decode_embedded(fast, "trtlog-log") == build.to_text()
+    codes = []
+    for page in (fast, standard):
+        found = re.search(r'id="trtlog-codes"[^>]*>([^<]*)<', page)
+        assert found is not None
+        codes.append(found.group(1))
+    assert codes[0] != codes[1]  # a big log's line kinds take isal too
+    unpacked = [gzip.decompress(base64.b64decode(packed)) for packed in codes]
+    assert unpacked[0] == unpacked[1]
+    assert len(unpacked[0]) == build.line_count
+    # the non-compressed parts of the page are the same
+    blocks = re.compile(r"(<script [^>]*>)[A-Za-z0-9+/=]+(</script>)")
+    assert blocks.sub(r"\1\2", fast) == blocks.sub(r"\1\2", standard)
+    # a gzip member any reader takes (the browser's DecompressionStream: tests/browser)
+    packed = re.search(r'id="trtlog-log"[^>]*>([^<]*)<', fast)
+    assert packed is not None
+    raw = base64.b64decode(packed.group(1))
+    assert raw[:3] == b"\x1f\x8b\x08" and raw[4:8] == b"\0\0\0\0"  # gzip, deflate, mtime 0
+    assert gzip.decompress(raw).decode() == build.to_text()
+
+
+def test_small_payloads_take_zlib_whatever_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the pages of small logs (every fixture) do not depend on isal being installed
+    from trtlog.html import page as page_module
+
+    build = trtlog.parse(REPORTS["yolov8"]["build"])
+    monkeypatch.setattr(page_module, "USE_ISAL", True)
+    with_isal = trtlog.report(build)
+    monkeypatch.setattr(page_module, "USE_ISAL", False)
+    assert trtlog.report(build) == with_isal
+
+
+@given(_JSON_VALUES)
+def test_big_data_text_is_the_standard_encoders_utf8_with_or_without_orjson(value: Any) -> None:
+    # big data is embedded compressed as json.dumps(ensure_ascii=False) writes it; the
+    # escaped text of smaller data is made from that text; both as without orjson
+    pytest.importorskip("orjson")
+    from trtlog.exports import jsonio
+    from trtlog.html.page import _embedded, _utf8_json
+
+    fast = _utf8_json(value)
+    escaped = _embedded(value, fast) if fast is not None else None
+    # big data takes orjson's text as it is: the same value, whatever its floats look like
+    loose = _utf8_json(value, exact=False)
+    if loose is not None:
+        assert json.loads(loose) == json.loads(json.dumps(value))
+    previous = jsonio.USE_ORJSON
+    jsonio.USE_ORJSON = False
+    try:
+        standard = _utf8_json(value)
+        assert fast == standard
+        if standard is not None:
+            assert escaped == _embedded(value, standard) == _embedded(value)
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            assert standard == text.encode("utf-8")
+    finally:
+        jsonio.USE_ORJSON = previous
+
+
+def test_big_data_is_utf8_json_and_reads_as_the_escaped_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gzip
+
+    from trtlog.html import page as page_module
+
+    build = trtlog.parse(FIXTURES / "logs" / "hostile-names_build-verbose-dumpLayerInfo.log")
+    monkeypatch.setattr(page_module, "COMPRESS_ABOVE", 0)
+    escaped = trtlog.report(build)
+    monkeypatch.setattr(page_module, "FAST_ABOVE", 0)
+    utf8 = trtlog.report(build)
+    assert decode_embedded(utf8) == decode_embedded(escaped)
+    packed = re.search(r'id="trtlog-data"[^>]*>([^<]*)<', utf8)
+    assert packed is not None
+    text = gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8")
+    assert text == json.dumps(decode_embedded(escaped), ensure_ascii=False, separators=(",", ":"))
+    assert not text.isascii()  # the hostile names' characters as they are

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 from trtlog.engine.from_log import (
@@ -145,6 +146,13 @@ class _Builder:
         self.replaced: list[InputReplaced] = []  # dupe layer removal (silent fates)
         self.settled: set[str] = set()  # nodes whose fate the log tells (_settles), as found
         self.initializers: list[str] = []  # the initializers' node ids, as added
+        self.bare: list[str] = []  # layers finish adds without an edge out of them, as added
+        # the ONNX nodes of op Constant (an op is set when its node is added, never changed;
+        # the nodes a final layer lists are added without one)
+        self.constant_ops: set[str] = set()
+        # the edges _infer and _silent_fates have added so far (a node found unsettled stays
+        # so while none is added: edges are only ever added)
+        self.inferred = 0
 
     def kinds(self) -> list[str]:
         """The event kinds the walk reads: those with a handler and the pass effects."""
@@ -166,6 +174,8 @@ class _Builder:
             self.order_index[name] = len(self.order)
             self.order.append(name)
             self.onnx_ids.append(node_id)
+            if op == "Constant":
+                self.constant_ops.add(name)
 
     def event(self, e: Event) -> None:
         """Add what one event says (events of other kinds say nothing to the graph)."""
@@ -396,6 +406,10 @@ class _Builder:
         # list does not matter)
         by_member: dict[str, list[str]] = defaultdict(list)
         listed: set[str] = set()
+        # the nodes before the engine's (the loop below adds each new node with an edge that
+        # ends its walk, or as an engine layer or ONNX node, but a reformat's target: bare)
+        before = len(nodes)
+        self.bare.clear()
         for index, (name, onnx_nodes, source) in enumerate(finals):
             node_id = "layer:" + name
             found = nodes.get(node_id)
@@ -461,8 +475,13 @@ class _Builder:
         _changed(g)
         # the dead ends first: _held only adds edges out of the dead end it is given
         dead: list[tuple[str, str]] = []
-        # (the node and edge dicts share one key order: GraphCore adds a node to both at once)
-        for (node_id, data), out in zip(nodes.items(), succ.values(), strict=True):
+        # (the node and edge dicts share one key order: GraphCore adds a node to both at once);
+        # a dead end is a node from before the engine's layers or a bare one the loop added
+        # (in node order: the loop's nodes come after, each bare one as added); edges are only
+        # added, and those of the loop's nodes only ever changed into ones that end a walk
+        olds = islice(zip(nodes.items(), succ.values(), strict=True), before)
+        bares = (((n, nodes[n]), succ[n]) for n in self.bare)
+        for (node_id, data), out in chain(olds, bares):
             if data["kind"] != "intermediate":
                 continue
             for d in out.values():
@@ -545,17 +564,20 @@ class _Builder:
 
     def _constants(self, initializers: set[str]) -> tuple[set[str], dict[str, list[str]]]:
         """The constant ONNX nodes (and initializers), and each node's output tensors."""
-        nodes = self.nodes
         outputs: dict[str, list[str]] = defaultdict(list)
         for tensor, node in self.producers.items():
             outputs[node].append(tensor)
         constant: set[str] = set(initializers)
         inputs_of = self.inputs.get
-        # parse order is topological
-        for node_id, name in zip(self.onnx_ids, self.order, strict=True):
-            op = nodes[node_id].get("op")
+        # only a node of op Constant or one with inputs can be constant: those, in parse order
+        # (topological), not every node of the graph (a big engine lists tens of thousands
+        # the log never parsed, with neither)
+        index = self.order_index
+        candidates = [n for n in self.constant_ops.union(self.inputs) if n in index]
+        candidates.sort(key=index.__getitem__)
+        for name in candidates:
             inputs = inputs_of(name, [])
-            if op == "Constant" or (
+            if name in self.constant_ops or (
                 inputs
                 and all(t in initializers or self.producers.get(t) in constant for t in inputs)
             ):
@@ -568,22 +590,31 @@ class _Builder:
         """:meth:`_infer` of one node whose fate the log does not tell."""
         g = self.g
         tensors = [name] if start.startswith("init:") else outputs.get(name, [])
-        reached = g.reach(start)
-        ends = [n for n in reached if self._dead_end(n)]
         if name in constant:
+            ends = self._ends(start)
             readers = [c for t in tensors for c in self.consumers.get(t, ())]
             targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
             for end in ends:
                 for target in targets:
                     # a reader fused with the constant already holds it (no cycle)
                     if end not in g.reach(target):
+                        self.inferred += 1
                         g.relate(end, target, "merged into", None, 0, "dataflow")
             return
         found = self._silent_fusion(name)
         if found is not None:
             target, pass_name, line = found
-            for end in ends:
+            for end in self._ends(start):
+                self.inferred += 1
                 g.relate(end, target, "merged into", pass_name, line, "pass")
+
+    def _ends(self, start: str) -> list[str]:
+        """The dead ends ``start`` flows to (itself included), in :meth:`reach`'s order.
+
+        Asked only once an edge is to be added from them (most nodes the log is silent about
+        get none: no walk for those).
+        """
+        return [n for n in self.g.reach(start) if self._dead_end(n)]
 
     # -- silent fates (issue 17): nodes the log never names again ------------------------------
     # Kept apart from the event handlers above: these only read what the handlers collected.
@@ -620,10 +651,10 @@ class _Builder:
         registered = set(self.layer_order)
         for name in left:
             start = "onnx:" + name
-            if start in settled or self._settles(start):
+            # (_infer found each node of left unsettled: it stays so while neither _infer
+            # nor this loop has added an edge)
+            if start in settled or (self.inferred and self._settles(start)):
                 continue
-            reached = g.reach(start)
-            ends = [n for n in reached if self._dead_end(n)]
             target: str | None = None
             relation: Relation = "removed by"
             evidence = "silent"
@@ -641,8 +672,10 @@ class _Builder:
                 target = self._pass("identity-like node removed without a message")
             if target is None:
                 continue
-            for end in ends:
+            # (the target, when new, has no edge yet: no walk from the start reaches it)
+            for end in self._ends(start):
                 if end not in g.reach(target):
+                    self.inferred += 1
                     g.relate(end, target, relation, None, 0, evidence)
 
     def _op(self, name: str) -> str | None:
@@ -775,6 +808,7 @@ class _Builder:
             succ[layer] = {}
             pred[layer] = {node_id: edge}
             succ[node_id][layer] = edge
+            self.bare.append(layer)
         else:
             succ[layer] = {node_id: edge}
             pred[layer] = {}

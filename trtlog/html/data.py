@@ -222,13 +222,19 @@ def _findings(
 ) -> list[dict[str, Any]]:
     log = build.source.name if build is not None else None
     out = []
-    for f in findings:
-        ev = f.evidence
+    # every finding's names in one call of the table (in order: the same positions as a
+    # call per finding), split after: a big engine has thousands of findings
+    evidence = [f.evidence for f in findings]
+    flat = s.many([n for ev in evidence for n in ev.names])
+    at = 0
+    for f, ev in zip(findings, evidence, strict=True):
         in_log = build is not None and (ev.source is None or ev.source == log)
-        if in_log:
+        if in_log and ev.lines:
             for n in ev.lines[:6]:
                 lines.add(n, CONTEXT)
             lines.add_all(ev.lines)
+        count = len(ev.names)
+        ms = f.time_ms
         out.append(
             {
                 "rule": f.rule,
@@ -237,15 +243,17 @@ def _findings(
                 "msg": f.message,
                 "why": f.why,
                 "fix": f.mitigation,
-                "ms": num(f.time_ms),
+                # num(), inline: a finding's time is a float or None
+                "ms": ms if ms is None or (type(ms) is float and math.isfinite(ms)) else num(ms),
                 "lines": list(ev.lines),
                 "inLog": in_log,
                 "source": ev.source,
                 "layers": list(ev.layers),
                 "ref": list(ev.reference_layers),
-                "names": s.many(ev.names),
+                "names": flat[at : at + count],
             }
         )
+        at += count
     return out
 
 
@@ -358,7 +366,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     every other node from :meth:`~trtlog.graph.core.GraphCore.fate_edges`.
     """
     from itertools import accumulate, chain, compress, repeat
-    from operator import eq, is_, itemgetter, lt, not_
+    from operator import eq, is_, lt
 
     from trtlog.graph.core import FLOWS, is_constant
 
@@ -372,15 +380,24 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     # with a node added bare (by an edge to a missing node) or an edge without them is read
     # with the defaults below, and its fates one at a time
     general = False
+    node_kinds: list[Any]
+    node_names: list[Any]
+    node_ops: list[Any]
+    order: list[Any]
     try:
-        node_kinds: list[Any] = list(map(itemgetter("kind"), datas))
-        node_names: list[Any] = list(map(itemgetter("name"), datas))
+        # each node's dict read once for its four attributes (the dicts lie scattered in
+        # memory: a read per attribute and node cost twice as much), then the columns
+        rows = [(d["kind"], d["name"], d.get("op"), d.get("order")) for d in datas]
+        node_kinds, node_names, node_ops, order = (
+            (list(c) for c in zip(*rows, strict=True)) if rows else ([], [], [], [])
+        )
+        del rows
     except KeyError:
         node_kinds = list(map(get, datas, repeat("kind"), repeat("intermediate")))
         node_names = list(map(get, datas, repeat("name"), node_ids))
+        node_ops = list(map(get, datas, repeat("op")))
+        order = list(map(get, datas, repeat("order")))
         general = True
-    node_ops = list(map(get, datas, repeat("op")))
-    order = list(map(get, datas, repeat("order")))
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
     kinds = list(map(kind_code.get, node_kinds, repeat(2)))
     ids = dict(zip(node_ids, range(n), strict=True))
@@ -391,7 +408,8 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     for i in at_layers:
         layer[i] = datas[i].get("index")
     layer_ids = dict(zip(map(node_names.__getitem__, at_layers), at_layers, strict=True))
-    at_nodes = [i for i, k in enumerate(node_kinds) if k == "onnx_node" or k == "onnx_initializer"]
+    onnx_kinds = ("onnx_node", "onnx_initializer")
+    at_nodes = list(compress(range(n), map(onnx_kinds.__contains__, node_kinds)))
     at_nodes.reverse()
     by_name = dict(zip(map(node_names.__getitem__, at_nodes), at_nodes, strict=True))
     # the names first, then the ops: the string table's order
@@ -412,18 +430,24 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         for i, f, c in zip(at_source, starts_at, counts, strict=False):
             first[i], degree[i] = f, c
         es = list(chain.from_iterable(map(repeat, at_source, counts)))
-    et = list(map(ids.__getitem__, chain.from_iterable(outs)))
-    edge_data = list(chain.from_iterable(map(dict.values, outs)))
+    et: list[Any]
     edge_rel: list[Any]
     edge_pass: list[Any]
     edge_line: list[Any]
     edge_ev: list[Any]
-    try:  # (one read of each edge, then the columns: twice as fast as a read per column)
-        fields = list(map(itemgetter("relation", "pass_name", "line", "evidence"), edge_data))
-        edge_rel, edge_pass, edge_line, edge_ev = (
-            (list(c) for c in zip(*fields, strict=True)) if fields else ([], [], [], [])
+    try:  # (one read of each edge, its target's position with it: one pass, not three)
+        fields = [
+            (ids[b], d["relation"], d["pass_name"], d["line"], d["evidence"])
+            for out in outs
+            for b, d in out.items()
+        ]
+        et, edge_rel, edge_pass, edge_line, edge_ev = (
+            (list(c) for c in zip(*fields, strict=True)) if fields else ([], [], [], [], [])
         )
+        del fields
     except KeyError:
+        et = list(map(ids.__getitem__, chain.from_iterable(outs)))
+        edge_data = list(chain.from_iterable(map(dict.values, outs)))
         edge_rel = list(map(get, edge_data, repeat("relation"), repeat("")))
         edge_pass = list(map(get, edge_data, repeat("pass_name")))
         edge_line = list(map(get, edge_data, repeat("line")))
@@ -451,17 +475,13 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         ]
     starts = onnx.copy()
     f_node: list[int | None] = list(map(by_name.get, map(node_names.__getitem__, onnx)))
-    into = graph.in_adjacency()
     candidates = list(compress(range(n), map(eq, node_kinds, repeat("intermediate"))))
     if general:  # (a bare node reads as an intermediate, but is none)
         candidates = [i for i in candidates if "kind" in datas[i]]
-    # those no edge comes into (the number of in-edges of each, read without a Python loop)
-    originals = list(
-        compress(
-            candidates,
-            map(not_, map(len, map(into.__getitem__, map(node_ids.__getitem__, candidates)))),
-        )
-    )
+    # those no edge comes into: the targets of the edge columns (a node has in-edges exactly
+    # when some edge ends at it), not a read of every candidate's in-edge dict
+    targets = set(et)
+    originals = list(filterfalse(targets.__contains__, candidates))
     if len(originals) <= ORIGINAL_FATES:
         for i in originals:
             # as MergeGraph.fate finds a node by its name
@@ -476,30 +496,41 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     f_finals: list[list[int]] = []
     f_steps: list[list[Any]] = []
     flows = list(map(FLOWS.__contains__, edge_rel))
-    ends: dict[int, bool] = {}  # layer -> whether no edge flows out of it (a walk ends there)
+    # GraphCore.fate_table's shortcut, on the columns: a start whose one edge flows into an
+    # engine layer that flows nowhere (no edge flowing out of it) takes its fate from that
+    # edge; the shortcut's edge of each start, or -1 (the start takes fate_edges)
+    short: list[int]
+    if general:
+        short = [-1] * len(starts)
+    else:
+        flowing = set(compress(es, flows))  # the nodes an edge flows out of
+        engine = list(map(eq, node_kinds, repeat("engine_layer")))
+        short = [
+            k
+            if degree[i] == 1
+            and flows[k]
+            and (t := et[k]) != i
+            and engine[t]
+            and not engine[i]
+            and t not in flowing
+            else -1
+            for i, k in zip(starts, map(first.__getitem__, starts), strict=True)
+        ]
     fused, folded = fate_kind["fused"], fate_kind["folded"]
-    for i in starts:
-        # GraphCore.fate_table's shortcut, on the columns: one edge, flowing into an engine
-        # layer that flows nowhere
-        if degree[i] == 1 and not general:
-            k = first[i]
+    add_kind, add_reason, add_finals, add_steps = (
+        f_kind.append,
+        f_reason.append,
+        f_finals.append,
+        f_steps.append,
+    )
+    for i, k in zip(starts, short, strict=True):
+        if k >= 0:
             t = et[k]
-            end = ends.get(t)
-            if end is None:
-                end = ends[t] = not any(flows[first[t] : first[t] + degree[t]])
-            if (
-                end
-                and flows[k]
-                and t != i
-                and node_kinds[t] == "engine_layer"
-                and node_kinds[i] != "engine_layer"
-            ):
-                constant = is_constant(node_kinds[i], node_ops[i])
-                f_kind.append(folded if constant else fused)
-                f_reason.append(None)
-                f_finals.append([layer_ids.get(node_names[t], -1)])
-                f_steps.append([rel[k], names[i], names[t], passes[k], at[k], ev[k]])
-                continue
+            add_kind(folded if is_constant(node_kinds[i], node_ops[i]) else fused)
+            add_reason(None)
+            add_finals([layer_ids.get(node_names[t], -1)])
+            add_steps([rel[k], names[i], names[t], passes[k], at[k], ev[k]])
+            continue
         kind, reason, finals, fate_steps = graph.fate_edges(node_ids[i])
         f_kind.append(fate_kind.get(kind, 4))
         f_reason.append(None if reason is None else s(reason))

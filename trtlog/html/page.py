@@ -9,7 +9,8 @@ scripts (by hash) and no network at all.
 Hostile text stays data: templates autoescape, the JSON escapes ``<``, ``>`` and ``&`` (so
 ``</script>`` and ``<!--`` cannot appear inside a script block) and every non-ASCII
 character (U+2028/U+2029 included), and the page's script writes names with ``textContent``
-only.
+only. Data of :data:`FAST_ABOVE` bytes or more is embedded gzip-compressed and
+base64-encoded as plain UTF-8 JSON: base64 holds no character that could end its block.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import codecs
 import gzip
 import hashlib
 import json
+import os
 import re
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
     from trtlog import Build
 
-__all__ = ["COMPRESS_ABOVE", "LogPack", "embed_json", "render"]
+__all__ = ["COMPRESS_ABOVE", "FAST_ABOVE", "LogPack", "embed_json", "render"]
 
 #: Data bigger than this (bytes of JSON) is embedded gzip-compressed and base64-encoded.
 COMPRESS_ABOVE = 1 << 20
@@ -58,12 +60,19 @@ def embed_json(value: Any) -> str:
     return _embedded(value).decode("ascii")
 
 
-def _embedded(value: Any) -> bytes:
-    """:func:`embed_json`'s text as ASCII bytes (what the page compresses when it is big)."""
-    data = _orjson_bytes(value)
-    if data is None:
-        text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-        data = text.encode("ascii")
+def _embedded(value: Any, utf8: bytes | None = None) -> bytes:
+    """:func:`embed_json`'s text as ASCII bytes (what the page compresses when it is big).
+
+    ``utf8``: the value's :func:`_utf8_json` when already made (escaped here).
+    """
+    if utf8 is not None:
+        data = _ascii_json(utf8)
+    else:
+        found = _orjson_bytes(value)
+        if found is None:
+            text = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
+            found = text.encode("ascii")
+        data = found
     for char, escape in _UNSAFE:  # bytes.replace: a tenth of translate's time on MBs
         if char in data:
             data = data.replace(char, escape)
@@ -116,11 +125,21 @@ def _orjson_text(value: Any) -> str | None:
 def _orjson_bytes(value: Any) -> bytes | None:
     """``json.dumps(value, ensure_ascii=True, separators=(",", ":"))`` made by orjson, encoded.
 
+    ``None`` when orjson does not write it (see :func:`_orjson_raw`).
+    """
+    raw = _orjson_raw(value)
+    return None if raw is None else _ascii_json(raw)
+
+
+def _orjson_raw(value: Any, exact: bool = True) -> bytes | None:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` made by orjson (UTF-8).
+
     About six times faster on the data of a big page. ``None`` without orjson (or with
     ``TRTLOG_JSON=json``), for a value orjson rejects (a lone surrogate, an integer beyond
-    64 bits, a key that is not a string) and when a float would read differently: the
-    standard encoder then writes it. orjson writes NaN as ``null`` where ``json.dumps``
-    (``allow_nan=False``) raises; the page's data holds none (:func:`trtlog.html.data.num`).
+    64 bits, a key that is not a string) and, when ``exact``, when a float would be written
+    differently (the same number: ``1e-05`` is ``0.00001`` to orjson): the standard encoder
+    then writes it. orjson writes NaN as ``null`` where ``json.dumps`` (``allow_nan=False``)
+    raises; the page's data holds none (:func:`trtlog.html.data.num`).
     """
     from trtlog.exports import jsonio
 
@@ -131,28 +150,88 @@ def _orjson_bytes(value: Any) -> bytes | None:
     except ImportError:
         return None
     try:
-        raw = orjson.dumps(value)
+        raw: bytes = orjson.dumps(value)
     except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
         return None
-    if _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None:
+    if exact and (_SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None):
         return None
-    if raw.isascii():
-        data = raw
-    elif not any(lead in raw for lead in _LEADS_OUTSIDE_BMP_ESCAPES):
+    return raw
+
+
+def _utf8_json(value: Any, exact: bool = True) -> bytes | None:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8.
+
+    By orjson when it can (:func:`_orjson_raw`; with ``exact`` false, a float under 1e-4
+    may be written as orjson writes it), else by the standard encoder. ``None`` for text
+    UTF-8 cannot hold (a lone surrogate).
+    """
+    raw = _orjson_raw(value, exact)
+    if raw is not None:
+        return raw
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def _ascii_json(utf8: bytes) -> bytes:
+    """``json.dumps(ensure_ascii=False)``'s UTF-8 text as ``ensure_ascii=True`` writes it.
+
+    The two differ only in the characters from DEL (U+007F) on, which ``ensure_ascii``
+    writes as ``\\uXXXX`` escapes (a surrogate pair above U+FFFF).
+    """
+    if utf8.isascii():
+        data = utf8
+    elif not any(lead in utf8 for lead in _LEADS_OUTSIDE_BMP_ESCAPES):
         # every character is ASCII or U+0100..U+FFFF: the codec's own backslash escapes are
         # json.dumps's (\uXXXX, lowercase hex), a tenth of the handler's time
-        data = raw.decode("utf-8").encode("ascii", "backslashreplace")
+        data = utf8.decode("utf-8").encode("ascii", "backslashreplace")
     else:
-        # orjson writes valid UTF-8: the handler escapes each run of non-ASCII characters
-        data = raw.decode("ascii", _ESCAPE_HANDLER).encode("ascii")
+        # valid UTF-8: the handler escapes each run of non-ASCII characters
+        data = utf8.decode("ascii", _ESCAPE_HANDLER).encode("ascii")
     # DEL is ASCII, and json.dumps escapes it too
     return data.replace(b"\x7f", b"\\u007f") if b"\x7f" in data else data
 
 
-def _b64_gzip(data: bytes, level: int) -> str:
+#: Payloads from this many bytes on (a big log's text, a big page's data) are compressed by
+#: ISA-L's igzip when it is installed (``pip install trtlog[fast]``): a quarter of zlib's
+#: level 1 time on a 50 MB log, and fewer bytes than its level 3. Smaller payloads, and all
+#: of them without isal (or with ``TRTLOG_GZIP=zlib``), take the standard library's zlib.
+FAST_ABOVE = 8 << 20
+
+#: Whether big payloads may use isal (see :data:`FAST_ABOVE`); tests switch it off.
+USE_ISAL = os.environ.get("TRTLOG_GZIP", "").strip().lower() != "zlib"
+
+
+def _b64_gzip(data: bytes, level: int, big: bool | None = None) -> str:
+    """``data`` gzip-compressed and base64-encoded; ``level`` is zlib's (isal: see FAST_ABOVE).
+
+    ``big``: whether the payload belongs to a big page (default: whether it has
+    :data:`FAST_ABOVE` bytes itself).
+    """
     # gzip (not raw zlib): the browser's DecompressionStream("gzip") reads it; mtime 0 keeps
-    # the page byte-for-byte reproducible
-    return base64.b64encode(gzip.compress(data, compresslevel=level, mtime=0)).decode("ascii")
+    # the page byte-for-byte reproducible (with the same compressor)
+    packed = None
+    if (len(data) >= FAST_ABOVE if big is None else big) and USE_ISAL:
+        igzip = _igzip()
+        if igzip is not None:
+            # level 1 of isal's 0-3: its level 2 and 3 take as long or longer for about the
+            # same bytes on logs (a 50 MB log: 5.6 MB at 1, 5.5 MB at 2, 5.6 MB at 3)
+            packed = igzip.compress(data, 1, mtime=0)
+    if packed is None:
+        packed = gzip.compress(data, compresslevel=level, mtime=0)
+    return base64.b64encode(packed).decode("ascii")
+
+
+@cache
+def _igzip() -> Any:
+    """The gzip module of isal (ISA-L), or ``None`` when it is not installed."""
+    try:
+        from isal import igzip
+    except ImportError:
+        return None
+    return igzip
 
 
 class LogPack:
@@ -165,14 +244,15 @@ class LogPack:
     Attributes:
         name: the log's file name.
         lines: how many lines it has.
-        text: the text, gzip-compressed (level 6, 3 above 8 MB) and base64-encoded (a future
-            while it compresses).
+        text: the text, gzip-compressed (level 6; above 8 MB isal's level 1, or zlib's 3
+            without isal) and base64-encoded (a future while it compresses).
         codes: each line's kind code (one byte, two when there are more than 255 kinds),
             gzip-compressed and base64-encoded.
         wide: whether the codes take two bytes (little-endian).
         kinds: ``[kind, severity]`` of each code.
         excerpt: ``[[line numbers], [texts]]`` of the lines the page points at.
         unfold: whether the page unfolds the whole log at once (small logs).
+        big: whether the text has :data:`FAST_ABOVE` bytes or more (see :func:`_b64_gzip`).
     """
 
     def __init__(self, build: Build, pool: ThreadPoolExecutor) -> None:
@@ -180,7 +260,9 @@ class LogPack:
         self.name = build.source.name
         self.lines = build.line_count
         data = build.text.encode("utf-8", "surrogatepass")
-        # level 3 for a big log: under half of level 6's time for a fifth more bytes
+        self.big = len(data) >= FAST_ABOVE
+        # level 3 for a big log without isal: under half of level 6's time for a fifth more
+        # bytes (with isal, see FAST_ABOVE)
         self.text: Future[str] = pool.submit(_b64_gzip, data, 6 if len(data) < 8 << 20 else 3)
         # every line's kind and severity, read now: the kinds the store learns (most
         # deferred messages unparsed) let the views' questions skip the messages of others
@@ -198,9 +280,15 @@ class LogPack:
         # the kind and severity of every event without building them (Build.kind_rows); a
         # code per (kind, severity), numbered in the order of their first line
         parts = self.parts
+        # each part's severities, in the order first met (most parts have one: counted in
+        # one C loop over the shared string, without hashing every entry)
+        distinct = [
+            list(dict.fromkeys(sev)) if not sev or sev.count(sev[0]) != len(sev) else [sev[0]]
+            for _kind, _firsts, _lasts, sev in parts
+        ]
         first: dict[tuple[str, str | None], int] = {}
-        for kind, firsts, _lasts, severities in parts:
-            for severity in dict.fromkeys(severities):
+        for (kind, firsts, _lasts, severities), found in zip(parts, distinct, strict=True):
+            for severity in found:
                 key = (kind, severity)
                 n = firsts[severities.index(severity)]  # each part is in file order
                 if key not in first or n < first[key]:
@@ -208,19 +296,23 @@ class LogPack:
         table = {key: i for i, key in enumerate(sorted(first, key=first.__getitem__))}
         self.wide = len(table) > 255
         codes = np.zeros(self.lines, dtype="<u2" if self.wide else "u1")
-        for kind, firsts, lasts, severities in parts:
-            found = dict.fromkeys(severities)
+        for (kind, firsts, lasts, severities), found in zip(parts, distinct, strict=True):
+            if not firsts:
+                continue
             if len(found) == 1:
-                value: Any = table[kind, severities[0]]
+                value: Any = table[kind, found[0]]
             else:
                 value = np.array([table[kind, s] for s in severities], dtype=codes.dtype)
             at = np.array(firsts, dtype=np.int64) - 1
             codes[at] = value
-            if lasts is not firsts:  # events of several lines (their spans partition the lines)
+            # events of several lines (their spans partition the lines); a list of one-line
+            # events' last lines equals the first lines (compared in C)
+            if lasts is not firsts and lasts != firsts:
                 for i, (a, b) in enumerate(zip(firsts, lasts, strict=True)):
                     if b > a:
                         codes[a:b] = value if len(found) == 1 else value[i]
-        self.codes = _b64_gzip(codes.tobytes(), 6)
+        # (one byte a line: a big log's codes take isal as its text does)
+        self.codes = _b64_gzip(codes.tobytes(), 6, self.big)
         self.kinds = [[k, s] for k, s in table]
         shown = sorted(n for n in wanted if 1 <= n <= self.lines)
         text = self.build.lines_text
@@ -290,14 +382,7 @@ def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -
         log: the packed log, or ``None`` for a report made from JSON only.
     """
     data = {**data, "log": log.meta() if log is not None else None}
-    embedded = _embedded(data)
-    encoding = "json"
-    if len(embedded) > COMPRESS_ABOVE:
-        # level 1 for big data: a quarter of level 6's time for 15% more bytes
-        payload = _b64_gzip(embedded, 6 if len(embedded) < 8 << 20 else 1)
-        encoding = "gzip+base64"
-    else:
-        payload = embedded.decode("ascii")
+    payload, encoding = _data_payload(data)
     scripts = [asset("vendor/dagre.min.js"), asset("assets/report.js")]
     style = asset("assets/report.css")
     for code in scripts:
@@ -329,6 +414,31 @@ def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -
     )
 
 
+def _data_payload(data: Any) -> tuple[str, str]:
+    """The page's data as the text of its script block, and its ``data-encoding``.
+
+    Data of at most :data:`COMPRESS_ABOVE` bytes is :func:`embed_json`'s text; bigger data is
+    gzip-compressed and base64-encoded. Below :data:`FAST_ABOVE` bytes the compressed text is
+    :func:`embed_json`'s too; from there on it is ``json.dumps(ensure_ascii=False)``'s in
+    UTF-8 (what the page's ``TextDecoder`` reads), or orjson's, whose floats under 1e-4 may
+    be written otherwise (``0.00001``) but read the same: inside base64 no character needs
+    an escape, and escaping every ``<``, ``>``, ``&`` and non-ASCII character of 25 MB of
+    JSON took as long as writing it.
+    """
+    # not exact: the two searches for the floats orjson writes unlike json.dumps (the same
+    # numbers to the page's JSON.parse) took a quarter of orjson's time on 25 MB of data
+    utf8 = _utf8_json(data, exact=False)
+    if utf8 is not None and len(utf8) >= FAST_ABOVE and len(utf8) > COMPRESS_ABOVE:
+        return _b64_gzip(utf8, 1), "gzip+base64"
+    if utf8 is not None and (_SMALL_FIXED in utf8 or _SHORT_EXPONENT.search(utf8) is not None):
+        utf8 = _utf8_json(data)  # the small page's text is json.dumps's, byte for byte
+    embedded = _embedded(data, utf8)
+    if len(embedded) > COMPRESS_ABOVE:
+        # level 1 for big data without isal: a quarter of level 6's time for 15% more bytes
+        return _b64_gzip(embedded, 6 if len(embedded) < 8 << 20 else 1), "gzip+base64"
+    return embedded.decode("ascii"), "json"
+
+
 def decode_embedded(page: str, element: str = "trtlog-data") -> Any:
     """The JSON data (or the log text) a page holds, decoded as the page's script does.
 
@@ -342,5 +452,5 @@ def decode_embedded(page: str, element: str = "trtlog-data") -> Any:
     if element == "trtlog-log":
         return gzip.decompress(base64.b64decode(body)).decode("utf-8") if body else ""
     if 'data-encoding="gzip+base64"' in tag:
-        body = zlib.decompress(base64.b64decode(body), 31).decode("ascii")
+        body = zlib.decompress(base64.b64decode(body), 31).decode("utf-8")
     return json.loads(body)

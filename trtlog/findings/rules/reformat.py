@@ -26,7 +26,7 @@ from trtlog.engine.model import EngineLayer
 from trtlog.events import (
     ReformatLayerAdded,
 )
-from trtlog.findings.base import make, rule
+from trtlog.findings.base import make, make_at, rule
 from trtlog.findings.context import _IN_DTYPES, _OUT_DTYPES, NAME_COPY, LintContext, short
 from trtlog.findings.models import Finding, Severity
 from trtlog.tensors import Tensor
@@ -229,22 +229,6 @@ def _between(ctx: LintContext, layer: EngineLayer) -> tuple[str, list[EngineLaye
     return "", []
 
 
-def _between_at(ctx: LintContext, r: Reformat) -> tuple[str, list[int]]:
-    """:func:`_between` of a reformat, by position (no layer object)."""
-    inputs, outputs = ctx.tensor_names_at(r.index)
-    up = ctx.upstream_at(r.index, inputs)
-    down = ctx.downstream_at(r.index, outputs)
-    names = ctx.columns.names
-    if up and down:
-        return (
-            f" between {short(names[up[0]], 70)} and {short(names[down[0]], 70)}",
-            [up[0], down[0]],
-        )
-    if down:
-        return f" for {short(names[down[0]], 70)}", [down[0]]
-    return "", []
-
-
 def _flag(t: Tensor) -> str:
     dtype = _DTYPE_FLAG.get(t.dtype or "", (t.dtype or "?").lower())
     return f"{dtype}:{_LAYOUT_FLAG.get(t.layout or 'linear', t.layout or 'chw')}"
@@ -325,56 +309,86 @@ def check_reformat_io_boundary(ctx: LintContext) -> Iterator[Finding]:
 )
 def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     """Reformats that change the data type between two layers of the network."""
-    for r in reformats(ctx):
-        if r.kind != "dtype":
-            continue
+    # a 20,000-layer engine has thousands of these: what the findings share is worked out
+    # once (a neighbour's short name, the cause and fix of a conversion), and each finding
+    # is made by make_at (the layers by position)
+    items = [r for r in reformats(ctx) if r.kind == "dtype"]
+    if not items:
+        return
+    names = ctx.columns.names
+    total = ctx.total_ms
+    timed = total is not None and total > 0
+    shorts: dict[int, str] = {}
+    advice: dict[tuple[str | None, str | None], tuple[str, str, bool]] = {}
+    for r in items:
         src_dtype, dst_dtype = r.src_dtype, r.dst_dtype
         t = ctx.time_at(r.index)
-        share = ctx.share(t)
-        between, neighbours = _between_at(ctx, r)
-        ints = {src_dtype, dst_dtype} & _LOW
-        severity = _severity(ctx, t, "info")
-        if ints and ctx.has_qdq:
-            severity = "warning"
-            cause = (
-                "a quantized layer is fed by (or feeds) an unquantized one without a Q/DQ "
-                "pair: a missing Q/DQ, or an activation that was not fused"
-            )
-            fix = (
-                "add the missing Q/DQ pair (or fuse the activation) so both sides agree on "
-                "INT8, or remove the Q/DQ of the quantized side"
-            )
-        elif ints:
-            cause = (
-                "TensorRT picked INT8 for one side and a float precision for the other "
-                "(implicit quantization chooses per layer by speed; plugins and layers without "
-                "an INT8 kernel stay in float)"
-            )
-            fix = (
-                "nothing to fix if the float side is meant to be float; otherwise give it an "
-                "INT8 implementation, or quantize the model explicitly with Q/DQ nodes"
-            )
+        share = ctx.share(t) if timed and t is not None else ""
+        inputs, outputs = ctx.tensor_names_at(r.index)
+        up = ctx.upstream_at(r.index, inputs)
+        down = ctx.downstream_at(r.index, outputs)
+        if down:
+            after = shorts.get(down[0])
+            if after is None:
+                after = shorts[down[0]] = short(names[down[0]], 70)
+            if up:
+                before = shorts.get(up[0])
+                if before is None:
+                    before = shorts[up[0]] = short(names[up[0]], 70)
+                between = f" between {before} and {after}"
+                positions = [r.index, up[0], down[0]]
+            else:
+                between = f" for {after}"
+                positions = [r.index, down[0]]
         else:
-            cause = (
-                f"the layers on its two sides run in {src_dtype} and {dst_dtype}: one had no "
-                "kernel in the other precision, or was pinned to it"
-            )
-            fix = (
-                "let both sides run in the same precision (--precisionConstraints with "
-                "--layerPrecisions for the pinned layer), or accept the copy"
-            )
-        yield make(
+            between, positions = "", [r.index]
+        found = advice.get((src_dtype, dst_dtype))
+        if found is None:
+            found = advice[src_dtype, dst_dtype] = _dtype_advice(ctx, src_dtype, dst_dtype)
+        cause, fix, raised = found
+        yield make_at(
             ctx,
             check_reformat_dtype,
             r.name,
             f"{short(r.name, 100)} converts {src_dtype}→{dst_dtype}{between}",
             f"{cause}; the copy runs on every inference" + (f" ({share})" if share else ""),
             fix,
-            severity=severity,
-            lines=_lines([r]),
-            layers=[r.index, *neighbours],
-            time_ms=t,
+            "warning" if raised else _severity(ctx, t, "info"),
+            [r.added.span[0]] if r.added is not None else [],
+            positions,
+            t,
         )
+
+
+def _dtype_advice(
+    ctx: LintContext, src_dtype: str | None, dst_dtype: str | None
+) -> tuple[str, str, bool]:
+    """The cause and fix of a ``reformat-dtype`` conversion, and whether it is a warning."""
+    ints = {src_dtype, dst_dtype} & _LOW
+    if ints and ctx.has_qdq:
+        return (
+            "a quantized layer is fed by (or feeds) an unquantized one without a Q/DQ "
+            "pair: a missing Q/DQ, or an activation that was not fused",
+            "add the missing Q/DQ pair (or fuse the activation) so both sides agree on "
+            "INT8, or remove the Q/DQ of the quantized side",
+            True,
+        )
+    if ints:
+        return (
+            "TensorRT picked INT8 for one side and a float precision for the other "
+            "(implicit quantization chooses per layer by speed; plugins and layers without "
+            "an INT8 kernel stay in float)",
+            "nothing to fix if the float side is meant to be float; otherwise give it an "
+            "INT8 implementation, or quantize the model explicitly with Q/DQ nodes",
+            False,
+        )
+    return (
+        f"the layers on its two sides run in {src_dtype} and {dst_dtype}: one had no "
+        "kernel in the other precision, or was pinned to it",
+        "let both sides run in the same precision (--precisionConstraints with "
+        "--layerPrecisions for the pinned layer), or accept the copy",
+        False,
+    )
 
 
 @rule(
