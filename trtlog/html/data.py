@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from itertools import filterfalse, islice
+from itertools import compress, filterfalse, islice, repeat
 from typing import TYPE_CHECKING, Any
 
 import trtlog
@@ -641,49 +641,46 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     """The module tree as nested lists.
 
     Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children.
-    The figures of :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_rollup`,
+    The figures of :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_figures`,
     which that tree is made of), without a model per module (a big model has tens of
     thousands).
     """
-    from trtlog.engine.model import total_of
-    from trtlog.engine.modules import module_rollup
+    from operator import itemgetter
 
-    stats, kids = module_rollup(engine)
-    # the modules depth first (their names enter the string table in that order), then
-    # each node made after its children
-    order: list[tuple[str, ...]] = []
-    stack: list[tuple[str, ...]] = [()]
-    while stack:
-        path = stack.pop()
-        order.append(path)
-        stack.extend(reversed(kids.get(path, ())))
-    names = s.many([path[-1] if path else "/" for path in order])
-    fsum, isfinite = math.fsum, math.isfinite
+    import numpy as np
 
-    def total(values: list[float]) -> float | None:
-        """``num(total_of(values))`` (most modules: a plain fsum, no list copied)."""
-        try:
-            out = fsum(values)
-        except (ValueError, OverflowError):
-            out = total_of(values)
-        return out if isfinite(out) else None
+    from trtlog.engine.modules import module_figures
 
-    made: dict[tuple[str, ...], list[Any]] = {}
-    pop = made.pop
-    for path, name in zip(reversed(order), reversed(names), strict=True):
-        layers, own, nodes, times, split, precisions = stats[path]
-        children = kids.get(path)
-        made[path] = [
-            name,
-            layers,
-            own,
-            nodes,
-            total(times) if times else None,
-            total(split) if split else 0.0,
-            precisions,  # (module_rollup made it for this call: no copy)
-            [pop(c) for c in children] if children else [],
-        ]
-    return made[()]
+    figures = module_figures(engine)
+    keys, walk, parent = figures.keys, figures.preorder, figures.parent
+    # the modules' names enter the string table depth first (the page's order)
+    shown = list(map(itemgetter(2), map(str.rpartition, map(keys.__getitem__, walk), repeat("/"))))
+    shown[0] = "/"  # (the walk starts at the root)
+    names = np.empty(len(keys), dtype=object)
+    names[walk] = s.many(shown)
+    isfinite = math.isfinite
+    times: list[Any] = figures.time
+    splits: list[Any] = figures.split
+    if not all(map(isfinite, compress(times, times))):  # (None and 0.0 aside)
+        times = [None if ms is None or not isfinite(ms) else ms for ms in times]
+    if not all(map(isfinite, splits)):
+        splits = [ms if isfinite(ms) else None for ms in splits]
+    made = [
+        [name, layers, own, nodes, ms, split, precisions, []]
+        for name, layers, own, nodes, ms, split, precisions in zip(
+            names.tolist(),
+            figures.layers,
+            figures.own,
+            figures.nodes,
+            times,
+            splits,
+            figures.precisions,  # (module_figures made them for this call: no copy)
+            strict=True,
+        )
+    ]
+    for up, node in zip(islice(parent, 1, None), islice(made, 1, None), strict=True):
+        made[up][7].append(node)  # (parents come first: the children in order)
+    return made[0]
 
 
 #: Above this many tactic rows, the page keeps per layer only the rows that matter (chosen,
