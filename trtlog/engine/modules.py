@@ -11,7 +11,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import chain, compress, filterfalse, repeat
-from operator import and_, contains, is_not, itemgetter, not_
+from operator import and_, is_not, itemgetter, not_
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -533,6 +533,7 @@ class ModuleFigures(NamedTuple):
 
     Attributes:
         keys: the modules' keys.
+        names: their names (the last part of the path; ``/`` for the root).
         parent: each module's parent's position (``-1`` for the root).
         preorder: the positions depth first, children in order (the tree's walk).
         layers: engine layers in the module and below (:attr:`ModuleNode.layers`).
@@ -544,6 +545,7 @@ class ModuleFigures(NamedTuple):
     """
 
     keys: list[str]
+    names: list[str]
     parent: list[int]
     preorder: list[int]
     layers: list[int]
@@ -596,6 +598,29 @@ def _node_keys(nodes: list[str]) -> list[str]:
     return [_node_key(node) for node in nodes]
 
 
+def _names_with(names: list[str], needles: Sequence[str]) -> list[int]:
+    """The positions of the names holding any of ``needles`` (a few among many, say).
+
+    Searched in the names joined (a C scan per needle), each hit found back by its offset.
+    """
+    import numpy as np
+
+    joined = "\n".join(names)
+    hits: list[int] = []
+    for needle in needles:
+        at = joined.find(needle)
+        while at >= 0:
+            hits.append(at)
+            at = joined.find(needle, at + 1)
+    if not hits:
+        return []
+    # name i spans [start_i, start_i + len_i); a needle holds no line break, so each hit
+    # lies inside one name
+    ends = np.cumsum(np.fromiter(map(len, names), np.int64, len(names)) + 1)
+    found: list[int] = np.unique(np.searchsorted(ends, hits, side="right")).tolist()
+    return found
+
+
 #: Split shares as keys: ``(module key, fraction)`` pairs.
 _Shares = tuple[tuple[str, float], ...]
 
@@ -615,27 +640,17 @@ def _fast_homes(
     homes = cols.module  # the loader's common_module of each layer's nodes ("/" for none)
     homes = [common_module(n) for n in nodes] if homes is None else list(homes)
     split_types = {t for t in set(types) if t == "Myelin" or t in MYELIN_LAYER_TYPES}
-    maybe = map(
-        any,
-        zip(
-            map(split_types.__contains__, types),
-            map(contains, names, repeat("_myl")),
-            map(contains, names, repeat(" || ")),
-            map(str.startswith, names, repeat("{ForeignNode[")),
-            strict=True,
-        ),
-    )
+    maybe = set(compress(range(n_layers), map(split_types.__contains__, types)))
+    maybe.update(_names_with(names, ("_myl", " || ", "{ForeignNode[")))
+    candidates = [i for i in sorted(maybe) if nodes[i] and _splits(types[i], names[i])]
     splits: dict[int, tuple[str, _Shares]] = {}
     paths_of = cols.paths
-    for i in compress(range(n_layers), map(and_, map(bool, nodes), maybe)):
-        n = nodes[i]
-        if not _splits(types[i], names[i]):
-            continue
-        one = set(map(key_of.__getitem__, n))
+    folders = [set(map(key_of.__getitem__, nodes[i])) for i in candidates]
+    for i, one in zip(candidates, folders, strict=True):
         if len(one) == 1:  # one module: the whole time there (what _by_nodes finds)
             homes[i] = one.pop()
             continue
-        where = _by_nodes(n, True, paths_of)
+        where = _by_nodes(nodes[i], True, paths_of)
         homes[i] = _key(where.home)
         if where.how == "split":
             splits[i] = (homes[i], tuple((_key(p), f) for p, f in where.shares))
@@ -688,8 +703,13 @@ def _fast_figures(cols: _Columns) -> ModuleFigures | None:
         values = np.array(timed, dtype=float)
         if not np.isfinite(values).all() or float(np.abs(values).max()) >= 1e300:
             return None
+    precision = cols.precision
+    codes = dict.fromkeys(filter(None, precision))  # (a layer with no precision counts none)
+    if len(codes) > 15:  # (a mix is numbered by its precisions in order, base 16 below 2**63)
+        return None
     nodes = cols.nodes
-    distinct = list(dict.fromkeys(chain.from_iterable(nodes)))
+    flat_nodes = list(chain.from_iterable(nodes))
+    distinct = list(dict.fromkeys(flat_nodes))
     node_keys = _node_keys(distinct)
     homes, splits = _fast_homes(cols, dict(zip(distinct, node_keys, strict=True)))
     share_keys = [k for _, shares in splits.values() for k, _ in shares]
@@ -699,10 +719,13 @@ def _fast_figures(cols: _Columns) -> ModuleFigures | None:
     known.pop("/", None)
     fresh = list(known)[1:]
     parent_keys: list[str] = []
+    tails = ["/"]  # the modules' names (the root's is "/")
     while fresh:
-        cut = list(map(itemgetter(0), map(str.rpartition, fresh, repeat("/"))))
-        parent_keys += cut
-        fresh = list(filterfalse(known.__contains__, dict.fromkeys(cut)))
+        cut = list(map(str.rpartition, fresh, repeat("/")))
+        heads = list(map(itemgetter(0), cut))
+        parent_keys += heads
+        tails += map(itemgetter(2), cut)
+        fresh = list(filterfalse(known.__contains__, dict.fromkeys(heads)))
         known.update(dict.fromkeys(fresh))
     keys = list(known)  # (the root, then each batch of parents in the order cut above)
     m = len(keys)
@@ -720,35 +743,29 @@ def _fast_figures(cols: _Columns) -> ModuleFigures | None:
         above = parent[above]
     depth[1:] += 1
     levels = [np.flatnonzero(depth == d) for d in range(int(depth.max()) + 1)]
-
-    def chain_of(key: str) -> list[int]:
-        """The positions of the modules from the root down to ``key``."""
-        out = [ids[key]]
-        while key:
-            key = key.rpartition("/")[0]
-            out.append(ids[key])
-        return out[::-1]
-
     n_layers = len(homes)
     home = np.fromiter(map(ids.__getitem__, homes), np.int64, n_layers)
     whole = np.ones(n_layers, dtype=bool)
     whole[list(splits)] = False
+    node_of = np.fromiter(map(ids.__getitem__, node_keys), np.int64, len(node_keys))
 
     # first appearance: layer i touches its module(s), then its nodes' modules (in order)
     lengths = np.fromiter(map(len, nodes), np.int64, n_layers)
     width = int(lengths.max(initial=0)) + max((len(s) for _, s in splits.values()), default=1)
-    first = np.full(m, np.iinfo(np.int64).max, dtype=np.int64)
-    layer_at = np.arange(n_layers, dtype=np.int64) * width
-    np.minimum.at(first, home[whole], layer_at[whole])
+    big = np.iinfo(np.int64).max
+    first = np.full(m, big, dtype=np.int64)
+    np.minimum.at(first, home[whole], np.arange(n_layers, dtype=np.int64)[whole] * width)
     for i, (_, shares) in splits.items():
         for j, (k, _) in enumerate(shares):
             first[ids[k]] = min(first[ids[k]], i * width + j)
-    node_ids = dict(zip(distinct, map(ids.__getitem__, node_keys), strict=True))
-    flat = np.fromiter(map(node_ids.__getitem__, chain.from_iterable(nodes)), np.int64)
-    if len(flat):
+    if flat_nodes:
+        if len(flat_nodes) == len(distinct):  # each node in one layer: they are in order
+            flat = node_of
+        else:
+            slot = dict(zip(distinct, range(len(distinct)), strict=True))
+            flat = node_of[np.fromiter(map(slot.__getitem__, flat_nodes), np.int64)]
         owner = np.repeat(np.arange(n_layers, dtype=np.int64), lengths)
-        starts = np.cumsum(lengths) - lengths
-        offset = np.arange(len(flat), dtype=np.int64) - starts[owner]
+        offset = np.arange(len(flat), dtype=np.int64) - (np.cumsum(lengths) - lengths)[owner]
         touches = np.ones(n_layers, dtype=np.int64)
         for i, (_, shares) in splits.items():
             touches[i] = len(shares)
@@ -760,15 +777,27 @@ def _fast_figures(cols: _Columns) -> ModuleFigures | None:
     rank = np.empty(m, dtype=np.int64)
     rank[order] = np.arange(m)
 
-    # the walk: each module's ancestors' ranks, root first, compared in turn
-    ranks = np.full((len(levels), m), -1, dtype=np.int64)
+    # from here on, the modules are numbered in that order
+    parent = rank[parent[order]]
+    depth = depth[order]
+    levels = [rank[level] for level in levels]
+    home = rank[home]
+    node_of = rank[node_of]
+    back = order.tolist()
+    keys = list(map(keys.__getitem__, back))
+    tails = list(map(tails.__getitem__, back))
+    ids = dict(zip(keys, range(m), strict=True))
+    ids["/"] = 0
+
+    # the walk: each module's ancestors, root first, compared in turn
+    lines = np.full((len(levels), m), -1, dtype=np.int64)
     above = np.arange(m)
     everyone = np.arange(m)
     for steps in range(len(levels)):
         deep = depth >= steps
-        ranks[depth[deep] - steps, everyone[deep]] = rank[above[deep]]
+        lines[depth[deep] - steps, everyone[deep]] = above[deep]
         above = parent[above]
-    walk = np.lexsort(ranks[::-1])
+    walk = np.lexsort(lines[::-1])
     pre = np.empty(m, dtype=np.int64)
     pre[walk] = np.arange(m)
 
@@ -781,17 +810,20 @@ def _fast_figures(cols: _Columns) -> ModuleFigures | None:
                 np.minimum.at(values, parent[level], values[level])
         return values
 
+    def chain_of(key: str) -> list[int]:
+        """The numbers of the modules from the root down to ``key``."""
+        out = [ids[key]]
+        while key:
+            key = key.rpartition("/")[0]
+            out.append(ids[key])
+        return out[::-1]
+
     own = np.bincount(home, minlength=m)
     layers = up(np.bincount(home[whole], minlength=m))
-    onnx = up(np.bincount(np.fromiter(node_ids.values(), np.int64, len(node_ids)), minlength=m))
+    onnx = up(np.bincount(node_of, minlength=m))
 
     # precisions: per precision, layers below and the first of them
-    precision = cols.precision
-    codes = {p: None for p in precision if p}
-    if len(codes) > 15:  # (a mix is numbered by its precisions in order, base 16 below 2**63)
-        return None
     code_of: dict[str | None, int] = dict(zip(codes, range(len(codes)), strict=True))
-    big = np.iinfo(np.int64).max
     code = np.fromiter(map(code_of.get, precision, repeat(-1)), np.int64, n_layers)
     counts = np.zeros((len(codes), m), dtype=np.int64)
     firsts = np.full((len(codes), m), big, dtype=np.int64)
@@ -834,10 +866,12 @@ def _fast_figures(cols: _Columns) -> ModuleFigures | None:
     size = up(np.ones(m, dtype=np.int64))
     lo = np.searchsorted(sorted_at, pre)
     hi = np.searchsorted(sorted_at, pre + size)
+    total = np.full(m, None, dtype=object)
+    one = np.flatnonzero(hi - lo == 1)  # fsum([x]) is x + 0.0 (-0.0 becomes 0.0)
+    total[one] = (np.array(sorted_values, dtype=float)[lo[one]] + 0.0).tolist()
     fsum = math.fsum
-    total: list[float | None] = [None] * m
-    below = np.flatnonzero(hi > lo)
-    for at, a, b in zip(below.tolist(), lo[below].tolist(), hi[below].tolist(), strict=True):
+    many = np.flatnonzero(hi - lo > 1)
+    for at, a, b in zip(many.tolist(), lo[many].tolist(), hi[many].tolist(), strict=True):
         total[at] = fsum(sorted_values[a:b])
     for at, extra in extra_times.items():
         total[at] = fsum(sorted_values[int(lo[at]) : int(hi[at])] + extra)
@@ -878,20 +912,19 @@ def _fast_figures(cols: _Columns) -> ModuleFigures | None:
             for at, row in zip(members.tolist(), rows, strict=True):
                 mixes[at] = dict(zip(labels, row, strict=True))
 
-    # in module_rollup's order
-    back = order.tolist()
-    parent_rank = rank[parent]
-    parent_rank[0] = -1
+    parent_list = parent.tolist()
+    parent_list[0] = -1
     return ModuleFigures(
-        list(map(keys.__getitem__, back)),
-        parent_rank[order].tolist(),
-        rank[walk].tolist(),
-        layers[order].tolist(),
-        own[order].tolist(),
-        onnx[order].tolist(),
-        list(map(total.__getitem__, back)),
-        list(map(split_total.__getitem__, back)),
-        list(map(mixes.__getitem__, back)),
+        keys,
+        tails,
+        parent_list,
+        walk.tolist(),
+        layers.tolist(),
+        own.tolist(),
+        onnx.tolist(),
+        total.tolist(),
+        split_total,
+        mixes,
     )
 
 
@@ -913,6 +946,7 @@ def _figures_of_rollup(cols: _Columns) -> ModuleFigures:
     entries = list(stats.values())
     return ModuleFigures(
         [_key(p) for p in paths],
+        [p[-1] if p else "/" for p in paths],
         [at[p[:-1]] if p else -1 for p in paths],
         walk,
         [e[0] for e in entries],

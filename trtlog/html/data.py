@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain, compress, filterfalse, islice, repeat
+from itertools import chain, compress, filterfalse, islice
 from typing import TYPE_CHECKING, Any
 
 import trtlog
@@ -589,7 +589,7 @@ def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list
     from trtlog.engine.model import LAYER_ROW_COLUMNS
     from trtlog.frames.engine import _serve_reformats
 
-    columns: list[Any] = list(zip(*table.rows, strict=True))
+    columns: list[Any] = list(table.columns())  # (the table keeps them: the module tree too)
     _serve_reformats(columns)  # (the frame's module column: a reformat's is its layer's)
     values = dict(zip(LAYER_ROW_COLUMNS, map(list, columns), strict=True))
     n = len(table.rows)
@@ -734,19 +734,15 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     which that tree is made of), without a model per module (a big model has tens of
     thousands).
     """
-    from operator import itemgetter
-
     import numpy as np
 
     from trtlog.engine.modules import module_figures
 
     figures = module_figures(engine)
-    keys, walk, parent = figures.keys, figures.preorder, figures.parent
+    walk, parent = figures.preorder, figures.parent
     # the modules' names enter the string table depth first (the page's order)
-    shown = list(map(itemgetter(2), map(str.rpartition, map(keys.__getitem__, walk), repeat("/"))))
-    shown[0] = "/"  # (the walk starts at the root)
-    names = np.empty(len(keys), dtype=object)
-    names[walk] = s.many(shown)
+    names = np.empty(len(walk), dtype=object)
+    names[walk] = s.many(list(map(figures.names.__getitem__, walk)))
     isfinite = math.isfinite
     times: list[Any] = figures.time
     splits: list[Any] = figures.split
@@ -767,8 +763,17 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
             strict=True,
         )
     ]
-    for up, node in zip(islice(parent, 1, None), islice(made, 1, None), strict=True):
-        made[up][7].append(node)  # (parents come first: the children in order)
+    # each module's children, in order: the modules sorted by parent (stably), one run each
+    by_parent = np.argsort(parent, kind="stable")[1:]  # (the root's parent, -1, sorts first)
+    if len(by_parent):
+        ups = np.asarray(parent)[by_parent]
+        cuts = np.flatnonzero(np.diff(ups)) + 1
+        starts = [0, *cuts.tolist()]
+        ends = [*cuts.tolist(), len(ups)]
+        get = made.__getitem__
+        children = by_parent.tolist()
+        for up, a, b in zip(ups[starts].tolist(), starts, ends, strict=True):
+            made[up][7] = list(map(get, children[a:b]))
     return made[0]
 
 
