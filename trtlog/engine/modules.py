@@ -24,6 +24,7 @@ from trtlog.engine.model import (
     compute_precision,
     total_of,
 )
+from trtlog.engine.myelin import names_with
 from trtlog.names import (
     _DECORATED,
     _REFORMAT,
@@ -598,29 +599,6 @@ def _node_keys(nodes: list[str]) -> list[str]:
     return [_node_key(node) for node in nodes]
 
 
-def _names_with(names: list[str], needles: Sequence[str]) -> list[int]:
-    """The positions of the names holding any of ``needles`` (a few among many, say).
-
-    Searched in the names joined (a C scan per needle), each hit found back by its offset.
-    """
-    import numpy as np
-
-    joined = "\n".join(names)
-    hits: list[int] = []
-    for needle in needles:
-        at = joined.find(needle)
-        while at >= 0:
-            hits.append(at)
-            at = joined.find(needle, at + 1)
-    if not hits:
-        return []
-    # name i spans [start_i, start_i + len_i); a needle holds no line break, so each hit
-    # lies inside one name
-    ends = np.cumsum(np.fromiter(map(len, names), np.int64, len(names)) + 1)
-    found: list[int] = np.unique(np.searchsorted(ends, hits, side="right")).tolist()
-    return found
-
-
 #: Split shares as keys: ``(module key, fraction)`` pairs.
 _Shares = tuple[tuple[str, float], ...]
 
@@ -641,7 +619,7 @@ def _fast_homes(
     homes = [common_module(n) for n in nodes] if homes is None else list(homes)
     split_types = {t for t in set(types) if t == "Myelin" or t in MYELIN_LAYER_TYPES}
     maybe = set(compress(range(n_layers), map(split_types.__contains__, types)))
-    maybe.update(_names_with(names, ("_myl", " || ", "{ForeignNode[")))
+    maybe.update(names_with(names, ("_myl", " || ", "{ForeignNode[")))
     candidates = [i for i in sorted(maybe) if nodes[i] and _splits(types[i], names[i])]
     splits: dict[int, tuple[str, _Shares]] = {}
     paths_of = cols.paths

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import compress
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -26,6 +27,7 @@ __all__ = [
     "group_summary",
     "group_values",
     "myelin_groups",
+    "names_with",
 ]
 
 
@@ -73,6 +75,33 @@ def group_summary(
     )
 
 
+def names_with(names: list[str], needles: Sequence[str]) -> list[int]:
+    """The positions of the names holding any of ``needles`` (a few among many, say).
+
+    Searched in the names joined (a C scan per needle), each hit found back by its offset.
+    """
+    import numpy as np
+
+    joined = "\n".join(names)
+    hits: list[int] = []
+    for needle in needles:
+        at = joined.find(needle)
+        while at >= 0:
+            hits.append(at)
+            at = joined.find(needle, at + 1)
+    if not hits:
+        return []
+    # name i spans [start_i, start_i + len_i); a needle holds no line break, so each hit
+    # lies inside one name
+    ends = np.cumsum(np.fromiter(map(len, names), np.int64, len(names)) + 1)
+    found: list[int] = np.unique(np.searchsorted(ends, hits, side="right")).tolist()
+    return found
+
+
+#: The layer types that make a layer a Myelin group's (a kernel, a region).
+_GROUPED_TYPES = MYELIN_LAYER_TYPES | {"Myelin"}
+
+
 class GroupValues(NamedTuple):
     """A :class:`MyelinGroup`'s field values, before the model is made (see its fields)."""
 
@@ -110,7 +139,11 @@ def group_values(engine: Engine, regions: Sequence[str] | None = None) -> list[G
     loose: list[int] = []
     groups: list[GroupValues] = []
     kernels: dict[int, MyelinKernel] = {}
-    for i, (name, kind) in enumerate(zip(names, types, strict=True)):
+    # the layers that may belong (by type, or by a name with "_myl" or "{ForeignNode[" in it)
+    maybe = set(compress(range(len(names)), map(_GROUPED_TYPES.__contains__, types)))
+    maybe.update(names_with(names, ("_myl", "{ForeignNode[")))
+    for i in sorted(maybe):
+        name, kind = names[i], types[i]
         kernel = parse_kernel_name(name)  # EngineLayer.myelin
         if kernel is not None:
             kernels[i] = kernel
