@@ -635,7 +635,7 @@ def _fast_homes(
     reformats = list(compress(range(n_layers), map(and_, cols.reformat, map(not_, nodes))))
     if not reformats:
         return homes, splits
-    own = list(homes)
+    own, own_splits = list(homes), dict(splits)  # (a layer served is taken unserved)
     index = dict(zip(reversed(names), range(n_layers - 1, -1, -1), strict=True))  # name_index
     match, find = REFORMAT_NAME.match, index.get
     for i in reformats:
@@ -655,8 +655,8 @@ def _fast_homes(
             served, served_nodes = served_by_name(name, i, index)
         if served is not None:
             homes[i] = own[served]
-            if served in splits:
-                splits[i] = splits[served]
+            if served in own_splits:
+                splits[i] = own_splits[served]
         elif served_nodes:
             homes[i] = common_module(served_nodes)
     return homes, splits
