@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
@@ -638,7 +639,7 @@ class LayerTable:
         edges: the tensors each layer reads and writes, when the loader kept them.
     """
 
-    __slots__ = ("edges", "rows", "times")
+    __slots__ = ("_columns", "edges", "rows", "times")
 
     def __init__(
         self,
@@ -649,11 +650,27 @@ class LayerTable:
         self.rows = rows
         self.times = times
         self.edges = edges
+        self._columns: list[tuple[Any, ...]] | None = None
+
+    def columns(self) -> list[tuple[Any, ...]]:
+        """Every column of :data:`LAYER_ROW_COLUMNS` at once, a value per layer in each.
+
+        The rows transposed in one step (a report reads them all), kept: the table does not
+        change, and :meth:`column` then copies its column from them.
+        """
+        found = self._columns
+        if found is None:
+            rows = self.rows
+            found = list(zip(*rows, strict=True)) if rows else [()] * len(LAYER_ROW_COLUMNS)
+            self._columns = found
+        return found
 
     def column(self, name: str) -> list[Any]:
         """One of :data:`LAYER_ROW_COLUMNS` as a list, a value per layer."""
         at = LAYER_ROW_COLUMNS.index(name)
-        return [row[at] for row in self.rows]
+        if self._columns is not None:
+            return list(self._columns[at])
+        return list(map(itemgetter(at), self.rows))
 
     def average_ms(self) -> list[float | None]:
         """Each layer's average time, ``None`` where the profile gave none (or no profile)."""

@@ -12,14 +12,23 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Literal
+from itertools import compress
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, total_of
 from trtlog.names import MyelinKernel, parse_kernel_name
 
-__all__ = ["MyelinGroup", "engine_groups", "myelin_groups"]
+__all__ = [
+    "GroupValues",
+    "MyelinGroup",
+    "engine_groups",
+    "group_summary",
+    "group_values",
+    "myelin_groups",
+    "names_with",
+]
 
 
 class MyelinGroup(BaseModel):
@@ -49,16 +58,60 @@ class MyelinGroup(BaseModel):
     @property
     def summary(self) -> str:
         """One sentence: what this group is and why it shows as many layers."""
-        label = self.region or f"Myelin graph {self.graph}"
-        if not self.kernels:
-            return f"{label}: one engine layer (a default build shows a Myelin region whole)"
-        types = ", ".join(
-            f"{n} {t}" for t, n in sorted(self.kernel_types.items(), key=lambda kv: -kv[1])
-        )
-        return (
-            f"{label}: {len(self.kernels)} kernels ({types}) — the same region a default build "
-            "shows as one {ForeignNode[...]} layer; --profilingVerbosity=detailed lists its kernels"
-        )
+        return group_summary(self.region, self.graph, self.kernels, self.kernel_types)
+
+
+def group_summary(
+    region: str | None, graph: int | None, kernels: Sequence[str], kernel_types: dict[str, int]
+) -> str:
+    """:attr:`MyelinGroup.summary` of a group's values (no model needed)."""
+    label = region or f"Myelin graph {graph}"
+    if not kernels:
+        return f"{label}: one engine layer (a default build shows a Myelin region whole)"
+    types = ", ".join(f"{n} {t}" for t, n in sorted(kernel_types.items(), key=lambda kv: -kv[1]))
+    return (
+        f"{label}: {len(kernels)} kernels ({types}) — the same region a default build "
+        "shows as one {ForeignNode[...]} layer; --profilingVerbosity=detailed lists its kernels"
+    )
+
+
+def names_with(names: list[str], needles: Sequence[str]) -> list[int]:
+    """The positions of the names holding any of ``needles`` (a few among many, say).
+
+    Searched in the names joined (a C scan per needle), each hit found back by its offset.
+    """
+    import numpy as np
+
+    joined = "\n".join(names)
+    hits: list[int] = []
+    for needle in needles:
+        at = joined.find(needle)
+        while at >= 0:
+            hits.append(at)
+            at = joined.find(needle, at + 1)
+    if not hits:
+        return []
+    # name i spans [start_i, start_i + len_i); a needle holds no line break, so each hit
+    # lies inside one name
+    ends = np.cumsum(np.fromiter(map(len, names), np.int64, len(names)) + 1)
+    found: list[int] = np.unique(np.searchsorted(ends, hits, side="right")).tolist()
+    return found
+
+
+#: The layer types that make a layer a Myelin group's (a kernel, a region).
+_GROUPED_TYPES = MYELIN_LAYER_TYPES | {"Myelin"}
+
+
+class GroupValues(NamedTuple):
+    """A :class:`MyelinGroup`'s field values, before the model is made (see its fields)."""
+
+    graph: int | None
+    region: str | None
+    kernels: tuple[str, ...]
+    kernel_types: dict[str, int]
+    ops: dict[str, tuple[str, ...]]
+    onnx_nodes: tuple[str, ...]
+    time_ms: float
 
 
 def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[MyelinGroup]:
@@ -69,13 +122,28 @@ def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[
     shows one ``{ForeignNode[...]}`` layer. ``regions`` (default: ``engine.regions``) label the
     kernel groups, in graph order.
     """
+    out = []
+    for g in group_values(engine, regions):
+        values = g._asdict()
+        if not g.kernel_types:  # a {ForeignNode[...]} layer: its kernel types and ops unset
+            del values["kernel_types"], values["ops"]
+        out.append(MyelinGroup(**values))
+    return out
+
+
+def group_values(engine: Engine, regions: Sequence[str] | None = None) -> list[GroupValues]:
+    """:func:`myelin_groups` as :class:`GroupValues` (a report's thousands of regions)."""
     labels = list(regions if regions is not None else engine.regions)
     names, types, nodes, times, profile_names = _layer_columns(engine)
     by_graph: dict[int, list[int]] = {}
     loose: list[int] = []
-    groups: list[MyelinGroup] = []
+    groups: list[GroupValues] = []
     kernels: dict[int, MyelinKernel] = {}
-    for i, (name, kind) in enumerate(zip(names, types, strict=True)):
+    # the layers that may belong (by type, or by a name with "_myl" or "{ForeignNode[" in it)
+    maybe = set(compress(range(len(names)), map(_GROUPED_TYPES.__contains__, types)))
+    maybe.update(names_with(names, ("_myl", "{ForeignNode[")))
+    for i in sorted(maybe):
+        name, kind = names[i], types[i]
         kernel = parse_kernel_name(name)  # EngineLayer.myelin
         if kernel is not None:
             kernels[i] = kernel
@@ -85,12 +153,14 @@ def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[
         elif name.startswith("{ForeignNode[") or kind == "Myelin":
             time = times[i]
             groups.append(
-                MyelinGroup(
-                    graph=None,
-                    region=name,
-                    kernels=profile_names(i),
-                    onnx_nodes=nodes[i],
-                    time_ms=math.nan if time is None else time,
+                GroupValues(
+                    None,
+                    name,
+                    profile_names(i),
+                    {},
+                    {},
+                    nodes[i],
+                    math.nan if time is None else time,
                 )
             )
     if loose:
@@ -104,14 +174,14 @@ def myelin_groups(engine: Engine, regions: Sequence[str] | None = None) -> list[
             if found is not None and found.generated:
                 ops[names[i]] = found.ops
         groups.append(
-            MyelinGroup(
-                graph=graph if graph >= 0 else None,
-                region=next(named, None) if graph >= 0 else None,
-                kernels=tuple(names[i] for i in members),
-                kernel_types=dict(Counter(types[i] or "?" for i in members)),
-                ops=ops,
-                onnx_nodes=tuple(dict.fromkeys(n for i in members for n in nodes[i])),
-                time_ms=total_of(known) if known else math.nan,
+            GroupValues(
+                graph if graph >= 0 else None,
+                next(named, None) if graph >= 0 else None,
+                tuple(names[i] for i in members),
+                dict(Counter(types[i] or "?" for i in members)),
+                ops,
+                tuple(dict.fromkeys(n for i in members for n in nodes[i])),
+                total_of(known) if known else math.nan,
             )
         )
     return groups

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import filterfalse, islice
+from itertools import chain, compress, filterfalse, islice
 from typing import TYPE_CHECKING, Any
 
 import trtlog
@@ -563,50 +563,140 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     }
 
 
-def _group_totals(frame: pd.DataFrame, key: str) -> list[list[Any]]:
-    """Layers and time per value of ``key`` (``type``, ``precision``), biggest first.
+def _group_totals(keys: list[str | None], times: Any) -> list[list[Any]]:
+    """Layers and time per key (a layer's ``type`` or ``precision``), biggest first.
 
     The aggregation of ``trtlog layers --group-by`` and ``plot_time_by``: a missing key is
-    ``?``; the time is the sum of the layers' times, ``None`` when no layer has one.
+    ``?``; the time is the sum of the layers' times (``time_ms``, a float array), ``None``
+    when no layer has one. pandas adds them up (its group sum is compensated: a plain sum
+    can differ in the last digit), over a frame of these two columns only.
     """
-    keys = frame[key].astype("object").where(frame[key].notna(), "?")
-    grouped = frame.groupby(keys, dropna=False)
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        {"key": pd.Series(keys, dtype=object).fillna("?"), "time_ms": times}, copy=False
+    )
+    grouped = frame.groupby("key", dropna=False)
     layers = grouped.size()
-    times = grouped["time_ms"].sum(min_count=1)
-    rows = [(str(k), int(layers[k]), num(times[k])) for k in layers.index]
+    totals = grouped["time_ms"].sum(min_count=1)
+    rows = [(str(k), int(layers[k]), num(totals[k])) for k in layers.index]
     rows.sort(key=lambda r: (-(r[2] or 0.0), -r[1], r[0]))
     return [list(r) for r in rows]
 
 
-def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
-    """The engine's layers as columns, with Myelin kernels grouped under their region."""
-    frame = engine.layers_frame()
-    nodes = frame["onnx_nodes"].tolist()
+#: The layers-frame columns the page shows as strings.
+_LAYER_TEXT = (
+    "name",
+    "type",
+    "precision",
+    "input_dtypes",
+    "output_dtypes",
+    "output_layouts",
+    "output_dims",
+    "tactic_hex",
+    "tactic_name",
+    "onnx_source",
+    "module",
+    "time_reason",
+    "origin",
+)
+
+
+def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list[Any]], Any]:
+    """The layers frame's columns the page shows (as :func:`column` reads them), and times.
+
+    The times: the ``time_ms`` column as a float array. Read from the loader's table
+    (:meth:`Engine.layer_table`, which the frame is made of: :func:`trtlog.frames.layers_frame`)
+    without making the frame, when the loader kept one (``general``: from the frame).
+    """
+    import numpy as np
+
+    table = engine.layer_table()
+    if table is None or not table.rows or general:
+        frame = engine.layers_frame()
+        values = {c: column(frame, c) for c in (*_LAYER_TEXT, "index", "is_reformat")}
+        values["onnx_nodes"] = frame["onnx_nodes"].tolist()
+        values["time_ms"] = column(frame, "time_ms")
+        values["percentage"] = column(frame, "percentage")
+        return values, frame["time_ms"].to_numpy(dtype=float)
+    from trtlog.engine.model import LAYER_ROW_COLUMNS
+    from trtlog.frames.engine import _serve_reformats
+
+    columns: list[Any] = list(table.columns())  # (the table keeps them: the module tree too)
+    _serve_reformats(columns)  # (the frame's module column: a reformat's is its layer's)
+    values = dict(zip(LAYER_ROW_COLUMNS, map(list, columns), strict=True))
+    n = len(table.rows)
+    times = table.times
+    if times is None:
+        ms = np.full(n, math.nan)
+        share = ms
+        values["time_reason"] = ["no profile merged"] * n
+    else:
+        average, _, _, percentage, reason = zip(*times, strict=True)
+        ms = np.array(average, dtype=float)
+        share = np.array(percentage, dtype=float)
+        values["time_reason"] = list(reason)
+    values["time_ms"] = _finite_or_none(ms)
+    values["percentage"] = _finite_or_none(share)
+    values["index"] = np.array(values["index"], dtype=np.int64).tolist()
+    values["is_reformat"] = np.array(values["is_reformat"], dtype=bool).tolist()
+    return values, ms
+
+
+def _finite_or_none(array: Any) -> list[Any]:
+    """A float array as a list, ``None`` for NaN and infinities (:func:`column`)."""
+    import numpy as np
+
+    out: list[Any] = array.tolist()
+    for i in np.flatnonzero(~np.isfinite(array)).tolist():
+        out[i] = None
+    return out
+
+
+def _layers(engine: Engine, s: Strings, general: bool = False) -> dict[str, Any]:
+    """The engine's layers as columns, with Myelin kernels grouped under their region.
+
+    ``general``: read the layers frame even when the loader's values are at hand (tests).
+    """
+    import numpy as np
+
+    from trtlog.engine.myelin import group_summary, group_values
+
+    values, ms = _layer_values(engine, general)
+    nodes = values["onnx_nodes"]
+    many = s.many
+    # (the strings enter the table in this order: the page's bytes depend on it)
     table = {
-        "index": column(frame, "index"),
-        "name": s.many(column(frame, "name")),
-        "type": s.many(column(frame, "type")),
-        "precision": s.many(column(frame, "precision")),
-        "inTypes": s.many(column(frame, "input_dtypes")),
-        "outTypes": s.many(column(frame, "output_dtypes")),
-        "outLayouts": s.many(column(frame, "output_layouts")),
-        "dims": s.many(column(frame, "output_dims")),
-        "tactic": s.many(column(frame, "tactic_hex")),
-        "kernel": s.many(column(frame, "tactic_name")),
-        "nodes": _split_as(s.many([n for group in nodes for n in group]), nodes),
-        "nodeSource": s.many(column(frame, "onnx_source")),
-        "module": s.many(column(frame, "module")),
-        "ms": column(frame, "time_ms"),
-        "share": column(frame, "percentage"),
-        "reason": s.many(column(frame, "time_reason")),
-        "reformat": column(frame, "is_reformat"),
-        "origin": s.many(column(frame, "origin")),
+        "index": values["index"],
+        "name": many(values["name"]),
+        "type": many(values["type"]),
+        "precision": many(values["precision"]),
+        "inTypes": many(values["input_dtypes"]),
+        "outTypes": many(values["output_dtypes"]),
+        "outLayouts": many(values["output_layouts"]),
+        "dims": many(values["output_dims"]),
+        "tactic": many(values["tactic_hex"]),
+        "kernel": many(values["tactic_name"]),
+        "nodes": _split_as(many(list(chain.from_iterable(nodes))), nodes),
+        "nodeSource": many(values["onnx_source"]),
+        "module": many(values["module"]),
+        "ms": values["time_ms"],
+        "share": values["percentage"],
+        "reason": many(values["time_reason"]),
+        "reformat": values["is_reformat"],
+        "origin": many(values["origin"]),
     }
+    names = values["name"]
+    groups = group_values(engine)
+    first = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
+    # a kernel's positions (one per layer of that name: the first free one is taken)
+    wanted = {k for g in groups for k in g.kernels}
     positions: dict[str, list[int]] = {}
-    for i, name in enumerate(frame["name"].tolist()):  # (the layers' names: no layer object)
-        positions.setdefault(name, []).append(i)
-    groups = []
-    for g in engine.groups("myelin"):
+    if wanted:
+        for i in compress(range(len(names)), map(wanted.__contains__, names)):
+            positions.setdefault(names[i], []).append(i)
+    shown = []
+    for g in groups:
         members: list[int] = []
         for kernel in g.kernels:
             found = positions.get(kernel)
@@ -614,9 +704,8 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
                 members.append(found.pop(0) if len(found) > 1 else found[0])
         region = None
         if g.region is not None and not g.kernels:
-            found = positions.get(g.region)
-            region = found[0] if found else None
-        groups.append(
+            region = first.get(g.region)
+        shown.append(
             {
                 "label": g.region or f"Myelin graph {g.graph}",
                 "graph": g.graph,
@@ -626,18 +715,18 @@ def _layers(engine: Engine, s: Strings) -> dict[str, Any]:
                 "ops": {str(members[k]): list(g.ops[name]) for k, name in _ops(g, members)},
                 "nodes": len(g.onnx_nodes),
                 "ms": num(g.time_ms),
-                "summary": g.summary,
+                "summary": group_summary(g.region, g.graph, g.kernels, g.kernel_types),
             }
         )
     return {
         "table": table,
-        "count": len(frame),
-        "timed": bool(frame["time_ms"].notna().any()),
+        "count": len(names),
+        "timed": bool((~np.isnan(ms)).any()),
         "profile": engine.profile.source if engine.profile is not None else None,
         "total": num(engine_total_ms(engine)) if engine.profile is not None else None,
-        "myelin": groups,
-        "byType": _group_totals(frame, "type"),
-        "byPrecision": _group_totals(frame, "precision"),
+        "myelin": shown,
+        "byType": _group_totals(values["type"], ms),
+        "byPrecision": _group_totals(values["precision"], ms),
         "notes": list(engine.notes),
     }
 
@@ -674,49 +763,51 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     """The module tree as nested lists.
 
     Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children.
-    The figures of :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_rollup`,
+    The figures of :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_figures`,
     which that tree is made of), without a model per module (a big model has tens of
     thousands).
     """
-    from trtlog.engine.model import total_of
-    from trtlog.engine.modules import module_rollup
+    import numpy as np
 
-    stats, kids = module_rollup(engine)
-    # the modules depth first (their names enter the string table in that order), then
-    # each node made after its children
-    order: list[tuple[str, ...]] = []
-    stack: list[tuple[str, ...]] = [()]
-    while stack:
-        path = stack.pop()
-        order.append(path)
-        stack.extend(reversed(kids.get(path, ())))
-    names = s.many([path[-1] if path else "/" for path in order])
-    fsum, isfinite = math.fsum, math.isfinite
+    from trtlog.engine.modules import module_figures
 
-    def total(values: list[float]) -> float | None:
-        """``num(total_of(values))`` (most modules: a plain fsum, no list copied)."""
-        try:
-            out = fsum(values)
-        except (ValueError, OverflowError):
-            out = total_of(values)
-        return out if isfinite(out) else None
-
-    made: dict[tuple[str, ...], list[Any]] = {}
-    pop = made.pop
-    for path, name in zip(reversed(order), reversed(names), strict=True):
-        layers, own, nodes, times, split, precisions = stats[path]
-        children = kids.get(path)
-        made[path] = [
-            name,
-            layers,
-            own,
-            nodes,
-            total(times) if times else None,
-            total(split) if split else 0.0,
-            precisions,  # (module_rollup made it for this call: no copy)
-            [pop(c) for c in children] if children else [],
-        ]
-    return made[()]
+    figures = module_figures(engine)
+    walk, parent = figures.preorder, figures.parent
+    # the modules' names enter the string table depth first (the page's order)
+    names = np.empty(len(walk), dtype=object)
+    names[walk] = s.many(list(map(figures.names.__getitem__, walk)))
+    isfinite = math.isfinite
+    times: list[Any] = figures.time
+    splits: list[Any] = figures.split
+    if not all(map(isfinite, compress(times, times))):  # (None and 0.0 aside)
+        times = [None if ms is None or not isfinite(ms) else ms for ms in times]
+    if not all(map(isfinite, splits)):
+        splits = [ms if isfinite(ms) else None for ms in splits]
+    made = [
+        [name, layers, own, nodes, ms, split, precisions, []]
+        for name, layers, own, nodes, ms, split, precisions in zip(
+            names.tolist(),
+            figures.layers,
+            figures.own,
+            figures.nodes,
+            times,
+            splits,
+            figures.precisions,  # (module_figures made them for this call: no copy)
+            strict=True,
+        )
+    ]
+    # each module's children, in order: the modules sorted by parent (stably), one run each
+    by_parent = np.argsort(parent, kind="stable")[1:]  # (the root's parent, -1, sorts first)
+    if len(by_parent):
+        ups = np.asarray(parent)[by_parent]
+        cuts = np.flatnonzero(np.diff(ups)) + 1
+        starts = [0, *cuts.tolist()]
+        ends = [*cuts.tolist(), len(ups)]
+        get = made.__getitem__
+        children = by_parent.tolist()
+        for up, a, b in zip(ups[starts].tolist(), starts, ends, strict=True):
+            made[up][7] = list(map(get, children[a:b]))
+    return made[0]
 
 
 #: Above this many tactic rows, the page keeps per layer only the rows that matter (chosen,
