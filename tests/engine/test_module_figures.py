@@ -109,14 +109,17 @@ def _log_engines() -> list[Path]:
     return sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
 
 
-@pytest.mark.parametrize("path", _log_engines(), ids=lambda p: p.name)
-def test_figures_equal_the_rollup_on_every_log_engine(path: Path) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        build = trtlog.parse(path)
-    if build.engine is None:
-        pytest.skip("no engine layers in this log")
-    _check(build.engine)
+def test_figures_equal_the_rollup_on_every_log_engine() -> None:
+    """Every log with a layer dump (about half of them print none: nothing to check there)."""
+    checked = []
+    for path in _log_engines():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            build = trtlog.parse(path)
+        if build.engine is not None:
+            _check(build.engine)
+            checked.append(path.name)
+    assert len(checked) >= 12, checked  # the fixtures alone hold twelve logs with layer dumps
 
 
 def test_a_time_that_is_not_finite_takes_the_general_path() -> None:
