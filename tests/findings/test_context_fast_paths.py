@@ -371,3 +371,127 @@ def test_reformat_dtype_batch_is_the_plain_rule() -> None:
         assert fast == _reformat_dtype_plain(ctx), label
         seen += len(fast)
     assert seen >= 5  # the fixtures and corpus have dtype reformats
+
+
+def test_make_each_at_is_make_at_of_each_row() -> None:
+    from trtlog.findings.base import AtRow, make_at, make_each_at
+    from trtlog.findings.rules.reformat import check_reformat_dtype
+
+    seen = 0
+    for label, ctx in _contexts():
+        n = len(ctx.layers)
+        rows: list[AtRow] = []
+        for i in range(0, n, max(1, n // 40)):
+            for positions, lines in (
+                ([i], []),
+                ([i, (i + 1) % n, (i * 7) % n, i], []),
+                ([i, (i + 3) % n], [5, 2, 5]),
+                (list(range(n))[i : i + 25], [i + 1]),
+            ):
+                rows.append(("s", f"m{i}", "w", "f", "warning", lines, positions, 1.5))
+                rows.append(("s", "m", "", "", "info", list(lines), list(positions), None))
+                rows.append(("s", "m", "w", "f", "error", list(lines), list(positions), 2))
+        plain = [make_at(ctx, check_reformat_dtype, *row) for row in rows]
+        fast = list(make_each_at(ctx, check_reformat_dtype, rows))
+        assert fast == plain, label
+        assert [repr(f) for f in fast] == [repr(f) for f in plain], label
+        for f, p in zip(fast, plain, strict=True):
+            assert f.model_fields_set == p.model_fields_set
+            assert f.evidence.model_fields_set == p.evidence.model_fields_set
+        seen += len(rows)
+    assert seen > 1000
+
+
+def _reformat_fields(ctx: LintContext) -> list[tuple[object, ...]]:
+    from trtlog.findings.rules.reformat import reformats
+
+    return [
+        (
+            r.index,
+            r.name,
+            r.src_dtype,
+            r.dst_dtype,
+            r.kind,
+            r.direction,
+            r.added,
+            r.src_name,
+            r.dst_name,
+        )
+        for r in reformats(ctx)
+    ]
+
+
+def test_reformats_of_the_table_are_the_general_loop() -> None:
+    """The loader's table's reformats (one pass over its lists) equal the layer objects'."""
+    seen = checked = 0
+    for label, ctx in _contexts():
+        if ctx.table is None or ctx.engine is None:
+            continue
+        plain = LintContext(ctx.build, ctx.engine.model_copy())
+        assert plain.table is None
+        fast = _reformat_fields(ctx)
+        assert fast == _reformat_fields(plain), label
+        seen += len(fast)
+        checked += 1
+    assert checked >= 5
+    assert seen >= 5
+
+
+def _timed_contexts(tmp_path: Path) -> list[tuple[str, LintContext]]:
+    """Loader engines with their profiles merged (the table keeps times), beside logs.
+
+    A generated engine of ``bench/engine_load.py`` (the report benchmark's shape: thousands of
+    dtype reformats, Myelin regions) and the fixtures' layer JSONs that have a profile, each
+    with a log whose records name other layers and with none.
+    """
+    import importlib.util
+    import json
+
+    from tests.findings.inputs import TINY_INT8, TINY_INT8_PROFILE
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "engine_load.py"
+    spec = importlib.util.spec_from_file_location("_engine_load_bench", bench)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    value, profile = module.generate(400)
+    layers, records = tmp_path / "g.layers.json", tmp_path / "g.profile.json"
+    layers.write_text(json.dumps(value))
+    records.write_text(json.dumps(profile))
+    engines = [("generated", trtlog.load_engine(layers, profile=records))]
+    info = TINY_INT8_PROFILE.parent
+    for path in sorted(info.glob("*.json")):
+        if path.name.endswith(".profile.json"):
+            continue
+        mate = path.with_name(path.name.replace(".layers.json", ".profile.json"))
+        if mate.exists() and mate != path:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                engines.append((path.name, trtlog.load_engine(path, profile=mate)))
+    out = []
+    for label, engine in engines:
+        for log in (None, TINY_INT8):
+            b = None if log is None else trtlog.parse(log)
+            if b is not None:
+                assert b.line_count  # line offsets known, as in a report
+            out.append((f"{label} with {log.name if log else 'no log'}", LintContext(b, engine)))
+    return out
+
+
+def test_timed_loader_engines_fast_paths(tmp_path: Path) -> None:
+    """reformats and reformat-dtype of timed loader engines equal their general forms."""
+    from trtlog.findings.rules.reformat import check_reformat_dtype
+
+    timed = seen = 0
+    for label, ctx in _timed_contexts(tmp_path):
+        assert ctx.table is not None and ctx.engine is not None, label
+        timed += ctx.table.times is not None
+        plain = LintContext(ctx.build, ctx.engine.model_copy())
+        assert plain.table is None
+        assert _reformat_fields(ctx) == _reformat_fields(plain), label
+        fast = list(check_reformat_dtype(ctx))
+        assert fast == _reformat_dtype_plain(LintContext(ctx.build, ctx.engine)), label
+        assert fast == list(check_reformat_dtype(plain)), label
+        seen += len(fast)
+    assert timed >= 2
+    assert seen >= 100  # (the generated engine: a dtype reformat every few layers)

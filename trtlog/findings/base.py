@@ -16,7 +16,7 @@ from trtlog.engine.model import EngineLayer
 from trtlog.findings.context import LintContext
 from trtlog.findings.models import Evidence, Finding, RuleInfo, Severity
 
-__all__ = ["Check", "Rule", "make", "make_at", "rule"]
+__all__ = ["AtRow", "Check", "Rule", "make", "make_at", "make_each_at", "rule"]
 
 _MAX_NAMES = 20  # layer names copied into the evidence (the indices list them all)
 
@@ -24,6 +24,10 @@ _MAX_NAMES = 20  # layer names copied into the evidence (the indices list them a
 # shared (frozen models never change them)
 _EVIDENCE_SET = set(Evidence.model_fields)
 _FINDING_SET = set(Finding.model_fields)
+
+
+#: what :func:`make_each_at` takes per finding: ``make_at``'s arguments after ``check``
+AtRow = tuple[str, str, str, str, Severity, list[int], list[int], float | None]
 
 
 class Check(Protocol):
@@ -221,3 +225,66 @@ def make_at(
         None,
         _FINDING_SET,
     )
+
+
+def make_each_at(ctx: LintContext, check: Check, rows: Iterable[AtRow]) -> Iterator[Finding]:
+    """:func:`make_at` of each row, what every finding shares looked up once.
+
+    A row is ``(subject, message, why, mitigation, severity, lines, positions, time_ms)``.
+    For a rule that yields a finding per layer of a big engine (``reformat-dtype``:
+    thousands): the same findings as a ``make_at`` call per row (tests/findings compare them).
+    """
+    columns = ctx.columns
+    names = columns.names
+    positional = columns.positional
+    layers_of = ctx.layers
+    index = ctx.engine_layer_lines if ctx.build is not None else None
+    get = index.get if index else None  # (none: no engine name is in the log's records)
+    rule_id = check.info.id
+    log_source = ctx.log_source
+    layer_source = ctx.layer_source
+    for subject, message, why, mitigation, severity, lines, positions, time_ms in rows:
+        layer_names = [names[i] for i in positions]
+        indices = positions if positional else [layers_of[i].index for i in positions]
+        if len(indices) > 1:
+            indices = sorted(set(indices))
+        all_lines = lines
+        if get is not None:
+            for name in layer_names:
+                found = get(name)
+                if found:
+                    all_lines = all_lines + found
+        if len(all_lines) > 1:
+            all_lines = sorted(set(all_lines))
+        if len(layer_names) > _MAX_NAMES:
+            layer_names = layer_names[:_MAX_NAMES]
+        if len(layer_names) > 1:
+            layer_names = list(dict.fromkeys(layer_names))
+        evidence = assemble(
+            Evidence,
+            {
+                "source": log_source if all_lines else None,
+                "lines": tuple(all_lines),
+                "layer_source": layer_source,
+                "layers": tuple(indices),
+                "names": tuple(layer_names),
+                "reference_layers": (),
+            },
+            None,
+            _EVIDENCE_SET,
+        )
+        yield assemble(
+            Finding,
+            {
+                "rule": rule_id,
+                "severity": severity,
+                "subject": subject,
+                "message": message,
+                "why": why,
+                "mitigation": mitigation,
+                "evidence": evidence,
+                "time_ms": time_ms if time_ms is None or type(time_ms) is float else float(time_ms),
+            },
+            None,
+            _FINDING_SET,
+        )

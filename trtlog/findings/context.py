@@ -1140,6 +1140,15 @@ class LintContext:
         ms = table.times[index][0]
         return None if ms != ms else ms  # NaN: not known (LayerTime.known)
 
+    @property
+    def qdq_roles(self) -> dict[int, Literal["Q", "DQ"]]:
+        """Position → the role of every layer that has one (:meth:`qdq_role_at`'s answers).
+
+        Only when :attr:`columns` are positional (a loader's engine); read, not changed.
+        """
+        assert self.columns.positional
+        return self._role_map
+
     def qdq_role_at(self, index: int) -> Literal["Q", "DQ"] | None:
         """:meth:`qdq_role` of the layer at position ``index``."""
         if self.columns.positional:

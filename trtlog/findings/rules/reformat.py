@@ -17,16 +17,18 @@ formats; ``NoOp`` reformats that take no time move no data.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from trtlog.engine.model import EngineLayer
 from trtlog.events import (
     ReformatLayerAdded,
 )
-from trtlog.findings.base import make, make_at, rule
+from trtlog.findings.base import AtRow, make, make_each_at, rule
 from trtlog.findings.context import _IN_DTYPES, _OUT_DTYPES, NAME_COPY, LintContext, short
 from trtlog.findings.models import Finding, Severity
 from trtlog.tensors import Tensor
@@ -56,7 +58,7 @@ _LOW = frozenset({"INT8", "FP8", "INT4", "FP4", "UINT8"})
 COSTLY_SHARE = 0.02
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reformat:
     """One reformat copy node of the engine, classified.
 
@@ -69,7 +71,12 @@ class Reformat:
             ``layout`` (same element type, another layout or vectorization).
         direction: ``input`` or ``output`` for ``io`` reformats, else ``""``.
         added: the log's ``Adding reformat layer`` event for it, if printed.
+        src_name: the name of its (first) input tensor.
+        dst_name: the name of its (first) output tensor.
         ctx: the lint context (the layer and its tensors are read from it when asked).
+
+    Not changed once made (not frozen: an engine has thousands, and a frozen dataclass's
+    ``__init__`` costs five times a plain one's).
     """
 
     index: int
@@ -79,6 +86,8 @@ class Reformat:
     kind: str
     direction: str
     added: Any
+    src_name: str
+    dst_name: str
     ctx: LintContext = field(repr=False, compare=False)
 
     @property
@@ -148,6 +157,8 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
         for i, (flags, origin) in enumerate(zip(columns.name_flags, columns.origins, strict=True))
         if (flags & NAME_COPY or origin == "REFORMAT") and origin != "QDQ"
     ]
+    if rows is not None and columns.positional:
+        return _reformats_of_table(ctx, copies, added)
     for i in copies:
         if not n_inputs[i] or not n_outputs[i]:
             continue
@@ -185,7 +196,101 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
                 continue  # the same format on both sides: a copy, not a reformat of formats
             kind = "layout"
         out.append(
-            Reformat(i, names[i], src_dtype, dst_dtype, kind, direction, added.get(dst_name), ctx)
+            Reformat(
+                i,
+                names[i],
+                src_dtype,
+                dst_dtype,
+                kind,
+                direction,
+                added.get(dst_name),
+                src_name,
+                dst_name,
+                ctx,
+            )
+        )
+    return out
+
+
+def _reformats_of_table(
+    ctx: LintContext, copies: list[int], added: dict[str, Any]
+) -> list[Reformat]:
+    """:func:`_reformats` of the copy nodes at ``copies`` from the loader's table and edges.
+
+    The same reformats as its general loop (tests/findings compare the two), with the
+    questions asked of every reformat (its Q/DQ role, time, first tensors, a binding) answered
+    from the table's lists in one pass: a 20,000-layer engine has thousands of reformats.
+    """
+    columns = ctx.columns
+    table = ctx.table
+    assert table is not None and table.edges is not None
+    rows, times, edges = table.rows, table.times, table.edges
+    n_inputs, n_outputs, types, names = (
+        columns.n_inputs,
+        columns.n_outputs,
+        columns.types,
+        columns.names,
+    )
+    roles = ctx.qdq_roles
+    keep = [i for i in copies if n_inputs[i] and n_outputs[i] and i not in roles]
+    # each reformat's first input and output: where its layer's run starts in the flat lists
+    in_layers, out_layers = edges.in_layers, edges.out_layers
+    in_names, out_names = edges.in_names, edges.out_names
+    at_in = list(map(bisect_left, repeat(in_layers), keep))
+    at_out = list(map(bisect_left, repeat(out_layers), keep))
+    producers = ctx.producers
+    bindings = ctx.bindings
+    n_in, n_out = len(in_layers), len(out_layers)
+    out: list[Reformat] = []
+    for i, a, b in zip(keep, at_in, at_out, strict=True):
+        t = None
+        if times is not None:
+            t = times[i][0]
+            if t != t:  # NaN: not known (time_at)
+                t = None
+        if not t and types[i] == "NoOp":
+            continue  # a NoOp reformat moves no data
+        row = rows[i]  # (the rows join the tensors' types with commas)
+        src_dtype = row[_IN_DTYPES].split(",", 1)[0]
+        dst_dtype = row[_OUT_DTYPES].split(",", 1)[0]
+        if a < n_in and in_layers[a] == i and b < n_out and out_layers[b] == i:
+            src_name, dst_name = in_names[a], out_names[b]
+        else:
+            in_list, out_list = ctx.tensor_names_at(i)
+            src_name, dst_name = in_list[0], out_list[0]
+        direction = ""
+        # is_network_input_at / is_network_output_at, asked only when they may say yes
+        if (src_name[:5] == "__myl" or src_name not in producers) and ctx.is_network_input_at(
+            i, src_name
+        ):
+            kind, direction = "io", "input"
+        elif (
+            dst_name in bindings
+            if bindings and dst_name[:5] != "__myl"
+            else ctx.is_network_output_at(i, dst_name)
+        ):
+            kind, direction = "io", "output"
+        elif src_dtype and dst_dtype and src_dtype != dst_dtype:
+            kind = "dtype"
+        else:
+            inputs, outputs = ctx.layer_tensors(i)
+            src, dst = inputs[0], outputs[0]
+            if src.layout is not None and src.layout == dst.layout and src.vector == dst.vector:
+                continue  # the same format on both sides: a copy, not a reformat of formats
+            kind = "layout"
+        out.append(
+            Reformat(
+                i,
+                names[i],
+                src_dtype,
+                dst_dtype,
+                kind,
+                direction,
+                added.get(dst_name),
+                src_name,
+                dst_name,
+                ctx,
+            )
         )
     return out
 
@@ -315,18 +420,43 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     items = [r for r in reformats(ctx) if r.kind == "dtype"]
     if not items:
         return
-    names = ctx.columns.names
+    yield from make_each_at(ctx, check_reformat_dtype, _dtype_rows(ctx, items))
+
+
+def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[AtRow]:
+    """``make_at``'s arguments of each ``reformat-dtype`` finding (see :func:`make_each_at`)."""
+    columns = ctx.columns
+    names = columns.names
+    n_inputs, n_outputs = columns.n_inputs, columns.n_outputs
     total = ctx.total_ms
     timed = total is not None and total > 0
+    table = ctx.table
+    # a layer's time from the loader's table (time_at, inline) when it kept one
+    times = table.times if table is not None else None
+    producers, consumers = ctx.producers, ctx.consumers
     shorts: dict[int, str] = {}
+    # per conversion: the finding's why without the share, its fix, whether raised
     advice: dict[tuple[str | None, str | None], tuple[str, str, bool]] = {}
     for r in items:
+        i = r.index
         src_dtype, dst_dtype = r.src_dtype, r.dst_dtype
-        t = ctx.time_at(r.index)
-        share = ctx.share(t) if timed and t is not None else ""
-        inputs, outputs = ctx.tensor_names_at(r.index)
-        up = ctx.upstream_at(r.index, inputs)
-        down = ctx.downstream_at(r.index, outputs)
+        if times is not None:
+            t = times[i][0]
+            if t != t:  # NaN: not known
+                t = None
+        else:
+            t = ctx.time_at(i) if table is None else None
+        src, dst = r.src_name, r.dst_name
+        if n_inputs[i] == 1 and n_outputs[i] == 1 and src[:5] != "__myl" and dst[:5] != "__myl":
+            # upstream_at and downstream_at of one tensor each: the first of each is wanted
+            p = producers.get(src)
+            up = [p] if p is not None else []
+            readers = consumers.get(dst)
+            down = [readers[0] if len(readers) == 1 else min(readers)] if readers else []
+        else:
+            inputs, outputs = ctx.tensor_names_at(i)
+            up = ctx.upstream_at(i, inputs)
+            down = ctx.downstream_at(i, outputs)
         if down:
             after = shorts.get(down[0])
             if after is None:
@@ -336,24 +466,35 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
                 if before is None:
                     before = shorts[up[0]] = short(names[up[0]], 70)
                 between = f" between {before} and {after}"
-                positions = [r.index, up[0], down[0]]
+                positions = [i, up[0], down[0]]
             else:
                 between = f" for {after}"
-                positions = [r.index, down[0]]
+                positions = [i, down[0]]
         else:
-            between, positions = "", [r.index]
+            between, positions = "", [i]
         found = advice.get((src_dtype, dst_dtype))
         if found is None:
-            found = advice[src_dtype, dst_dtype] = _dtype_advice(ctx, src_dtype, dst_dtype)
-        cause, fix, raised = found
-        yield make_at(
-            ctx,
-            check_reformat_dtype,
-            r.name,
-            f"{short(r.name, 100)} converts {src_dtype}→{dst_dtype}{between}",
-            f"{cause}; the copy runs on every inference" + (f" ({share})" if share else ""),
+            cause, fix, raised = _dtype_advice(ctx, src_dtype, dst_dtype)
+            found = advice[src_dtype, dst_dtype] = (
+                f"{cause}; the copy runs on every inference",
+                fix,
+                raised,
+            )
+        why, fix, raised = found
+        name = r.name
+        if t is not None and timed:
+            # ctx.share(t) and _severity(ctx, t, "info"), inline
+            why = f"{why} ({t:.4g} ms, {100 * t / total:.1f}% of the engine's layer time)"
+            severity: Severity = "warning" if raised or t / total >= COSTLY_SHARE else "info"
+        else:
+            severity = "warning" if raised else "info"
+        yield (
+            name,
+            f"{name if len(name) <= 100 else short(name, 100)} converts "
+            f"{src_dtype}→{dst_dtype}{between}",
+            why,
             fix,
-            "warning" if raised else _severity(ctx, t, "info"),
+            severity,
             [r.added.span[0]] if r.added is not None else [],
             positions,
             t,
