@@ -495,3 +495,21 @@ def test_timed_loader_engines_fast_paths(tmp_path: Path) -> None:
         seen += len(fast)
     assert timed >= 2
     assert seen >= 100  # (the generated engine: a dtype reformat every few layers)
+
+
+def test_has_qdq_is_the_per_layer_test() -> None:
+    """has_qdq (a search of the joined node names first) is the per-layer test it skips."""
+    from trtlog.names import is_quantizer_name
+
+    answers = set()
+    for label, ctx in _contexts():
+        if ctx.build is not None:
+            continue  # (a log's Q/DQ lines decide first)
+        columns = ctx.columns
+        plain = any(
+            origin == "QDQ" or any("uantize" in n and is_quantizer_name(n) for n in nodes)
+            for origin, nodes in zip(columns.origins, columns.onnx_nodes, strict=True)
+        )
+        assert ctx.has_qdq == plain, label
+        answers.add(plain)
+    assert answers == {True, False}

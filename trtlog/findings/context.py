@@ -17,6 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from functools import cached_property
+from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
@@ -752,6 +753,10 @@ class LintContext:
         if any(e.to_type == "kQDQ" for e in self.events(QdqSwap)):
             return True
         columns = self.columns
+        if "QDQ" in columns.origins:
+            return True
+        if not self._quantize_named:
+            return False  # no ONNX node name holds "uantize": no quantizer node
         for origin, nodes in zip(columns.origins, columns.onnx_nodes, strict=True):
             if origin == "QDQ":
                 return True
@@ -760,6 +765,15 @@ class LintContext:
                 if "uantize" in n and is_quantizer_name(n):
                     return True
         return False
+
+    @cached_property
+    def _quantize_named(self) -> bool:
+        """Whether any layer's ONNX node name holds ``uantize`` (one search of them joined).
+
+        Most engines have none: then no layer is a quantizer by its nodes, and the per-layer
+        tests of :attr:`has_qdq` and :attr:`_role_map` are left out.
+        """
+        return "uantize" in "\n".join(chain.from_iterable(self.columns.onnx_nodes))
 
     @cached_property
     def qdq_layers(self) -> tuple[EngineLayer, ...]:
@@ -778,13 +792,18 @@ class LintContext:
         found: dict[int, Literal["Q", "DQ"]] = {}
         # what _qdq_role says first, for most layers: neither Q/DQ origin nor a Q/DQ node
         # ("uantize" holds no space: it matches inside one node of the joined text)
-        candidates = [
-            i
-            for i, (origin, nodes) in enumerate(
-                zip(columns.origins, columns.onnx_nodes, strict=True)
-            )
-            if origin == "QDQ" or (nodes and "uantize" in " ".join(nodes))
-        ]
+        if self._quantize_named:
+            candidates = [
+                i
+                for i, (origin, nodes) in enumerate(
+                    zip(columns.origins, columns.onnx_nodes, strict=True)
+                )
+                if origin == "QDQ" or (nodes and "uantize" in " ".join(nodes))
+            ]
+        elif "QDQ" in columns.origins:
+            candidates = [i for i, origin in enumerate(columns.origins) if origin == "QDQ"]
+        else:
+            candidates = []
         if not candidates:
             return found
         table = self.table
