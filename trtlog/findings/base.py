@@ -243,8 +243,9 @@ def make_each_at(ctx: LintContext, check: Check, rows: Iterable[AtRow]) -> Itera
     rule_id = check.info.id
     log_source = ctx.log_source
     layer_source = ctx.layer_source
+    name_at = names.__getitem__
     for subject, message, why, mitigation, severity, lines, positions, time_ms in rows:
-        layer_names = [names[i] for i in positions]
+        layer_names = list(map(name_at, positions))
         indices = positions if positional else [layers_of[i].index for i in positions]
         if len(indices) > 1:
             indices = sorted(set(indices))

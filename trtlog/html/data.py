@@ -221,21 +221,25 @@ def _findings(
     findings: Sequence[Finding], build: Build | None, s: Strings, lines: Lines
 ) -> list[dict[str, Any]]:
     log = build.source.name if build is not None else None
-    out = []
+    out: list[dict[str, Any]] = []
+    append = out.append
     # every finding's names in one call of the table (in order: the same positions as a
     # call per finding), split after: a big engine has thousands of findings
     evidence = [f.evidence for f in findings]
     flat = s.many([n for ev in evidence for n in ev.names])
     at = 0
     for f, ev in zip(findings, evidence, strict=True):
-        in_log = build is not None and (ev.source is None or ev.source == log)
-        if in_log and ev.lines:
-            for n in ev.lines[:6]:
+        ev_lines = ev.lines
+        source = ev.source
+        in_log = build is not None and (source is None or source == log)
+        if in_log and ev_lines:
+            for n in ev_lines[:6]:
                 lines.add(n, CONTEXT)
-            lines.add_all(ev.lines)
-        count = len(ev.names)
+            lines.add_all(ev_lines)
+        end = at + len(ev.names)
         ms = f.time_ms
-        out.append(
+        refs = ev.reference_layers
+        append(
             {
                 "rule": f.rule,
                 "sev": f.severity,
@@ -245,15 +249,15 @@ def _findings(
                 "fix": f.mitigation,
                 # num(), inline: a finding's time is a float or None
                 "ms": ms if ms is None or (type(ms) is float and math.isfinite(ms)) else num(ms),
-                "lines": list(ev.lines),
+                "lines": list(ev_lines),
                 "inLog": in_log,
-                "source": ev.source,
+                "source": source,
                 "layers": list(ev.layers),
-                "ref": list(ev.reference_layers),
-                "names": flat[at : at + count],
+                "ref": list(refs) if refs else [],
+                "names": flat[at:end],
             }
         )
-        at += count
+        at = end
     return out
 
 

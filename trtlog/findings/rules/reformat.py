@@ -449,27 +449,28 @@ def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[AtRow]:
         src, dst = r.src_name, r.dst_name
         if n_inputs[i] == 1 and n_outputs[i] == 1 and src[:5] != "__myl" and dst[:5] != "__myl":
             # upstream_at and downstream_at of one tensor each: the first of each is wanted
-            p = producers.get(src)
-            up = [p] if p is not None else []
+            u = producers.get(src)
             readers = consumers.get(dst)
-            down = [readers[0] if len(readers) == 1 else min(readers)] if readers else []
+            d = (readers[0] if len(readers) == 1 else min(readers)) if readers else None
         else:
             inputs, outputs = ctx.tensor_names_at(i)
             up = ctx.upstream_at(i, inputs)
             down = ctx.downstream_at(i, outputs)
-        if down:
-            after = shorts.get(down[0])
+            u = up[0] if up else None
+            d = down[0] if down else None
+        if d is not None:
+            after = shorts.get(d)
             if after is None:
-                after = shorts[down[0]] = short(names[down[0]], 70)
-            if up:
-                before = shorts.get(up[0])
+                after = shorts[d] = short(names[d], 70)
+            if u is not None:
+                before = shorts.get(u)
                 if before is None:
-                    before = shorts[up[0]] = short(names[up[0]], 70)
+                    before = shorts[u] = short(names[u], 70)
                 between = f" between {before} and {after}"
-                positions = [i, up[0], down[0]]
+                positions = [i, u, d]
             else:
                 between = f" for {after}"
-                positions = [i, down[0]]
+                positions = [i, d]
         else:
             between, positions = "", [i]
         found = advice.get((src_dtype, dst_dtype))
