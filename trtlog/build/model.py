@@ -246,14 +246,17 @@ class Build(ExactJson):
     def _line_starts(self) -> array[int]:
         return line_starts(self.text)
 
-    def _know_line_starts(self, utf8: bytes) -> None:
-        """Find the line starts from ``utf8`` (the text's UTF-8 bytes) unless known already.
+    def utf8(self) -> bytes:
+        """The input text as UTF-8 bytes (lone surrogates kept: ``surrogatepass``), made anew.
 
-        The report's log pack encodes the text for its compression: the line starts are
-        read from those bytes (no second encoding of the text); nothing keeps the bytes.
+        The build does not keep them (a 50 MB log would hold its text twice); a caller that
+        needs them once (the report compresses them) asks here, and the line starts, when
+        not known yet, are read from the same bytes instead of a second encoding of the text.
         """
+        data = self.text.encode("utf-8", "surrogatepass")
         if "_line_starts" not in self.__dict__:
-            self.__dict__["_line_starts"] = line_starts(self.text, utf8)
+            self.__dict__["_line_starts"] = line_starts(self.text, data)
+        return data
 
     @property
     def line_count(self) -> int:
