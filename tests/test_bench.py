@@ -47,8 +47,8 @@ SMALL = {
         ["ratio (b)/(a)", "file:"],
     ),
     "merge_graph.py": (
-        ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--breakdown"],
-        ["step 'merge graph' (wall):", "page data:", "first round"],
+        ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--breakdown", "--cold"],
+        ["step 'merge graph' (wall):", "page data:", "engine layers:", "first round"],
     ),
     "report_steps.py": (
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--skip", "merge graph"],

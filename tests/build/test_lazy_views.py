@@ -216,10 +216,15 @@ def test_a_value_that_does_not_convert_is_not_taken_for_its_rules_kind(line: str
             "a\x1eb\nc\x0bd\x0c\n\x1c\x1d\n",
         ),
         *("x" * 5000 + "\n" + "y" * (1 << 21) + "\nz", "l\n" * 70_000, "l\n" * 70_000 + "\r"),
+        *("é\n" * 70_000, "l\x1e\n" * 70_000, "l\n" * 70_000 + "\udc80\n"),
     ],
 )
 def test_line_starts_are_those_of_iter_lines(text: str) -> None:
-    """The numpy path (big ASCII text without ``\\r``) cuts lines where iter_lines does."""
+    """The numpy path (big ASCII text without ``\\r``) cuts lines where iter_lines does.
+
+    Also from the text's UTF-8 bytes (the report's log pack hands them over): an ASCII
+    text reads them, any other text ignores them.
+    """
     from array import array
     from itertools import accumulate
 
@@ -229,6 +234,27 @@ def test_line_starts_are_those_of_iter_lines(text: str) -> None:
     expected = array("q", [0])
     expected.extend(accumulate(map(len, iter_lines(text))))
     assert line_starts(text) == expected
+    assert line_starts(text, text.encode("utf-8", "surrogatepass")) == expected
+
+
+def test_the_log_pack_finds_the_line_starts_from_its_bytes() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from trtlog.build.model import line_starts
+    from trtlog.html.page import LogPack
+
+    text = "[I] [TRT] Original: 5 layers\n[W] [TRT] w\n" * 40_000 + "[I] [TRT] Final: 3 layers"
+    build = trtlog.parse_text(text)
+    assert "_line_starts" not in build.__dict__
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pack = LogPack(build, pool)
+        pack.text.result()
+    assert build.__dict__["_line_starts"] == line_starts(text)
+    assert pack.lines == build.line_count == 80_001
+    # known already: kept as it is
+    known = build._line_starts
+    assert build.utf8() == text.encode("utf-8", "surrogatepass")
+    assert build._line_starts is known
 
 
 def test_a_big_logs_lines_are_its_text() -> None:

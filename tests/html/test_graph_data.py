@@ -219,6 +219,27 @@ def test_graph_data_of_an_irregular_graph_is_the_plain_reading() -> None:
     assert fast.items == plain.items
 
 
+def test_graph_data_of_a_node_of_an_unknown_kind_is_the_plain_reading() -> None:
+    """A kind the page does not know reads as an intermediate, but is selected as none.
+
+    The page selects the nodes of each kind by their codes: an unknown kind must not join the
+    intermediates (an original with a fate) nor the ONNX nodes.
+    """
+    graph = MergeGraph(source="hand-made")
+    graph.insert("onnx:a", {"kind": "onnx_node", "name": "a", "op": "Conv", "line": 1, "order": 0})
+    graph.insert("odd:a", {"kind": "mystery", "name": "a", "line": 0})
+    graph.insert("odd:z", {"kind": "mystery", "name": "z", "line": 0})
+    graph.insert("layer:a", {"kind": "engine_layer", "name": "a", "line": 0, "index": 0})
+    graph.relate("onnx:a", "layer:a", "registered as", None, 1)
+    graph.relate("odd:a", "layer:a", "merged into", None, 0, "name")
+    graph.graph["final_layers_known"] = True
+    _same(graph)
+    data = _graph_data(graph, Strings())
+    assert data["nodes"]["kind"] == [0, 2, 2, 3]
+    assert data["originals"] == 0  # neither odd node is an intermediate without a source
+    assert data["fates"]["node"] == [0]
+
+
 @pytest.mark.parametrize(
     "texts",
     [[], ["a", "b", "a", "c"], ["b", "x", "x", "y"], ["a", None, "z", None], [None, None]],

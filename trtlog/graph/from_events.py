@@ -374,7 +374,6 @@ class _Builder:
         g = self.g
         nodes, succ = self.nodes, self.succ
         self._close_pass()
-        order = self.order_index
         # an initializer without a "Registering ..." line is the constant layer of its name,
         # when one appears (the initializers in the order they were added, as the graph's)
         for node_id in self.initializers:
@@ -392,6 +391,43 @@ class _Builder:
                 g.relate(node_id, g.layer(name), "registered as", None, 0, "name")
         finals = self._finals(engine)
         g.graph["final_layers_known"] = bool(finals)
+        # the nodes before the engine's (_engine_layers adds each new node with an edge that
+        # ends its walk, or as an engine layer or ONNX node, but a reformat's target: bare)
+        before = len(nodes)
+        self.bare.clear()
+        by_member = self._engine_layers(finals)
+        _changed(g)
+        # the dead ends first: _held only adds edges out of the dead end it is given
+        dead: list[tuple[str, str]] = []
+        # (the node and edge dicts share one key order: GraphCore adds a node to both at once);
+        # a dead end is a node from before the engine's layers or a bare one the loop added
+        # (in node order: the loop's nodes come after, each bare one as added); edges are only
+        # added, and those of the loop's nodes only ever changed into ones that end a walk
+        olds = islice(zip(nodes.items(), succ.values(), strict=True), before)
+        bares = (((n, nodes[n]), succ[n]) for n in self.bare)
+        for (node_id, data), out in chain(olds, bares):
+            if data["kind"] != "intermediate":
+                continue
+            for d in out.values():
+                if d["relation"] in _ENDS:
+                    break
+            else:  # a dead end (a for-else: no generator per node of a big graph)
+                dead.append((node_id, data["name"]))
+        for node_id, name in dead:
+            self._held(node_id, name, by_member)
+        self._infer()
+
+    def _engine_layers(
+        self, finals: list[tuple[str, tuple[str, ...], str]]
+    ) -> dict[str, list[str]]:
+        """Each final layer's node and the edges its metadata and composed name say.
+
+        Returns the final layers by member (:meth:`_held` reads it). New nodes that get no
+        edge out of them (a reformat's target) are added to :attr:`bare`.
+        """
+        g = self.g
+        nodes, succ = self.nodes, self.succ
+        order = self.order_index
         # the engine's layers and what their names and metadata say, written into networkx's
         # dicts directly (MergeGraph.layer and relate, without a call per node and edge: an
         # engine of 20,000 layers adds a hundred thousand of each); the graph's cache is
@@ -406,10 +442,6 @@ class _Builder:
         # list does not matter)
         by_member: dict[str, list[str]] = defaultdict(list)
         listed: set[str] = set()
-        # the nodes before the engine's (the loop below adds each new node with an edge that
-        # ends its walk, or as an engine layer or ONNX node, but a reformat's target: bare)
-        before = len(nodes)
-        self.bare.clear()
         for index, (name, onnx_nodes, source) in enumerate(finals):
             node_id = "layer:" + name
             found = nodes.get(node_id)
@@ -472,26 +504,7 @@ class _Builder:
                 listed.add(name)
                 for member in (name,) if shape.op == "leaf" else shape.members():
                     by_member[member].append(node_id)
-        _changed(g)
-        # the dead ends first: _held only adds edges out of the dead end it is given
-        dead: list[tuple[str, str]] = []
-        # (the node and edge dicts share one key order: GraphCore adds a node to both at once);
-        # a dead end is a node from before the engine's layers or a bare one the loop added
-        # (in node order: the loop's nodes come after, each bare one as added); edges are only
-        # added, and those of the loop's nodes only ever changed into ones that end a walk
-        olds = islice(zip(nodes.items(), succ.values(), strict=True), before)
-        bares = (((n, nodes[n]), succ[n]) for n in self.bare)
-        for (node_id, data), out in chain(olds, bares):
-            if data["kind"] != "intermediate":
-                continue
-            for d in out.values():
-                if d["relation"] in _ENDS:
-                    break
-            else:  # a dead end (a for-else: no generator per node of a big graph)
-                dead.append((node_id, data["name"]))
-        for node_id, name in dead:
-            self._held(node_id, name, by_member)
-        self._infer()
+        return by_member
 
     def _held(self, node_id: str, name: str, by_member: dict[str, list[str]]) -> None:
         """Edges from an intermediate dead end to the engine layers that list its parts."""

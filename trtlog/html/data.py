@@ -369,8 +369,10 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     layer that flows nowhere (most nodes of a big engine) takes its fate from the columns,
     every other node from :meth:`~trtlog.graph.core.GraphCore.fate_edges`.
     """
-    from itertools import accumulate, chain, compress, repeat
-    from operator import eq, is_, lt
+    from itertools import chain, compress, repeat
+    from operator import is_, lt
+
+    import numpy as np
 
     from trtlog.graph.core import FLOWS, is_constant
 
@@ -403,18 +405,22 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         order = list(map(get, datas, repeat("order")))
         general = True
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
-    kinds = list(map(kind_code.get, node_kinds, repeat(2)))
+    # the nodes of each kind found by their codes in numpy (one pass per kind in C; a kind
+    # trtlog never gives a node reads as an intermediate on the page, but selects as none)
+    codes = np.fromiter(
+        map(kind_code.get, node_kinds, repeat(len(_NODE_KINDS))), dtype=np.int8, count=n
+    )
+    kinds = np.minimum(codes, 2, where=codes == len(_NODE_KINDS), out=codes.copy()).tolist()
     ids = dict(zip(node_ids, range(n), strict=True))
     # an engine layer by name (the last of a name, as assigning in node order), and an ONNX
     # node (or initializer) by name (the first: read backwards, the first is written last)
-    at_layers = list(compress(range(n), map(eq, node_kinds, repeat("engine_layer"))))
+    is_engine = codes == kind_code["engine_layer"]
+    at_layers = np.flatnonzero(is_engine).tolist()
     layer: list[Any] = [None] * n  # an engine layer's index
     for i in at_layers:
         layer[i] = datas[i].get("index")
     layer_ids = dict(zip(map(node_names.__getitem__, at_layers), at_layers, strict=True))
-    onnx_kinds = ("onnx_node", "onnx_initializer")
-    at_nodes = list(compress(range(n), map(onnx_kinds.__contains__, node_kinds)))
-    at_nodes.reverse()
+    at_nodes = np.flatnonzero(codes <= kind_code["onnx_initializer"])[::-1].tolist()
     by_name = dict(zip(map(node_names.__getitem__, at_nodes), at_nodes, strict=True))
     # the names first, then the ops: the string table's order
     names = s.many_new(node_names)
@@ -422,12 +428,13 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     # the edges in the graph's order: per source (node order), its targets as added; each
     # node's first edge and number of edges by the node's position
     outs = list(succ.values())
-    counts = list(map(len, outs))
-    starts_at = list(accumulate(counts, initial=0))
+    sizes = np.fromiter(map(len, outs), dtype=np.int64, count=len(outs))
+    counts = sizes.tolist()
+    starts_at = np.concatenate(([0], np.cumsum(sizes))).tolist()
     # (networkx and a core add a node to both at once: the same keys, the same objects)
     if len(succ) == n and all(map(is_, succ, node_ids)):
         first, degree = starts_at, counts
-        es = list(chain.from_iterable(map(repeat, range(n), counts)))
+        es = np.repeat(np.arange(n), sizes).tolist()
     else:
         at_source = list(map(ids.__getitem__, succ))
         first, degree = [0] * n, [0] * n
@@ -467,7 +474,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
     # the network as parsed that no parser line ties to a node (an excerpt, or a log without
     # parser lines, knows nodes by those)
-    onnx = list(compress(range(n), map(eq, node_kinds, repeat("onnx_node"))))
+    onnx = np.flatnonzero(codes == kind_code["onnx_node"]).tolist()
     orders: list[Any] = list(map(order.__getitem__, onnx))
     if None in orders or not all(map(lt, orders, islice(orders, 1, None))):
         # (a core's nodes are added in parse order: sorted already)
@@ -479,7 +486,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         ]
     starts = onnx.copy()
     f_node: list[int | None] = list(map(by_name.get, map(node_names.__getitem__, onnx)))
-    candidates = list(compress(range(n), map(eq, node_kinds, repeat("intermediate"))))
+    candidates = np.flatnonzero(codes == kind_code["intermediate"]).tolist()
     if general:  # (a bare node reads as an intermediate, but is none)
         candidates = [i for i in candidates if "kind" in datas[i]]
     # those no edge comes into: the targets of the edge columns (a node has in-edges exactly
@@ -495,10 +502,6 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
             assert start is not None
             starts.append(ids[start])
             f_node.append(i)
-    f_kind: list[int] = []
-    f_reason: list[int | None] = []
-    f_finals: list[list[int]] = []
-    f_steps: list[list[Any]] = []
     flows = list(map(FLOWS.__contains__, edge_rel))
     # GraphCore.fate_table's shortcut, on the columns: a start whose one edge flows into an
     # engine layer that flows nowhere (no edge flowing out of it) takes its fate from that
@@ -508,7 +511,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         short = [-1] * len(starts)
     else:
         flowing = set(compress(es, flows))  # the nodes an edge flows out of
-        engine = list(map(eq, node_kinds, repeat("engine_layer")))
+        engine = is_engine.tolist()
         short = [
             k
             if degree[i] == 1
@@ -521,30 +524,30 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
             for i, k in zip(starts, map(first.__getitem__, starts), strict=True)
         ]
     fused, folded = fate_kind["fused"], fate_kind["folded"]
-    add_kind, add_reason, add_finals, add_steps = (
-        f_kind.append,
-        f_reason.append,
-        f_finals.append,
-        f_steps.append,
-    )
-    for i, k in zip(starts, short, strict=True):
-        if k >= 0:
-            t = et[k]
-            add_kind(folded if is_constant(node_kinds[i], node_ops[i]) else fused)
-            add_reason(None)
-            add_finals([layer_ids.get(node_names[t], -1)])
-            add_steps([rel[k], names[i], names[t], passes[k], at[k], ev[k]])
-            continue
+    # the shortcut's fates as columns (a placeholder where a start takes fate_edges), then
+    # the others in start order (the string table's order: their reasons as met)
+    pairs = list(zip(starts, short, strict=True))
+    f_kind = [
+        (folded if is_constant(node_kinds[i], node_ops[i]) else fused) if k >= 0 else -1
+        for i, k in pairs
+    ]
+    f_reason: list[int | None] = [None] * len(pairs)
+    f_finals = [[layer_ids.get(node_names[et[k]], -1)] if k >= 0 else [] for _, k in pairs]
+    f_steps = [
+        [rel[k], names[i], names[et[k]], passes[k], at[k], ev[k]] if k >= 0 else []
+        for i, k in pairs
+    ]
+    for at_fate in compress(range(len(pairs)), map(lt, short, repeat(0))):
+        i = starts[at_fate]
         kind, reason, finals, fate_steps = graph.fate_edges(node_ids[i])
-        f_kind.append(fate_kind.get(kind, 4))
-        f_reason.append(None if reason is None else s(reason))
-        f_finals.append([layer_ids.get(node_data[x]["name"], -1) for x in finals])
-        steps: list[Any] = []
+        f_kind[at_fate] = fate_kind.get(kind, 4)
+        f_reason[at_fate] = None if reason is None else s(reason)
+        f_finals[at_fate] = [layer_ids.get(node_data[x]["name"], -1) for x in finals]
+        steps = f_steps[at_fate]
         for a, b, _ in fate_steps:
             source = ids[a]
             k = first[source] + list(succ[a]).index(b)
             steps += (rel[k], names[source], names[et[k]], passes[k], at[k], ev[k])
-        f_steps.append(steps)
     return {
         "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
         "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},

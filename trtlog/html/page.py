@@ -258,8 +258,8 @@ class LogPack:
     def __init__(self, build: Build, pool: ThreadPoolExecutor) -> None:
         self.build = build
         self.name = build.source.name
+        data = build.utf8()  # (the line starts found from the same bytes: one encoding)
         self.lines = build.line_count
-        data = build.text.encode("utf-8", "surrogatepass")
         self.big = len(data) >= FAST_ABOVE
         # level 3 for a big log without isal: under half of level 6's time for a fifth more
         # bytes (with isal, see FAST_ABOVE)

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import codecs
 import re
+from typing import Any
 
 from lark import Token, v_args
 
+from trtlog._pydantic import assemble
 from trtlog.events.onnx import OnnxTensor
 from trtlog.parser.family import BaseTransformer, Continuation, Family, Fields, Rule
 
@@ -60,24 +62,27 @@ def _io_tensors(text: str) -> tuple[OnnxTensor, ...]:
     text = text.strip().removesuffix(",").strip()
     out: list[OnnxTensor] = []
     pos = 0
-    # model_construct: the values are typed already (a node line is frequent in verbose logs)
-    make = OnnxTensor.model_construct
+    # assembled: the values are typed already (a node line is frequent in verbose logs; what
+    # model_construct gives, every field set (a set of its own: model_copy updates it),
+    # without its per-call work)
+    match = _IO_ITEM.match
     while pos < len(text):
-        m = _IO_ITEM.match(text, pos)
+        m = match(text, pos)
+        data: dict[str, Any]
         if m is None:
-            out.append(make(name=text[pos:].strip(), dims=None, dtype=None))
+            data = {"name": text[pos:].strip(), "dims": None, "dtype": None}
+            out.append(assemble(OnnxTensor, data, None))
             break
-        if m.group("unset") is not None:
-            out.append(make(name=None, dims=None, dtype=None))
+        unset, name, dims, dtype = m.groups()
+        if unset is not None:
+            data = {"name": None, "dims": None, "dtype": None}
         else:
-            dims = m.group("dims")
-            out.append(
-                make(
-                    name=m.group("name"),
-                    dims=tuple(int(d) for d in dims.split(", ")) if dims else (),
-                    dtype=m.group("dtype"),
-                )
-            )
+            data = {
+                "name": name,
+                "dims": tuple(map(int, dims.split(", "))) if dims else (),
+                "dtype": dtype,
+            }
+        out.append(assemble(OnnxTensor, data, None))
         pos = m.end()
     return tuple(out)
 
