@@ -95,8 +95,7 @@ def make(
     value is typed here, and the tests re-validate the findings of every fixture.
     """
     layer_list = layers if type(layers) is list else list(layers)
-    by_position = bool(layer_list) and type(layer_list[0]) is int
-    if by_position:  # positions in ctx.layers (all of them)
+    if layer_list and type(layer_list[0]) is int:  # positions in ctx.layers (all of them)
         positions: list[int] = layer_list  # type: ignore[assignment]
         columns = ctx.columns
         layer_names = [columns.names[i] for i in positions]
@@ -110,8 +109,7 @@ def make(
         indices = sorted(set(indices))
     all_lines = list(lines)
     if layer_names and ctx.build is not None:
-        # ctx.lines_of, inline (thousands of findings); positions name engine layers
-        index = ctx.engine_layer_lines if by_position else ctx.layer_lines
+        index = ctx.layer_lines  # ctx.lines_of, inline: thousands of findings
         for name in layer_names:
             found = index.get(name)
             if found:
@@ -186,7 +184,7 @@ def make_at(
         indices = sorted(set(indices))
     all_lines = lines
     if ctx.build is not None:
-        index = ctx.engine_layer_lines  # positions name engine layers
+        index = ctx.layer_lines
         for name in layer_names:
             found = index.get(name)
             if found:

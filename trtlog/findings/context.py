@@ -259,22 +259,6 @@ def _one_each(values: Iterable[str | None]) -> list[str | None]:
     return [first.setdefault(v, v) for v in values]
 
 
-#: how many names give pieces for :meth:`LintContext.engine_layer_lines` before it gives up
-_PIECE_ROUNDS = 8
-_SEGMENT = re.compile(r"/[^/]+/")
-
-
-def _pieces(name: str) -> list[str]:
-    """Pieces of a layer name to look for in record lines: its first ``/segment/``, itself.
-
-    Example:
-        >>> _pieces("Reformatting CopyNode for Input Tensor 0 to /model/a/Conv")
-        ['/model/', 'Reformatting CopyNode for Input Tensor 0 to /model/a/Conv']
-    """
-    m = _SEGMENT.search(name)
-    return [m.group(), name] if m is not None else [name]
-
-
 def _names_of(names: list[str], layers: list[int], index: int) -> list[str]:
     """The ``names`` of layer ``index`` in flat lists where ``layers`` (ascending) owns each."""
     k = bisect.bisect_left(layers, index)
@@ -601,67 +585,6 @@ class LintContext:
             for layer, line in zip(columns["layer"], columns["line"], strict=True):
                 found[layer].append(line)
         return found
-
-    @cached_property
-    def engine_layer_lines(self) -> dict[str, list[int]]:
-        """:attr:`layer_lines` for the engine's layer names: ``{}`` when none can be in it.
-
-        A record's layer name is a piece of its own text (``tests/findings`` checks every
-        log's records), so a name holding a piece of text that no record line holds names no
-        record. When a few such pieces cover every engine layer name (a layer JSON of another
-        model than the log's dump, or a log whose dumps name other layers), the records are
-        not parsed for their names (the store would check its columns of each dump's record
-        shapes by parsing rows); otherwise this is :attr:`layer_lines`.
-        """
-        if self.build is None or not self.columns.names or not self._names_unshown():
-            return self.layer_lines
-        return {}
-
-    def _names_unshown(self) -> bool:
-        """Whether no engine layer name can be the name of a record of :attr:`layer_lines`.
-
-        Pieces of the names (``/model/``, a whole name) are looked for in the text of the
-        log's record lines, read from ``Build.kind_rows`` (no record parsed): at most
-        ``_PIECE_ROUNDS`` names give the pieces, each piece found in no record line must
-        cover the names left. An escape (``\\``) in that text gives up: a JSON record's
-        name is decoded from it.
-        """
-        build = self.build
-        assert build is not None
-        known = build.__dict__
-        if "events" in known or "_line_starts" not in known:
-            # built events: the index costs a pass over a list; no line offsets yet (a
-            # report has them): finding them costs more than the records' parse
-            return False
-        kinds = {cls.model_fields["kind"].default for cls in (*_DUMP_RECORDS, *_PLACEMENTS)}
-        spans: list[tuple[int, int]] = []
-        for kind, firsts, lasts, _severities in build.kind_rows():
-            if kind in kinds:
-                spans.extend(zip(firsts, lasts, strict=True))
-        if not spans:
-            return True
-        spans.sort()
-        blocks: list[str] = []
-        start, end = spans[0]
-        for first, last in spans[1:]:
-            if first > end + 1:
-                blocks.append(build.lines_text(start, end))
-                start = first
-            end = max(end, last)
-        blocks.append(build.lines_text(start, end))
-        text = "\n".join(blocks)
-        if "\\" in text:
-            return False
-        left = self.columns.names
-        for _ in range(_PIECE_ROUNDS):
-            name = left[0]
-            piece = next((p for p in _pieces(name) if p not in text), None)
-            if piece is None:
-                return False  # this name may be a record's
-            left = [n for n in left if piece not in n]
-            if not left:
-                return True
-        return False
 
     def lines_of(self, *names: str) -> tuple[int, ...]:
         """The log lines that show these layers (layer dumps and GPU/DLA placement lines)."""
