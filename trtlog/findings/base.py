@@ -236,8 +236,8 @@ def make_each_at(ctx: LintContext, check: Check, rows: Iterable[AtRow]) -> Itera
     names = columns.names
     positional = columns.positional
     layers_of = ctx.layers
-    index = ctx.engine_layer_lines if ctx.build is not None else None
-    get = index.get if index else None  # (none: no engine name is in the log's records)
+    index = ctx.layer_lines if ctx.build is not None else None
+    get = index.get if index else None  # (none: the log shows no layer by name)
     rule_id = check.info.id
     log_source = ctx.log_source
     layer_source = ctx.layer_source
