@@ -250,8 +250,8 @@ def _contexts() -> list[tuple[str, LintContext]]:
     return out
 
 
-def test_make_at_is_make_of_layers_by_position() -> None:
-    from trtlog.findings.base import make, make_at
+def test_make_each_at_is_make_of_layers_by_position() -> None:
+    from trtlog.findings.base import make, make_each_at
     from trtlog.findings.rules.reformat import check_reformat_dtype
 
     seen = 0
@@ -272,7 +272,8 @@ def test_make_at_is_make_of_layers_by_position() -> None:
                     ("error", 2),
                 )
                 for severity, ms in severities:
-                    fast = make_at(*args, severity, list(lines), list(positions), ms)
+                    row = ("s", "m", "w", "f", severity, list(lines), list(positions), ms)
+                    (fast,) = make_each_at(ctx, check_reformat_dtype, [row])
                     plain = make(
                         *args, severity=severity, lines=lines, layers=positions, time_ms=ms
                     )
@@ -373,8 +374,8 @@ def test_reformat_dtype_batch_is_the_plain_rule() -> None:
     assert seen >= 5  # the fixtures and corpus have dtype reformats
 
 
-def test_make_each_at_is_make_at_of_each_row() -> None:
-    from trtlog.findings.base import AtRow, make_at, make_each_at
+def test_make_each_at_is_make_of_each_row() -> None:
+    from trtlog.findings.base import AtRow, make, make_each_at
     from trtlog.findings.rules.reformat import check_reformat_dtype
 
     seen = 0
@@ -391,7 +392,21 @@ def test_make_each_at_is_make_at_of_each_row() -> None:
                 rows.append(("s", f"m{i}", "w", "f", "warning", lines, positions, 1.5))
                 rows.append(("s", "m", "", "", "info", list(lines), list(positions), None))
                 rows.append(("s", "m", "w", "f", "error", list(lines), list(positions), 2))
-        plain = [make_at(ctx, check_reformat_dtype, *row) for row in rows]
+        plain = [
+            make(
+                ctx,
+                check_reformat_dtype,
+                subject,
+                message,
+                why,
+                mitigation,
+                severity=severity,
+                lines=lines,
+                layers=positions,
+                time_ms=ms,
+            )
+            for subject, message, why, mitigation, severity, lines, positions, ms in rows
+        ]
         fast = list(make_each_at(ctx, check_reformat_dtype, rows))
         assert fast == plain, label
         assert [repr(f) for f in fast] == [repr(f) for f in plain], label

@@ -16,7 +16,7 @@ from trtlog.engine.model import EngineLayer
 from trtlog.findings.context import LintContext
 from trtlog.findings.models import Evidence, Finding, RuleInfo, Severity
 
-__all__ = ["AtRow", "Check", "Rule", "make", "make_at", "make_each_at", "rule"]
+__all__ = ["AtRow", "Check", "Rule", "make", "make_each_at", "rule"]
 
 _MAX_NAMES = 20  # layer names copied into the evidence (the indices list them all)
 
@@ -26,7 +26,8 @@ _EVIDENCE_SET = set(Evidence.model_fields)
 _FINDING_SET = set(Finding.model_fields)
 
 
-#: what :func:`make_each_at` takes per finding: ``make_at``'s arguments after ``check``
+#: what :func:`make_each_at` takes per finding: ``(subject, message, why, mitigation, severity,
+#: lines, positions, time_ms)``, ``positions`` being places in ``ctx.layers`` (at least one)
 AtRow = tuple[str, str, str, str, Severity, list[int], list[int], float | None]
 
 
@@ -153,84 +154,13 @@ def make(
     )
 
 
-def make_at(
-    ctx: LintContext,
-    check: Check,
-    subject: str,
-    message: str,
-    why: str,
-    mitigation: str,
-    severity: Severity,
-    lines: list[int],
-    positions: list[int],
-    time_ms: float | None,
-) -> Finding:
-    """:func:`make` of a finding whose layers are positions in ``ctx.layers`` (at least one).
-
-    The same finding as ``make(ctx, check, subject, message, why, mitigation,
-    severity=severity, lines=lines, layers=positions, time_ms=time_ms)``, without its
-    questions about the arguments' kinds: a rule that yields a finding per layer of a big
-    engine (``reformat-dtype``: thousands) makes them here (tests/findings compare the two).
-    """
-    columns = ctx.columns
-    names = columns.names
-    layer_names = [names[i] for i in positions]
-    if columns.positional:
-        indices = positions
-    else:
-        layers_of = ctx.layers
-        indices = [layers_of[i].index for i in positions]
-    if len(indices) > 1:
-        indices = sorted(set(indices))
-    all_lines = lines
-    if ctx.build is not None:
-        index = ctx.layer_lines
-        for name in layer_names:
-            found = index.get(name)
-            if found:
-                all_lines = all_lines + found
-    if len(all_lines) > 1:
-        all_lines = sorted(set(all_lines))
-    if len(layer_names) > _MAX_NAMES:
-        layer_names = layer_names[:_MAX_NAMES]
-    if len(layer_names) > 1:
-        layer_names = list(dict.fromkeys(layer_names))
-    evidence = assemble(
-        Evidence,
-        {
-            "source": ctx.log_source if all_lines else None,
-            "lines": tuple(all_lines),
-            "layer_source": ctx.layer_source,
-            "layers": tuple(indices),
-            "names": tuple(layer_names),
-            "reference_layers": (),
-        },
-        None,
-        _EVIDENCE_SET,
-    )
-    return assemble(
-        Finding,
-        {
-            "rule": check.info.id,
-            "severity": severity,
-            "subject": subject,
-            "message": message,
-            "why": why,
-            "mitigation": mitigation,
-            "evidence": evidence,
-            "time_ms": time_ms if time_ms is None or type(time_ms) is float else float(time_ms),
-        },
-        None,
-        _FINDING_SET,
-    )
-
-
 def make_each_at(ctx: LintContext, check: Check, rows: Iterable[AtRow]) -> Iterator[Finding]:
-    """:func:`make_at` of each row, what every finding shares looked up once.
+    """:func:`make` of each row (:data:`AtRow`), what every finding shares looked up once.
 
-    A row is ``(subject, message, why, mitigation, severity, lines, positions, time_ms)``.
-    For a rule that yields a finding per layer of a big engine (``reformat-dtype``:
-    thousands): the same findings as a ``make_at`` call per row (tests/findings compare them).
+    Each finding is ``make(ctx, check, subject, message, why, mitigation, severity=severity,
+    lines=lines, layers=positions, time_ms=time_ms)`` without its questions about the
+    arguments' kinds: for a rule that yields a finding per layer of a big engine
+    (``reformat-dtype``: thousands; tests/findings compare the two).
     """
     columns = ctx.columns
     names = columns.names

@@ -416,7 +416,7 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     """Reformats that change the data type between two layers of the network."""
     # a 20,000-layer engine has thousands of these: what the findings share is worked out
     # once (a neighbour's short name, the cause and fix of a conversion), and each finding
-    # is made by make_at (the layers by position)
+    # is made by make_each_at (the layers by position)
     items = [r for r in reformats(ctx) if r.kind == "dtype"]
     if not items:
         return
@@ -424,7 +424,7 @@ def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[AtRow]:
-    """``make_at``'s arguments of each ``reformat-dtype`` finding (see :func:`make_each_at`)."""
+    """The row of each ``reformat-dtype`` finding (see :func:`make_each_at`)."""
     columns = ctx.columns
     names = columns.names
     n_inputs, n_outputs = columns.n_inputs, columns.n_outputs
