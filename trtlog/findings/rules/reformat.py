@@ -145,12 +145,7 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
     # tensor objects are read only for a reformat that keeps its type (its layouts)
     table = ctx.table
     rows = table.rows if table is not None and table.edges is not None else None
-    n_inputs, n_outputs, types, names = (
-        columns.n_inputs,
-        columns.n_outputs,
-        columns.types,
-        columns.names,
-    )
+    n_inputs, n_outputs, types = columns.n_inputs, columns.n_outputs, columns.types
     # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
     copies = [
         i
@@ -182,34 +177,55 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
             if src_dtype is None and dst_dtype is None:
                 continue  # a names-only engine: nothing to classify
             src_name, dst_name = inputs[0].name, outputs[0].name
-        direction = ""
         if ctx.is_network_input_at(i, src_name):
-            kind, direction = "io", "input"
+            direction = "input"
         elif ctx.is_network_output_at(i, dst_name):
-            kind, direction = "io", "output"
-        elif src_dtype and dst_dtype and src_dtype != dst_dtype:
-            kind = "dtype"
+            direction = "output"
         else:
-            inputs, outputs = ctx.layer_tensors(i)
-            src, dst = inputs[0], outputs[0]
-            if src.layout is not None and src.layout == dst.layout and src.vector == dst.vector:
-                continue  # the same format on both sides: a copy, not a reformat of formats
-            kind = "layout"
-        out.append(
-            Reformat(
-                i,
-                names[i],
-                src_dtype,
-                dst_dtype,
-                kind,
-                direction,
-                added.get(dst_name),
-                src_name,
-                dst_name,
-                ctx,
-            )
-        )
+            direction = ""
+        found = _classified(ctx, i, direction, src_dtype, dst_dtype, src_name, dst_name, added)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _classified(
+    ctx: LintContext,
+    i: int,
+    direction: str,
+    src_dtype: str | None,
+    dst_dtype: str | None,
+    src_name: str,
+    dst_name: str,
+    added: dict[str, Any],
+) -> Reformat | None:
+    """The reformat at position ``i``, classified, or ``None`` for a copy that keeps its format.
+
+    ``io`` at a network input or output (``direction``), else ``dtype`` when its first
+    tensors' types differ, else ``layout``.
+    """
+    if direction:
+        kind = "io"
+    elif src_dtype and dst_dtype and src_dtype != dst_dtype:
+        kind = "dtype"
+    else:
+        inputs, outputs = ctx.layer_tensors(i)
+        src, dst = inputs[0], outputs[0]
+        if src.layout is not None and src.layout == dst.layout and src.vector == dst.vector:
+            return None  # the same format on both sides: a copy, not a reformat of formats
+        kind = "layout"
+    return Reformat(
+        i,
+        ctx.columns.names[i],
+        src_dtype,
+        dst_dtype,
+        kind,
+        direction,
+        added.get(dst_name),
+        src_name,
+        dst_name,
+        ctx,
+    )
 
 
 def _reformats_of_table(
@@ -225,12 +241,7 @@ def _reformats_of_table(
     table = ctx.table
     assert table is not None and table.edges is not None
     rows, times, edges = table.rows, table.times, table.edges
-    n_inputs, n_outputs, types, names = (
-        columns.n_inputs,
-        columns.n_outputs,
-        columns.types,
-        columns.names,
-    )
+    n_inputs, n_outputs, types = columns.n_inputs, columns.n_outputs, columns.types
     roles = ctx.qdq_roles
     keep = [i for i in copies if n_inputs[i] and n_outputs[i] and i not in roles]
     # each reformat's first input and output: where its layer's run starts in the flat lists
@@ -258,40 +269,22 @@ def _reformats_of_table(
         else:
             in_list, out_list = ctx.tensor_names_at(i)
             src_name, dst_name = in_list[0], out_list[0]
-        direction = ""
         # is_network_input_at / is_network_output_at, asked only when they may say yes
         if (src_name[:5] == "__myl" or src_name not in producers) and ctx.is_network_input_at(
             i, src_name
         ):
-            kind, direction = "io", "input"
+            direction = "input"
         elif (
             dst_name in bindings
             if bindings and dst_name[:5] != "__myl"
             else ctx.is_network_output_at(i, dst_name)
         ):
-            kind, direction = "io", "output"
-        elif src_dtype and dst_dtype and src_dtype != dst_dtype:
-            kind = "dtype"
+            direction = "output"
         else:
-            inputs, outputs = ctx.layer_tensors(i)
-            src, dst = inputs[0], outputs[0]
-            if src.layout is not None and src.layout == dst.layout and src.vector == dst.vector:
-                continue  # the same format on both sides: a copy, not a reformat of formats
-            kind = "layout"
-        out.append(
-            Reformat(
-                i,
-                names[i],
-                src_dtype,
-                dst_dtype,
-                kind,
-                direction,
-                added.get(dst_name),
-                src_name,
-                dst_name,
-                ctx,
-            )
-        )
+            direction = ""
+        found = _classified(ctx, i, direction, src_dtype, dst_dtype, src_name, dst_name, added)
+        if found is not None:
+            out.append(found)
     return out
 
 
