@@ -218,7 +218,7 @@ def _engines(draw: Any) -> Engine:
     return Engine(source="g", origin="layer_json", detailed=True, layers=tuple(layers))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_engines())
 def test_figures_equal_the_rollup_on_generated_engines(engine: Engine) -> None:
     _check(engine)
