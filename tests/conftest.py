@@ -120,6 +120,10 @@ SECONDS = {
     "tests/test_package.py": 24.0,
     "tests/fuzz/test_linear_time.py": 23.0,
     "tests/graph/test_core.py": 16.0,
+    "tests/html/test_data_fast_paths.py": 12.0,  # (the four files of the stop of 2026-11-27
+    "tests/engine/test_module_figures.py": 11.0,  # 10:00-13:00, from their times alone: about
+    "tests/html/test_graph_data.py": 6.0,  # twice that, as the others were measured)
+    "tests/html/test_layers_section.py": 6.0,
     "tests/build/test_passes.py": 13.0,
     "tests/exports/test_lazy_engine.py": 13.0,
     "tests/cli/test_cli.py": 12.0,

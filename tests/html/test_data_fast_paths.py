@@ -7,6 +7,7 @@ fastest tactics of each layer (one sort, not a grouped rank), and the page's JSO
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,11 @@ def test_many_strings_at_once_are_each_string_in_turn(calls: list[list[str | Non
 # -- the Tactics section and the overview's figures from the columns (no tactics frame) ------
 
 TACTIC_LOGS = sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
+
+
+@functools.cache
+def _parsed(path: Path) -> trtlog.Build:
+    return trtlog.parse(path)
 
 
 def _tactics_of_frame(frame: pd.DataFrame, s: Any, lines: Any) -> dict[str, Any]:
@@ -211,12 +217,13 @@ def test_the_tactics_section_from_columns_is_the_frames(
 
     if rows is not None:
         monkeypatch.setattr(data, "TACTIC_ROWS", rows)
-    build = trtlog.parse(path)
-    expected = _section(_tactics_of_frame, build.tactics_frame())
+    build = _parsed(path)  # (both row counts read one build: its views are not changed)
+    frame = build.tactics_frame()
+    expected = _section(_tactics_of_frame, frame)
     assert _section(data._tactics, tactic_columns(build, arrays=True)) == expected
     assert _section(data._tactics, tactic_columns(build)) == expected
     if rows is None:
-        figures = summarize(build, tactics=build.tactics_frame())
+        figures = summarize(build, tactics=frame)
         assert summarize(build, tactics=tactic_columns(build, arrays=True)) == figures
         assert summarize(build, tactics=tactic_columns(build)) == figures
 
