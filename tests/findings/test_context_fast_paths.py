@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import trtlog
-from tests.conftest import FIXTURES, corpus_logs, layer_json_files
+from tests.conftest import CORPUS, FIXTURES, corpus_logs, layer_json_files
 from tests.findings.inputs import build
 from tests.findings.test_golden import CASES
 from trtlog import Engine, Finding
@@ -371,7 +371,8 @@ def test_reformat_dtype_batch_is_the_plain_rule() -> None:
         fast = list(check_reformat_dtype(ctx))
         assert fast == _reformat_dtype_plain(ctx), label
         seen += len(fast)
-    assert seen >= 5  # the fixtures and corpus have dtype reformats
+    # dtype reformats: one in the fixtures, more in the corpus
+    assert seen >= (5 if CORPUS.is_dir() else 1)
 
 
 def test_make_each_at_is_make_of_each_row() -> None:
@@ -449,7 +450,7 @@ def test_reformats_of_the_table_are_the_general_loop() -> None:
         seen += len(fast)
         checked += 1
     assert checked >= 5
-    assert seen >= 5
+    assert seen >= (5 if CORPUS.is_dir() else 3)  # reformats: three in the fixtures
 
 
 def _timed_contexts(tmp_path: Path) -> list[tuple[str, LintContext]]:
