@@ -123,30 +123,71 @@ def make(
         layer_names = [*layer_names, *names]
     if len(layer_names) > 1:
         layer_names = list(dict.fromkeys(layer_names))
-    evidence = assemble(
+    evidence = _evidence(
+        ctx.log_source if all_lines else None,
+        all_lines,
+        ctx.layer_source if layer_list else None,
+        indices,
+        layer_names,
+        tuple(reference_layers),
+    )
+    return _finding(
+        check.info.id,
+        severity or check.info.severity,
+        subject,
+        message,
+        why,
+        mitigation,
+        evidence,
+        time_ms,
+    )
+
+
+def _evidence(
+    source: str | None,
+    lines: list[int],
+    layer_source: str | None,
+    layers: list[int],
+    names: list[str],
+    reference_layers: tuple[int, ...],
+) -> Evidence:
+    """The evidence of a finding, assembled (its fields are already what validation makes)."""
+    return assemble(
         Evidence,
         {
-            "source": ctx.log_source if all_lines else None,
-            "lines": tuple(all_lines),
-            "layer_source": ctx.layer_source if layer_list else None,
-            "layers": tuple(indices),
-            "names": tuple(layer_names),
-            "reference_layers": tuple(reference_layers),
+            "source": source,
+            "lines": tuple(lines),
+            "layer_source": layer_source,
+            "layers": tuple(layers),
+            "names": tuple(names),
+            "reference_layers": reference_layers,
         },
         None,
         _EVIDENCE_SET,
     )
+
+
+def _finding(
+    rule_id: str,
+    severity: Severity,
+    subject: str,
+    message: str,
+    why: str,
+    mitigation: str,
+    evidence: Evidence,
+    time_ms: float | None,
+) -> Finding:
+    """A finding, assembled (``time_ms`` as a float, what validation would make of an int)."""
     return assemble(
         Finding,
         {
-            "rule": check.info.id,
-            "severity": severity or check.info.severity,
+            "rule": rule_id,
+            "severity": severity,
             "subject": subject,
             "message": message,
             "why": why,
             "mitigation": mitigation,
             "evidence": evidence,
-            # what validation would make of an int
             "time_ms": time_ms if time_ms is None or type(time_ms) is float else float(time_ms),
         },
         None,
@@ -189,31 +230,12 @@ def make_each_at(ctx: LintContext, check: Check, rows: Iterable[AtRow]) -> Itera
             layer_names = layer_names[:_MAX_NAMES]
         if len(layer_names) > 1:
             layer_names = list(dict.fromkeys(layer_names))
-        evidence = assemble(
-            Evidence,
-            {
-                "source": log_source if all_lines else None,
-                "lines": tuple(all_lines),
-                "layer_source": layer_source,
-                "layers": tuple(indices),
-                "names": tuple(layer_names),
-                "reference_layers": (),
-            },
-            None,
-            _EVIDENCE_SET,
+        evidence = _evidence(
+            log_source if all_lines else None,
+            all_lines,
+            layer_source,
+            indices,
+            layer_names,
+            (),
         )
-        yield assemble(
-            Finding,
-            {
-                "rule": rule_id,
-                "severity": severity,
-                "subject": subject,
-                "message": message,
-                "why": why,
-                "mitigation": mitigation,
-                "evidence": evidence,
-                "time_ms": time_ms if time_ms is None or type(time_ms) is float else float(time_ms),
-            },
-            None,
-            _FINDING_SET,
-        )
+        yield _finding(rule_id, severity, subject, message, why, mitigation, evidence, time_ms)
