@@ -887,7 +887,7 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
             "layer": layer_names,
             "timed": np.bincount(codes[timed], minlength=k).tolist(),
             "skipped": np.bincount(codes[skipped], minlength=k).tolist(),
-            "best": _floats(best),
+            "best": _finite_or_none(best),
             "first": first.tolist(),
             "last": last.tolist(),
             "reformat": (np.bincount(codes[reformat], minlength=k) > 0).tolist(),
@@ -897,7 +897,7 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
         "combo": texts("format_combination", rows),
         "tactic": _hex_of(columns, rows),
         "kernel": texts("tactic_name", rows),
-        "ms": _floats(time_ms[rows]),
+        "ms": _finite_or_none(time_ms[rows]),
         "flags": flags[rows].tolist(),
         "reason": texts("skip_reason", rows),
         "line": line[rows].tolist(),
@@ -905,7 +905,7 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
             "layer": texts("layer", picked),
             "tactic": _hex_of(columns, picked),
             "kernel": texts("tactic_name", picked),
-            "ms": _floats(time_ms[picked]),
+            "ms": _finite_or_none(time_ms[picked]),
             "known": in_engine[picked].tolist(),
             "line": engine_lines,
         },
@@ -944,16 +944,6 @@ def _hex_of(columns: Mapping[str, Any], rows: Any) -> list[str | None]:
         hexes: list[str | None] = list(_hex_texts(columns["tactic"][rows]))
         return hexes
     return column_take(columns["tactic_hex"], rows)
-
-
-def _floats(values: Any) -> list[float | None]:
-    """A float array as a list with ``None`` for NaN and infinities (what ``column`` gives)."""
-    import numpy as np
-
-    out: list[Any] = values.tolist()
-    for i in np.flatnonzero(~np.isfinite(values)).tolist():
-        out[i] = None
-    return out
 
 
 def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
