@@ -51,6 +51,7 @@ __all__ = [
     "column_array",
     "column_take",
     "column_texts",
+    "escaped",
     "layer_codes",
     "tactic_columns",
     "tactic_rows",
@@ -999,11 +1000,19 @@ def column_texts(values: Any) -> list[str | None]:
     try:
         "".join(distinct).encode("utf-8")
     except UnicodeEncodeError:
-        return [_escaped(t) for t in texts]
+        return [escaped(t) for t in texts]
     return texts
 
 
-def _escaped(text: Any) -> Any:
+def escaped(text: Any) -> Any:
+    """A text with its lone surrogates escaped (``\\udcff``), as a frame's cell shows it.
+
+    Anything else as it is.
+
+    Example:
+        >>> escaped("b\\udcff"), escaped(None)
+        ('b\\\\udcff', None)
+    """
     if isinstance(text, str):
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text

@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from trtlog.build.tactics import Indexed
+from trtlog.build.tactics import Indexed, escaped
 
 __all__ = [
     "SCHEMAS",
@@ -102,7 +102,7 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     except UnicodeEncodeError:
         # a lone surrogate (text decoded with surrogateescape) cannot go into an Arrow
         # string: the cell shows it escaped (``\udcff``)
-        return pd.Series([_escaped(v) for v in values], dtype=dtype)
+        return pd.Series([escaped(v) for v in values], dtype=dtype)
     except OverflowError:
         low, high = _RANGES.get(dtype, (None, None))
         if low is None or high is None:
@@ -121,12 +121,6 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
 def _all_none(values: Sequence[Any]) -> bool:
     """Whether every value is ``None`` (a column the frame's rows leave empty)."""
     return isinstance(values, list) and values.count(None) == len(values)
-
-
-def _escaped(value: Any) -> Any:
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    return value
 
 
 _ARROW_STRINGS = pd.StringDtype().storage == "pyarrow"
