@@ -40,6 +40,9 @@ def test_the_fastest_of_each_layer_are_the_grouped_rank(rows: list[tuple[int, An
     rank = pd.Series(values).where(valid).groupby(codes).rank(method="first")
     expected = (rank <= TACTICS_PER_LAYER).to_numpy()
     assert (_fastest_of_group(codes, values, valid) == expected).all()
+    # codes too wide to pack with the ranks into one int64 key: the lexsort
+    wide = codes.astype(np.int64) << 50
+    assert (_fastest_of_group(wide, values, valid) == expected).all()
 
 
 @pytest.mark.parametrize(

@@ -950,7 +950,10 @@ def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
     """Whether each row is among the fastest :data:`TACTICS_PER_LAYER` of its layer.
 
     ``rank(method="first") <= TACTICS_PER_LAYER`` of the ``values`` grouped by ``codes``
-    (ties in row order), rows not ``valid`` left unranked; in one sort.
+    (ties in row order), rows not ``valid`` left unranked. The order by (layer, value, row)
+    is one sort of int64 keys packing the layer's code, the value's rank among the distinct
+    values and the row (a sort of the values gives the ranks): a lexsort of the three keys
+    took half as long again on 200,000 rows; it stays for keys too wide to pack.
 
     Example:
         >>> import numpy as np
@@ -963,15 +966,28 @@ def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
 
     rows = np.flatnonzero(valid)
     keep = np.zeros(len(values), dtype=bool)
-    if not len(rows):
+    n = len(rows)
+    if not n:
         return keep
-    group = codes[rows]
-    # by group, then value, then row (lexsort: the last key is the first sorted on)
-    order = rows[np.lexsort((rows, values[rows], group))]
-    grouped = codes[order]
+    group = np.asarray(codes[rows], dtype=np.int64)
+    value = values[rows]
+    bits = n.bit_length()  # a position among the valid rows, or a rank of their values
+    if int(group.min()) >= 0 and (int(group.max()) + 1).bit_length() + 2 * bits <= 63:
+        by_value = np.argsort(value)
+        ordered = value[by_value]
+        rank = np.empty(n, dtype=np.int64)  # equal values share a rank
+        rank[by_value] = np.cumsum(np.r_[False, ordered[1:] != ordered[:-1]])
+        key = (group << (2 * bits)) | (rank << bits) | np.arange(n)
+        key.sort(kind="stable")  # (a log's rows come layer by layer: runs for timsort)
+        order = key & ((1 << bits) - 1)
+        grouped = key >> (2 * bits)
+    else:
+        # by group, then value, then row (lexsort is stable: the last key is sorted on first)
+        order = np.lexsort((value, group))
+        grouped = group[order]
     starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
-    rank = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
-    keep[order[rank < TACTICS_PER_LAYER]] = True
+    place = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
+    keep[rows[order[place < TACTICS_PER_LAYER]]] = True
     return keep
 
 
