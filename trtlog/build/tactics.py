@@ -569,8 +569,8 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
     at = np.empty(n_c, dtype=np.int64)
     at[order] = np.arange(1, n_c + 1)
     size = n_c + 1
-    state = {name: _Fill(size) for name in ("layer", "reformat", "combination", "runner", "rid")}
-    state["reformat"].values[0] = False
+    state = {name: _Fill(size) for name in ("layer", "combination", "runner", "rid")}
+    state["reformat"] = _Fill(size, bool)  # False before the first control row
     r_reset = np.zeros(size, dtype=bool)
     c_reset = np.zeros(size, dtype=bool)
     fastest_at: list[Any] = []
@@ -586,9 +586,9 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         start += n
         if kind == "timing_runner" or kind == "runner_profiled":
             state["runner"].set(p, values["runner"])
-            layers = values["layer"]
-            named = np.array([bool(x) for x in layers], dtype=bool)
-            state["layer"].set(p[named], _objects(layers)[named])
+            layers = _objects(values["layer"])
+            named = layers.astype(bool)  # a runner line without a layer keeps the layer
+            state["layer"].set(p[named], layers[named])
             if kind == "timing_runner":
                 state["rid"].set(p, values["runner_id"])
                 r_reset[p] = True
@@ -689,16 +689,23 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
                     None,
                 )
             )
-    # the state after each control row: a forward fill of what each one sets
-    snapshots = {name: fill.filled() for name, fill in state.items()}
+    # the state after each control row: a forward fill of what each one sets, as the
+    # position of the value it carries (the values are taken only for the rows read)
+    carried = {name: fill.carried() for name, fill in state.items()}
+    reformat_after = state["reformat"].values[carried["reformat"]]
     r_block = np.cumsum(r_reset)
     c_block = np.cumsum(c_reset)
-    codes: dict[str, int] = {}
+    # the runner after each control row as a number: the texts set numbered once (no
+    # Python step per control row); no runner is -1
+    runner_fill = state["runner"]
+    set_at = np.flatnonzero(runner_fill.where)
+    runners = runner_fill.values[set_at].tolist()
+    codes: dict[str | None, int] = {r: i for i, r in enumerate(dict.fromkeys(runners))}
+    codes[None] = -1
     code_of = codes.setdefault
-    s_code = np.array(
-        [-1 if r is None else code_of(r, len(codes)) for r in snapshots["runner"]],
-        dtype=np.int64,
-    )
+    code_set = np.full(size, -1, dtype=np.int64)
+    code_set[set_at] = np.fromiter(map(codes.__getitem__, runners), np.int64, len(runners))
+    s_code = code_set[carried["runner"]]
     # the rows: timings (in parts) and the rows other kinds add
     t_lines = _joined([np.asarray(p[0], dtype=np.int64) for p in timing], np.int64)
     n_t = len(t_lines)
@@ -709,12 +716,14 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         return None
     all_lines = np.concatenate([t_lines, c_lines[order][e_at - 1] if n_e else e_at])
     rows = np.argsort(all_lines, kind="stable")
-    snap = np.concatenate([np.searchsorted(c_sorted, t_lines), e_at])[rows]
-    tactic = tactic_all[rows]
     line_col = all_lines[rows]
+    # the snapshot after the last control row on or before each row's line (a row another
+    # kind adds is on that kind's line: the state after it); lines are distinct
+    snap = np.searchsorted(c_sorted, line_col, side="right")
+    tactic = tactic_all[rows]
     cached = np.zeros(n_t + n_e, dtype=bool)
     skipped = np.zeros(n_t + n_e, dtype=bool)
-    reformat_col = snapshots["reformat"][snap].astype(bool)
+    reformat_col = reformat_after[snap]
     times = np.concatenate(
         [
             _joined([np.asarray(p[3]["time_ms"], dtype=np.float64) for p in timing], np.float64),
@@ -723,10 +732,12 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
     )
     names = np.empty(n_t + n_e, dtype=object)
     at_part = 0
+    blank = False  # a timing line printed an empty kernel name (the frame holds None)
     for part in timing:
         column = part[3]["tactic_name"]
         names[at_part : at_part + len(column)] = column
         at_part += len(column)
+        blank = blank or "" in column
     skip_reason: Any = [None] * (n_t + n_e)
     requested: Any = [None] * (n_t + n_e)
     if n_e:
@@ -739,7 +750,7 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
             [
                 r
                 for e in extra
-                for r in (e[6] if e[6] is not None else snapshots["reformat"][e[0]].tolist())
+                for r in (e[6] if e[6] is not None else reformat_after[e[0]].tolist())
             ],
             dtype=bool,
         )
@@ -750,7 +761,7 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         asked = np.empty(n_t + n_e, dtype=object)
         asked[n_t:] = [r for e in extra for r in e[5]]
         requested = asked[rows].tolist()
-    if n_t and "" in names[:n_t].tolist():
+    if blank:
         names[:n_t] = [x or None for x in names[:n_t].tolist()]
     fastest = _marked(
         (r_block[snap],),
@@ -783,14 +794,14 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
     chosen |= cached
     return {
         "line": line_col,
-        "layer": Indexed(snapshots["layer"], snap),
-        "runner": Indexed(snapshots["runner"], snap),
-        "runner_id": Indexed(snapshots["rid"], snap),
+        "layer": Indexed(state["layer"].values, carried["layer"][snap]),
+        "runner": Indexed(runner_fill.values, carried["runner"][snap]),
+        "runner_id": Indexed(state["rid"].values, carried["rid"][snap]),
         "reformat": reformat_col,
-        "format_combination": Indexed(snapshots["combination"], snap),
+        "format_combination": Indexed(state["combination"].values, carried["combination"][snap]),
         "tactic": tactic,
         "tactic_hex": None,  # spelled by the caller (tactic_columns or the frame)
-        "tactic_name": names[rows],
+        "tactic_name": Indexed(names, rows),  # (the page takes a few rows of it)
         "time_ms": times[rows],
         "fastest": fastest,
         "chosen": chosen,
@@ -808,13 +819,15 @@ def _joined(arrays: list[Any], dtype: Any) -> Any:
 
 
 class Indexed:
-    """A column as ``distinct[positions]``: a state column of the tactics frame.
+    """A column as ``distinct[positions]``: a column of the tactics frame not yet taken.
 
-    Its values are the state after each control row (far fewer than the rows), so the frame
-    converts ``distinct`` once and takes from it.
+    A state column's values are the state after each control row (far fewer than the rows),
+    so the frame converts ``distinct`` once and takes from it; ``tactic_name`` holds the
+    timing parts' names in part order and each row's position among them (the page takes
+    only the rows it shows).
 
     Attributes:
-        distinct: an object array of the state after each control row.
+        distinct: an object array (the state after each control row, or the names).
         positions: per row, its position in ``distinct``.
     """
 
@@ -850,23 +863,26 @@ def _objects(values: Any) -> Any:
 class _Fill:
     """One state value per control row: set at some rows, carried forward to the others."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, dtype: Any = object) -> None:
         import numpy as np
 
-        self.values = np.empty(size, dtype=object)  # None before the first control row
+        # None (False) before the first control row
+        self.values = np.zeros(size, dtype=dtype) if dtype is not object else np.empty(size, object)
         self.where = np.zeros(size, dtype=bool)
         self.where[0] = True
 
     def set(self, at: Any, values: Any) -> None:
         if len(at):
-            self.values[at] = _objects(values) if isinstance(values, list) else values
+            objects = isinstance(values, list) and self.values.dtype == object
+            self.values[at] = _objects(values) if objects else values
             self.where[at] = True
 
-    def filled(self) -> Any:
+    def carried(self) -> Any:
+        """Per control row, the position of the value after it (the last one set)."""
         import numpy as np
 
         index = np.where(self.where, np.arange(len(self.where)), 0)
-        return self.values[np.maximum.accumulate(index)]
+        return np.maximum.accumulate(index)
 
 
 def _uint64(columns: list[Any], extra: list[Any]) -> Any:
