@@ -107,10 +107,32 @@ def test_tactic_ids_in_bulk_equal_parse_tactic(values: list[int]) -> None:
 
 @pytest.mark.parametrize(
     "texts",
-    [["0x00000000000003e8", "0123"], ["-3"], ["0x3e8"], ["0x00000000000003eg"], ["0X" + "0" * 16]],
+    [
+        ["0x00000000000003e8", "0123"],
+        ["-3"],
+        ["0x3e8"],
+        ["0x00000000000003eg"],
+        ["0X" + "0" * 16],
+        ["0x" + "0" * 7 + " " + "0" * 8],  # bytes.fromhex would skip the space
+        ["0x" + "0" * 15 + "\u00e9"],  # not ASCII
+    ],
 )
 def test_other_tactic_spellings_leave_the_bulk_path(texts: list[str]) -> None:
     assert tactic_array(texts) is None
+
+
+def test_numbers_as_an_array_are_parse_num_of_each_text() -> None:
+    """``arrays=True`` gives a number column as a float64 array of what ``parse_num`` gives
+    (every spelling C++ prints), and a text that is no number still raises ``ValueError``."""
+    from trtlog.parser.columns import _convert
+
+    texts = ["100", "0.5", "8.9389e-05", "inf", "-inf", "1e+06", "0.00335499"]
+    array = _convert(parse_num, texts, True)
+    assert array.dtype == np.float64
+    assert array.tolist() == [parse_num(t) for t in texts] == _convert(parse_num, texts, False)
+    assert np.isnan(_convert(parse_num, ["-nan", "nan"], True)).all()
+    with pytest.raises(ValueError):
+        _convert(parse_num, ["0.5", "n/a"], True)
 
 
 def _cutting(head: Any, detail: Any) -> dict[str, Any]:

@@ -151,29 +151,39 @@ def _flat(value: Any) -> list[Any]:
 def tactic_array(texts: Sequence[str]) -> Any:
     """``parse_tactic`` of each text as an unsigned 64-bit array, or ``None``.
 
-    In bulk when every text is ``0x`` and 16 hex digits (what 8.4+ print): one
-    ``bytes.fromhex`` of the joined digits. ``None`` for anything else (the caller maps
-    ``parse_tactic``).
+    In bulk when every text is ``0x`` and 16 hex digits (what 8.4+ print): the joined texts
+    as rows of 18 bytes, whose last 16 columns go to one ``bytes.fromhex`` (no
+    ``str.replace`` of every ``0x``: half the time). ``None`` for anything else (the caller
+    maps ``parse_tactic``).
     """
     import numpy as np
 
     n = len(texts)
     joined = "".join(texts)
-    if len(joined) != 18 * n or joined[0::18] != "0" * n or joined[1::18] != "x" * n:
-        return None
-    digits = joined.replace("0x", "")
-    if len(digits) != 16 * n:
+    if len(joined) != 18 * n:
         return None
     try:
-        raw = bytes.fromhex(digits)
+        chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8).reshape(n, 18)
+    except UnicodeEncodeError:
+        return None
+    if not ((chars[:, 0] == ord("0")).all() and (chars[:, 1] == ord("x")).all()):
+        return None
+    try:
+        raw = bytes.fromhex(chars[:, 2:].tobytes().decode("ascii"))
     except ValueError:
+        return None
+    if len(raw) != 8 * n:  # (fromhex skips whitespace)
         return None
     return np.frombuffer(raw, dtype=">u8").astype(np.uint64)
 
 
 def _convert(conv: Callable[[str], Any], texts: list[Any], arrays: bool) -> Any:
-    if conv is parse_num:
-        return list(map(float, texts))  # parse_num is float()
+    if conv is parse_num:  # parse_num is float()
+        if arrays:
+            import numpy as np
+
+            return np.fromiter(map(float, texts), dtype=np.float64, count=len(texts))
+        return list(map(float, texts))
     if conv is parse_tactic and texts:
         array = tactic_array(texts)
         if array is not None:
@@ -198,7 +208,8 @@ def shape_columns(
         n: the number of rows.
         names: the fields wanted.
         defaults: each field's value when ``make`` leaves it out (the class defaults).
-        arrays: a tactic id column may be an unsigned 64-bit numpy array (else a list).
+        arrays: a tactic id column may be an unsigned 64-bit numpy array and a number
+            column a float64 array (else lists).
     """
     plan = _plan(shape)
     if plan is not None:
