@@ -738,8 +738,10 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         names[at_part : at_part + len(column)] = column
         at_part += len(column)
         blank = blank or "" in column
-    skip_reason: Any = [None] * (n_t + n_e)
-    requested: Any = [None] * (n_t + n_e)
+    # the timing rows have neither: one None for all of them (the page takes a few rows)
+    none = np.empty(1, dtype=object)
+    skip_reason: Any = Indexed(none, np.zeros(n_t + n_e, dtype=np.intp))
+    requested: Any = skip_reason
     if n_e:
         is_extra = rows >= n_t
         which = rows[is_extra] - n_t
@@ -757,10 +759,10 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         reformat_col[is_extra] = e_reformat[which]
         why = np.empty(n_t + n_e, dtype=object)
         why[n_t:] = [r for e in extra for r in e[4]]
-        skip_reason = why[rows].tolist()
+        skip_reason = Indexed(why, rows)
         asked = np.empty(n_t + n_e, dtype=object)
         asked[n_t:] = [r for e in extra for r in e[5]]
-        requested = asked[rows].tolist()
+        requested = Indexed(asked, rows)
     if blank:
         names[:n_t] = [x or None for x in names[:n_t].tolist()]
     fastest = _marked(
@@ -1067,8 +1069,6 @@ def layer_codes(values: Any) -> tuple[Any, list[str], Any]:
     """
     import numpy as np
 
-    code_of: dict[str, int] = {}
-    add = code_of.setdefault
     if isinstance(values, Indexed):
         positions = np.asarray(values.positions, dtype=np.intp)
         if len(positions) and bool((positions[1:] >= positions[:-1]).all()):
@@ -1078,12 +1078,28 @@ def layer_codes(values: Any) -> tuple[Any, list[str], Any]:
         else:
             used, first = np.unique(positions, return_index=True)
             slots = used[np.argsort(first, kind="stable")]  # in the order of their first row
-        texts = column_texts(values.distinct[slots])
+        codes, names, missing = _numbered(column_texts(values.distinct[slots]))
         slot_code = np.zeros(len(values.distinct), dtype=np.intp)
-        slot_code[slots] = [add("" if t is None else t, len(code_of)) for t in texts]
+        slot_code[slots] = codes
         slot_missing = np.zeros(len(values.distinct), dtype=bool)
-        slot_missing[slots] = [t is None for t in texts]
-        return slot_code[positions], list(code_of), slot_missing[positions]
-    texts = column_texts(values)
-    codes = np.array([add("" if t is None else t, len(code_of)) for t in texts], dtype=np.intp)
-    return codes, list(code_of), np.array([t is None for t in texts], dtype=bool)
+        slot_missing[slots] = missing
+        return slot_code[positions], names, slot_missing[positions]
+    return _numbered(column_texts(values))
+
+
+def _numbered(texts: list[Any]) -> tuple[Any, list[str], Any]:
+    """:func:`layer_codes` of a list of texts: each distinct text numbered once.
+
+    The distinct texts in the order first met (``dict.fromkeys``), ``None`` numbered as
+    ``""``; then each text's place among them in one ``map`` (no Python step per text).
+    """
+    import numpy as np
+
+    distinct = list(dict.fromkeys(texts))
+    code_of: dict[str, int] = {}
+    add = code_of.setdefault
+    codes = np.array([add("" if t is None else t, len(code_of)) for t in distinct], dtype=np.intp)
+    missing = np.array([t is None for t in distinct], dtype=bool)
+    place = {t: i for i, t in enumerate(distinct)}
+    at = np.fromiter(map(place.__getitem__, texts), dtype=np.intp, count=len(texts))
+    return codes[at], list(code_of), missing[at]
