@@ -835,7 +835,7 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
     """
     import numpy as np
 
-    from trtlog.build.tactics import column_array, column_take, column_texts, layer_codes
+    from trtlog.build.tactics import column_array, layer_codes
 
     n = len(columns["line"])
     if not n:
@@ -876,7 +876,7 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
     lines.add_all(n for n in engine_lines if n)
 
     def texts(name: str, at: Any) -> list[int | None]:
-        return s.many(column_texts(column_take(columns[name], at)))
+        return _string_ids(columns[name], at, s)
 
     layer_names = s.many([t or None for t in names])
     return {
@@ -910,6 +910,29 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
             "line": engine_lines,
         },
     }
+
+
+def _string_ids(values: Any, rows: Any, s: Strings) -> list[int | None]:
+    """``s.many`` of the texts of a column of ``tactic_columns`` at ``rows`` (rising).
+
+    A state column (an :class:`~trtlog.build.tactics.Indexed` whose positions rise with the
+    rows: the state after each control row) holds runs of one value: its texts are looked up
+    once per run and repeated (the string table gets them in the same order), not once per
+    row.
+    """
+    import numpy as np
+
+    from trtlog.build.tactics import Indexed, column_take, column_texts
+
+    if isinstance(values, Indexed) and len(rows) > 1:
+        slots = np.asarray(values.positions)[rows]
+        if bool((slots[1:] >= slots[:-1]).all()):
+            starts = np.r_[True, slots[1:] != slots[:-1]]
+            ids = np.empty(int(starts.sum()), dtype=object)
+            ids[:] = s.many(column_texts(values.distinct[slots[starts]]))
+            taken: list[int | None] = ids[np.cumsum(starts) - 1].tolist()
+            return taken
+    return s.many(column_texts(column_take(values, rows)))
 
 
 def _engine_tactics(
