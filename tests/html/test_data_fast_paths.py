@@ -22,12 +22,19 @@ import trtlog
 from tests.conftest import FIXTURES, corpus_logs
 from trtlog.html.data import TACTICS_PER_LAYER, _fastest_of_group
 
+#: times float32 makes equal (or infinite), negative ones, signed zeros: the other orders
+_CLOSE_TIMES = [0.0, -0.0, 1.0, 1.0 + 1e-12, 1.0 - 1e-12, 1e300, 2e300, -3.0, 5e-324, 1e-320]
+
 
 @given(
     st.lists(
         st.tuples(
             st.integers(0, 6),  # the layer's code
-            st.one_of(st.none(), st.integers(0, 4).map(float)),  # a time (ties), or none
+            st.one_of(
+                st.none(),
+                st.integers(0, 4).map(float),  # a time (ties), or none
+                st.sampled_from(_CLOSE_TIMES),
+            ),
             st.booleans(),  # timed
         ),
         max_size=120,
@@ -43,6 +50,15 @@ def test_the_fastest_of_each_layer_are_the_grouped_rank(rows: list[tuple[int, An
     # codes too wide to pack with the ranks into one int64 key: the lexsort
     wide = codes.astype(np.int64) << 50
     assert (_fastest_of_group(wide, values, valid) == expected).all()
+
+
+def test_times_float32_cannot_tell_apart_are_ranked_by_their_value() -> None:
+    """Thirteen times of one layer that float32 makes equal: the last row is the fastest
+    (a sort by the float32 keys alone would keep the first twelve)."""
+    values = np.array([1.0 + 1e-12] * TACTICS_PER_LAYER + [1.0])
+    codes = np.zeros(len(values), dtype=np.intp)
+    keep = _fastest_of_group(codes, values, np.ones(len(values), dtype=bool))
+    assert keep.tolist() == [True] * (TACTICS_PER_LAYER - 1) + [False, True]
 
 
 @pytest.mark.parametrize(
