@@ -559,9 +559,12 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
     parts: list[tuple[str, list[int], dict[str, Any]]] = [
         (kind, lines, values)
         for kind, fields in _FAST_FIELDS.items()
-        for lines, _ends, _sevs, values in store.column_parts(kind, fields, severities=False)
+        # (arrays: tactic ids in bulk, a hot part's line numbers as its array)
+        for lines, _ends, _sevs, values in store.column_parts(
+            kind, fields, arrays=True, severities=False
+        )
     ]
-    c_lines = np.array([n for _k, lines, _v in parts for n in lines], dtype=np.int64)
+    c_lines = _joined([np.asarray(lines, dtype=np.int64) for _k, lines, _v in parts], np.int64)
     n_c = len(c_lines)
     order = np.argsort(c_lines, kind="stable")
     c_sorted = c_lines[order]
@@ -765,13 +768,17 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
         requested = Indexed(asked, rows)
     if blank:
         names[:n_t] = [x or None for x in names[:n_t].tolist()]
+    fastest_marks, chosen_marks = _uint64(fastest_tactic, []), _uint64(chosen_tactic, [])
+    if fastest_marks is None or chosen_marks is None:
+        return None
+    fa_at = np.concatenate(fastest_at) if fastest_at else np.zeros(0, dtype=np.int64)
     fastest = _marked(
         (r_block[snap],),
         tactic,
         line_col,
-        (r_block[np.concatenate(fastest_at)] if fastest_at else np.zeros(0, np.int64),),
-        [t for column in fastest_tactic for t in column],
-        c_lines[order][np.concatenate(fastest_at) - 1].tolist() if fastest_at else [],
+        (r_block[fa_at],),
+        fastest_marks,
+        c_sorted[fa_at - 1],
     )
     ch_at = np.concatenate(chosen_at) if chosen_at else np.zeros(0, dtype=np.int64)
     chosen = _marked(
@@ -786,8 +793,8 @@ def _fast_columns(store: EventStore) -> dict[str, Any] | None:
             )
             + 1,
         ),
-        [t for column in chosen_tactic for t in column],
-        c_lines[order][ch_at - 1].tolist(),
+        chosen_marks,
+        c_sorted[ch_at - 1],
     )
     if fastest is None or chosen is None:
         return None
@@ -911,8 +918,8 @@ def _marked(
     tactic: Any,
     line: Any,
     mark_keys: tuple[Any, ...],
-    mark_tactic: list[int],
-    mark_line: list[int],
+    mark_tactic: Any,
+    mark_line: Any,
 ) -> Any:
     """Rows with a mark of the same keys and tactic on a later line (``None``: keys too big).
 
@@ -923,9 +930,9 @@ def _marked(
     import numpy as np
 
     n = len(tactic)
-    if not mark_line or not n:
+    if not len(mark_line) or not n:
         return np.zeros(n, dtype=bool)
-    m_tactic = np.array(mark_tactic, dtype=np.uint64)
+    m_tactic = np.asarray(mark_tactic, dtype=np.uint64)
     by_block = _marked_by_block(row_keys, tactic, line, mark_keys, m_tactic, mark_line)
     if by_block is not None:
         return by_block
@@ -959,7 +966,7 @@ def _marked_by_block(
     line: Any,
     mark_keys: tuple[Any, ...],
     mark_tactic: Any,
-    mark_line: list[int],
+    mark_line: Any,
 ) -> Any:
     """:func:`_marked` when the marks of each block (first key) agree: ``None`` otherwise.
 
