@@ -47,7 +47,7 @@ def test_the_fastest_of_each_layer_are_the_grouped_rank(rows: list[tuple[int, An
     rank = pd.Series(values).where(valid).groupby(codes).rank(method="first")
     expected = (rank <= TACTICS_PER_LAYER).to_numpy()
     assert (_fastest_of_group(codes, values, valid) == expected).all()
-    # codes too wide to pack with the ranks into one int64 key: the lexsort
+    # codes too wide for the float32 keys: the lexsort
     wide = codes.astype(np.int64) << 50
     assert (_fastest_of_group(wide, values, valid) == expected).all()
 
