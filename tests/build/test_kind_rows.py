@@ -247,3 +247,38 @@ def test_the_tensor_lists_refuse_only_dims_that_do_not_convert(text: str) -> Non
         convert(Token("INPUT_LIST", text))
     except ValueError:
         assert dims_may_refuse(text)
+
+
+# -- the refusal tests are one byte map and one search: the same answers as the regexes ------
+
+_RUN_TEXT = st.lists(
+    st.one_of(
+        st.text("0123456789-:,([)] \n", max_size=12),
+        st.sampled_from(["Half", "x", "\u0663", "\u00b2", "\udc80", "é", "(1,64:8)", "[-1]"]),
+        st.text("9", min_size=3990, max_size=4010),
+    ),
+    max_size=8,
+).map("".join)
+
+
+@example("[" + "9" * 4001 + "]")
+@example("[" + "9" * 4000 + ",-1:2]")
+@example("(\u0663,)")  # an Arabic-Indic digit: \d and int() read it
+@example("[1:\u0663:2]")
+@example("(1:2:3)")
+@given(_RUN_TEXT)
+def test_the_dims_test_finds_what_the_runs_one_by_one_find(text: str) -> None:
+    from trtlog.parser.families.layers import _DIMS, _DIMS_RUN, dims_may_refuse
+
+    one_by_one = any(_DIMS.fullmatch(run) is None for run in _DIMS_RUN.findall(text))
+    assert dims_may_refuse(text) == one_by_one
+
+
+@example("0x" + "f" * 16)
+@example("é" + "a" * 17)
+@example("\udc80" + "1" * 16 + "\u0663")
+@given(st.text("0123456789abcdefABCDEFxg\u0663é\udc80 \n", max_size=40))
+def test_the_long_number_test_finds_what_the_regex_finds(text: str) -> None:
+    from trtlog.build.store import has_long_number
+
+    assert has_long_number(text) == (_LONG_NUMBER.search(text) is not None)
