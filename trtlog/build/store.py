@@ -538,10 +538,14 @@ class EventStore:
         found_kind = sorted(by_kind.get(kind, ()))
         return [cold[i] for i in found_kind]
 
-    def _parse_deferred(self, positions: list[int], parsed: list[int] | None = None) -> None:
+    def _parse_deferred(
+        self, positions: list[int], parsed: list[int] | None = None, routes: Iterable[int] = ()
+    ) -> None:
         """Parse the deferred messages at ``positions`` of ``_cold`` (the index kept current).
 
         ``parsed``: positions whose events were put in ``_cold`` already (indexed here).
+        ``routes``: the keys of the routes those positions are in (every route when empty:
+        only their positions are walked, not the ten thousands of the others').
         """
         by_kind, by_route = self._cold_index()
         cold = self._cold
@@ -552,7 +556,8 @@ class EventStore:
             by_kind.setdefault(cold[i].kind, []).append(i)
         if not positions and not parsed:
             return
-        for key, (_route, left) in list(by_route.items()):
+        for key in routes or list(by_route):
+            left = by_route[key][1]
             left[:] = [i for i in left if cold[i].__class__ is Deferred]
             if not left:
                 del by_route[key]
@@ -748,17 +753,22 @@ def _kind_rows(store: EventStore) -> list[KindRows]:
             part[2].append(last)
             part[3].append(event.severity)
         return list(grouped.values())
-    deferred = _deferred_kinds(store)
-    for i, event in enumerate(store._cold):
-        kind = deferred[i] if event.__class__ is Deferred else event.kind
-        part = grouped.get(kind)
-        if part is None:
-            part = grouped[kind] = (kind, [], [], [])
-        first, last = event.span
-        part[1].append(first)
-        part[2].append(last)
-        part[3].append(event.severity)
-    parts = list(grouped.values())
+    known = _deferred_kinds(store)
+    cold = store._cold
+    parts: list[KindRows] = []
+    # the line parser's events by kind (the index: every one not deferred), then the deferred
+    # messages by the alternative that gave their kind (one-line: the first line is the last)
+    for kind, positions in store._cold_index()[0].items():
+        if positions:
+            events = [cold[i] for i in sorted(positions)]
+            spans = [e.span for e in events]
+            firsts = [span[0] for span in spans]
+            lasts = [span[1] for span in spans]
+            parts.append((kind, firsts, firsts if lasts == firsts else lasts, _severities(events)))
+    for kind, positions in known:
+        messages = [cold[i] for i in positions]
+        firsts = [m.span[0] for m in messages]
+        parts.append((kind, firsts, firsts, _severities(messages)))
     severity = LETTER_SEVERITY.__getitem__
     for hot in store._hot:
         lines = list(hot.rows.lines)
@@ -774,8 +784,16 @@ def _kind_rows(store: EventStore) -> list[KindRows]:
     return parts
 
 
-def _deferred_kinds(store: EventStore) -> dict[int, str]:
-    """The kind of each deferred message of ``store._cold`` (by position), few parsed.
+def _severities(events: list[Any]) -> list[Any]:
+    return [e.severity for e in events]
+
+
+def _deferred_kinds(store: EventStore) -> list[tuple[str, list[int]]]:
+    """The kind of each deferred message of ``store._cold``, few parsed.
+
+    Returns ``(kind, positions in _cold)`` groups, each in file order: the messages that stay
+    deferred (kept in ``store._known`` too); every other deferred message is parsed and
+    indexed by kind.
 
     A message that a compiled alternative of its rule matches, whose method gives one
     constant kind (:func:`~trtlog.parser.columns.column_plan`) and whose values all convert
@@ -790,10 +808,13 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
     kinds = store._known
     to_parse: list[int] = []
     parsed: list[int] = []
-    for route, positions in by_route.values():
+    groups: list[tuple[str, list[int]]] = []
+    touched: list[int] = []  # the routes some of whose messages are parsed
+    for key, (route, positions) in by_route.items():
         matcher = cold[positions[0]].parser._matcher(route)
         if matcher is None:
             to_parse.extend(positions)
+            touched.append(key)
             continue
         alternatives = matcher.shapes()
         rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
@@ -833,13 +854,11 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
                 assert plan is not None  # (a refusal test: a plan with the kind)
             source = plan.get("kind", ("",))
             width = len(shape.groups)
-            if width == 0:
-                groups: list[list[Any]] = []
-            else:
-                groups = _group_columns(got, width)
-            if source[0] == "const" and _converts(shape, groups, len(found)):
+            columns = _group_columns(got, width) if width else []
+            if source[0] == "const" and _converts(shape, columns, len(found)):
                 kinds.update(dict.fromkeys(found, source[1]))
                 kept_rows[k], kept_texts[k] = found, got
+                groups.append((source[1], found))
             elif plan is not None and any(v[0] == "row" for v in plan.values()):
                 # (the rows of a method with a refusal test: a conversion refused, each parsed here)
                 for i, row in zip(found, got, strict=True):
@@ -851,9 +870,11 @@ def _deferred_kinds(store: EventStore) -> dict[int, str]:
         kept = sum(map(len, kept_rows))
         if kept:
             store._matched[id(route)] = (kept, kept_rows, kept_texts)
-    store._parse_deferred(to_parse, parsed)
+        if kept < len(positions):
+            touched.append(key)
+    store._parse_deferred(to_parse, parsed, touched)
     store._route_kinds = {}  # (kinds learnt now)
-    return kinds
+    return groups
 
 
 #: A run of hex digits no 64-bit number fits in (see :func:`_refusal_test`).
