@@ -28,7 +28,7 @@ from typing import Any
 from trtlog._pydantic import assemble, gc_paused
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.parser._lark import rule_name, rules_by_origin
-from trtlog.parser.columns import column_plan, shape_columns
+from trtlog.parser.columns import column_plan, convert_column, shape_columns
 from trtlog.parser.compiled import Shape
 from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
@@ -204,8 +204,11 @@ class EventStore:
         #: parsing it (found by ``kind_rows``: a question about other kinds skips it)
         self._known: dict[int, str] = {}
         #: per route (by id), the deferred messages kind_rows left deferred, matched: their
-        #: count, and per alternative their positions and group texts
-        self._matched: dict[int, tuple[int, list[list[int]], list[list[Any]]]] = {}
+        #: count, and per alternative their positions, their group texts as columns and the
+        #: arguments it converted (by index: see :func:`_converted`)
+        self._matched: dict[
+            int, tuple[int, list[list[int]], list[list[list[Any]]], list[dict[int, Any]]]
+        ] = {}
         #: per route (by id), its deferred count and their kinds when all are known
         self._route_kinds: dict[int, tuple[int, frozenset[str] | None]] = {}
 
@@ -503,22 +506,34 @@ class EventStore:
             matched = self._matched.get(id(route))
             if matched is not None and matched[0] == len(positions):
                 # kind_rows matched these very messages (a route's deferred positions only
-                # ever shrink, so the same count is the same messages)
-                rows, texts = matched[1], matched[2]
+                # ever shrink, so the same count is the same messages) and converted their
+                # arguments
+                rows, texts, converted = matched[1], matched[2], matched[3]
             else:
-                rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
-            for (_regex, shape), found, got in zip(alternatives, rows, texts, strict=True):
+                rows, found_texts = _by_alternative(cold, positions, alternatives, to_parse)
+                texts = [
+                    _group_columns(got, len(shape.groups))
+                    for (_regex, shape), got in zip(alternatives, found_texts, strict=True)
+                ]
+                converted = [{} for _ in alternatives]
+            for (_regex, shape), found, groups, known in zip(
+                alternatives, rows, texts, converted, strict=True
+            ):
                 if not found:
                     continue
                 plan = column_plan(shape)
                 if plan is not None and plan.get("kind", ("",))[0] == "const":
                     if plan["kind"][1] != kind:
                         continue  # messages of another kind: not asked for
-                    width = len(shape.groups)
-                    groups = _group_columns(got, width)
                     try:
                         values = shape_columns(
-                            shape, groups, len(found), names, cls._defaults, arrays=arrays
+                            shape,
+                            groups,
+                            len(found),
+                            names,
+                            cls._defaults,
+                            arrays=arrays,
+                            converted=known,
                         )
                     except ValueError:  # a value that does not convert: parsed one by one
                         pass
@@ -818,9 +833,10 @@ def _deferred_kinds(store: EventStore) -> list[tuple[str, list[int]]]:
             continue
         alternatives = matcher.shapes()
         rows, texts = _by_alternative(cold, positions, alternatives, to_parse)
-        # what stays deferred, by alternative, for column_parts (no second match)
+        # what stays deferred, by alternative, for column_parts (no second match or conversion)
         kept_rows: list[list[int]] = [[] for _ in alternatives]
-        kept_texts: list[list[Any]] = [[] for _ in alternatives]
+        kept_columns: list[list[list[Any]]] = [[] for _ in alternatives]
+        kept_args: list[dict[int, Any]] = [{} for _ in alternatives]
         for k, ((_regex, shape), found, got) in enumerate(
             zip(alternatives, rows, texts, strict=True)
         ):
@@ -855,9 +871,10 @@ def _deferred_kinds(store: EventStore) -> list[tuple[str, list[int]]]:
             source = plan.get("kind", ("",))
             width = len(shape.groups)
             columns = _group_columns(got, width) if width else []
-            if source[0] == "const" and _converts(shape, columns, len(found)):
+            converted = _converted(shape, columns, len(found)) if source[0] == "const" else None
+            if converted is not None:
                 kinds.update(dict.fromkeys(found, source[1]))
-                kept_rows[k], kept_texts[k] = found, got
+                kept_rows[k], kept_columns[k], kept_args[k] = found, columns, converted
                 groups.append((source[1], found))
             elif plan is not None and any(v[0] == "row" for v in plan.values()):
                 # (the rows of a method with a refusal test: a conversion refused, each parsed here)
@@ -869,7 +886,7 @@ def _deferred_kinds(store: EventStore) -> list[tuple[str, list[int]]]:
                 to_parse.extend(found)
         kept = sum(map(len, kept_rows))
         if kept:
-            store._matched[id(route)] = (kept, kept_rows, kept_texts)
+            store._matched[id(route)] = (kept, kept_rows, kept_columns, kept_args)
         if kept < len(positions):
             touched.append(key)
     store._parse_deferred(to_parse, parsed, touched)
@@ -956,27 +973,30 @@ def _group_columns(got: list[Any], width: int) -> list[list[Any]]:
     return [list(c) for c in zip(*got, strict=True)] if width else []
 
 
-def _converts(shape: Shape, groups: list[list[Any]], n: int) -> bool:
-    """Whether ``shape.make`` gives fields for each of ``n`` rows (no ``ValueError``).
+def _converted(shape: Shape, groups: list[list[Any]], n: int) -> dict[int, Any] | None:
+    """The arguments ``shape.make`` computes for ``n`` rows, or ``None`` if one refuses.
 
     For a shape whose method only places its arguments or constants (no field made per
     row, :func:`~trtlog.parser.columns.column_plan`): ``make`` computes every argument from
     the group texts (``int()``, ``float()``... of a text that may hold no value, as
-    ``LogParser._no_value`` says), then the method places them. A callback with a
-    ``refuses_only_when`` test (the inspector's tensor lists) is tested on its texts
-    instead of called.
+    ``LogParser._no_value`` says), then the method places them, so ``make`` gives fields
+    for every row when no conversion refuses (``ValueError``). Each computed argument is
+    kept by its index, as ``shape_columns`` computes it (``converted``: the columns asked
+    later are not converted again). A callback with a ``refuses_only_when`` test (the
+    inspector's tensor lists) is tested on its texts instead of called (and not kept).
     """
+    out: dict[int, Any] = {}
     try:
-        for spec in shape.args:
+        for k, spec in enumerate(shape.args):
             if spec[0] == "conv":
                 texts = groups[spec[2]]
                 refuses = _refusal_test_of(spec[1])
                 if refuses is not None and None not in texts and not refuses("\n".join(texts)):
                     continue  # no text holds what the conversion refuses (one test of all)
-                deque(map(spec[1], texts), maxlen=0)
+                out[k] = convert_column(spec[1], texts, arrays=True)
             elif spec[0] == "expr":
                 fn = spec[1]
-                deque(map(fn, *groups) if groups else (fn() for _ in range(n)), maxlen=0)
+                out[k] = list(map(fn, *groups)) if groups else [fn() for _ in range(n)]
     except ValueError:
-        return False
-    return True
+        return None
+    return out

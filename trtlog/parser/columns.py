@@ -33,7 +33,7 @@ from typing import Any
 from trtlog.numbers import parse_num, parse_tactic
 from trtlog.parser.compiled import Shape
 
-__all__ = ["column_plan", "shape_columns", "tactic_array"]
+__all__ = ["column_plan", "convert_column", "shape_columns", "tactic_array"]
 
 
 class _Touched(Exception):
@@ -177,7 +177,18 @@ def tactic_array(texts: Sequence[str]) -> Any:
     return np.frombuffer(raw, dtype=">u8").astype(np.uint64)
 
 
-def _convert(conv: Callable[[str], Any], texts: list[Any], arrays: bool) -> Any:
+def convert_column(conv: Callable[[str], Any], texts: list[Any], *, arrays: bool = False) -> Any:
+    """``conv`` of every text (a terminal callback over a group's column), in bulk.
+
+    ``parse_num`` as ``float`` (a float64 array when ``arrays``), ``parse_tactic`` of 8.4+
+    ids in one ``bytes.fromhex`` (:func:`tactic_array`: an unsigned 64-bit array when
+    ``arrays``); a text ``conv`` refuses raises its ``ValueError``.
+
+    Example:
+        >>> from trtlog.numbers import parse_tactic
+        >>> convert_column(parse_tactic, ["0x00000000000003ea", "0x0000000000000001"])
+        [1002, 1]
+    """
     if conv is parse_num:  # parse_num is float()
         if arrays:
             import numpy as np
@@ -199,6 +210,7 @@ def shape_columns(
     defaults: dict[str, Any],
     *,
     arrays: bool = False,
+    converted: dict[int, Any] | None = None,
 ) -> dict[str, Any]:
     """The fields ``names`` of ``n`` rows of ``shape`` as columns (what ``make`` gives).
 
@@ -210,10 +222,12 @@ def shape_columns(
         defaults: each field's value when ``make`` leaves it out (the class defaults).
         arrays: a tactic id column may be an unsigned 64-bit numpy array and a number
             column a float64 array (else lists).
+        converted: arguments of the method already computed for these rows, by index in
+            ``shape.args`` (a column as :func:`convert_column` gives it with ``arrays``).
     """
     plan = _plan(shape)
     if plan is not None:
-        out = _planned(shape, plan, groups, n, names, defaults, arrays)
+        out = _planned(shape, plan, groups, n, names, defaults, arrays, converted or {})
         if _agrees(shape, groups, n, names, defaults, out):
             return out
     # every field per row
@@ -259,6 +273,7 @@ def _planned(
     names: Sequence[str],
     defaults: dict[str, Any],
     arrays: bool,
+    converted: dict[int, Any],
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     cache: dict[int, Any] = {}
@@ -266,12 +281,18 @@ def _planned(
     def arg(k: int) -> Any:
         if k not in cache:
             spec = shape.args[k]
-            if spec[0] == "none":
+            if k in converted:  # (a copy: the caller may change its columns)
+                known = converted[k]
+                if hasattr(known, "tolist"):
+                    cache[k] = known.copy() if arrays else known.tolist()
+                else:
+                    cache[k] = list(known)
+            elif spec[0] == "none":
                 cache[k] = [None] * n
             elif spec[0] == "text":
                 cache[k] = groups[spec[1]]
             elif spec[0] == "conv":
-                cache[k] = _convert(spec[1], groups[spec[2]], arrays)
+                cache[k] = convert_column(spec[1], groups[spec[2]], arrays=arrays)
             else:
                 fn = spec[1]
                 cache[k] = list(map(fn, *groups)) if groups else [fn() for _ in range(n)]
