@@ -282,3 +282,83 @@ def test_the_long_number_test_finds_what_the_regex_finds(text: str) -> None:
     from trtlog.build.store import has_long_number
 
     assert has_long_number(text) == (_LONG_NUMBER.search(text) is not None)
+
+
+# -- a node's tensor list and a profile row: their kind known without building them ----------
+
+_IO_DIMS = st.lists(
+    st.one_of(
+        st.integers(-5, 10**6).map(str),
+        st.sampled_from(["\u0663", "1\u0663", "9" * 700, "9" * 5000, "-" + "9" * 4400]),
+    ),
+    max_size=3,
+).map(", ".join)
+_IO_ITEMS = st.lists(
+    st.one_of(
+        st.builds(
+            lambda name, dims, dtype: f"[{name} -> ({dims}){dtype}]",
+            st.text("ab/ _-[]()>,", max_size=6),
+            _IO_DIMS,
+            st.sampled_from(["[FLOAT]", "[HALF]", "", "[x y]"]),
+        ),
+        st.just("[optional input, not set]"),
+        st.text("ab[]()->, 1", max_size=8),
+    ),
+    max_size=3,
+).map(", ".join)
+
+
+@example("[x -> (1, " + "9" * 5000 + ")[FLOAT]],")
+@example("[x -> (1, 3)[FLOAT]], [y -> ()[HALF]],")
+@given(_IO_ITEMS)
+def test_a_node_line_refuses_only_dims_that_do_not_convert(items: str) -> None:
+    from trtlog.parser.families.onnx import OnnxTransformer, dims_may_refuse
+
+    transformer = OnnxTransformer()
+    for method in (transformer.onnx_node_inputs, transformer.onnx_node_outputs):
+        assert getattr(method, "refuses_only_when", None) is dims_may_refuse
+        text = " " + items
+        try:
+            fields = method(Token("A", "/a/Conv"), Token("B", "Conv"), Token("C", text))
+        except ValueError:
+            assert dims_may_refuse(text)
+        else:
+            assert fields["kind"] == "onnx_node_io"
+        # joined by line ends with others, a test finds what one of them holds
+        assert dims_may_refuse(text + "\n" + "[x -> (1)]") == dims_may_refuse(text)
+
+
+@given(
+    st.text(max_size=12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.one_of(st.none(), st.floats()),
+)
+def test_a_profile_row_refuses_nothing(name: str, value: float, median: float | None) -> None:
+    from trtlog.parser.families.runtime import RuntimeTransformer
+
+    transformer = RuntimeTransformer()
+    for method, args in (
+        (transformer.profile_row_86, (value, value, median, value, Token("N", name))),
+        (transformer.profile_row_84, (Token("N", name), value, value, median, value)),
+        (transformer.profile_row_7x, (Token("N", name), value, value, value)),
+    ):
+        refuses = getattr(method, "refuses_only_when")  # noqa: B009 (a mark, not typed)
+        assert not refuses(name)
+        assert method(*args)["kind"] == "profile_row"
+
+
+def test_node_lines_and_profile_rows_stay_unbuilt_and_those_that_refuse_are_parsed() -> None:
+    head = "[04/18/2025-03:51:19] [V] [TRT] "
+    node = "/a/Conv{n} [Conv] inputs: [x -> (1, {d})[FLOAT]], [w -> (8, 3)[HALF]],"
+    text = "".join(
+        head + node.format(n=n, d=d) + "\n" for n, d in enumerate(["3", "9" * 5000, "3", "4"])
+    )
+    text += "[04/18/2025-03:51:20] [I] === Profile (2 iterations ) ===\n"
+    text += "[04/18/2025-03:51:20] [I]    Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer\n"
+    row = "[04/18/2025-03:51:20] [I]        2.35       0.0057       0.0056       0.2   "
+    for name in ("/a/Conv0", "/a/Conv1", "Total"):
+        text += row + name + "\n"
+    known = _check(text)
+    assert sorted(known.values()) == ["onnx_node_io"] * 3 + ["profile_row"] * 3
+    lazy, _eager = lazy_and_eager(text)
+    assert [e.span[0] for e in lazy.events_of("unrecognized")] == [2]

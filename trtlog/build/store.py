@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import chain, repeat
 from operator import itemgetter, methodcaller
-from typing import Any
+from typing import Any, NamedTuple
 
 from trtlog._pydantic import assemble, gc_paused
 from trtlog.events import EVENT_CLASSES, Event
@@ -182,6 +182,16 @@ def _dicts_of(keys: tuple[str, ...]) -> Callable[[Iterable[tuple[Any, ...]]], li
     return namespace["dicts"]  # type: ignore[no-any-return]
 
 
+class _Matches(NamedTuple):
+    """A route's deferred messages that kind_rows matched and left deferred."""
+
+    n: int  #: how many (the route's deferred positions, when none was parsed since)
+    shapes: list[Shape]  #: per alternative of the route's rule, its shape
+    rows: list[list[int]]  #: per alternative, the positions in ``_cold`` it matched
+    columns: list[list[list[Any]]]  #: per alternative, its group texts as columns
+    args: list[dict[int, Any]]  #: per alternative, the arguments converted (:func:`_converted`)
+
+
 class EventStore:
     """A parsed log's events: hot rows per shape plus the line parser's other events.
 
@@ -203,12 +213,8 @@ class EventStore:
         #: the kind of a deferred message, by position in ``_cold``, when it is sure without
         #: parsing it (found by ``kind_rows``: a question about other kinds skips it)
         self._known: dict[int, str] = {}
-        #: per route (by id), the deferred messages kind_rows left deferred, matched: their
-        #: count, and per alternative their positions, their group texts as columns and the
-        #: arguments it converted (by index: see :func:`_converted`)
-        self._matched: dict[
-            int, tuple[int, list[list[int]], list[list[list[Any]]], list[dict[int, Any]]]
-        ] = {}
+        #: per route (by id), the deferred messages kind_rows left deferred, matched
+        self._matched: dict[int, _Matches] = {}
         #: per route (by id), its deferred count and their kinds when all are known
         self._route_kinds: dict[int, tuple[int, frozenset[str] | None]] = {}
 
@@ -228,9 +234,11 @@ class EventStore:
         """The line parser's events, the deferred ones parsed now (once)."""
         if not self._resolved:
             cold = self._cold
+            matched = self._from_matches(None)
             for i, event in enumerate(cold):
                 if event.__class__ is Deferred:
-                    cold[i] = event.event()
+                    built = matched.get(i)
+                    cold[i] = event.event() if built is None else built
             self._resolved = True
             self._index = None  # its deferred positions are parsed now
             self._matched = {}  # nor is any match kept for them needed
@@ -275,6 +283,7 @@ class EventStore:
             k for k, (route, _) in by_route.items() if not wanted.isdisjoint(route_kinds(route))
         ]
         known = self._known
+        matched = self._from_matches(wanted)
         for key in asked:
             positions = by_route[key][1]
             kinds = self._known_kinds(key, positions)
@@ -286,7 +295,10 @@ class EventStore:
                 if sure is not None and sure not in wanted:
                     left.append(i)  # of another kind (kind_rows found it): stays deferred
                     continue
-                event = cold[i] = cold[i].event()
+                event = matched.get(i)
+                if event is None:
+                    event = cold[i].event()
+                cold[i] = event
                 by_kind.setdefault(event.kind, []).append(i)
             if left:
                 positions[:] = left
@@ -297,6 +309,37 @@ class EventStore:
         found = [i for kind in wanted for i in by_kind.get(kind, ())]
         found.sort()
         return [cold[i] for i in found]
+
+    def _from_matches(self, wanted: set[str] | None) -> dict[int, Any]:
+        """The events of the deferred messages kind_rows matched, of ``wanted`` kinds (or all).
+
+        By position in ``_cold``, built from the group texts kind_rows kept (what
+        ``Deferred.event`` does after matching the message again): the message's only
+        alternative's fields, its span and severity. Only messages still deferred.
+        """
+        if not self._matched:
+            return {}
+        cold = self._cold
+        known = self._known
+        out: dict[int, Any] = {}
+        for matches in self._matched.values():
+            for shape, positions, texts in zip(
+                matches.shapes, matches.rows, matches.columns, strict=True
+            ):
+                if not positions or (wanted is not None and known[positions[0]] not in wanted):
+                    continue
+                width = len(shape.groups)
+                rows: Iterable[tuple[Any, ...]] = (
+                    zip(*texts, strict=True)
+                    if width > 1
+                    else zip(texts[0])
+                    if width
+                    else repeat((), len(positions))
+                )
+                for i, args in zip(positions, rows, strict=True):
+                    if cold[i].__class__ is Deferred:
+                        out[i] = _event_of(cold[i], shape, args)
+        return out
 
     def _known_kinds(self, key: int, positions: list[int]) -> frozenset[str] | None:
         """The kinds ``kind_rows`` found for a route's deferred ``positions``, if all known.
@@ -504,11 +547,11 @@ class EventStore:
                 continue
             alternatives = matcher.shapes()
             matched = self._matched.get(id(route))
-            if matched is not None and matched[0] == len(positions):
+            if matched is not None and matched.n == len(positions):
                 # kind_rows matched these very messages (a route's deferred positions only
                 # ever shrink, so the same count is the same messages) and converted their
                 # arguments
-                rows, texts, converted = matched[1], matched[2], matched[3]
+                rows, texts, converted = matched.rows, matched.columns, matched.args
             else:
                 rows, found_texts = _by_alternative(cold, positions, alternatives, to_parse)
                 texts = [
@@ -886,7 +929,8 @@ def _deferred_kinds(store: EventStore) -> list[tuple[str, list[int]]]:
                 to_parse.extend(found)
         kept = sum(map(len, kept_rows))
         if kept:
-            store._matched[id(route)] = (kept, kept_rows, kept_columns, kept_args)
+            shapes = [shape for _regex, shape in alternatives]
+            store._matched[id(route)] = _Matches(kept, shapes, kept_rows, kept_columns, kept_args)
         if kept < len(positions):
             touched.append(key)
     store._parse_deferred(to_parse, parsed, touched)

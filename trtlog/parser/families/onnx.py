@@ -87,6 +87,31 @@ def _io_tensors(text: str) -> tuple[OnnxTensor, ...]:
     return tuple(out)
 
 
+#: Each ASCII byte as ``d`` (a digit) or a space (see :func:`dims_may_refuse`).
+_DIGIT_BYTES = bytes(
+    {**dict.fromkeys(range(256), 0x20), **dict.fromkeys(b"0123456789", 0x64)}.values()
+)
+#: The fewest digits ``int()`` may refuse (``sys.set_int_max_str_digits`` takes no fewer).
+_INT_DIGITS = 640
+_LONG_DIGITS = re.compile(rf"\d{{{_INT_DIGITS}}}")
+
+
+def dims_may_refuse(text: str) -> bool:
+    """Whether ``text`` holds a run of digits ``int()`` may refuse (:data:`_INT_DIGITS`).
+
+    The input and output lists of a node line (:func:`_io_tensors`) convert every other
+    text: the event store reads this test to know such a line's kind without building it,
+    and tests the lines of a route joined by line ends at once (no run spans one).
+
+    Example:
+        >>> dims_may_refuse("[x -> (1, 3)[FLOAT]]"), dims_may_refuse("[x -> (" + "9" * 700 + ")]")
+        (False, True)
+    """
+    if text.isascii():
+        return b"d" * _INT_DIGITS in text.encode("ascii").translate(_DIGIT_BYTES)
+    return _LONG_DIGITS.search(text) is not None
+
+
 def _unescape(value: str) -> str:
     """A protobuf text-format string value without its C escapes (``\\"``, octal UTF-8 bytes)."""
     if "\\" not in value:
@@ -224,6 +249,13 @@ class OnnxTransformer(BaseTransformer):
             "direction": "outputs",
             "tensors": _io_tensors(_tail(items)),
         }
+
+    # A node's tensor list refuses (ValueError: the line becomes unrecognized) only dims
+    # int() cannot read: the event store reads this mark to know a node line's kind without
+    # building it (trtlog.build.store, _deferred_kinds); tests/build/test_kind_rows.py
+    # checks it
+    onnx_node_inputs.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
+    onnx_node_outputs.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
 
     def onnx_register_layer(self, layer: Token, node: Token | None) -> Fields:
         return {"kind": "onnx_register_layer", "layer": str(layer), "node": _tail(node)}
