@@ -494,7 +494,7 @@ class EventStore:
             for hot in self._hot:
                 if hot.kind != kind:
                     continue
-                lines = list(hot.rows.lines)
+                lines = hot.rows.lines.tolist()
                 if hot.events is not None:
                     dicts = [e.__dict__ for e in hot.events]
                     sevs = [e.severity for e in hot.events]
@@ -789,9 +789,12 @@ KindRows = tuple[str, list[int], list[int], list[Any]]
 def kind_rows(store: EventStore) -> list[KindRows]:
     """Every event's kind, lines and severity, without building the hot rows' events.
 
-    One part per hot shape and one per kind of the other events, each in file order;
-    together they hold every event of the store once. A deferred message is not parsed when
-    its kind is sure without it (:func:`_deferred_kinds`). Computed once per store.
+    One part per hot shape, per kind of the line parser's events, and per alternative of a
+    rule that gave deferred messages their kind (a kind may have several parts), each in
+    file order; together they hold every event of the store once. A deferred message is not
+    parsed when its kind is sure without it (:func:`_deferred_kinds`): the matches and the
+    arguments converted to learn it are kept, so ``column_parts`` and ``events_of`` neither
+    match nor convert it again. Computed once per store.
     """
     if store._kind_rows is None:
         store._kind_rows = _kind_rows(store)
@@ -829,7 +832,7 @@ def _kind_rows(store: EventStore) -> list[KindRows]:
         parts.append((kind, firsts, firsts, _severities(messages)))
     severity = LETTER_SEVERITY.__getitem__
     for hot in store._hot:
-        lines = list(hot.rows.lines)
+        lines = hot.rows.lines.tolist()
         if hot.events is not None:
             letters: list[Any] = [e.severity for e in hot.events]
         else:
