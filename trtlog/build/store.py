@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import chain, repeat
-from operator import itemgetter, methodcaller
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any, NamedTuple
 
 from trtlog._pydantic import assemble, gc_paused
@@ -677,7 +677,7 @@ def _by_alternative(
     texts: list[list[Any]] = [[] for _ in alternatives]
     if not positions:
         return rows, texts
-    messages = [cold[i].message for i in positions]
+    messages = list(map(_MESSAGE, map(cold.__getitem__, positions)))
     # the alternative of the first message that one matches, mapped over every message at
     # once (a map per column, no Python step per message); the others one by one
     first = next((k for k, full in enumerate(fulls) if full(messages[0]) is not None), 0)
@@ -700,6 +700,9 @@ def _by_alternative(
         rows[k].append(i)
         texts[k].append(m.group(*alternatives[k][1].groups))
     return rows, texts
+
+
+_MESSAGE = attrgetter("message")
 
 
 def _pick(dicts: list[dict[str, Any]], name: str, defaults: dict[str, Any]) -> list[Any]:
@@ -827,8 +830,9 @@ def _kind_rows(store: EventStore) -> list[KindRows]:
             lasts = [span[1] for span in spans]
             parts.append((kind, firsts, firsts if lasts == firsts else lasts, _severities(events)))
     for kind, positions in known:
-        messages = [cold[i] for i in positions]
-        firsts = [m.span[0] for m in messages]
+        # (maps of C getters: a third of a comprehension's time over the 33,000 messages)
+        messages = list(map(cold.__getitem__, positions))
+        firsts = list(map(_FIRST, map(_SPAN, messages)))
         parts.append((kind, firsts, firsts, _severities(messages)))
     severity = LETTER_SEVERITY.__getitem__
     for hot in store._hot:
@@ -846,7 +850,12 @@ def _kind_rows(store: EventStore) -> list[KindRows]:
 
 
 def _severities(events: list[Any]) -> list[Any]:
-    return [e.severity for e in events]
+    return list(map(_SEVERITY, events))
+
+
+_SPAN = attrgetter("span")
+_FIRST = itemgetter(0)
+_SEVERITY = attrgetter("severity")
 
 
 def _deferred_kinds(store: EventStore) -> list[tuple[str, list[int]]]:
@@ -897,7 +906,9 @@ def _deferred_kinds(store: EventStore) -> list[tuple[str, list[int]]]:
                 sure_texts: list[Any] = []
                 width = len(shape.groups)
                 refuses = _refusal_test(shape) if plan is not None else None
-                if refuses is not None and not refuses("\n".join(cold[i].message for i in found)):
+                if refuses is not None and not refuses(
+                    "\n".join(map(_MESSAGE, map(cold.__getitem__, found)))
+                ):
                     # no message holds what the method refuses (one test of them all, joined
                     # by a line end, which no refused text spans): every one is sure
                     sure, sure_texts = list(found), list(got)
