@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lark import Token
 
@@ -362,3 +362,64 @@ def test_node_lines_and_profile_rows_stay_unbuilt_and_those_that_refuse_are_pars
     assert sorted(known.values()) == ["onnx_node_io"] * 3 + ["profile_row"] * 3
     lazy, _eager = lazy_and_eager(text)
     assert [e.span[0] for e in lazy.events_of("unrecognized")] == [2]
+
+
+# -- generated logs: the kinds kind_rows knows are those of an eager parse -------------------
+
+_POOL = [
+    "/m0/Conv [Conv] inputs: [input -> (1, 64, 56, 56)[HALF]], [w -> (64, 64, 3, 3)[HALF]],",
+    "/m0/Conv [Conv] outputs: [/m0/Conv_output_0 -> (1, 64, 56, 56)[HALF]],",
+    "/a/Conv + /a/Relu (CaskConvolution[0x80000009]) profiling completed in 0.0527958 seconds. "
+    "Fastest Tactic: 0x8133287637ebdcd9 Time: 0.00335499",
+    "Skipping CaskFlattenConvolution: No valid tactics for /a/Conv + /a/Relu",
+    "ConvReluFusion: Fusing /a/Conv with /a/Relu",
+    "=== Profile (2 iterations ) ===",
+    "   Time(ms)     Avg.(ms)   Median(ms)   Time(%)   Layer",
+    "       2.35       0.0057       0.0056       0.2   /a/Conv + /a/Relu",
+    "Engine Layer Information:",
+    "Layer(CaskConvolution): /a/Conv, Tactic: 0x00000000000003ea, "
+    "x (Half[1,64:8,56,56]) -> y[Float(1,3)]",
+    "Layers:",
+    _RECORD.format(n=1, ins=_TENSOR, outs=_TENSOR) + ", TacticValue: 0x00000000000003ea",
+    "Original: 12 layers",
+]
+_MUTATIONS = [
+    lambda s: s,
+    lambda s: s.replace("56", "9" * 5000, 1),
+    lambda s: s.replace("64", "6" * 700, 1),
+    lambda s: s.replace(",", ",,", 1),
+    lambda s: s.replace("0x", "0x1", 1),
+    lambda s: s.replace("3", "\u0663", 1),
+    lambda s: s.replace("a", "é", 1),
+    lambda s: s.replace("1", "-", 1),
+    lambda s: s + " x",
+    lambda s: s[: len(s) // 2],
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_POOL),
+            st.sampled_from(range(len(_MUTATIONS))),
+            st.sampled_from(["V", "I", "W"]),
+        ),
+        min_size=1,
+        max_size=24,
+    )
+)
+def test_the_kinds_of_generated_logs_are_those_of_an_eager_parse(
+    lines: list[tuple[str, int, str]],
+) -> None:
+    text = "".join(
+        f"[04/18/2025-03:51:19] [{letter}] [TRT] {_MUTATIONS[m](line)}\n"
+        for line, m, letter in lines
+    )
+    lazy, eager = lazy_and_eager(text)
+    kinds = ("onnx_node_io", "profile_row", "runner_profiled", "runner_skipped", "fusion")
+    lazy.kind_rows()
+    for kind in kinds:  # from what kind_rows kept (no second match), then built from it
+        assert lazy.columns(kind) == eager.columns(kind), kind
+        assert lazy.events_of(kind) == eager.events_of(kind), kind
+    _check(text)
