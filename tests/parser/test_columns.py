@@ -124,15 +124,15 @@ def test_other_tactic_spellings_leave_the_bulk_path(texts: list[str]) -> None:
 def test_numbers_as_an_array_are_parse_num_of_each_text() -> None:
     """``arrays=True`` gives a number column as a float64 array of what ``parse_num`` gives
     (every spelling C++ prints), and a text that is no number still raises ``ValueError``."""
-    from trtlog.parser.columns import _convert
+    from trtlog.parser.columns import convert_column
 
     texts = ["100", "0.5", "8.9389e-05", "inf", "-inf", "1e+06", "0.00335499"]
-    array = _convert(parse_num, texts, True)
+    array = convert_column(parse_num, texts, arrays=True)
     assert array.dtype == np.float64
-    assert array.tolist() == [parse_num(t) for t in texts] == _convert(parse_num, texts, False)
-    assert np.isnan(_convert(parse_num, ["-nan", "nan"], True)).all()
+    assert array.tolist() == [parse_num(t) for t in texts] == convert_column(parse_num, texts)
+    assert np.isnan(convert_column(parse_num, ["-nan", "nan"], arrays=True)).all()
     with pytest.raises(ValueError):
-        _convert(parse_num, ["0.5", "n/a"], True)
+        convert_column(parse_num, ["0.5", "n/a"], arrays=True)
 
 
 def _cutting(head: Any, detail: Any) -> dict[str, Any]:
