@@ -22,8 +22,22 @@ import sys
 # still holds for the processes the tests start.
 sys.dont_write_bytecode = False
 
+import gc  # noqa: E402
+
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
+
+#: The cyclic collector's thresholds in the test processes (xdist's workers and a run in one
+#: process). A worker holds what its files cache (eager builds of the corpus logs, frames,
+#: engines, report pages) and makes millions of short-lived objects around them; at Python's
+#: default (700, 10, 10) the collector ran ~4,000 young and ~20 full collections per worker,
+#: each full one scanning everything cached: 11% of the CPU time of tests/build,
+#: tests/findings and the corpus tests in one process (5.2 of 50.8 s; 1.3 s at these
+#: thresholds). Cyclic garbage is still collected, in larger batches; the CLI runs its
+#: commands at (150,000, 20, 100) for the same reason (trtlog/cli/main.py). Tests that watch
+#: the collector set it up themselves (tests/test_pydantic.py).
+GC_THRESHOLDS = (100_000, 50, 100)
+gc.set_threshold(*GC_THRESHOLDS)
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -56,7 +70,8 @@ def pytest_configure(config: pytest.Config) -> None:
 ONE_BY_ONE = frozenset({"tests/test_bench.py", "tests/test_notebooks.py"})
 
 #: Test files that share what one worker makes once: ``lazy_and_eager``'s eager builds of
-#: every fixture and corpus log (cached in ``tests/build/test_store.py``), the parsed logs
+#: every fixture and corpus log (cached in ``tests/build/test_store.py``; test_engine_outline.py
+#: reads their engines), the parsed logs
 #: and loaded engines of ``tests/findings/inputs.py``, the warehouse of every fixture and the
 #: report pages (session fixtures of ``tests/warehouse/conftest.py`` and
 #: ``tests/html/conftest.py``). xdist hands each group to one worker as one unit, so these are
@@ -64,6 +79,7 @@ ONE_BY_ONE = frozenset({"tests/test_bench.py", "tests/test_notebooks.py"})
 SHARED_CACHE = {
     "tests/build/test_lazy_views.py": "tests/build/test_store.py",
     "tests/build/test_kind_rows.py": "tests/build/test_store.py",
+    "tests/build/test_engine_outline.py": "tests/build/test_store.py",
     "tests/warehouse/test_dask.py": "tests/warehouse/conftest.py",
     "tests/warehouse/test_ingest.py": "tests/warehouse/conftest.py",
     "tests/warehouse/test_stream.py": "tests/warehouse/conftest.py",
