@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import re
 import shutil
@@ -22,8 +23,22 @@ import sys
 # still holds for the processes the tests start.
 sys.dont_write_bytecode = False
 
+import gc  # noqa: E402
+
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
+
+#: The cyclic collector's thresholds in the test processes (xdist's workers and a run in one
+#: process). A worker holds what its files cache (eager builds of the corpus logs, frames,
+#: engines, report pages) and makes millions of short-lived objects around them; at Python's
+#: default (700, 10, 10) the collector ran ~4,000 young and ~20 full collections per worker,
+#: each full one scanning everything cached: 11% of the CPU time of tests/build,
+#: tests/findings and the corpus tests in one process (5.2 of 50.8 s; 1.3 s at these
+#: thresholds). Cyclic garbage is still collected, in larger batches; the CLI runs its
+#: commands at (150,000, 20, 100) for the same reason (trtlog/cli/main.py). Tests that watch
+#: the collector set it up themselves (tests/test_pydantic.py).
+GC_THRESHOLDS = (100_000, 50, 100)
+gc.set_threshold(*GC_THRESHOLDS)
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
@@ -56,7 +71,8 @@ def pytest_configure(config: pytest.Config) -> None:
 ONE_BY_ONE = frozenset({"tests/test_bench.py", "tests/test_notebooks.py"})
 
 #: Test files that share what one worker makes once: ``lazy_and_eager``'s eager builds of
-#: every fixture and corpus log (cached in ``tests/build/test_store.py``), the parsed logs
+#: every fixture and corpus log (cached in ``tests/build/test_store.py``; test_engine_outline.py
+#: reads their engines), the parsed logs
 #: and loaded engines of ``tests/findings/inputs.py``, the warehouse of every fixture and the
 #: report pages (session fixtures of ``tests/warehouse/conftest.py`` and
 #: ``tests/html/conftest.py``). xdist hands each group to one worker as one unit, so these are
@@ -64,6 +80,7 @@ ONE_BY_ONE = frozenset({"tests/test_bench.py", "tests/test_notebooks.py"})
 SHARED_CACHE = {
     "tests/build/test_lazy_views.py": "tests/build/test_store.py",
     "tests/build/test_kind_rows.py": "tests/build/test_store.py",
+    "tests/build/test_engine_outline.py": "tests/build/test_store.py",
     "tests/warehouse/test_dask.py": "tests/warehouse/conftest.py",
     "tests/warehouse/test_ingest.py": "tests/warehouse/conftest.py",
     "tests/warehouse/test_stream.py": "tests/warehouse/conftest.py",
@@ -92,53 +109,66 @@ SHARED_CACHE = {
     },
 }
 
-#: Seconds a worker spent on the longest units (a full run with 3 workers on the 2-core
-#: machine, 2026-11-27, under load: only their ratios count). The scheduler hands out the
-#: longest first, so that the run ends on short files in every worker; a unit not listed
-#: counts 0.02 s a test, at most 4 s (what the files not listed took).
+#: Seconds a worker spent on the longest units: a full run with 3 workers on the 2-core
+#: machine (2026-11-27 13:07-13:15, under a load of 4-7 from other runs), each divided by 3.6
+#: (that run's wall time over a quiet run's); only their ratios count. The scheduler hands out
+#: the longest first, so that the run ends on short files in every worker; a unit not listed
+#: (all measured under 1 s) counts 0.005 s a test, at most 1 s.
 SECONDS = {
-    "tests/test_bench.py::test_bench_script_runs[ingest.py]": 25.0,
-    "tests/test_bench.py::test_bench_script_runs[engine_load.py]": 15.0,
-    "tests/test_bench.py::test_bench_script_runs[graph.py]": 11.0,
-    "tests/test_notebooks.py::test_notebook_runs[fleet.ipynb]": 18.0,
-    "tests/test_notebooks.py::test_notebook_runs[tactic_timing.ipynb]": 10.0,
-    "tests/test_notebooks.py::test_notebook_runs[explain_a_build.ipynb]": 8.0,
-    "tests/test_notebooks.py::test_notebook_runs[layer_json_and_profile.ipynb]": 8.0,
-    "tests/build/test_store.py": 100.0,  # with test_lazy_views.py and test_kind_rows.py
-    "tests/warehouse/conftest.py": 70.0,  # test_dask.py, test_stream.py, test_ingest.py
-    "tests/test_plots.py": 39.0,
-    "tests/fuzz/test_properties.py": 39.0,
-    "tests/html/conftest.py": 40.0,  # test_browser.py, test_command.py
-    "tests/test_files.py": 33.0,
-    "tests/html/test_report.py": 28.0,
-    "tests/parser/test_grammar_cache.py": 28.0,
-    "tests/warehouse/test_safety.py": 28.0,
-    "tests/parser/test_corpus.py": 27.0,
-    "tests/findings/inputs.py": 25.0,  # the findings files that share tests/findings/inputs.py
-    "tests/graph/test_graph.py": 24.0,
-    "tests/summary/test_summary.py": 24.0,
-    "tests/test_package.py": 24.0,
-    "tests/fuzz/test_linear_time.py": 23.0,
-    "tests/graph/test_core.py": 16.0,
-    "tests/html/test_data_fast_paths.py": 12.0,  # (the four files of the stop of 2026-11-27
-    "tests/engine/test_module_figures.py": 11.0,  # 10:00-13:00, from their times alone: about
-    "tests/html/test_graph_data.py": 6.0,  # twice that, as the others were measured)
-    "tests/html/test_layers_section.py": 6.0,
-    "tests/build/test_passes.py": 13.0,
-    "tests/exports/test_lazy_engine.py": 13.0,
-    "tests/cli/test_cli.py": 12.0,
-    "tests/test_layering.py": 12.0,
-    "tests/findings/test_fragments.py": 11.0,
-    "tests/parser/test_grammars.py": 11.0,
-    "tests/test_pydantic.py": 9.0,
-    "tests/engine/test_engine.py": 8.0,
-    "tests/warehouse/test_views.py": 7.0,
-    "tests/graph/test_silent_fates.py": 7.0,
-    "tests/parser/test_line_fixtures.py": 7.0,
-    "tests/cli/test_startup.py": 7.0,
-    "tests/parser/test_inspector_params.py": 7.0,
+    "tests/build/test_store.py": 56.4,  # with test_lazy_views, test_kind_rows, test_engine_outline
+    "tests/warehouse/conftest.py": 20.7,  # test_dask.py, test_stream.py, test_ingest.py
+    "tests/html/conftest.py": 16.0,  # test_browser.py, test_command.py
+    "tests/test_plots.py": 14.2,
+    "tests/parser/test_grammar_cache.py": 12.5,
+    "tests/fuzz/test_linear_time.py": 11.9,
+    "tests/fuzz/test_properties.py": 11.7,
+    "tests/graph/test_core.py": 11.0,
+    "tests/summary/test_summary.py": 9.9,
+    "tests/parser/test_corpus.py": 9.8,
+    "tests/warehouse/test_safety.py": 9.3,
+    "tests/html/test_report.py": 8.6,
+    "tests/test_bench.py::test_bench_script_runs[ingest.py]": 8.4,
+    "tests/test_files.py": 8.2,
+    "tests/test_package.py": 7.7,
+    "tests/html/test_data_fast_paths.py": 7.0,
+    "tests/findings/inputs.py": 6.3,  # the findings files that share it
+    "tests/cli/test_cli.py": 6.2,
+    "tests/graph/test_graph.py": 5.8,
+    "tests/engine/test_module_figures.py": 5.5,
+    "tests/test_bench.py::test_bench_script_runs[engine_load.py]": 5.3,
+    "tests/test_notebooks.py::test_notebook_runs[fleet.ipynb]": 4.9,
+    "tests/build/test_passes.py": 4.4,
+    "tests/cli/test_startup_summary.py": 4.4,
+    "tests/exports/test_lazy_engine.py": 4.3,
+    "tests/test_layering.py": 3.9,
+    "tests/parser/test_grammars.py": 3.6,
+    "tests/test_bench.py::test_bench_script_runs[graph.py]": 3.6,
+    "tests/findings/test_fragments.py": 3.2,
+    "tests/html/test_layers_section.py": 3.1,
+    "tests/test_notebooks.py::test_notebook_runs[tactic_timing.ipynb]": 2.5,
+    "tests/engine/test_engine.py": 2.5,
+    "tests/test_bench.py::test_bench_script_runs[report.py]": 2.3,
+    "tests/test_notebooks.py::test_notebook_runs[explain_a_build.ipynb]": 2.3,
+    "tests/graph/test_silent_fates.py": 2.1,
+    "tests/parser/families/test_onnx.py": 2.1,
+    "tests/parser/test_line_fixtures.py": 2.1,
+    "tests/html/test_graph_data.py": 2.1,
+    "tests/warehouse/test_views.py": 2.0,
+    "tests/test_bench.py::test_bench_script_runs[parse_throughput.py]": 1.9,
+    "tests/test_bench.py::test_bench_script_runs[report_steps.py]": 1.9,
+    "tests/test_bench.py::test_bench_script_runs[lint.py]": 1.9,
+    "tests/test_notebooks.py::test_notebook_runs[layer_json_and_profile.ipynb]": 1.8,
+    "tests/test_bench.py::test_bench_script_runs[merge_graph.py]": 1.8,
+    "tests/test_bench.py::test_bench_script_runs[compare.py]": 1.7,
+    "tests/test_names_shape.py": 1.5,
+    "tests/cli/test_startup.py": 1.5,
+    "tests/diff/test_pairs.py": 1.5,
+    "tests/test_pydantic.py": 1.5,
+    "tests/test_bench.py::test_bench_script_runs[startup.py]": 1.4,
+    "tests/test_bench.py::test_bench_script_runs[fuzz.py]": 1.3,
+    "tests/parser/test_dispatch.py": 1.1,
 }
-_ONE_BY_ONE_TEST = 6.0  # a bench script or notebook not listed in SECONDS
+_ONE_BY_ONE_TEST = 1.5  # a bench script or notebook not listed in SECONDS
 
 
 def _file_of(nodeid: str) -> str:
@@ -179,7 +209,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             return SECONDS[scope]
         if _file_of(scope) in ONE_BY_ONE:
             return _ONE_BY_ONE_TEST
-        return min(0.02 * sizes[scope], 4.0)
+        return min(0.005 * sizes[scope], 1.0)
 
     order = {scope: (-seconds(scope), scope) for scope in sizes}
     items.sort(key=lambda i: order[_scope_of(i.nodeid)])
@@ -322,6 +352,13 @@ def corpus_json() -> list[Path]:
 
 def layer_json_files() -> list[Path]:
     """The layer-info JSON files among the fixtures and the corpus (not profiles or timings)."""
+    return list(_layer_json_files())
+
+
+@functools.cache
+def _layer_json_files() -> tuple[Path, ...]:
+    """(Read once per process: three test modules ask at collection, in every xdist worker,
+    and each answer reads and decodes all ~150 JSON files.)"""
     import warnings
 
     import trtlog
@@ -337,7 +374,7 @@ def layer_json_files() -> list[Path]:
             continue
         if detect_kind(values[0]) == "layers":
             out.append(path)
-    return out
+    return tuple(out)
 
 
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
