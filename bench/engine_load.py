@@ -49,7 +49,7 @@ import pandas as pd
 import trtlog
 from trtlog._pydantic import assemble
 from trtlog.engine.model import EngineLayer, ProfileRecord
-from trtlog.engine.profile import _record_time
+from trtlog.engine.profile import record_time
 from trtlog.exports import jsonio
 from trtlog.exports.read import read_json_file
 from trtlog.frames.schema import SCHEMAS, frame_from_columns
@@ -277,7 +277,7 @@ def floor(layers_path: Path, profile_path: Path) -> None:
                 data = {"name": key[0], "dims": key[1], "format": key[2], "location": key[3]}
                 tensor = seen[key] = assemble(Tensor, data, {}, _FIELDS[Tensor])
             tensors.append(tensor)
-        time_ = _record_time(records[obj["Name"]])  # as the merge builds it
+        time_ = record_time(records[obj["Name"]])  # as the merge builds it
         data = {
             "index": i,
             "name": obj["Name"],

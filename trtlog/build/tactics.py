@@ -52,6 +52,7 @@ __all__ = [
     "column_take",
     "column_texts",
     "escaped",
+    "hex_texts",
     "layer_codes",
     "tactic_columns",
     "tactic_rows",
@@ -98,7 +99,7 @@ def tactic_columns(
                 )
                 fast["engine_layer"], fast["in_engine"] = engine_layer, in_engine
                 if not arrays:
-                    fast["tactic_hex"] = _hex_texts(fast["tactic"])
+                    fast["tactic_hex"] = hex_texts(fast["tactic"])
                     return {k: v.tolist() if hasattr(v, "tolist") else v for k, v in fast.items()}
                 return fast
         table = tactic_rows(build)
@@ -999,8 +1000,14 @@ def _marked_by_block(
     return out
 
 
-def _hex_texts(tactic: Any) -> list[str]:
-    """``format_tactic`` of every value of a uint64 array (from its big-endian bytes)."""
+def hex_texts(tactic: Any) -> list[str]:
+    """``format_tactic`` of every value of a uint64 array (from its big-endian bytes).
+
+    Example:
+        >>> import numpy as np
+        >>> hex_texts(np.array([1002], dtype=np.uint64))
+        ['0x00000000000003ea']
+    """
     text = tactic.astype(">u8").tobytes().hex()
     return ["0x" + text[i : i + 16] for i in range(0, len(text), 16)]
 

@@ -14,15 +14,22 @@ from trtlog._pydantic import assemble
 from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord, total_of
 from trtlog.names import parse_kernel_name, split_name
 
-__all__ = ["exact_times", "layer_time", "merge_profile"]
+__all__ = ["exact_times", "layer_time", "merge_profile", "record_time"]
 
 
 _TIME_FIELDS_SET = frozenset(LayerTime.model_fields)
 _LAYER_FIELDS_SET = frozenset(EngineLayer.model_fields)
 
 
-def _record_time(r: ProfileRecord, reason: str | None = None) -> LayerTime:
-    """The time of a layer that one profile record times."""
+def record_time(r: ProfileRecord, reason: str | None = None) -> LayerTime:
+    """The time of a layer that one profile record times (``reason``: why it matched).
+
+    Example:
+        >>> from trtlog.engine.model import ProfileRecord
+        >>> r = ProfileRecord(name="conv1", time_ms=2.0, average_ms=0.5, percentage=100.0)
+        >>> record_time(r).average_ms
+        0.5
+    """
     data = {
         "average_ms": r.average_ms,
         "total_ms": r.time_ms,
@@ -36,7 +43,7 @@ def _record_time(r: ProfileRecord, reason: str | None = None) -> LayerTime:
 
 def _time(records: Sequence[ProfileRecord], reason: str | None = None) -> LayerTime:
     if len(records) == 1:
-        return _record_time(records[0], reason)
+        return record_time(records[0], reason)
     data = {
         "average_ms": total_of(r.average_ms for r in records),
         "total_ms": total_of(r.time_ms for r in records),
@@ -114,7 +121,7 @@ def layer_time(profile: Profile, time: int | str) -> LayerTime:
     """A layer's time from :func:`exact_times`: that of a record (its index), or none (why)."""
     if isinstance(time, str):
         return LayerTime(reason=time)
-    return _record_time(profile.records[time])
+    return record_time(profile.records[time])
 
 
 def _unmatched_notes(unmatched: list[str]) -> list[str]:
@@ -168,12 +175,12 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
             hit = first.get(layer.name)
             if hit is not None and not used[hit]:
                 used[hit] = True
-                times[li] = _record_time(records[hit])
+                times[li] = record_time(records[hit])
     else:
         for li, layer in enumerate(engine.layers):
             hit = take(exact, layer.name)
             if hit is not None:
-                times[li] = _record_time(records[hit])
+                times[li] = record_time(records[hit])
     # "None in times" would compare None with every LayerTime through pydantic's __eq__
     if any(t is None for t in times) and not all(used):
         stripped: dict[str, list[int]] = defaultdict(list)
@@ -184,7 +191,7 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
             if times[li] is None:
                 hit = take(stripped, _strip_profile(layer.name))
                 if hit is not None:
-                    times[li] = _record_time(records[hit], "matched without its [profile N] suffix")
+                    times[li] = record_time(records[hit], "matched without its [profile N] suffix")
     regions = [
         li
         for li, layer in enumerate(engine.layers)

@@ -33,7 +33,7 @@ from trtlog.engine.model import (
     precision_of,
 )
 from trtlog.engine.modules import module_of_node
-from trtlog.engine.profile import _record_time, exact_times, layer_time, merge_profile
+from trtlog.engine.profile import exact_times, layer_time, merge_profile, record_time
 from trtlog.errors import InputError
 from trtlog.exports.profile import load_profile
 from trtlog.exports.read import JsonInput, detect_kind, read_json_file, wrong_kind
@@ -987,7 +987,7 @@ def _engine(
             if exact is not None and profile is not None:
                 records = profile.records
                 times = [
-                    _record_time(records[spec]) if type(spec) is int else layer_time(profile, spec)
+                    record_time(records[spec]) if type(spec) is int else layer_time(profile, spec)
                     for spec in time_specs
                 ]
             built = _build_layers(layers_raw, source, order, node_order, table.rows, times)

@@ -36,6 +36,7 @@ __all__ = [
     "layers_frame",
     "modules_frame",
     "profile_frame",
+    "serve_reformats",
     "tensors_frame",
     "times_frame",
     "times_stats_frame",
@@ -173,8 +174,10 @@ _NAME, _NODES = _COLUMNS.index("name"), _COLUMNS.index("onnx_nodes")
 assert tuple(_COLUMNS[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
 
 
-def _serve_reformats(columns: list[Sequence[Any]]) -> None:
+def serve_reformats(columns: list[Sequence[Any]]) -> None:
     """A reformat row's module is that of the layer it serves (its own nodes are none).
+
+    What :func:`layers_frame` does to its rows, and the report's Layers section to its columns.
 
     ``columns`` are the frame's leading columns (:data:`LAYER_ROW_COLUMNS`); the module
     column is replaced by one with the served modules.
@@ -207,7 +210,7 @@ def _frame_of_rows(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
     if not rows:
         return frame_from_columns("layers", {name: () for name in names})
     columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
-    _serve_reformats(columns)
+    serve_reformats(columns)
     return frame_from_columns("layers", dict(zip(names, columns, strict=True)))
 
 
@@ -218,7 +221,7 @@ def _table_frame(table: LayerTable) -> pd.DataFrame:
         return _frame_of_rows(rows)
     # columns first: the reformats' modules are replaced in one column, not row by row
     columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
-    _serve_reformats(columns)
+    serve_reformats(columns)
     times = table.times
     if times is None:
         no_time = (math.nan, math.nan, math.nan, math.nan, "no profile merged")

@@ -627,10 +627,10 @@ def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list
         values["percentage"] = column(frame, "percentage")
         return values, frame["time_ms"].to_numpy(dtype=float)
     from trtlog.engine.model import LAYER_ROW_COLUMNS
-    from trtlog.frames.engine import _serve_reformats
+    from trtlog.frames.engine import serve_reformats
 
     columns: list[Any] = list(table.columns())  # (the table keeps them: the module tree too)
-    _serve_reformats(columns)  # (the frame's module column: a reformat's is its layer's)
+    serve_reformats(columns)  # (the frame's module column: a reformat's is its layer's)
     values = dict(zip(LAYER_ROW_COLUMNS, map(list, columns), strict=True))
     n = len(table.rows)
     times = table.times
@@ -961,10 +961,10 @@ def _engine_tactics(
 
 def _hex_of(columns: Mapping[str, Any], rows: Any) -> list[str | None]:
     """The ``tactic_hex`` texts of ``rows`` (spelled from the ids when not given)."""
-    from trtlog.build.tactics import _hex_texts, column_take
+    from trtlog.build.tactics import column_take, hex_texts
 
     if columns["tactic_hex"] is None:  # an unsigned 64-bit array (tactic_columns, arrays)
-        hexes: list[str | None] = list(_hex_texts(columns["tactic"][rows]))
+        hexes: list[str | None] = list(hex_texts(columns["tactic"][rows]))
         return hexes
     return column_take(columns["tactic_hex"], rows)
 
