@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import trtlog
 from trtlog._pydantic import gc_paused
 from trtlog.build.model import SourceMeta
-from trtlog.build.parsing import _build
+from trtlog.build.parsing import build_of_text
 from trtlog.build.tactics import _FAST_FIELDS, _engine_tactics
 from trtlog.parser.source import iter_lines, read_text
 
@@ -306,7 +306,7 @@ def _stats(values: list[float]) -> str:
 def eager_parse(path: Path) -> trtlog.Build:
     """Every event built while parsing, by the line parser (trtlog 0.1's ``parse``)."""
     info, text = read_text(path)
-    return _build(text, SourceMeta(name=info.name), strict=False, lines=iter_lines(text))
+    return build_of_text(text, SourceMeta(name=info.name), strict=False, lines=iter_lines(text))
 
 
 def peak_rss(path: Path) -> int:

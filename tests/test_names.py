@@ -74,14 +74,14 @@ def test_split_top_matches_the_character_scan(text: str, sep: str) -> None:
 @given(NAMES)
 def test_leaf_fast_path_changes_nothing(text: str) -> None:
     fast = _split(text)
-    with patch.object(names, "_decorated", lambda _text: True):  # always: no fast path
+    with patch.object(names, "decorated", lambda _text: True):  # always: no fast path
         slow = _split(text)
     assert fast == slow
 
 
 @given(NAMES)
 def test_decorated_is_the_regex(text: str) -> None:
-    assert names._decorated(text) == (names._DECORATED.search(text) is not None)
+    assert names.decorated(text) == (names._DECORATED.search(text) is not None)
 
 
 @given(st.lists(st.sampled_from(["/a/Conv", "/b/Relu", " | doc", "x"]), min_size=1, max_size=6))

@@ -22,7 +22,7 @@ from typing import Literal
 
 from trtlog._files import read_bytes
 from trtlog.build import Build
-from trtlog.build.parsing import _build, _meta
+from trtlog.build.parsing import build_of_text, source_meta
 from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.engine.model import Engine, Profile, Times
 from trtlog.errors import InputError
@@ -228,9 +228,9 @@ def _parse(value: str | os.PathLike[str] | bytes, name: str, progress: Progress 
     opened = open_lines(value, name=name)
     text = read_all(opened)
     lines = iter_lines(text)
-    return _build(
+    return build_of_text(
         text,
-        _meta(opened.info),
+        source_meta(opened.info),
         strict=False,
         lines=lines if progress is None else _counting(lines, len(text), progress),
     )

@@ -41,6 +41,7 @@ __all__ = [
     "common_path",
     "cut_module",
     "decode_ops",
+    "decorated",
     "foreign_range_ends",
     "is_qdq_node",
     "is_quantize_scale_node",
@@ -332,7 +333,7 @@ def _tree(text: str, depth: int, make: Callable[..., Any], leaf: Callable[[str],
     depth += 1
     # Order matters: decorations that wrap a whole name first, then the depth-0 operators
     # from the loosest (||) to the tightest (+), then decorations of a single name.
-    if not _decorated(text):  # fast path: most parts are plain names
+    if not decorated(text):  # fast path: most parts are plain names
         return leaf(text)
     m = _PROFILE.match(text) if text.endswith("]") else None
     if m:
@@ -352,11 +353,11 @@ def _tree(text: str, depth: int, make: Callable[..., Any], leaf: Callable[[str],
     # match, on a big engine's tens of thousands of names)
     merged = split_top(text, " || ") if " || " in text else ()
     if len(merged) > 1:
-        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in merged])
+        parts = tuple([_tree(p, depth, make, leaf) if decorated(p) else leaf(p) for p in merged])
         return make(text, "merge", parts, None, None)
     fused = split_top(text, " + ") if " + " in text else ()
     if len(fused) > 1:
-        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in fused])
+        parts = tuple([_tree(p, depth, make, leaf) if decorated(p) else leaf(p) for p in fused])
         return make(text, "fusion", parts, None, None)
     braced = text.startswith("{")
     inner = _wrapped(text, "{ForeignNode[", "]}") if braced else None
@@ -372,7 +373,7 @@ def _tree(text: str, depth: int, make: Callable[..., Any], leaf: Callable[[str],
     inner = _wrapped(text, "PWN(", ")") if text.startswith("PWN(") else None
     if inner is not None:
         pieces = split_top(inner, ", ")
-        parts = tuple([_tree(p, depth, make, leaf) if _decorated(p) else leaf(p) for p in pieces])
+        parts = tuple([_tree(p, depth, make, leaf) if decorated(p) else leaf(p) for p in pieces])
         return make(text, "pointwise", parts, None, None)
     m = _CLONE.match(text) if "_clone_" in text else None
     if m:
@@ -435,8 +436,15 @@ def foreign_range_ends(text: str) -> tuple[str, str] | None:
 _DECORATED = re.compile(r"[(\[{]| \+ | \|\| |_clone_|_myl|^Reformat")
 
 
-def _decorated(text: str) -> bool:
-    """``_DECORATED.search(text) is not None``, several times faster (substring tests)."""
+def decorated(text: str) -> bool:
+    """Whether :func:`split_name` may find structure in ``text`` (a plain name: ``False``).
+
+    ``_DECORATED.search(text) is not None``, several times faster (substring tests).
+
+    Example:
+        >>> decorated("/model/conv1/Conv"), decorated("a + b")
+        (False, True)
+    """
     return (
         "(" in text
         or "[" in text

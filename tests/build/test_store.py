@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import trtlog
 from tests.conftest import FIXTURES, corpus_logs
 from trtlog.build.model import Build, SourceMeta
-from trtlog.build.parsing import _build
+from trtlog.build.parsing import build_of_text
 from trtlog.build.store import EventStore, family_kinds, route_kinds
 from trtlog.build.tactics import _engine_tactics
 from trtlog.parser.scanner import Unusual, _one_line, scan
@@ -36,16 +36,16 @@ def lazy_and_eager(text: str, piece: int | None = None) -> tuple[Build, Build]:
     """
     meta = SourceMeta(name="<test>")
     lazy = (
-        _build(text, meta, strict=False)
+        build_of_text(text, meta, strict=False)
         if piece is None
-        else _build(text, meta, strict=False, piece=piece)
+        else build_of_text(text, meta, strict=False, piece=piece)
     )
     return lazy, _eager(text)
 
 
 @functools.cache
 def _eager(text: str) -> Build:
-    return _build(text, SourceMeta(name="<test>"), strict=False, lines=iter_lines(text))
+    return build_of_text(text, SourceMeta(name="<test>"), strict=False, lines=iter_lines(text))
 
 
 def _store(build: Build) -> EventStore:
@@ -218,12 +218,12 @@ def test_piece_boundaries_do_not_matter(
     if not text.strip():
         return
     try:
-        eager = _build(text, SourceMeta(name="<t>"), strict=False, lines=iter_lines(text))
+        eager = build_of_text(text, SourceMeta(name="<t>"), strict=False, lines=iter_lines(text))
     except trtlog.InputError:
         with pytest.raises(trtlog.InputError):
-            _build(text, SourceMeta(name="<t>"), strict=False, piece=piece)
+            build_of_text(text, SourceMeta(name="<t>"), strict=False, piece=piece)
         return
-    lazy = _build(text, SourceMeta(name="<t>"), strict=False, piece=piece)
+    lazy = build_of_text(text, SourceMeta(name="<t>"), strict=False, piece=piece)
     assert lazy.counts() == eager.counts()
     assert lazy.events == eager.events
     assert lazy.to_text() == text
@@ -237,8 +237,8 @@ def test_piece_boundaries_do_not_matter(
 )
 def test_hot_lines_across_pieces(lines: list[str], crlf: bool, piece: int) -> None:
     text = ("\r\n" if crlf else "\n").join(lines) + "\n"
-    lazy = _build(text, SourceMeta(name="<t>"), strict=False, piece=piece)
-    eager = _build(text, SourceMeta(name="<t>"), strict=False, lines=iter_lines(text))
+    lazy = build_of_text(text, SourceMeta(name="<t>"), strict=False, piece=piece)
+    eager = build_of_text(text, SourceMeta(name="<t>"), strict=False, lines=iter_lines(text))
     assert lazy.events == eager.events
 
 

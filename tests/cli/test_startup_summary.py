@@ -134,7 +134,7 @@ def test_the_cached_alternatives_are_the_grammars_own() -> None:
     for family in FAMILIES:
         if not family.starts:
             continue
-        derived = grammar._derive(family, grammar._cached_parser(family))
+        derived = grammar._derive(family, grammar.cached_parser(family))
         loaded = grammar._Derived.load(derived.dump())
         assert loaded is not None
         assert loaded.routes == derived.routes
@@ -150,7 +150,7 @@ def test_a_derived_cache_of_other_sources_is_not_used(
     family = next(f for f in FAMILIES if f.name == "optimizer")
     path = grammar.derived_path(family)
     assert path is not None and path.endswith(".derived-cache")
-    derived = grammar._derive(family, grammar._cached_parser(family))
+    derived = grammar._derive(family, grammar.cached_parser(family))
     grammar._write_signed(path, grammar._stamp(family, False) + b"|derived 1|other", derived.dump())
     assert grammar._read_signed(path, grammar._derived_stamp(family)) is None
     grammar._write_signed(path, grammar._derived_stamp(family), derived.dump())

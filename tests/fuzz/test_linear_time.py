@@ -27,7 +27,7 @@ import trtlog
 from trtlog import names
 from trtlog.names import parse_kernel_name, split_name
 from trtlog.parser.families import FAMILIES
-from trtlog.parser.grammar import _cached_parser
+from trtlog.parser.grammar import cached_parser
 
 SMALL, LARGE = 10_000, 100_000
 FLOOR = 0.005  # (2 ms failed twice in full runs with three workers on two cores)
@@ -109,7 +109,7 @@ def _prefix(pattern: str, flags: int) -> str:
 def _terminals() -> list[tuple[str, re.Pattern[str]]]:
     found: dict[str, re.Pattern[str]] = {}
     for family in FAMILIES:
-        for t in _cached_parser(family).terminals:
+        for t in cached_parser(family).terminals:
             if t.pattern.type != "re":
                 continue
             flags = 0

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from trtlog.build.model import SourceMeta
-from trtlog.build.parsing import _build
+from trtlog.build.parsing import build_of_text
 from trtlog.build.store import EventStore
 from trtlog.parser.scanner import _alternation, _bounded, _prefix_free
 from trtlog.parser.source import iter_lines
@@ -49,8 +49,8 @@ def test_a_bounded_run_captures_what_the_unbounded_one_captures(number: str) -> 
 
 def _lazy_and_eager(text: str) -> tuple[EventStore, list[object], list[object]]:
     meta = SourceMeta(name="<t>")
-    lazy = _build(text, meta, strict=False)
-    eager = _build(text, meta, strict=False, lines=iter_lines(text))
+    lazy = build_of_text(text, meta, strict=False)
+    eager = build_of_text(text, meta, strict=False, lines=iter_lines(text))
     store = lazy.__dict__.get("_store")
     assert isinstance(store, EventStore), "the build did not come from the scanner"
     return store, list(lazy.events), list(eager.events)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     pass
 
 
-__all__ = ["iter_events", "parse", "parse_text"]
+__all__ = ["build_of_text", "iter_events", "parse", "parse_text", "source_meta"]
 
 
 def iter_events(
@@ -52,7 +52,7 @@ def iter_events(
     return LogParser(strict=strict, source=opened.info.name).run(opened.lines)
 
 
-def _build(
+def build_of_text(
     text: str,
     meta: SourceMeta,
     *,
@@ -62,9 +62,17 @@ def _build(
 ) -> Build:
     """Parse ``text`` (whose lines may be given already split) into a Build.
 
-    Not strict and without pre-split lines, the scanner fills an event store whose events
-    are built on first access (see :mod:`trtlog.build.store`); otherwise every event is
-    built now by the line parser (``strict`` must raise at the line that fails).
+    What :func:`parse` and :func:`parse_text` do once the text is read. Not strict and
+    without pre-split lines, the scanner fills an event store whose events are built on
+    first access (see :mod:`trtlog.build.store`); otherwise every event is built now by the
+    line parser (``strict`` must raise at the line that fails). ``piece``: the scanner's
+    chunk of lines (tests vary it).
+
+    Example:
+        >>> text, meta = "[I] [TRT] Original: 1 layers\\n", SourceMeta(name="t")
+        >>> build = build_of_text(text, meta, strict=False)
+        >>> build.line_count
+        1
     """
     store: EventStore | None = None
     if not strict and lines is None:
@@ -102,7 +110,8 @@ def _build(
     return build
 
 
-def _meta(info: SourceInfo) -> SourceMeta:
+def source_meta(info: SourceInfo) -> SourceMeta:
+    """The :class:`SourceMeta` of an opened input (its name, encoding, compression, size)."""
     return SourceMeta(
         name=info.name,
         encoding=info.encoding,
@@ -129,7 +138,7 @@ def parse(source: LogInput, *, strict: bool = False, name: str | None = None) ->
         '[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n'
     """
     opened = open_lines(source, name=name)
-    return _build(read_all(opened), _meta(opened.info), strict=strict)
+    return build_of_text(read_all(opened), source_meta(opened.info), strict=strict)
 
 
 def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Build:
@@ -148,4 +157,4 @@ def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Bu
             source=name,
             hint="pass the text trtexec printed",
         )
-    return _build(text, SourceMeta(name=name), strict=strict)
+    return build_of_text(text, SourceMeta(name=name), strict=strict)

@@ -33,7 +33,7 @@ from trtlog.parser.compiled import Shape
 from trtlog.parser.dispatch import Route
 from trtlog.parser.envelope import LETTER_SEVERITY
 from trtlog.parser.family import Family
-from trtlog.parser.grammar import _cached_parser
+from trtlog.parser.grammar import cached_parser
 from trtlog.parser.scanner import HotRows, Scan
 from trtlog.parser.stream import FRAGMENT_KINDS, Deferred
 
@@ -757,7 +757,7 @@ def route_kinds(route: Route) -> frozenset[str]:
 
 def _start_kinds(route: Route) -> frozenset[str]:
     family = route.family
-    rules = rules_by_origin(_cached_parser(family)).get(route.rule.start)
+    rules = rules_by_origin(cached_parser(family)).get(route.rule.start)
     if not rules:
         return family_kinds(family)
     kinds: set[str] = {"unrecognized"}

@@ -48,7 +48,7 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.names import Shape, _decorated, split_shape
+from trtlog.names import Shape, decorated, split_shape
 
 if TYPE_CHECKING:
     from trtlog.build import Build
@@ -63,7 +63,7 @@ __all__ = ["graph_core", "merge_graph"]
 _ENDS = FLOWS | {"removed by", "retargeted to"}
 
 # what split_name looks for: a name without any of it is plain (a leaf), no model needed
-_COMPOSED = _decorated
+_COMPOSED = decorated
 
 # passes that delete layers rather than fuse them into the layer they run on
 _ERASING = re.compile(r"Erasure|Elimination|Removal|DeadLayer|Dead", re.IGNORECASE)

@@ -28,6 +28,7 @@ from trtlog.parser.family import Family, Rule
 
 __all__ = [
     "build_parser",
+    "cached_parser",
     "grammar_dir",
     "grammar_path",
     "matchers",
@@ -433,7 +434,7 @@ def _derived(family: Family) -> _Derived | None:
             if found is not None:
                 log.debug("loading the keyword rows and matchers of %s from %s", family.name, path)
         if found is None:
-            found = _derive(family, _cached_parser(family))
+            found = _derive(family, cached_parser(family))
             _write_signed(path, stamp, found.dump())
     _DERIVED[family.name] = found
     return found
@@ -453,7 +454,8 @@ _PARSERS: dict[str, Lark] = {}
 _MATCHERS: dict[str, CompiledStarts] = {}
 
 
-def _cached_parser(family: Family) -> Lark:
+def cached_parser(family: Family) -> Lark:
+    """The Lark parser of a grammar family, built (or read from its cache file) once."""
     parser = _PARSERS.get(family.name)
     if parser is None:
         parser = _PARSERS[family.name] = _new_parser(family)
@@ -483,7 +485,7 @@ def matchers(family: Family) -> CompiledStarts:
             # state: the parser's own instance, when loaded, behaves the same)
             found = CompiledStarts(None, family.transformer(), family.starts, derived.alternatives)
         else:
-            lark = _cached_parser(family)
+            lark = cached_parser(family)
             transformer = lark.options.transformer  # Lark's options: what build() passed
             assert transformer is not None, "grammars are built with their transformer embedded"
             found = CompiledStarts(
@@ -520,7 +522,7 @@ def parse_message(
             found = matcher.match(text)
             if found is not None:
                 return cast(dict[str, Any], found)
-    parser = _PARSERS.get(family.name) or _cached_parser(family)
+    parser = _PARSERS.get(family.name) or cached_parser(family)
     result = parser.parse(text, start=start)
     # Released lark types parse() as returning a Tree; with the transformer embedded it
     # returns what the start rule's transformer method returned: the event fields.
@@ -542,7 +544,7 @@ def routed_rules(family: Family) -> tuple[Rule, ...]:
         return ()
     derived = _derived(family)
     found = (
-        _lark.leading_literals(_cached_parser(family), family.routed)
+        _lark.leading_literals(cached_parser(family), family.routed)
         if derived is None
         else derived.routes
     )
