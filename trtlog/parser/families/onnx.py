@@ -19,6 +19,7 @@ from lark import Token, v_args
 
 from trtlog._pydantic import assemble
 from trtlog.events.onnx import OnnxTensor
+from trtlog.numbers import has_run
 from trtlog.parser.family import BaseTransformer, Continuation, Family, Fields, Rule
 
 __all__ = ["FAMILY"]
@@ -87,10 +88,6 @@ def _io_tensors(text: str) -> tuple[OnnxTensor, ...]:
     return tuple(out)
 
 
-#: Each ASCII byte as ``d`` (a digit) or a space (see :func:`dims_may_refuse`).
-_DIGIT_BYTES = bytes(
-    {**dict.fromkeys(range(256), 0x20), **dict.fromkeys(b"0123456789", 0x64)}.values()
-)
 #: The fewest digits ``int()`` may refuse (``sys.set_int_max_str_digits`` takes no fewer).
 _INT_DIGITS = 640
 _LONG_DIGITS = re.compile(rf"\d{{{_INT_DIGITS}}}")
@@ -108,7 +105,8 @@ def dims_may_refuse(text: str) -> bool:
         (False, True)
     """
     if text.isascii():
-        return b"d" * _INT_DIGITS in text.encode("ascii").translate(_DIGIT_BYTES)
+        return has_run(text, b"0123456789", _INT_DIGITS)
+    # (\d: any Unicode digit, which int() reads too, and has_run's ASCII alphabet does not)
     return _LONG_DIGITS.search(text) is not None
 
 
