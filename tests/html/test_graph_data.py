@@ -63,11 +63,7 @@ def _reference(graph: MergeGraph, s: Strings) -> dict[str, Any]:
         fates["kind"].append(_FATE_KINDS.index(kind))
         fates["reason"].append(s(reason))
         fates["finals"].append([layer_ids.get(node_data[n]["name"], -1) for n in finals])
-        steps: list[Any] = []
-        for _, _, d in fate_steps:
-            k = edge_at[id(d)]
-            steps += [rel[k], names[es[k]], names[et[k]], passes[k], at[k], ev[k]]
-        fates["steps"].append(steps)
+        fates["steps"].append([edge_at[id(d)] for _, _, d in fate_steps])
 
     onnx = sorted(
         (d.get("order", 0), d["name"], n)

@@ -454,18 +454,18 @@ def test_page_fates_and_module_tree_are_the_api_s(name: str) -> None:
             assert (s[reason] if reason is not None else None) == fate.reason
             assert [layer_names[k] for k in g["fates"]["finals"][i]] == list(fate.final_layers)
             assert s[g["nodes"]["name"][g["fates"]["node"][i]]] == fate.node
-            flat = g["fates"]["steps"][i]
-            steps = [flat[k : k + 6] for k in range(0, len(flat), 6)]
+            e = g["edges"]
+            names = g["nodes"]["name"]
             assert [
                 (
-                    g["relations"][rel],
-                    s[source],
-                    s[target],
-                    s[pass_name] if pass_name is not None else None,
-                    line,
-                    g["evidence"][ev],
+                    g["relations"][e["rel"][k]],
+                    s[names[e["s"][k]]],
+                    s[names[e["t"][k]]],
+                    s[e["pass"][k]] if e["pass"][k] is not None else None,
+                    e["line"][k],
+                    g["evidence"][e["ev"][k]],
                 )
-                for rel, source, target, pass_name, line, ev in steps
+                for k in g["fates"]["steps"][i]
             ] == [
                 (x.relation, x.source, x.target, x.pass_name, x.line, x.evidence)
                 for x in fate.steps

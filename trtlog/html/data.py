@@ -533,21 +533,15 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     ]
     f_reason: list[int | None] = [None] * len(pairs)
     f_finals = [[layer_ids.get(node_names[et[k]], -1)] if k >= 0 else [] for _, k in pairs]
-    f_steps = [
-        [rel[k], names[i], names[et[k]], passes[k], at[k], ev[k]] if k >= 0 else []
-        for i, k in pairs
-    ]
+    # a fate's steps as the positions of their edges (the page reads each edge's columns)
+    f_steps = [[k] if k >= 0 else [] for k in short]
     for at_fate in compress(range(len(pairs)), map(lt, short, repeat(0))):
         i = starts[at_fate]
         kind, reason, finals, fate_steps = graph.fate_edges(node_ids[i])
         f_kind[at_fate] = fate_kind.get(kind, 4)
         f_reason[at_fate] = None if reason is None else s(reason)
         f_finals[at_fate] = [layer_ids.get(node_data[x]["name"], -1) for x in finals]
-        steps = f_steps[at_fate]
-        for a, b, _ in fate_steps:
-            source = ids[a]
-            k = first[source] + list(succ[a]).index(b)
-            steps += (rel[k], names[source], names[et[k]], passes[k], at[k], ev[k])
+        f_steps[at_fate] = [first[ids[a]] + list(succ[a]).index(b) for a, b, _ in fate_steps]
     return {
         "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
         "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},

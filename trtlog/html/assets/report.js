@@ -792,10 +792,11 @@
       this.detail.append(h('p', { class: 'fate' }, 'fate: ', h('span', { class: 'fate-kind f-' + fateKind, id: 'explorer-fate' }, fateKind), F.reason[k] !== null ? [' \u2014 ', str(F.reason[k])] : null));
       const steps = F.steps[k];
       const list = h('ol', { class: 'steps', id: 'explorer-steps' });
-      for (let j = 0; j < steps.length; j += 6) {
-        const rel = G.relations[steps[j]];
+      const E = G.edges;
+      for (const e of steps) {
+        const rel = G.relations[E.rel[e]];
         if (rel === 'registered as') continue;
-        list.append(h('li', null, this.stepLine(rel, str(steps[j + 1]), str(steps[j + 2]), str(steps[j + 3]), steps[j + 4], G.evidence[steps[j + 5]])));
+        list.append(h('li', null, this.stepLine(rel, str(G.nodes.name[E.s[e]]), str(G.nodes.name[E.t[e]]), str(E.pass[e]), E.line[e], G.evidence[E.ev[e]])));
       }
       if (list.childNodes.length) this.detail.append(list);
       const finals = F.finals[k].filter((n) => n >= 0);
