@@ -7,6 +7,10 @@ the steps), on the inputs of ``bench/report.py`` (a ``--mb`` MB log, ``--layers`
 a profile), each round on a fresh parse and a fresh engine, and prints per step min / median
 / max over ``--repeat`` rounds, with the parse's CPU time measured in the same run.
 
+For a big input the report computes its merge graph in a forked child (``trtlog.html.child``):
+the "merge graph" step is then the parent's wait, reading and string table, and the child's
+CPU time is printed apart. ``TRTLOG_REPORT_PROCESSES=1`` times every step in this process.
+
 Usage: python bench/report_steps.py [--mb 50] [--layers 20000] [--repeat 3]
     [--skip "merge graph"] [--folder DIR]  (DIR keeps the generated inputs between runs)
 """
@@ -23,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from report import Steps, inputs, stats
+from report import Steps, children_cpu, inputs, stats
 
 import trtlog
 
@@ -44,6 +48,7 @@ def main() -> int:
     trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
     parse: list[float] = []
     steps: dict[str, list[float]] = {}
+    child: list[float] = []
     for _ in range(args.repeat):
         gc.collect()
         cpu = time.thread_time()
@@ -52,7 +57,9 @@ def main() -> int:
         engine = trtlog.load_engine(layers_path, profile=profile_path)
         took = Steps(time.thread_time)
         gc.collect()
+        before = children_cpu()
         trtlog.report(build, engine, progress=took)
+        child.append(children_cpu() - before)
         took("")
         for key, seconds in took.seconds.items():
             steps.setdefault(key, []).append(seconds)
@@ -66,6 +73,7 @@ def main() -> int:
     print(f"  steps{left}: {stats(total, 3)}")
     ratio = [t / p for t, p in zip(total, parse, strict=True)]
     print(f"  steps / parse per round: {stats(ratio, 3)}")
+    print(f"  the child process (CPU): {stats(child, 3)}")
     if args.folder is None:
         for path in (log, layers_path, profile_path):
             path.unlink()

@@ -62,7 +62,7 @@ class Progress:
         self.stop = threading.Event()
         self.thread: threading.Thread | None = None
         if self.enabled:
-            self.thread = threading.Thread(target=self._tick, daemon=True)
+            self.thread = threading.Thread(target=self._tick, name="trtlog-progress", daemon=True)
             self.thread.start()
 
     def __call__(self, step: str) -> None:

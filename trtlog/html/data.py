@@ -349,19 +349,43 @@ _NODE_KINDS = ("onnx_node", "onnx_initializer", "intermediate", "engine_layer", 
 _FATE_KINDS = ("fused", "folded", "removed", "retargeted", "unexplained")
 
 
-def _graph(build: Build, engine: Engine | None, s: Strings, given: bool) -> dict[str, Any]:
-    """The merge graph (nodes, edges) and the fate of every ONNX node."""
+def graph_texts(build: Build, engine: Engine | None, given: bool) -> dict[str, Any]:
+    """The merge graph (nodes, edges) and the fate of every ONNX node, texts as strings.
+
+    The page's graph section with each node's name and op, each edge's pass and each fate's
+    reason as text, not yet in the string table: :func:`graph_strings` puts them there, last
+    of the page's sections, so that this, the report's biggest step, can run in a second
+    process while the others are made (:mod:`trtlog.html.child`).
+    """
     if given and engine is not None:
         from trtlog.graph.from_events import graph_core
 
         # build.merge_graph(engine)'s nodes and edges, without networkx (its import alone
         # took a fifth of a second of the report)
-        return _graph_data(graph_core(build, engine), s)
-    return _graph_data(build.merge_graph(), s)
+        return _graph_texts(graph_core(build, engine))
+    return _graph_texts(build.merge_graph())
+
+
+def graph_strings(section: dict[str, Any], s: Strings) -> dict[str, Any]:
+    """:func:`graph_texts`'s section with its texts replaced by their positions in ``s``.
+
+    The names first, then the ops, the passes and the reasons (the string table's order).
+    """
+    nodes, edges, fates = section["nodes"], section["edges"], section["fates"]
+    nodes["name"] = s.many_new(nodes["name"])
+    nodes["op"] = s.many(nodes["op"])
+    edges["pass"] = s.many(edges["pass"])
+    fates["reason"] = s.many(fates["reason"])
+    return section
 
 
 def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
-    """:func:`_graph` of a merge graph made already.
+    """The page's graph section of a merge graph made already (see :func:`_graph_texts`)."""
+    return graph_strings(_graph_texts(graph), s)
+
+
+def _graph_texts(graph: GraphCore) -> dict[str, Any]:
+    """:func:`graph_texts` of a merge graph made already.
 
     Read as columns (a graph of 100,000 nodes): each attribute of the nodes and of the edges
     by one ``map`` over the graph's own dicts (networkx's, or a core's), positions by node
@@ -422,9 +446,6 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     layer_ids = dict(zip(map(node_names.__getitem__, at_layers), at_layers, strict=True))
     at_nodes = np.flatnonzero(codes <= kind_code["onnx_initializer"])[::-1].tolist()
     by_name = dict(zip(map(node_names.__getitem__, at_nodes), at_nodes, strict=True))
-    # the names first, then the ops: the string table's order
-    names = s.many_new(node_names)
-    ops = s.many(node_ops)
     # the edges in the graph's order: per source (node order), its targets as added; each
     # node's first edge and number of edges by the node's position
     outs = list(succ.values())
@@ -468,7 +489,6 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
     relations = Strings()
     evidence = Strings()
     rel = relations.many(edge_rel)
-    passes = s.many(edge_pass)
     ev = evidence.many([x or "log" for x in edge_ev])
     fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
     # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
@@ -531,7 +551,7 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         (folded if is_constant(node_kinds[i], node_ops[i]) else fused) if k >= 0 else -1
         for i, k in pairs
     ]
-    f_reason: list[int | None] = [None] * len(pairs)
+    f_reason: list[str | None] = [None] * len(pairs)
     f_finals = [[layer_ids.get(node_names[et[k]], -1)] if k >= 0 else [] for _, k in pairs]
     # a fate's steps as the positions of their edges (the page reads each edge's columns)
     f_steps = [[k] if k >= 0 else [] for k in short]
@@ -539,12 +559,18 @@ def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
         i = starts[at_fate]
         kind, reason, finals, fate_steps = graph.fate_edges(node_ids[i])
         f_kind[at_fate] = fate_kind.get(kind, 4)
-        f_reason[at_fate] = None if reason is None else s(reason)
+        f_reason[at_fate] = reason
         f_finals[at_fate] = [layer_ids.get(node_data[x]["name"], -1) for x in finals]
         f_steps[at_fate] = [first[ids[a]] + list(succ[a]).index(b) for a, b, _ in fate_steps]
     return {
-        "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
-        "edges": {"s": es, "t": et, "rel": rel, "pass": passes, "line": at, "ev": ev},
+        "nodes": {
+            "name": node_names,
+            "kind": kinds,
+            "op": node_ops,
+            "order": order,
+            "layer": layer,
+        },
+        "edges": {"s": es, "t": et, "rel": rel, "pass": edge_pass, "line": at, "ev": ev},
         "nodeKinds": list(_NODE_KINDS),
         "fateKinds": list(_FATE_KINDS),
         "relations": relations.items,
@@ -1184,18 +1210,43 @@ def _lint(inputs: Inputs) -> list[Finding]:
     return trtlog.lint(subject, engine, reference, reference_profile=reference_profile)
 
 
-def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
+def graph_job(inputs: Inputs) -> Callable[[], dict[str, Any]] | None:
+    """The work of the page's graph section, to run apart (``None`` without a build).
+
+    :func:`graph_texts` of the build, or of the builder round the page shows.
+    """
+    main = inputs.main
+    build = main.build
+    if build is None:
+        return None
+
+    def job() -> dict[str, Any]:
+        scope, _ = _scope(build)
+        return graph_texts(scope, main.engine, main.engine_given)
+
+    return job
+
+
+def collect(
+    inputs: Inputs,
+    progress: Progress | None = None,
+    graph: Callable[[], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data plus the overview for the template.
 
     Returns a dict with ``data`` (embedded in the page for its script), ``overview`` (the
     template's context for the Overview section), ``lines`` (the log lines the page points
     at) and the objects the page was made from (``findings``, ``comparison``).
+
+    ``graph`` gives :func:`graph_job`'s result (computed apart: :mod:`trtlog.html.child`);
+    without it the graph section is computed in its turn. Its texts join the string table
+    last either way, so the page is the same.
     """
     step = progress or (lambda _stage: None)
     s = Strings()
     lines = Lines()
     main = inputs.main
-    build, engine = main.build, main.engine
+    build, engine, given = main.build, main.engine, main.engine_given
     available: dict[str, str | None] = {}
     data: dict[str, Any] = {"v": 1}
 
@@ -1224,13 +1275,6 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
                 "needs the optimizer's lines: this log has no layer count by stage and no "
                 "pass (build with --verbose)"
             )
-        step("merge graph")
-        data["graph"] = _graph(scope, engine, s, main.engine_given)
-        if not any(k in (0, 3) for k in data["graph"]["nodes"]["kind"]):
-            available["explorer"] = (
-                "needs ONNX parser lines or engine layers: this log has neither (a --verbose "
-                "build log with a layer dump, or --layers, fills it)"
-            )
         step("tactics")
         assert tactics is not None
         data["tactics"] = _tactics(tactics, s, lines)
@@ -1249,7 +1293,7 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
                 "build log): this log prints none"
             )
     else:
-        for key in ("passes", "graph", "tactics", "memory"):
+        for key in ("passes", "tactics", "memory"):
             data[key] = None
         why = "needs the trtexec --verbose build log (this report was made from JSON only)"
         available.update(passes=why, explorer=why, tactics=why, memory=why, log=why)
@@ -1276,6 +1320,18 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
             "needs a reference build of the same model: --reference fp16.log (with "
             "--reference-layers and --reference-profile when its layers and times are apart)"
         )
+    # the merge graph last: computed apart (in a child process), it is then most likely done
+    if scope is not None:
+        step("merge graph")
+        section = graph() if graph is not None else graph_texts(scope, engine, given)
+        data["graph"] = graph_strings(section, s)
+        if not any(k in (0, 3) for k in section["nodes"]["kind"]):
+            available["explorer"] = (
+                "needs ONNX parser lines or engine layers: this log has neither (a --verbose "
+                "build log with a layer dump, or --layers, fills it)"
+            )
+    else:
+        data["graph"] = None  # (the explorer's reason given with the other sections')
     data["available"] = available
     data["S"] = s.items
     return {

@@ -13,12 +13,19 @@ from typing import Any
 
 import trtlog
 from trtlog._pydantic import gc_paused
-from trtlog.html import Report
-from trtlog.html.data import collect
+from trtlog.html import Report, child
+from trtlog.html.data import collect, graph_job
 from trtlog.html.inputs import BuildInput, EngineInput, Inputs, ProfileInput, resolve
 from trtlog.html.page import LogPack, render
 
-__all__ = ["SECTIONS", "make"]
+__all__ = ["FORK_LAYERS", "FORK_LINES", "SECTIONS", "make"]
+
+#: A log of at least this many lines, or an engine of at least this many layers, has its
+#: merge graph computed in a child process (:mod:`trtlog.html.child`): below, the graph
+#: takes a few hundredths of a second and the fork and the result's transfer would cost
+#: as much.
+FORK_LINES = 100_000
+FORK_LAYERS = 2_000
 
 #: The page's sections: id, title, what each answers (the navigation bar and the README).
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -71,12 +78,39 @@ def make(
     return page
 
 
+def _big(inputs: Inputs) -> bool:
+    """Whether the page's merge graph is worth a child process (see :data:`FORK_LINES`)."""
+    main = inputs.main
+    if main.build is not None and main.build.line_count >= FORK_LINES:
+        return True
+    return (
+        main.engine_given and main.engine is not None and main.engine.layer_count() >= FORK_LAYERS
+    )
+
+
 def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
+    job = graph_job(inputs)
+    # the merge graph, the biggest step, in a child process while the other sections are
+    # made (forked first: before this process starts the log's compression thread)
+    graph = child.start(job, child.wanted(_big(inputs))) if job is not None else None
+    try:
+        return _made(inputs, title, step, graph.result if graph is not None else None)
+    finally:
+        if graph is not None:
+            graph.close()
+
+
+def _made(
+    inputs: Inputs,
+    title: str | None,
+    step: Callable[[str], None],
+    graph: Callable[[], dict[str, Any]] | None,
+) -> Report:
     main = inputs.main
     with ThreadPoolExecutor(max_workers=1) as pool:
         # the log compresses in a thread while the views are computed
         log = LogPack(main.file_build, pool) if main.file_build is not None else None
-        collected = collect(inputs, step)
+        collected = collect(inputs, step, graph)
         if log is not None:
             step("packing the log")
             log.finish(collected["lines"])
