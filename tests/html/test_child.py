@@ -7,21 +7,28 @@ the parent to compute the section itself; no child is left behind.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import pickle
 import signal
-import threading
+import subprocess
+import sys
 import time
 from typing import Any
 
 import pytest
 
 import trtlog
+from tests.conftest import ROOT
 from tests.html.conftest import REPORTS
 from trtlog.html import child
 from trtlog.html import make as make_module
 
-pytestmark = pytest.mark.skipif(not child.can_fork(), reason="no os.fork on this platform")
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "fork") or not sys.platform.startswith("linux"),
+    reason="the report forks on Linux only",
+)
 
 
 def _children() -> set[int]:
@@ -41,26 +48,86 @@ def _children() -> set[int]:
     return found
 
 
-@pytest.mark.parametrize("name", sorted(REPORTS))
-def test_the_page_is_the_same_with_and_without_the_child(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    forks: list[bool] = []
-    start = child.start
+#: Run in a fresh interpreter: a test process may hold threads of other tests (Dask's
+#: offload thread stays after a cluster test), beside which the report rightly never forks.
+_FRESH = """
+import hashlib, json, os, sys, threading
+sys.path.insert(0, sys.argv[1])
+import trtlog
+from tests.conftest import ROOT
+from tests.html.conftest import REPORTS
+from trtlog.html import child
 
-    def counted(job: Any, fork: bool) -> child.Pending[Any]:
-        forks.append(fork)
-        return start(job, fork)
+out = {"fresh": child.can_fork()}
+stop = threading.Event()
+other = threading.Thread(target=stop.wait, name="someone-else")
+other.start()
+out["beside another thread"] = child.can_fork()
+stop.set()
+other.join()
+quiet = threading.Thread(target=stop.wait, name="trtlog-progress")  # the CLI's progress bar
+quiet.start()
+out["beside the progress bar"] = child.can_fork()
+quiet.join()
+os.environ[child.ENVIRONMENT] = "1"
+out["told not to"] = [child.can_fork(), child.wanted(True)]
+os.environ[child.ENVIRONMENT] = "2"
+out["told to"] = child.wanted(False)
+forks = []
+start = child.start
+child.start = lambda job, fork: forks.append(fork) or start(job, fork)
+pages = {}
+for name, kwargs in sorted(REPORTS.items()):
+    forks.clear()
+    os.environ[child.ENVIRONMENT] = "2"
+    forked = trtlog.report(**kwargs)
+    os.environ[child.ENVIRONMENT] = "1"
+    alone = trtlog.report(**kwargs)
+    pages[name] = [forked == alone, list(forks), hashlib.sha256(alone.encode()).hexdigest()]
+out["pages"] = pages
+print(json.dumps(out))
+"""
 
-    monkeypatch.setattr(child, "start", counted)
-    monkeypatch.setenv(child.ENVIRONMENT, "2")
-    forked = trtlog.report(**REPORTS[name])
-    monkeypatch.setenv(child.ENVIRONMENT, "1")
-    alone = trtlog.report(**REPORTS[name])
-    assert forked == alone
-    has_build = name != "json_only"
-    # a page with a build forks when told to, and never when told not to
-    assert forks == ([True, False] if has_build else [])
+
+@pytest.fixture(scope="module")
+def fresh() -> dict[str, Any]:
+    """What :data:`_FRESH` found, in a process of its own."""
+    done = subprocess.run(
+        [sys.executable, "-c", _FRESH, str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={k: v for k, v in os.environ.items() if k != child.ENVIRONMENT},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    value: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return value
+
+
+def test_the_page_is_the_same_with_and_without_the_child(fresh: dict[str, Any]) -> None:
+    pages = fresh["pages"]
+    assert sorted(pages) == sorted(REPORTS)
+    for name, (same, forks, digest) in pages.items():
+        assert same, name
+        # a page with a build forks when told to, and never when told not to
+        assert forks == ([True, False] if name != "json_only" else [False, False]), name
+        # and the page is the one this process makes (in one process: no fork here)
+        page = trtlog.report(**REPORTS[name])
+        assert hashlib.sha256(page.encode()).hexdigest() == digest, name
+
+
+def test_forks_only_alone_or_beside_the_progress_bar(fresh: dict[str, Any]) -> None:
+    assert fresh["fresh"] is True
+    assert fresh["beside another thread"] is False
+    assert fresh["beside the progress bar"] is True
+
+
+def test_the_environment_decides_first(fresh: dict[str, Any]) -> None:
+    assert fresh["told not to"] == [False, False]
+    assert fresh["told to"] is True
+    pending = child.start(lambda: 42, False)
+    assert pending.pid is None and pending.result() == 42
 
 
 def test_small_inputs_do_not_fork_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,28 +138,13 @@ def test_small_inputs_do_not_fork_unless_told(monkeypatch: pytest.MonkeyPatch) -
         return child.Pending(job)
 
     monkeypatch.setattr(child, "start", record)
+    # (whether this process may fork is the test above's: here, the input's size decides)
+    monkeypatch.setattr(child, "can_fork", lambda: True)
     monkeypatch.delenv(child.ENVIRONMENT, raising=False)
     trtlog.report(**REPORTS["tinynet"])
     monkeypatch.setattr(make_module, "FORK_LINES", 10)
     trtlog.report(**REPORTS["tinynet"])
     assert seen == [False, True]
-
-
-def test_no_fork_beside_another_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(child.ENVIRONMENT, raising=False)
-    assert child.can_fork()
-    stop = threading.Event()
-    other = threading.Thread(target=stop.wait, name="someone-else")
-    other.start()
-    try:
-        assert not child.can_fork()
-        quiet = threading.Thread(target=stop.wait, name="trtlog-progress")
-        quiet.start()  # (the CLI's progress bar: allowed)
-    finally:
-        stop.set()
-        other.join()
-    quiet.join()
-    assert child.can_fork()
 
 
 def test_a_child_returns_its_result() -> None:
@@ -155,7 +207,18 @@ def test_a_child_whose_result_is_not_wanted_is_stopped_and_reaped() -> None:
 
 
 def test_a_report_that_fails_leaves_no_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(child.ENVIRONMENT, "2")
+    # a fork whatever this process's threads (an idle one of another test's is harmless to
+    # a child that only computes)
+    monkeypatch.setattr(child, "wanted", lambda big: True)
+    started: list[int | None] = []
+    start = child.start
+
+    def recorded(job: Any, fork: bool) -> child.Pending[Any]:
+        pending = start(job, fork)
+        started.append(pending.pid)
+        return pending
+
+    monkeypatch.setattr(child, "start", recorded)
     before = _children()
 
     def broken(*args: Any, **kwargs: Any) -> Any:
@@ -164,14 +227,5 @@ def test_a_report_that_fails_leaves_no_child(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(make_module, "collect", broken)
     with pytest.raises(RuntimeError, match="a section failed"):
         trtlog.report(**REPORTS["tinynet"])
+    assert len(started) == 1 and started[0] is not None  # a child ran
     assert _children() == before
-
-
-def test_no_fork_when_told_not_to(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(child.ENVIRONMENT, "1")
-    assert not child.can_fork()
-    assert not child.wanted(True)
-    monkeypatch.setenv(child.ENVIRONMENT, "2")
-    assert child.wanted(False)
-    pending = child.start(lambda: 42, False)
-    assert pending.pid is None and pending.result() == 42

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, ROOT, needs_corpus
 from tests.html.conftest import REPORTS
-from trtlog.html.data import Strings, collect
+from trtlog.html.data import Strings, collect, graph_section
 from trtlog.html.inputs import looks_like_json, resolve
 from trtlog.html.make import SECTIONS
 from trtlog.html.page import decode_embedded, embed_json
@@ -82,7 +82,7 @@ def test_hostile_names_stay_data(hostile: str) -> None:
     parsed = _scripts(hostile)
     # exactly the page's own blocks: no script, image or handler from the input
     kinds = [attrs.get("type") for attrs, _ in parsed.scripts]
-    assert kinds == ["application/json", *["application/octet-stream"] * 2, None, None]
+    assert kinds == [*["application/json"] * 2, *["application/octet-stream"] * 2, None, None]
     assert "img" not in parsed.tags
     assert parsed.handlers == []  # no on...= attribute anywhere
     for attrs, text in parsed.scripts:
@@ -95,6 +95,8 @@ def test_hostile_names_stay_data(hostile: str) -> None:
     assert build.engine is not None
     for layer in build.engine.layers:
         assert layer.name in names
+    graph = decode_embedded(hostile, "trtlog-graph")  # (its own block and string table)
+    assert {layer.name for layer in build.engine.layers} <= set(graph["S"])
     assert decode_embedded(hostile, "trtlog-log") == build.to_text()
     # the template escaped what it shows itself
     assert "<title>&lt;script&gt;window.__pwned=5&lt;/script&gt;.onnx" in hostile
@@ -154,7 +156,8 @@ def test_report_takes_json_only_and_says_what_is_missing() -> None:
     data = decode_embedded(page)
     engine = trtlog.load_engine(kwargs["build"], profile=kwargs["profile"])
     assert data["layers"]["count"] == len(engine.layers)
-    assert data["log"] is None and data["graph"] is None
+    assert data["log"] is None and decode_embedded(page, "trtlog-graph") is None
+    assert "graph" not in data
     assert "needs the trtexec --verbose build log" in data["available"]["passes"]
 
 
@@ -240,10 +243,12 @@ def test_page_data_is_trtlogs_own_figures() -> None:
     # fates: each ONNX node's kind as the merge graph says
     graph = main.build.merge_graph()
     fates = {f.node: f.kind for f in graph.fates()}
-    g = data["graph"]
+    g = graph_section(inputs)  # (the page's own block, with its own string table)
+    assert g is not None
+    gs = g["S"]
     kinds = g["nodeKinds"]
     shown = {
-        (kinds[g["nodes"]["kind"][node]], s[g["nodes"]["name"][node]]): g["fateKinds"][kind]
+        (kinds[g["nodes"]["kind"][node]], gs[g["nodes"]["name"][node]]): g["fateKinds"][kind]
         for node, kind in zip(g["fates"]["node"], g["fates"]["kind"], strict=True)
     }
     assert {n: k for (what, n), k in shown.items() if what == "onnx_node"} == fates
@@ -438,10 +443,10 @@ def test_page_fates_and_module_tree_are_the_api_s(name: str) -> None:
     figures are ``Engine.module_tree()``'s."""
     collected, inputs = _data(name)
     data = collected["data"]
-    s = data["S"]
     main = inputs.main
-    g = data["graph"]
+    g = graph_section(inputs)  # (the page's own block, with its own string table)
     if g is not None:
+        s = g["S"]
         scope = collected["scope"]  # the build (or round) the page shows
         engine = main.engine if main.engine_given else None
         graph = scope.merge_graph(engine) if engine is not None else scope.merge_graph()
@@ -475,7 +480,7 @@ def test_page_fates_and_module_tree_are_the_api_s(name: str) -> None:
 
     def same(shown: list[Any], node: Any) -> None:
         label, layers, own, nodes, ms, split, precisions, children = shown
-        assert s[label] == (node.path[-1] if node.path else "/")
+        assert data["S"][label] == (node.path[-1] if node.path else "/")
         assert (layers, own, nodes, precisions) == (
             node.layers,
             node.own_layers,

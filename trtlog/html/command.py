@@ -24,12 +24,12 @@ STEPS = (
     "findings",
     "overview",
     "passes",
-    "merge graph",
     "tactics",
     "memory",
     "layers",
     "modules",
     "comparison",
+    "merge graph",
     "packing the log",
     "writing the page",
 )

@@ -353,9 +353,7 @@ def graph_texts(build: Build, engine: Engine | None, given: bool) -> dict[str, A
     """The merge graph (nodes, edges) and the fate of every ONNX node, texts as strings.
 
     The page's graph section with each node's name and op, each edge's pass and each fate's
-    reason as text, not yet in the string table: :func:`graph_strings` puts them there, last
-    of the page's sections, so that this, the report's biggest step, can run in a second
-    process while the others are made (:mod:`trtlog.html.child`).
+    reason as text, not yet in a string table (:func:`graph_strings` puts them in one).
     """
     if given and engine is not None:
         from trtlog.graph.from_events import graph_core
@@ -1210,43 +1208,53 @@ def _lint(inputs: Inputs) -> list[Finding]:
     return trtlog.lint(subject, engine, reference, reference_profile=reference_profile)
 
 
-def graph_job(inputs: Inputs) -> Callable[[], dict[str, Any]] | None:
-    """The work of the page's graph section, to run apart (``None`` without a build).
+#: What the explorer says when the merge graph has neither ONNX nodes nor engine layers.
+EXPLORER_EMPTY = (
+    "needs ONNX parser lines or engine layers: this log has neither (a --verbose "
+    "build log with a layer dump, or --layers, fills it)"
+)
 
-    :func:`graph_texts` of the build, or of the builder round the page shows.
+
+def graph_section(inputs: Inputs) -> dict[str, Any] | None:
+    """The page's merge graph section with its own string table (``None`` without a build).
+
+    :func:`graph_texts` of the build (or of the builder round the page shows), its texts put
+    in a table of its own (``"S"``, which the page's script appends to the page's): made
+    apart from the other sections (:mod:`trtlog.html.child`), it shares no state with them.
     """
     main = inputs.main
-    build = main.build
-    if build is None:
+    if main.build is None:
         return None
+    scope, _ = _scope(main.build)
+    s = Strings()
+    section = graph_strings(graph_texts(scope, main.engine, main.engine_given), s)
+    section["S"] = s.items
+    return section
 
-    def job() -> dict[str, Any]:
-        scope, _ = _scope(build)
-        return graph_texts(scope, main.engine, main.engine_given)
 
-    return job
+def graph_filled(section: dict[str, Any]) -> bool:
+    """Whether a graph section holds an ONNX node or an engine layer.
+
+    Else the explorer says :data:`EXPLORER_EMPTY`.
+    """
+    return any(k in (0, 3) for k in section["nodes"]["kind"])
 
 
-def collect(
-    inputs: Inputs,
-    progress: Progress | None = None,
-    graph: Callable[[], dict[str, Any]] | None = None,
-) -> dict[str, Any]:
+def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data plus the overview for the template.
 
     Returns a dict with ``data`` (embedded in the page for its script), ``overview`` (the
     template's context for the Overview section), ``lines`` (the log lines the page points
     at) and the objects the page was made from (``findings``, ``comparison``).
 
-    ``graph`` gives :func:`graph_job`'s result (computed apart: :mod:`trtlog.html.child`);
-    without it the graph section is computed in its turn. Its texts join the string table
-    last either way, so the page is the same.
+    All but the merge graph's section, which :func:`graph_section` makes apart (it has its
+    own string table and its own block in the page: :mod:`trtlog.html.make`).
     """
     step = progress or (lambda _stage: None)
     s = Strings()
     lines = Lines()
     main = inputs.main
-    build, engine, given = main.build, main.engine, main.engine_given
+    build, engine = main.build, main.engine
     available: dict[str, str | None] = {}
     data: dict[str, Any] = {"v": 1}
 
@@ -1320,18 +1328,6 @@ def collect(
             "needs a reference build of the same model: --reference fp16.log (with "
             "--reference-layers and --reference-profile when its layers and times are apart)"
         )
-    # the merge graph last: computed apart (in a child process), it is then most likely done
-    if scope is not None:
-        step("merge graph")
-        section = graph() if graph is not None else graph_texts(scope, engine, given)
-        data["graph"] = graph_strings(section, s)
-        if not any(k in (0, 3) for k in section["nodes"]["kind"]):
-            available["explorer"] = (
-                "needs ONNX parser lines or engine layers: this log has neither (a --verbose "
-                "build log with a layer dump, or --layers, fills it)"
-            )
-    else:
-        data["graph"] = None  # (the explorer's reason given with the other sections')
     data["available"] = available
     data["S"] = s.items
     return {

@@ -14,9 +14,9 @@ from typing import Any
 import trtlog
 from trtlog._pydantic import gc_paused
 from trtlog.html import Report, child
-from trtlog.html.data import collect, graph_job
+from trtlog.html.data import EXPLORER_EMPTY, collect, graph_filled, graph_section
 from trtlog.html.inputs import BuildInput, EngineInput, Inputs, ProfileInput, resolve
-from trtlog.html.page import LogPack, render
+from trtlog.html.page import LogPack, data_payload, render
 
 __all__ = ["FORK_LAYERS", "FORK_LINES", "SECTIONS", "make"]
 
@@ -88,29 +88,52 @@ def _big(inputs: Inputs) -> bool:
     )
 
 
+#: The merge graph's block: its :func:`~trtlog.html.page.data_payload` (text, encoding) and
+#: whether it holds an ONNX node or an engine layer.
+GraphBlock = tuple[str, str, bool]
+
+
+def _graph_block(inputs: Inputs) -> GraphBlock | None:
+    """The merge graph section, written for its own block of the page (``None``: no build)."""
+    section = graph_section(inputs)
+    if section is None:
+        return None
+    text, encoding = data_payload(section)
+    return text, encoding, graph_filled(section)
+
+
 def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
-    job = graph_job(inputs)
     # the merge graph, the biggest step, in a child process while the other sections are
-    # made (forked first: before this process starts the log's compression thread)
-    graph = child.start(job, child.wanted(_big(inputs))) if job is not None else None
+    # made (forked first: before this process starts the log's compression thread); the
+    # child writes the section's block whole (its own string table, its JSON, compressed),
+    # so that the parent only reads bytes
+    fork = inputs.main.build is not None and child.wanted(_big(inputs))
+    graph = child.start(lambda: _graph_block(inputs), fork)
     try:
-        return _made(inputs, title, step, graph.result if graph is not None else None)
+        return _made(inputs, title, step, graph)
     finally:
-        if graph is not None:
-            graph.close()
+        graph.close()
 
 
 def _made(
     inputs: Inputs,
     title: str | None,
     step: Callable[[str], None],
-    graph: Callable[[], dict[str, Any]] | None,
+    graph: child.Pending[GraphBlock | None],
 ) -> Report:
     main = inputs.main
     with ThreadPoolExecutor(max_workers=1) as pool:
         # the log compresses in a thread while the views are computed
         log = LogPack(main.file_build, pool) if main.file_build is not None else None
-        collected = collect(inputs, step, graph)
+        collected = collect(inputs, step)
+        available = collected["data"]["available"]
+        # the merge graph last: made apart, it is then most likely done
+        block = None
+        if main.build is not None:
+            step("merge graph")
+            block = graph.result()
+        if block is not None and not block[2]:
+            available["explorer"] = EXPLORER_EMPTY
         if log is not None:
             step("packing the log")
             log.finish(collected["lines"])
@@ -123,7 +146,6 @@ def _made(
             or os.path.basename(main.name)
         )
         data = collected["data"]
-        available = data["available"]
         context: dict[str, Any] = {
             "title": name,
             "version": trtlog.__version__,
@@ -140,6 +162,6 @@ def _made(
             "version": trtlog.__version__,
             "runNote": main.run_note,
         }
-        page = Report(render(context, data, log))
+        page = Report(render(context, data, log, block[:2] if block is not None else None))
     page.sections = tuple(key for key, _ in SECTIONS if key not in available)
     return page

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from trtlog import Build
 
-__all__ = ["COMPRESS_ABOVE", "FAST_ABOVE", "LogPack", "embed_json", "render"]
+__all__ = ["COMPRESS_ABOVE", "FAST_ABOVE", "LogPack", "data_payload", "embed_json", "render"]
 
 #: Data bigger than this (bytes of JSON) is embedded gzip-compressed and base64-encoded.
 COMPRESS_ABOVE = 1 << 20
@@ -373,16 +373,22 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -> str:
+def render(
+    context: dict[str, Any],
+    data: dict[str, Any],
+    log: LogPack | None,
+    graph: tuple[str, str] | None = None,
+) -> str:
     """The page: the template filled with ``context``, ``data`` and ``log`` embedded.
 
     Args:
         context: the template's variables (title, inputs, overview, sections).
         data: the JSON data of the page's script.
         log: the packed log, or ``None`` for a report made from JSON only.
+        graph: the merge graph section's :func:`data_payload` (text, encoding), or ``None``.
     """
     data = {**data, "log": log.meta() if log is not None else None}
-    payload, encoding = _data_payload(data)
+    payload, encoding = data_payload(data)
     scripts = [asset("vendor/dagre.min.js"), asset("assets/report.js")]
     style = asset("assets/report.css")
     for code in scripts:
@@ -408,13 +414,15 @@ def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -
             scripts=scripts,
             data=payload,
             data_encoding=encoding,
+            graph=graph[0] if graph is not None else "",
+            graph_encoding=graph[1] if graph is not None else "json",
             log_text=log.text.result() if log is not None else "",
             log_codes=log.codes if log is not None else "",
         )
     )
 
 
-def _data_payload(data: Any) -> tuple[str, str]:
+def data_payload(data: Any) -> tuple[str, str]:
     """The page's data as the text of its script block, and its ``data-encoding``.
 
     Data of at most :data:`COMPRESS_ABOVE` bytes is :func:`embed_json`'s text; bigger data is
@@ -442,8 +450,9 @@ def _data_payload(data: Any) -> tuple[str, str]:
 def decode_embedded(page: str, element: str = "trtlog-data") -> Any:
     """The JSON data (or the log text) a page holds, decoded as the page's script does.
 
-    For tests and tools: ``element`` is ``trtlog-data`` (the data, as a value) or
-    ``trtlog-log`` (the log, as text).
+    For tests and tools: ``element`` is ``trtlog-data`` (the data, as a value),
+    ``trtlog-graph`` (the merge graph section, with its own string table; ``None`` in a page
+    without a build) or ``trtlog-log`` (the log, as text).
     """
     start = page.index(f'id="{element}"')
     open_end = page.index(">", start) + 1
@@ -451,6 +460,8 @@ def decode_embedded(page: str, element: str = "trtlog-data") -> Any:
     tag = page[page.rindex("<script", 0, start) : open_end]
     if element == "trtlog-log":
         return gzip.decompress(base64.b64decode(body)).decode("utf-8") if body else ""
+    if not body:
+        return None
     if 'data-encoding="gzip+base64"' in tag:
         body = zlib.decompress(base64.b64decode(body), 31).decode("utf-8")
     return json.loads(body)

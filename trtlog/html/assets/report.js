@@ -1,7 +1,7 @@
 /* trtlog report: the page's script (plain JavaScript, no build step).
  *
- * Reads the data trtlog embedded in #trtlog-data (JSON, or gzip+base64 for big reports) and
- * fills each section. Names from the user's model and log are data: they reach the DOM only
+ * Reads the data trtlog embedded in #trtlog-data and the merge graph's in #trtlog-graph (JSON,
+ * or gzip+base64 for big reports) and fills each section. Names from the user's model and log are data: they reach the DOM only
  * through textContent and attribute values (never innerHTML), with control characters made
  * visible. The whole log is in #trtlog-log (gzip+base64) and is unfolded on demand with the
  * browser's DecompressionStream. Links between sections are fragments (#L12, #layer-3,
@@ -116,11 +116,28 @@
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
-  async function loadData() {
-    const el = doc.getElementById('trtlog-data');
-    let text = el.textContent;
+  async function loadBlock(id) {
+    const el = doc.getElementById(id);
+    let text = el ? el.textContent : '';
+    if (!text) return null;
     if (el.dataset.encoding === 'gzip+base64') text = new TextDecoder().decode(await gunzip(text));
     return JSON.parse(text);
+  }
+
+  async function loadData() {
+    const [data, graph] = await Promise.all([loadBlock('trtlog-data'), loadBlock('trtlog-graph')]);
+    // the merge graph section is made apart (in a second process for a big build), with a
+    // string table of its own: its strings join the page's and its columns move with them
+    if (graph) {
+      const base = data.S.length;
+      for (const t of graph.S) data.S.push(t);
+      for (const col of [graph.nodes.name, graph.nodes.op, graph.edges.pass, graph.fates.reason]) {
+        for (let i = 0; i < col.length; i++) if (col[i] !== null) col[i] += base;
+      }
+      delete graph.S;
+    }
+    data.graph = graph;
+    return data;
   }
 
   // -- router: links between sections ----------------------------------------------------------
