@@ -29,9 +29,9 @@ STEPS = (
     "layers",
     "modules",
     "comparison",
-    "merge graph",
     "packing the log",
     "writing the page",
+    "merge graph",
 )
 
 

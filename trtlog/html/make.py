@@ -102,6 +102,21 @@ def _graph_block(inputs: Inputs) -> GraphBlock | None:
     return text, encoding, graph_filled(section)
 
 
+#: The merge graph's block as :func:`~trtlog.html.page.render` writes it empty (user text
+#: cannot write ``<script``: the templates escape it, the data blocks hold no ``<``).
+_EMPTY_GRAPH = '<script type="application/json" id="trtlog-graph" data-encoding="json"></script>'
+
+
+def _with_graph(page: str, block: GraphBlock) -> str:
+    """``page`` (rendered without the merge graph) with the graph's block filled."""
+    at = page.index(_EMPTY_GRAPH)
+    text, encoding, _ = block
+    head = '<script type="application/json" id="trtlog-graph" data-encoding="'
+    return "".join(
+        (page[:at], head, encoding, '">', text, "</script>", page[at + len(_EMPTY_GRAPH) :])
+    )
+
+
 def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
     # the merge graph, the biggest step, in a child process while the other sections are
     # made (forked first: before this process starts the log's compression thread); the
@@ -127,13 +142,6 @@ def _made(
         log = LogPack(main.file_build, pool) if main.file_build is not None else None
         collected = collect(inputs, step)
         available = collected["data"]["available"]
-        # the merge graph last: made apart, it is then most likely done
-        block = None
-        if main.build is not None:
-            step("merge graph")
-            block = graph.result()
-        if block is not None and not block[2]:
-            available["explorer"] = EXPLORER_EMPTY
         if log is not None:
             step("packing the log")
             log.finish(collected["lines"])
@@ -162,6 +170,19 @@ def _made(
             "version": trtlog.__version__,
             "runNote": main.run_note,
         }
-        page = Report(render(context, data, log, block[:2] if block is not None else None))
+        # the page written while the merge graph may still be in the making, its block
+        # empty; then the block put in (a graph without an ONNX node or an engine layer,
+        # which a log without parser lines and layers gives, makes the page again: the
+        # explorer then says what input would fill it)
+        text = render(context, data, log)
+        if main.build is not None:
+            step("merge graph")
+            block = graph.result()
+            assert block is not None
+            if not block[2]:
+                available["explorer"] = EXPLORER_EMPTY
+                text = render(context, data, log)
+            text = _with_graph(text, block)
+        page = Report(text)
     page.sections = tuple(key for key, _ in SECTIONS if key not in available)
     return page

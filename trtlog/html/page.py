@@ -373,19 +373,16 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def render(
-    context: dict[str, Any],
-    data: dict[str, Any],
-    log: LogPack | None,
-    graph: tuple[str, str] | None = None,
-) -> str:
+def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -> str:
     """The page: the template filled with ``context``, ``data`` and ``log`` embedded.
+
+    The merge graph's block (``trtlog-graph``) is left empty: :mod:`trtlog.html.make` fills
+    it once the graph is made.
 
     Args:
         context: the template's variables (title, inputs, overview, sections).
         data: the JSON data of the page's script.
         log: the packed log, or ``None`` for a report made from JSON only.
-        graph: the merge graph section's :func:`data_payload` (text, encoding), or ``None``.
     """
     data = {**data, "log": log.meta() if log is not None else None}
     payload, encoding = data_payload(data)
@@ -414,8 +411,6 @@ def render(
             scripts=scripts,
             data=payload,
             data_encoding=encoding,
-            graph=graph[0] if graph is not None else "",
-            graph_encoding=graph[1] if graph is not None else "json",
             log_text=log.text.result() if log is not None else "",
             log_codes=log.codes if log is not None else "",
         )
