@@ -90,3 +90,45 @@ def test_engine_with_profile_explicit_or_the_logs_own_table() -> None:
     given = engine_with_profile(bare, build, PROFILE)
     assert given is not None and given.profile == trtlog.load_profile(PROFILE)
     assert engine_with_profile(None, build, PROFILE) is None
+
+
+def test_a_big_log_is_parsed_into_the_lazy_store_with_the_same_events(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From ``LAZY_FROM`` characters on, a log is read as ``trtlog.parse`` reads it (issue 15:
+    the CLI parsed a 50 MB log line by line in 2.5 s where the scanner takes 0.9 s)."""
+    import trtlog.inputs as inputs_module
+    from trtlog.summary import summarize
+
+    size = len(LOG.read_text(encoding="utf-8"))
+    small: list[tuple[int, int]] = []
+    eager = open_input(LOG, progress=lambda done, total: small.append((done, total))).build
+    monkeypatch.setattr(inputs_module, "LAZY_FROM", size)  # this log is "big" now
+    big: list[tuple[int, int]] = []
+    lazy = open_input(LOG, progress=lambda done, total: big.append((done, total))).build
+    assert eager is not None and lazy is not None
+    # the scanner reports after each piece (one here), the line parser every 4,096 lines
+    assert big == [(size, size)] and small[0][0] < size
+    assert [e.model_dump() for e in lazy.events] == [e.model_dump() for e in eager.events]
+    assert summarize(lazy).to_text() == summarize(eager).to_text()
+    assert lazy.to_text() == eager.to_text() == LOG.read_text(encoding="utf-8")
+
+
+def test_the_scanner_reports_its_progress_piece_by_piece() -> None:
+    from trtlog.build.model import SourceMeta
+    from trtlog.build.parsing import build_of_text
+
+    text = LOG.read_text(encoding="utf-8")
+    seen: list[tuple[int, int]] = []
+    build_of_text(
+        text,
+        SourceMeta(name="t"),
+        strict=False,
+        piece=len(text) // 5,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    assert len(seen) >= 5 and all(total == len(text) for _, total in seen)
+    done = [d for d, _ in seen]
+    assert done == sorted(set(done)) and done[-1] == len(text)
+    # each piece ends at a line end
+    assert all(text[d - 1] == "\n" for d in done)

@@ -8,7 +8,7 @@ memory bounded whatever the size of the log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from trtlog._pydantic import gc_paused
@@ -59,6 +59,7 @@ def build_of_text(
     strict: bool,
     lines: Iterable[str] | None = None,
     piece: int = PIECE,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Build:
     """Parse ``text`` (whose lines may be given already split) into a Build.
 
@@ -66,7 +67,8 @@ def build_of_text(
     without pre-split lines, the scanner fills an event store whose events are built on
     first access (see :mod:`trtlog.build.store`); otherwise every event is built now by the
     line parser (``strict`` must raise at the line that fails). ``piece``: the scanner's
-    chunk of lines (tests vary it).
+    chunk of lines (tests vary it). ``progress``: called now and then with the characters
+    parsed and the total (after each of the scanner's pieces, or every 4,096 lines).
 
     Example:
         >>> text, meta = "[I] [TRT] Original: 1 layers\\n", SourceMeta(name="t")
@@ -78,7 +80,7 @@ def build_of_text(
     if not strict and lines is None:
         with gc_paused():
             try:
-                store = EventStore(scan(text, LogParser(source=meta.name), piece))
+                store = EventStore(scan(text, LogParser(source=meta.name), piece, progress))
             except Unusual:
                 store = None
     if store is not None:
@@ -86,11 +88,10 @@ def build_of_text(
         header = derive_header(store.events_of(HEADER_KINDS), n_lines)
     else:
         with gc_paused():
-            events = list(
-                LogParser(strict=strict, source=meta.name).run(
-                    iter_lines(text) if lines is None else lines
-                )
-            )
+            split = iter_lines(text) if lines is None else lines
+            if progress is not None:
+                split = _counting(split, len(text), progress)
+            events = list(LogParser(strict=strict, source=meta.name).run(split))
         n_lines = events[-1].span[1] if events else 0
         header = derive_header(events, n_lines)
     fields: dict[str, Any] = {
@@ -108,6 +109,18 @@ def build_of_text(
     if store is not None:
         build.__dict__["_store"] = store
     return build
+
+
+def _counting(
+    lines: Iterable[str], total: int, progress: Callable[[int, int], None]
+) -> Iterator[str]:
+    """``lines``, calling ``progress(characters so far, total)`` every 4,096 lines."""
+    done = 0
+    for i, line in enumerate(lines):
+        done += len(line)
+        if i % 4096 == 0:
+            progress(done, total)
+        yield line
 
 
 def source_meta(info: SourceInfo) -> SourceMeta:

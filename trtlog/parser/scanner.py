@@ -350,13 +350,19 @@ def _usual(text: str, start: int, stop: int) -> bool:
     return text.count("\r", start, stop) == text.count("\r\n", start, stop)
 
 
-def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
+def scan(
+    text: str,
+    parser: LogParser,
+    piece: int = PIECE,
+    progress: Callable[[int, int], None] | None = None,
+) -> Scan:
     """Scan ``text`` (a whole log): hot rows per shape, every other line through ``parser``.
 
     Args:
         text: the decoded log.
         parser: a fresh line parser (not strict); its ``defer`` is set.
         piece: characters per piece (tests use small pieces to move the boundaries).
+        progress: called after each piece with the characters scanned and the total.
 
     Raises:
         Unusual: a check failed; parse ``text`` line by line instead.
@@ -458,6 +464,8 @@ def scan(text: str, parser: LogParser, piece: int = PIECE) -> Scan:
             if len(rows.texts) > mark:
                 rows.share(mark)
         pos = stop
+        if progress is not None:
+            progress(pos, end)
     parser.recognized += sum(len(rows.lines) for rows in rows_of.values())
     cold.extend(parser.close())
     if n and not parser.recognized:
