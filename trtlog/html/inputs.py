@@ -107,11 +107,17 @@ def looks_like_json(path: str | os.PathLike[str]) -> bool:
     return first == b"[" and second in (b"{", b'"', b"]", b"[")
 
 
-def _engine(value: EngineInput) -> Engine:
+def _engine(value: EngineInput, profile: Profile | None = None) -> Engine:
+    """The engine with ``profile`` merged.
+
+    A layer JSON is read with it: ``load_engine`` matches the profile's rows as it reads
+    the layers, where ``Engine.with_profile`` on the engine read builds every layer first
+    (about 0.45 s for 20,000 layers).
+    """
     if isinstance(value, Engine):
-        return value
+        return value if profile is None else value.with_profile(profile)
     if isinstance(value, str | os.PathLike):
-        return trtlog.load_engine(value)
+        return trtlog.load_engine(value, profile=profile)
     raise TypeError(f"an engine is an Engine or a layer-info JSON path, not {type(value).__name__}")
 
 
@@ -161,13 +167,14 @@ def side(
     """
     build: Build | None = None
     own: Engine | None = None
+    the_profile = _profile(profile) if profile is not None else None
     if isinstance(value, Build):
         build = value
     elif isinstance(value, Engine):
-        own = value
+        own = _engine(value, the_profile)
     elif isinstance(value, str | os.PathLike):
         if looks_like_json(value):
-            own = trtlog.load_engine(value)
+            own = _engine(value, the_profile)
         elif reading is not None:  # the input opener of the CLI, which reports progress
             build = open_input(value, want=["log"], progress=reading).build
         else:
@@ -200,12 +207,9 @@ def side(
             build, note = _one_run(build)
     engine_given = engine is not None
     if engine is not None:
-        own = _engine(engine)
-    elif own is None and build is not None:
-        own = build.engine
-    the_profile = _profile(profile) if profile is not None else None
-    if own is not None and the_profile is not None:
-        own = own.with_profile(the_profile)
+        own = _engine(engine, the_profile)
+    elif own is None and build is not None and build.engine is not None:
+        own = _engine(build.engine, the_profile)
     if build is None and own is None:
         raise ValueError("a report needs a log or an engine (a layer-info JSON)")
     return Side(
