@@ -111,7 +111,7 @@ def _with_graph(page: str, block: GraphBlock) -> str:
     """``page`` (rendered without the merge graph) with the graph's block filled."""
     at = page.index(_EMPTY_GRAPH)
     text, encoding, _ = block
-    head = '<script type="application/json" id="trtlog-graph" data-encoding="'
+    head = _EMPTY_GRAPH[: _EMPTY_GRAPH.rindex('json"')]  # up to the encoding's value
     return "".join(
         (page[:at], head, encoding, '">', text, "</script>", page[at + len(_EMPTY_GRAPH) :])
     )
