@@ -577,3 +577,44 @@ def test_quiet_and_verbose_after_the_subcommand(
     assert main(["-q", "layers", str(broken)]) == 0
     assert capsys.readouterr().err == ""
     assert main(["plot", "fusions", str(YOLO), "-o", str(tmp_path / "f.png"), "-q"]) == 0
+
+
+def test_ctrl_c_exits_130_with_one_line() -> None:
+    """Ctrl-C while a command reads its input: ``trtlog: interrupted`` and 130, no traceback
+    (a real SIGINT to a real process, blocked reading standard input)."""
+    import signal
+    import time
+
+    done = subprocess.Popen(
+        [sys.executable, "-m", "trtlog", "summary", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert done.stdin is not None
+        done.stdin.write("[I] [TRT] Original: 5 layers\n")  # and no end of input yet
+        done.stdin.flush()
+        time.sleep(1.5)  # (its imports done, blocked in the read)
+        done.send_signal(signal.SIGINT)
+        out, err = done.communicate(timeout=30)
+    finally:
+        if done.poll() is None:
+            done.kill()
+    assert done.returncode == 130, err
+    assert err.strip().splitlines() == ["trtlog: interrupted"]
+    assert "Traceback" not in err and out == ""
+
+
+def test_an_interrupt_in_process_returns_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import trtlog.inputs
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(trtlog.inputs, "open_input", interrupted)
+    assert main(["summary", str(YOLO)]) == 130
+    assert capsys.readouterr().err == "\ntrtlog: interrupted\n"

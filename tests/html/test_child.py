@@ -206,7 +206,10 @@ def test_a_child_whose_result_is_not_wanted_is_stopped_and_reaped() -> None:
     assert _children() == before
 
 
-def test_a_report_that_fails_leaves_no_child(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_a_report_that_fails_leaves_no_child(
+    monkeypatch: pytest.MonkeyPatch, error: type[BaseException]
+) -> None:
     # a fork whatever this process's threads (an idle one of another test's is harmless to
     # a child that only computes)
     monkeypatch.setattr(child, "wanted", lambda big: True)
@@ -222,10 +225,10 @@ def test_a_report_that_fails_leaves_no_child(monkeypatch: pytest.MonkeyPatch) ->
     before = _children()
 
     def broken(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("a section failed")
+        raise error("a section failed")  # (or Ctrl-C while it is made)
 
     monkeypatch.setattr(make_module, "collect", broken)
-    with pytest.raises(RuntimeError, match="a section failed"):
+    with pytest.raises(error, match="a section failed"):
         trtlog.report(**REPORTS["tinynet"])
     assert len(started) == 1 and started[0] is not None  # a child ran
     assert _children() == before

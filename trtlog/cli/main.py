@@ -171,5 +171,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:  # `trtlog events big.log | head`
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback from wherever it landed
+        sys.stderr.write("\ntrtlog: interrupted\n")
+        return 130
     finally:
         sys.stdout = stdout
