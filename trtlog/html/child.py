@@ -9,9 +9,10 @@ and reads the result when it needs it. The child shares the parsed build with it
 twice and nothing but the result crosses between the processes.
 
 Only where forking is safe: a platform with ``os.fork`` (not Windows; macOS's system
-libraries may not survive a fork and are left out too) and a process running one thread
-(a fork copies only the calling thread: a lock another thread holds stays locked in the
-child, and Python 3.12 warns about it). Anywhere else, and when the child fails in any way
+libraries may not survive a fork and are left out too) and a process running one thread,
+or beside it only trtlog's own progress bar (:data:`QUIET_THREADS`): a fork copies only the
+calling thread, so a lock another thread holds stays locked in the child (Python 3.12 warns
+about it). Anywhere else, and when the child fails in any way
 (it raised, was killed, sent nothing readable), the parent computes the result itself: the
 page is the same either way, as the tests check.
 """

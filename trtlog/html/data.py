@@ -156,8 +156,13 @@ class Lines:
 # -- the sections ----------------------------------------------------------------------------
 
 
-def _scope(build: Build) -> tuple[Build, dict[str, Any] | None]:
-    """The builder round the engine comes from (``summarize`` counts that round too)."""
+def page_scope(build: Build) -> tuple[Build, dict[str, Any] | None]:
+    """The builder round the engine comes from (``summarize`` counts that round too).
+
+    The build (or its round) the page shows, and the page's note on the rounds (``None``
+    for a build of one round). A round of several is a view over the run's events (all of
+    them read): :mod:`trtlog.html.make` takes it once for every section.
+    """
     rounds = build.rounds
     if len(rounds) <= 1:
         return build, None
@@ -1215,17 +1220,19 @@ EXPLORER_EMPTY = (
 )
 
 
-def graph_section(inputs: Inputs) -> dict[str, Any] | None:
+def graph_section(inputs: Inputs, scope: Build | None = None) -> dict[str, Any] | None:
     """The page's merge graph section with its own string table (``None`` without a build).
 
-    :func:`graph_texts` of the build (or of the builder round the page shows), its texts put
-    in a table of its own (``"S"``, which the page's script appends to the page's): made
-    apart from the other sections (:mod:`trtlog.html.child`), it shares no state with them.
+    :func:`graph_texts` of the build (or of the builder round the page shows: ``scope``,
+    default :func:`page_scope`'s), its texts put in a table of its own (``"S"``, which the
+    page's script appends to the page's): made apart from the other sections
+    (:mod:`trtlog.html.child`), it shares no state with them.
     """
     main = inputs.main
     if main.build is None:
         return None
-    scope, _ = _scope(main.build)
+    if scope is None:
+        scope, _ = page_scope(main.build)
     s = Strings()
     section = graph_strings(graph_texts(scope, main.engine, main.engine_given), s)
     section["S"] = s.items
@@ -1240,7 +1247,11 @@ def graph_filled(section: dict[str, Any]) -> bool:
     return any(k in (0, 3) for k in section["nodes"]["kind"])
 
 
-def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
+def collect(
+    inputs: Inputs,
+    progress: Progress | None = None,
+    scoped: tuple[Build, dict[str, Any] | None] | None = None,
+) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data plus the overview for the template.
 
     Returns a dict with ``data`` (embedded in the page for its script), ``overview`` (the
@@ -1248,7 +1259,8 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
     at) and the objects the page was made from (``findings``, ``comparison``).
 
     All but the merge graph's section, which :func:`graph_section` makes apart (it has its
-    own string table and its own block in the page: :mod:`trtlog.html.make`).
+    own string table and its own block in the page: :mod:`trtlog.html.make`). ``scoped``:
+    :func:`page_scope` of the build, when taken already.
     """
     step = progress or (lambda _stage: None)
     s = Strings()
@@ -1262,7 +1274,10 @@ def collect(inputs: Inputs, progress: Progress | None = None) -> dict[str, Any]:
     findings = _lint(inputs)
     data["findings"] = _findings(findings, build, s, lines)
     step("overview")
-    scope, rounds = (build, None) if build is None else _scope(build)
+    scope: Build | None = None
+    rounds: dict[str, Any] | None = None
+    if build is not None:
+        scope, rounds = scoped if scoped is not None else page_scope(build)
     data["rounds"] = rounds
     # the tactics frame's columns for the overview's figures and the Tactics section (the
     # biggest frame of a verbose log, never made: both read its columns), when summarize

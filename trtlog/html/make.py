@@ -9,14 +9,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import trtlog
 from trtlog._pydantic import gc_paused
 from trtlog.html import Report, child
-from trtlog.html.data import EXPLORER_EMPTY, collect, graph_filled, graph_section
+from trtlog.html.data import EXPLORER_EMPTY, collect, graph_filled, graph_section, page_scope
 from trtlog.html.inputs import BuildInput, EngineInput, Inputs, ProfileInput, resolve
 from trtlog.html.page import LogPack, data_payload, render
+
+if TYPE_CHECKING:
+    from trtlog import Build
 
 __all__ = ["FORK_LAYERS", "FORK_LINES", "SECTIONS", "make"]
 
@@ -93,9 +96,9 @@ def _big(inputs: Inputs) -> bool:
 GraphBlock = tuple[str, str, bool]
 
 
-def _graph_block(inputs: Inputs) -> GraphBlock | None:
+def _graph_block(inputs: Inputs, scope: Build | None) -> GraphBlock | None:
     """The merge graph section, written for its own block of the page (``None``: no build)."""
-    section = graph_section(inputs)
+    section = graph_section(inputs, scope)
     if section is None:
         return None
     text, encoding = data_payload(section)
@@ -122,10 +125,14 @@ def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Rep
     # made (forked first: before this process starts the log's compression thread); the
     # child writes the section's block whole (its own string table, its JSON, compressed),
     # so that the parent only reads bytes
-    fork = inputs.main.build is not None and child.wanted(_big(inputs))
-    graph = child.start(lambda: _graph_block(inputs), fork)
+    # the build or round the page shows, taken once for every section (a round of several
+    # reads all of its run's events: before the fork, the child shares them)
+    build = inputs.main.build
+    scoped = page_scope(build) if build is not None else None
+    fork = build is not None and child.wanted(_big(inputs))
+    graph = child.start(lambda: _graph_block(inputs, scoped[0] if scoped else None), fork)
     try:
-        return _made(inputs, title, step, graph)
+        return _made(inputs, title, step, graph, scoped)
     finally:
         graph.close()
 
@@ -135,12 +142,13 @@ def _made(
     title: str | None,
     step: Callable[[str], None],
     graph: child.Pending[GraphBlock | None],
+    scoped: tuple[Build, dict[str, Any] | None] | None,
 ) -> Report:
     main = inputs.main
     with ThreadPoolExecutor(max_workers=1) as pool:
         # the log compresses in a thread while the views are computed
         log = LogPack(main.file_build, pool) if main.file_build is not None else None
-        collected = collect(inputs, step)
+        collected = collect(inputs, step, scoped)
         available = collected["data"]["available"]
         if log is not None:
             step("packing the log")
