@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from trtlog.engine.model import time_by_key
 from trtlog.frames.choices import engine_tactics  # re-exported: plots used to hold it
 from trtlog.names import cut_module
 
@@ -573,11 +574,12 @@ def plot_time_by(
         raise ValueError(f"by must be type, precision, module or parameter_type, not {by!r}")
     timed = bool(frame["time_ms"].notna().any())
     keys = frame[by].astype("object").where(frame[by].notna(), "?")
-    if timed:
-        values = frame["time_ms"].groupby(keys).sum(min_count=1).fillna(0.0)
+    if timed:  # (added up as the other views add: time_by_key)
+        rows = time_by_key(keys.tolist(), frame["time_ms"].astype(float).tolist())
+        values = pd.Series({key: ms or 0.0 for key, _, ms in rows}, dtype=float)
     else:
         values = keys.groupby(keys).size().astype(float)
-    values = values.sort_values(ascending=False)
+    values = values.sort_values(ascending=False, kind="stable")
     if len(values) > top:
         other = values.iloc[top - 1 :].sum()
         values = pd.concat([values.iloc[: top - 1], pd.Series({"other": other})])

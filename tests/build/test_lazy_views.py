@@ -16,8 +16,8 @@ import pytest
 import trtlog
 from tests.build.test_store import LOGS, lazy_and_eager
 from tests.test_golden_logs import FRAMES as GOLDEN_FRAMES
+from trtlog.build.memory import MEMORY_KINDS, _rows
 from trtlog.build.model import Build
-from trtlog.frames.memory import MEMORY_KINDS, _rows
 from trtlog.graph.from_events import _Builder
 from trtlog.graph.model import MergeGraph
 from trtlog.parser.source import read_text

@@ -16,13 +16,17 @@ counts.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from trtlog.events import (
     ConcatElimination,
+    ConvScaleFusion,
+    CopyGenerated,
     Event,
+    Fusion,
     FusionInto,
+    HorizontalMerge,
     LayerCount,
     LayerRemoved,
     LayerSwap,
@@ -30,6 +34,7 @@ from trtlog.events import (
     QdqDedup,
     QdqPhase,
     QdqSwap,
+    Retarget,
     SliceElimination,
 )
 
@@ -41,12 +46,17 @@ __all__ = [
     "PASS_GLOSSARY",
     "QDQ_TYPES",
     "REMOVAL_KINDS",
+    "ROW_SCHEMAS",
     "STAGE_PASS",
     "PassIndex",
     "fusion_pass",
+    "fusion_records",
+    "layer_count_records",
     "pass_records",
     "qdq_events",
+    "qdq_records",
     "removal_events",
+    "removal_records",
 ]
 
 #: What each optimizer pass (or stage) does, in one line. The names are TensorRT's, as the
@@ -394,3 +404,202 @@ def passes_of(build: Build) -> list[dict[str, Any]]:
         row["layers_after"] = after[0] if after else None
         row["description"] = describe_pass(row["pass_name"])
     return sorted(stats.values(), key=lambda r: r["first_line"])
+
+
+# -- the optimizer frames' rows ------------------------------------------------------------
+
+#: The columns and dtypes of the frames whose rows this module makes (``layer_counts_frame``,
+#: ``fusions_frame``, ``removals_frame``, ``qdq_frame``, ``passes_frame``): the frames' schemas
+#: (:data:`trtlog.frames.schema.SCHEMAS` takes them), and the types
+#: :func:`trtlog.build.rows.typed_columns` gives the rows without making the frames.
+ROW_SCHEMAS: dict[str, dict[str, str]] = {
+    "layer_counts": {
+        "order": "int64",
+        "line": "int64",
+        "stage": "string",
+        "layers": "int64",
+        "change": "Int64",
+        "run": "Int64",
+        "round": "Int64",
+    },
+    "fusions": {
+        "line": "int64",
+        "kind": "string",
+        "pass_name": "string",
+        "inputs": "object",
+        "result": "string",
+        "n_inputs": "int64",
+    },
+    "removals": {
+        "line": "int64",
+        "kind": "string",
+        "pass_name": "string",
+        "layer": "string",
+        "detail": "string",
+    },
+    "qdq": {
+        "line": "int64",
+        "kind": "string",
+        "pass_name": "string",
+        "layer": "string",
+        "other": "string",
+        "from_type": "string",
+        "to_type": "string",
+        "qdq": "string",
+    },
+    "passes": {
+        "pass_name": "string",
+        "first_line": "int64",
+        "last_line": "int64",
+        "runs": "int64",
+        "fusions": "int64",
+        "removals": "int64",
+        "swaps": "int64",
+        "layers_before": "Int64",
+        "layers_after": "Int64",
+        "description": "string",
+    },
+}
+
+
+def layer_count_records(build: Build) -> list[dict[str, Any]]:
+    """The rows of ``layer_counts_frame``: one per ``Original:`` / ``After <stage>:`` line.
+
+    Keys: those of :data:`ROW_SCHEMAS` ``["layer_counts"]`` (see
+    :func:`trtlog.frames.layer_counts_frame`).
+    """
+    records = []
+    previous: dict[tuple[int | None, int | None], int] = {}
+    for order, event in enumerate(build.of(LayerCount)):
+        where = build.round_of(event)
+        if where is not None:
+            run, number = where.run, where.number
+        else:
+            found = build.run_of(event)
+            run, number = (found.index if found else None), None
+        before = previous.get((run, number))
+        if before is None and number is not None:
+            before = previous.get((run, None))  # a round starts from the network as it was
+        records.append(
+            {
+                "order": order,
+                "line": event.span[0],
+                "stage": event.stage,
+                "layers": event.layers,
+                "change": None if before is None else event.layers - before,
+                "run": run,
+                "round": number,
+            }
+        )
+        previous[run, number] = event.layers
+    return records
+
+
+def fusion_records(build: Build) -> list[dict[str, Any]]:
+    """The rows of ``fusions_frame``: one per fusion, by line.
+
+    See :func:`trtlog.frames.fusions_frame`.
+    """
+    passes = build.pass_index
+    records: list[dict[str, Any]] = []
+    for fusion in build.of(Fusion):
+        inputs = (fusion.first, fusion.second)
+        records.append(_fusion_row(fusion, passes.of(fusion), inputs, " + ".join(inputs)))
+    for into in build.of(FusionInto):
+        records.append(_fusion_row(into, passes.of(into), into.sources, into.target))
+    for conv in build.of(ConvScaleFusion):
+        inputs = (conv.conv, conv.scale)
+        records.append(_fusion_row(conv, passes.of(conv), inputs, conv.conv))
+    for merge in build.of(HorizontalMerge):
+        result = " || ".join(merge.layers)
+        records.append(_fusion_row(merge, passes.of(merge), merge.layers, result))
+    records.sort(key=lambda r: r["line"])
+    return records
+
+
+def _fusion_row(
+    event: Any, pass_name: str | None, inputs: Sequence[str], result: str | None
+) -> dict[str, Any]:
+    return {
+        "line": event.span[0],
+        "kind": event.kind,
+        "pass_name": pass_name,
+        "inputs": tuple(inputs),
+        "result": result,
+        "n_inputs": len(inputs),
+    }
+
+
+def removal_records(build: Build) -> list[dict[str, Any]]:
+    """The rows of ``removals_frame``: one per removal, by line.
+
+    See :func:`trtlog.frames.removals_frame`.
+    """
+    passes = build.pass_index
+    records: list[dict[str, Any]] = []
+
+    def add(event: Any, layer: str, detail: str | None = None) -> None:
+        records.append(
+            {
+                "line": event.span[0],
+                "kind": event.kind,
+                "pass_name": passes.of(event),
+                "layer": layer,
+                "detail": detail,
+            }
+        )
+
+    for event in build._removal_events:
+        if isinstance(event, LayerRemoved):
+            add(event, event.layer)
+        elif isinstance(event, SliceElimination):
+            add(event, event.slice, f"{event.from_tensor} -> {event.to_tensor}")
+        elif isinstance(event, ConcatElimination):
+            add(event, event.concat)
+        elif isinstance(event, QdqDedup):
+            add(event, event.layer, event.duplicate_of)
+    for copy in build.of(CopyGenerated):
+        add(copy, copy.tensor, f"{copy.target} ({copy.reason})")
+    for ret in build.of(Retarget):
+        add(ret, ret.tensor, ret.target)
+    records.sort(key=lambda r: r["line"])
+    return records
+
+
+def qdq_records(build: Build) -> list[dict[str, Any]]:
+    """The rows of ``qdq_frame``: one per Q/DQ optimizer event (:func:`qdq_events`).
+
+    A fusion into a consumer gives one row per Q/DQ layer fused. See
+    :func:`trtlog.frames.qdq_frame`.
+    """
+    passes = build.pass_index
+    records: list[dict[str, Any]] = []
+
+    def add(line: int, kind: str, layer: str, **extra: str | None) -> None:
+        row: dict[str, Any] = {
+            "line": line,
+            "kind": kind,
+            "pass_name": passes.at(line),
+            "layer": layer,
+            "other": None,
+            "from_type": None,
+            "to_type": None,
+            "qdq": None,
+        }
+        row.update(extra)
+        records.append(row)
+
+    for event in qdq_events(build.events_of(*QDQ_KINDS)):
+        line = event.span[0]
+        if isinstance(event, QdqSwap):
+            add(line, "qdq_swap", event.layer, from_type=event.from_type, to_type=event.to_type)
+        elif isinstance(event, LayerSwap):
+            add(line, "layer_swap", event.first, other=event.second)
+        elif isinstance(event, QdqDedup):
+            add(line, "qdq_dedup", event.layer, other=event.duplicate_of, qdq=event.qdq)
+        elif isinstance(event, QdqPhase):
+            add(line, "qdq_phase", event.phase, pass_name=None)  # a phase, not in a pass
+        elif isinstance(event, FusionInto):
+            for source in event.sources:
+                add(line, "fusion_into", source, other=event.target)
+    return records

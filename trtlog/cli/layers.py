@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     """
     import pandas as pd
 
-    from trtlog.engine.model import Profile, Times
+    from trtlog.engine.model import Profile, Times, time_by_key, total_of
 
     found = export_of(args.file)
     if isinstance(found, Profile | Times):
@@ -78,12 +79,18 @@ def run(args: argparse.Namespace) -> int:
         out = pd.DataFrame(rows, columns=["group", "kernels", "kernel_types", "time_ms", "summary"])
     elif args.group_by:
         key = {"type": "type", "precision": "precision", "module": "module"}[args.group_by]
-        grouped = frame.groupby(frame[key].fillna("?"), dropna=False)
-        out = grouped.agg(layers=("index", "size")).reset_index()
-        out["time_ms"] = grouped["time_ms"].sum(min_count=1).to_numpy()
-        total = out["time_ms"].sum(min_count=1)
-        out["percentage"] = 100 * out["time_ms"] / total
-        out = out.sort_values(["time_ms", "layers"], ascending=False, na_position="last")
+        times = frame["time_ms"].astype(float).tolist()
+        keys = frame[key].astype(object).where(frame[key].notna(), None).tolist()
+        totals = time_by_key(keys, times)
+        out = pd.DataFrame(
+            {
+                key: pd.Series([r[0] for r in totals], dtype="string"),
+                "layers": pd.Series([r[1] for r in totals], dtype="int64"),
+                "time_ms": pd.Series([r[2] for r in totals], dtype=float),
+            }
+        )
+        known = [ms for ms in times if ms == ms]
+        out["percentage"] = 100 * out["time_ms"] / (total_of(known) if known else math.nan)
     else:
         columns = [
             "index",

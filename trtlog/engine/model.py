@@ -48,6 +48,7 @@ __all__ = [
     "is_reformat_layer",
     "precision_of",
     "strongly_typed",
+    "time_by_key",
     "total_of",
 ]
 
@@ -70,6 +71,35 @@ def total_of(values: Iterable[float]) -> float:
         return math.fsum(values)
     except (ValueError, OverflowError):
         return sum(values, 0.0)
+
+
+def time_by_key(
+    keys: Iterable[str | None], times: Iterable[float | None]
+) -> list[tuple[str, int, float | None]]:
+    """Layers and time per key (a layer's type, precision or module), biggest first.
+
+    ``keys`` and ``times`` run over the same layers; a missing key is ``?``. A key's time is
+    :func:`total_of` of its layers' known times (``None`` and NaN are unknown), ``None`` when
+    none is known. Sorted by time (unknown last), then layers, then key: what
+    ``trtlog layers --group-by``, ``plot_time_by`` and the report's charts show, added up as
+    the module tree and ``Engine.total_ms`` add.
+
+    Example:
+        >>> time_by_key(["Conv", None, "Conv"], [0.1, 0.5, 0.2])
+        [('?', 1, 0.5), ('Conv', 2, 0.30000000000000004)]
+    """
+    groups: dict[str, tuple[list[int], list[float]]] = {}
+    for key, ms in zip(keys, times, strict=True):
+        name = "?" if key is None or key != key else str(key)
+        group = groups.get(name)
+        if group is None:
+            group = groups[name] = ([0], [])
+        group[0][0] += 1
+        if ms is not None and ms == ms:  # (NaN: not measured)
+            group[1].append(ms)
+    rows = [(name, n[0], total_of(known) if known else None) for name, (n, known) in groups.items()]
+    rows.sort(key=lambda r: (r[2] is None, -(r[2] or 0.0), -r[1], r[0]))
+    return rows
 
 
 class ProfileRecord(BaseModel):

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._pydantic import assemble
 from trtlog.engine.model import (
+    LAYER_ROW_COLUMNS,
     MYELIN_LAYER_TYPES,
     Engine,
     EngineLayer,
@@ -51,6 +52,7 @@ __all__ = [
     "module_rollup",
     "module_tree",
     "name_index",
+    "serve_reformats",
     "served_by_name",
     "served_layer",
 ]
@@ -298,6 +300,45 @@ def _layer_modules(cols: _Columns) -> tuple[LayerModules, ...]:
             )
         )
     return tuple(out)
+
+
+# the positions of the columns serve_reformats reads in a layer row (LAYER_ROW_COLUMNS)
+_ROW_MODULE, _ROW_REFORMAT = (
+    LAYER_ROW_COLUMNS.index("module"),
+    LAYER_ROW_COLUMNS.index("is_reformat"),
+)
+_ROW_NAME, _ROW_NODES = LAYER_ROW_COLUMNS.index("name"), LAYER_ROW_COLUMNS.index("onnx_nodes")
+
+
+def serve_reformats(columns: list[Sequence[Any]]) -> None:
+    """A reformat row's module is that of the layer it serves (its own nodes are none).
+
+    What ``trtlog.frames.layers_frame`` does to its rows, and the report's Layers section to
+    its columns.
+
+    ``columns`` are the frame's leading columns (:data:`LAYER_ROW_COLUMNS`); the module
+    column is replaced by one with the served modules.
+    """
+    modules: Sequence[Any] = columns[_ROW_MODULE]
+    pairs = zip(columns[_ROW_REFORMAT], modules, strict=True)
+    wanted = [i for i, (reformat, module) in enumerate(pairs) if reformat and module == "/"]
+    if not wanted:
+        return
+    # name -> position of its first row (inserted last to first, so the first one stays)
+    names = columns[_ROW_NAME]
+    index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
+    nodes_of = columns[_ROW_NODES]
+    served_modules = list(modules)
+    for i in wanted:
+        if nodes_of[i]:  # a reformat with ONNX nodes of its own serves no other layer
+            continue
+        served, nodes = served_by_name(names[i], i, index)
+        if served is not None:
+            home = served_modules[served]
+        else:
+            home = module_of_node(nodes[0]) if len(nodes) == 1 else common_module(nodes)
+        served_modules[i] = home
+    columns[_ROW_MODULE] = served_modules
 
 
 def module_of_node(node: str) -> str:

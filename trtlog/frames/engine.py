@@ -18,19 +18,17 @@ from trtlog.engine.model import (
     LayerTable,
     Profile,
     Times,
-    compute_precision,
     total_of,
 )
-from trtlog.engine.modules import module_of_node, served_by_name
+from trtlog.engine.modules import serve_reformats
+from trtlog.engine.rows import LAYER_SCHEMA, join_known, layer_columns
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
-from trtlog.names import common_module, parse_kernel_name
-from trtlog.numbers import U64, trtexec_percentile
+from trtlog.numbers import trtexec_percentile
 from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
     from trtlog.engine.model import Engine
     from trtlog.engine.modules import ModuleNode
-    from trtlog.tensors import Tensor
 
 __all__ = [
     "layers_frame",
@@ -43,39 +41,9 @@ __all__ = [
     "trtexec_percentile",
 ]
 
+SCHEMAS["layers"] = LAYER_SCHEMA
 SCHEMAS.update(
     {
-        "layers": {
-            "index": "int64",
-            "name": "string",
-            "type": "string",
-            "parameter_type": "string",
-            "precision": "string",
-            "input_dtypes": "string",
-            "output_dtypes": "string",
-            "input_layouts": "string",
-            "output_layouts": "string",
-            "output_dims": "string",
-            "n_inputs": "int64",
-            "n_outputs": "int64",
-            "tactic": "UInt64",
-            "tactic_hex": "string",
-            "tactic_name": "string",
-            "stream_id": "Int64",
-            "origin": "string",
-            "is_reformat": "bool",
-            "sparse_weights": "boolean",
-            "myelin_graph": "Int64",
-            "onnx_nodes": "object",
-            "n_onnx_nodes": "int64",
-            "onnx_source": "string",
-            "module": "string",
-            "time_ms": "float64",
-            "total_ms": "float64",
-            "median_ms": "float64",
-            "percentage": "float64",
-            "time_reason": "string",
-        },
         "tensors": {
             "tensor": "string",
             "producer_index": "Int64",
@@ -145,63 +113,11 @@ SCHEMAS.update(
 )
 
 
-def _join(values: Sequence[str | None]) -> str | None:
-    present = [v for v in values if v is not None]
-    return ",".join(present) if present else None
-
-
-def _dtypes_layouts(tensors: tuple[Tensor, ...]) -> tuple[str | None, str | None]:
-    """The tensors' dtypes and layouts, each comma-joined (``None`` when none is known)."""
-    if len(tensors) == 1:  # fast path: most layers have one input and one output
-        return tensors[0].dtype, tensors[0].layout
-    return _join([t.dtype for t in tensors]), _join([t.layout for t in tensors])
-
-
 def _dims(dims: tuple[int, ...] | None) -> str | None:
     return None if dims is None else dims_text(dims)
 
 
-def _sparse(parameters: dict[str, Any]) -> bool | None:
-    for key in ("HasSparseWeights", "ConvHasSparseWeights"):
-        if key in parameters:
-            return bool(parameters[key])
-    return None
-
-
-_COLUMNS = list(SCHEMAS["layers"])
-_MODULE, _REFORMAT = _COLUMNS.index("module"), _COLUMNS.index("is_reformat")
-_NAME, _NODES = _COLUMNS.index("name"), _COLUMNS.index("onnx_nodes")
-assert tuple(_COLUMNS[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
-
-
-def serve_reformats(columns: list[Sequence[Any]]) -> None:
-    """A reformat row's module is that of the layer it serves (its own nodes are none).
-
-    What :func:`layers_frame` does to its rows, and the report's Layers section to its columns.
-
-    ``columns`` are the frame's leading columns (:data:`LAYER_ROW_COLUMNS`); the module
-    column is replaced by one with the served modules.
-    """
-    modules: Sequence[Any] = columns[_MODULE]
-    pairs = zip(columns[_REFORMAT], modules, strict=True)
-    wanted = [i for i, (reformat, module) in enumerate(pairs) if reformat and module == "/"]
-    if not wanted:
-        return
-    # name -> position of its first row (inserted last to first, so the first one stays)
-    names = columns[_NAME]
-    index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
-    nodes_of = columns[_NODES]
-    served_modules = list(modules)
-    for i in wanted:
-        if nodes_of[i]:  # a reformat with ONNX nodes of its own serves no other layer
-            continue
-        served, nodes = served_by_name(names[i], i, index)
-        if served is not None:
-            home = served_modules[served]
-        else:
-            home = module_of_node(nodes[0]) if len(nodes) == 1 else common_module(nodes)
-        served_modules[i] = home
-    columns[_MODULE] = served_modules
+assert tuple(list(LAYER_SCHEMA)[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
 
 
 def _frame_of_rows(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
@@ -249,63 +165,7 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     table = engine.layer_table()
     if table is not None:  # read straight from the layer JSON (trtlog.load_engine)
         return _table_frame(table)
-    # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
-    # layer cost twice as much; fields are read from each layer's __dict__ (bench/engine_load.py)
-    rows: list[tuple[Any, ...]] = []
-    nan = math.nan
-    no_time = (nan, nan, nan, nan, "no profile merged")
-    for layer in engine.layers:
-        d = layer.__dict__
-        name = d["name"]
-        inputs, outputs = d["inputs"], d["outputs"]
-        tactic = d["tactic"]
-        nodes = d["onnx_nodes"]
-        time = d["time"]
-        parameters = d["parameters"]
-        layer_type = d["type"]
-        kernel = parse_kernel_name(name)
-        input_dtypes, input_layouts = _dtypes_layouts(inputs)
-        output_dtypes, output_layouts = _dtypes_layouts(outputs)
-        rows.append(
-            (
-                d["index"],
-                name,
-                layer_type,
-                d["parameter_type"],
-                compute_precision(layer) or next((t.dtype for t in outputs if t.dtype), None),
-                input_dtypes,
-                output_dtypes,
-                input_layouts,
-                output_layouts,
-                _dims(outputs[0].dims) if outputs else None,
-                len(inputs),
-                len(outputs),
-                tactic,
-                None if tactic is None else f"0x{tactic % U64:016x}",
-                d["tactic_name"] or None,
-                d["stream_id"],
-                layer.origin,
-                layer.is_reformat,
-                _sparse(parameters),
-                kernel.graph if kernel else None,
-                nodes,
-                len(nodes),
-                d["onnx_source"],
-                common_module(nodes),
-            )
-            + (
-                no_time
-                if time is None
-                else (
-                    time.average_ms,
-                    time.total_ms,
-                    nan if time.median_ms is None else time.median_ms,
-                    time.percentage,
-                    time.reason,
-                )
-            )
-        )
-    return _frame_of_rows(rows)
+    return frame_from_columns("layers", layer_columns(engine))
 
 
 @gc_paused()
@@ -477,7 +337,7 @@ def modules_frame(tree: ModuleNode) -> pd.DataFrame:
                 "percentage": 100.0 * node.time_ms / total
                 if total and not math.isnan(total)
                 else math.nan,
-                "precisions": _join([f"{k}:{v}" for k, v in sorted(node.precisions.items())]),
+                "precisions": join_known([f"{k}:{v}" for k, v in sorted(node.precisions.items())]),
             }
         )
         stack.extend((child, node.name) for child in reversed(node.children))

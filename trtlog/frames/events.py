@@ -5,30 +5,21 @@ Part of the view package :mod:`trtlog.frames` (pandas).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.build.passes import QDQ_KINDS, pass_records, qdq_events
-from trtlog.build.tactics import tactic_columns
-from trtlog.events import (
-    ConcatElimination,
-    ConvScaleFusion,
-    CopyGenerated,
-    Fusion,
-    FusionInto,
-    HorizontalMerge,
-    LayerCount,
-    LayerRemoved,
-    LayerSwap,
-    QdqDedup,
-    QdqPhase,
-    QdqSwap,
-    Retarget,
-    SliceElimination,
+from trtlog.build.passes import (
+    ROW_SCHEMAS,
+    fusion_records,
+    layer_count_records,
+    pass_records,
+    qdq_records,
+    removal_records,
 )
+from trtlog.build.tactics import tactic_columns
 from trtlog.frames.schema import (
     SCHEMAS,
     frame_from_columns,
@@ -48,54 +39,9 @@ __all__ = [
     "tactics_frame",
 ]
 
+SCHEMAS.update(ROW_SCHEMAS)
 SCHEMAS.update(
     {
-        "layer_counts": {
-            "order": "int64",
-            "line": "int64",
-            "stage": "string",
-            "layers": "int64",
-            "change": "Int64",
-            "run": "Int64",
-            "round": "Int64",
-        },
-        "fusions": {
-            "line": "int64",
-            "kind": "string",
-            "pass_name": "string",
-            "inputs": "object",
-            "result": "string",
-            "n_inputs": "int64",
-        },
-        "removals": {
-            "line": "int64",
-            "kind": "string",
-            "pass_name": "string",
-            "layer": "string",
-            "detail": "string",
-        },
-        "qdq": {
-            "line": "int64",
-            "kind": "string",
-            "pass_name": "string",
-            "layer": "string",
-            "other": "string",
-            "from_type": "string",
-            "to_type": "string",
-            "qdq": "string",
-        },
-        "passes": {
-            "pass_name": "string",
-            "first_line": "int64",
-            "last_line": "int64",
-            "runs": "int64",
-            "fusions": "int64",
-            "removals": "int64",
-            "swaps": "int64",
-            "layers_before": "Int64",
-            "layers_after": "Int64",
-            "description": "string",
-        },
         "tactics": {
             "line": "int64",
             "layer": "string",
@@ -120,7 +66,7 @@ SCHEMAS.update(
 )
 
 
-# -- layer counts --------------------------------------------------------------------------
+# -- layer counts, fusions, removals, Q/DQ (rows: trtlog.build.passes) ----------------------
 
 
 def layer_counts_frame(build: Build) -> pd.DataFrame:
@@ -133,6 +79,7 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
     build the network once per backend strategy: each round starts again from the network
     as the stages before the rounds left it, so the first stage of a round changes the
     count from there, never from the previous round's last stage.
+    See :func:`trtlog.build.passes.layer_count_records`.
 
     Example:
         >>> from trtlog import parse_text
@@ -140,34 +87,7 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
         >>> layer_counts_frame(b)[["stage", "layers", "change"]].to_dict("list")
         {'stage': ['Original', 'scale fusion'], 'layers': [9, 7], 'change': [None, -2]}
     """
-    records = []
-    previous: dict[tuple[int | None, int | None], int] = {}
-    for order, event in enumerate(build.of(LayerCount)):
-        where = build.round_of(event)
-        if where is not None:
-            run, number = where.run, where.number
-        else:
-            found = build.run_of(event)
-            run, number = (found.index if found else None), None
-        before = previous.get((run, number))
-        if before is None and number is not None:
-            before = previous.get((run, None))  # a round starts from the network as it was
-        records.append(
-            {
-                "order": order,
-                "line": event.span[0],
-                "stage": event.stage,
-                "layers": event.layers,
-                "change": None if before is None else event.layers - before,
-                "run": run,
-                "round": number,
-            }
-        )
-        previous[run, number] = event.layers
-    return frame_from_records("layer_counts", records)
-
-
-# -- fusions, removals, Q/DQ -----------------------------------------------------------------
+    return frame_from_records("layer_counts", layer_count_records(build))
 
 
 def fusions_frame(build: Build) -> pd.DataFrame:
@@ -178,35 +98,9 @@ def fusions_frame(build: Build) -> pd.DataFrame:
     Columns: ``line``, ``kind`` (event kind), ``pass_name``, ``inputs`` (tuple of names fused),
     ``result`` (the name of the fused layer when the log implies it: ``a + b`` for a vertical
     fusion, the target for ``fusing into``, ``a || b`` for a merge), ``n_inputs``.
+    See :func:`trtlog.build.passes.fusion_records`.
     """
-    passes = build.pass_index
-    records: list[dict[str, Any]] = []
-    for fusion in build.of(Fusion):
-        inputs = (fusion.first, fusion.second)
-        records.append(_fusion_row(fusion, passes.of(fusion), inputs, " + ".join(inputs)))
-    for into in build.of(FusionInto):
-        records.append(_fusion_row(into, passes.of(into), into.sources, into.target))
-    for conv in build.of(ConvScaleFusion):
-        inputs = (conv.conv, conv.scale)
-        records.append(_fusion_row(conv, passes.of(conv), inputs, conv.conv))
-    for merge in build.of(HorizontalMerge):
-        result = " || ".join(merge.layers)
-        records.append(_fusion_row(merge, passes.of(merge), merge.layers, result))
-    records.sort(key=lambda r: r["line"])
-    return frame_from_records("fusions", records)
-
-
-def _fusion_row(
-    event: Any, pass_name: str | None, inputs: Sequence[str], result: str | None
-) -> dict[str, Any]:
-    return {
-        "line": event.span[0],
-        "kind": event.kind,
-        "pass_name": pass_name,
-        "inputs": tuple(inputs),
-        "result": result,
-        "n_inputs": len(inputs),
-    }
+    return frame_from_records("fusions", fusion_records(build))
 
 
 def removals_frame(build: Build) -> pd.DataFrame:
@@ -219,36 +113,9 @@ def removals_frame(build: Build) -> pd.DataFrame:
 
     Columns: ``line``, ``kind``, ``pass_name`` (the pass running at that line, if known),
     ``layer`` (what was removed or changed), ``detail`` (the other name involved).
+    See :func:`trtlog.build.passes.removal_records`.
     """
-    passes = build.pass_index
-    records: list[dict[str, Any]] = []
-
-    def add(event: Any, layer: str, detail: str | None = None) -> None:
-        records.append(
-            {
-                "line": event.span[0],
-                "kind": event.kind,
-                "pass_name": passes.of(event),
-                "layer": layer,
-                "detail": detail,
-            }
-        )
-
-    for event in build._removal_events:
-        if isinstance(event, LayerRemoved):
-            add(event, event.layer)
-        elif isinstance(event, SliceElimination):
-            add(event, event.slice, f"{event.from_tensor} -> {event.to_tensor}")
-        elif isinstance(event, ConcatElimination):
-            add(event, event.concat)
-        elif isinstance(event, QdqDedup):
-            add(event, event.layer, event.duplicate_of)
-    for copy in build.of(CopyGenerated):
-        add(copy, copy.tensor, f"{copy.target} ({copy.reason})")
-    for ret in build.of(Retarget):
-        add(ret, ret.tensor, ret.target)
-    records.sort(key=lambda r: r["line"])
-    return frame_from_records("removals", records)
+    return frame_from_records("removals", removal_records(build))
 
 
 def qdq_frame(build: Build) -> pd.DataFrame:
@@ -260,39 +127,9 @@ def qdq_frame(build: Build) -> pd.DataFrame:
 
     Columns: ``line``, ``kind``, ``pass_name``, ``layer``, ``other`` (the other layer of a swap,
     the original of a duplicate, the target of a fusion), ``from_type``/``to_type`` (type
-    swaps), ``qdq`` (``Q``/``DQ`` for duplicates).
+    swaps), ``qdq`` (``Q``/``DQ`` for duplicates). See :func:`trtlog.build.passes.qdq_records`.
     """
-    passes = build.pass_index
-    records: list[dict[str, Any]] = []
-
-    def add(line: int, kind: str, layer: str, **extra: str | None) -> None:
-        row: dict[str, Any] = {
-            "line": line,
-            "kind": kind,
-            "pass_name": passes.at(line),
-            "layer": layer,
-            "other": None,
-            "from_type": None,
-            "to_type": None,
-            "qdq": None,
-        }
-        row.update(extra)
-        records.append(row)
-
-    for event in qdq_events(build.events_of(*QDQ_KINDS)):
-        line = event.span[0]
-        if isinstance(event, QdqSwap):
-            add(line, "qdq_swap", event.layer, from_type=event.from_type, to_type=event.to_type)
-        elif isinstance(event, LayerSwap):
-            add(line, "layer_swap", event.first, other=event.second)
-        elif isinstance(event, QdqDedup):
-            add(line, "qdq_dedup", event.layer, other=event.duplicate_of, qdq=event.qdq)
-        elif isinstance(event, QdqPhase):
-            add(line, "qdq_phase", event.phase, pass_name=None)  # a phase, not in a pass
-        elif isinstance(event, FusionInto):
-            for source in event.sources:
-                add(line, "fusion_into", source, other=event.target)
-    return frame_from_records("qdq", records)
+    return frame_from_records("qdq", qdq_records(build))
 
 
 # -- passes --------------------------------------------------------------------------------

@@ -9,11 +9,11 @@ long table, sizes in bytes.
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from trtlog.build.memory import MEMORY_SCHEMA, memory_records
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 
 if TYPE_CHECKING:
@@ -21,92 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["memory_frame"]
 
-MIB = 1 << 20
-
-SCHEMAS["memory"] = {
-    "line": "int64",
-    "run": "Int64",
-    "stage": "string",
-    "kind": "string",
-    "metric": "string",
-    "layer": "string",
-    "bytes": "Int64",
-    "mib": "float64",
-}
-
-
-_Row = tuple[str, str, float, str | None]
-
-#: The kinds of event that hold memory figures (:func:`_rows` gives none for the others).
-MEMORY_KINDS = (
-    "memory_change",
-    "memory_snapshot",
-    "memory_stats",
-    "block_size",
-    "block_assignment_done",
-    "activation_memory",
-    "activation_reservation",
-    "persistent_memory",
-    "layer_memory",
-    "engine_size",
-    "engine_load_size",
-    "runtime_memory_verbose",
-    "cache_serialized",
-)
-
-
-def _rows(event: Any) -> list[_Row]:
-    """``(stage, metric, bytes, layer)`` of one memory event (empty for other kinds)."""
-    kind = event.kind
-    if kind == "memory_change":
-        return [
-            (event.phase, "cpu_delta", event.cpu_delta_mib * MIB, None),
-            (event.phase, "gpu_delta", event.gpu_delta_mib * MIB, None),
-            (event.phase, "cpu", event.cpu_mib * MIB, None),
-            (event.phase, "gpu", event.gpu_mib * MIB, None),
-        ]
-    if kind == "memory_snapshot":
-        return [
-            (event.phase, "cpu", event.cpu_mib * MIB, None),
-            (event.phase, "gpu", event.gpu_mib * MIB, None),
-        ]
-    if kind == "memory_stats":
-        stage = event.scope.replace("_", " ")
-        out: list[_Row] = [(stage, "cpu", event.cpu_mib * MIB, None)]
-        if event.gpu_mib is not None:
-            out.append((stage, "gpu", event.gpu_mib * MIB, None))
-        return out
-    if kind == "block_size":
-        return [("block assignment", "block", event.bytes, None)]
-    if kind == "block_assignment_done":
-        return [("block assignment", "assigned_blocks", event.bytes, None)]
-    if kind == "activation_memory":
-        return [("engine", "activation", event.bytes, None)]
-    if kind == "activation_reservation":
-        return [
-            ("engine", "activation_host_reserved", event.host_bytes, None),
-            ("engine", "activation_device_reserved", event.device_bytes, None),
-        ]
-    if kind == "persistent_memory":
-        return [("engine", event.memory, event.bytes, None)]
-    if kind == "layer_memory":
-        out = [
-            ("layers", "host_persistent", event.host_persistent_bytes, event.layer),
-            ("layers", "device_persistent", event.device_persistent_bytes, event.layer),
-        ]
-        if event.scratch_bytes is not None:
-            out.append(("layers", "scratch", event.scratch_bytes, event.layer))
-        return out
-    if kind == "engine_size":
-        return [("engine", f"engine_{event.phase}", event.size_mib * MIB, None)]
-    if kind == "engine_load_size":
-        unit = MIB if event.unit == "MiB" else 1_000_000
-        return [("engine", "engine_loaded", event.size_mib * unit, None)]
-    if kind == "runtime_memory_verbose":
-        return [("runtime", event.memory, event.bytes, None)]
-    if kind == "cache_serialized" and event.bytes is not None:
-        return [("serialization", f"{event.cache}_cache", event.bytes, None)]
-    return []
+SCHEMAS["memory"] = MEMORY_SCHEMA
 
 
 def memory_frame(build: Build) -> pd.DataFrame:
@@ -120,27 +35,4 @@ def memory_frame(build: Build) -> pd.DataFrame:
     ``engine_created``...), ``layer`` (per-layer figures), ``bytes`` and ``mib``. Figures TensorRT
     prints in MiB become exact bytes (``x 2**20``).
     """
-    records: list[dict[str, Any]] = []
-    for event in build.events_of(*MEMORY_KINDS):  # a lazy build builds only these
-        rows = _rows(event)
-        if not rows:
-            continue
-        line = event.span[0]
-        found = build.run_of(event)
-        run = None if found is None else found.index
-        for stage, metric, size, layer in rows:
-            # "nan MiB", "inf MiB" (trtexec prints what it computed): no byte count
-            value = round(size) if math.isfinite(size) else None
-            records.append(
-                {
-                    "line": line,
-                    "run": run,
-                    "stage": stage,
-                    "kind": event.kind,
-                    "metric": metric,
-                    "layer": layer,
-                    "bytes": value,
-                    "mib": value / MIB if value is not None else size,
-                }
-            )
-    return frame_from_records("memory", records)
+    return frame_from_records("memory", memory_records(build))

@@ -267,13 +267,31 @@ def _findings(
 
 
 def _passes(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
-    """Layer counts by stage, the passes, and every fusion, removal and Q/DQ step by pass."""
-    counts = build.layer_counts_frame()
-    passes = build.passes_frame()
-    fusions = build.fusions_frame()
-    removals = build.removals_frame()
-    qdq = build.qdq_frame()
-    stage_lines = column(counts, "line")
+    """Layer counts by stage, the passes, and every fusion, removal and Q/DQ step by pass.
+
+    Read from the frames' rows (:mod:`trtlog.build.passes`) typed as the frames type them
+    (:func:`~trtlog.build.rows.typed_columns`), without making the frames: the report of a
+    log and its engine imports no pandas (a quarter of a second of every ``trtlog report``).
+    """
+    from trtlog.build.passes import (
+        ROW_SCHEMAS,
+        fusion_records,
+        layer_count_records,
+        pass_records,
+        qdq_records,
+        removal_records,
+    )
+    from trtlog.build.rows import typed_columns
+
+    def rows(name: str, records: list[dict[str, Any]]) -> dict[str, list[Any]]:
+        return typed_columns(name, ROW_SCHEMAS[name], records)
+
+    counts = rows("layer_counts", layer_count_records(build))
+    passes = rows("passes", pass_records(build))
+    fusions = rows("fusions", fusion_records(build))
+    removals = rows("removals", removal_records(build))
+    qdq = rows("qdq", qdq_records(build))
+    stage_lines = counts["line"]
     lines.add_all(n for n in stage_lines if n)
     events: dict[str, list[Any]] = {"pass": [], "line": [], "what": [], "text": []}
 
@@ -283,34 +301,30 @@ def _passes(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
         events["what"] += s.many(what)
         events["text"] += s.many(text)
 
-    if len(fusions):
+    if fusions["line"]:
         texts = [
             " + ".join(inputs) + ("  →  " + result if result else "")
-            for inputs, result in zip(
-                fusions["inputs"].tolist(), column(fusions, "result"), strict=True
-            )
+            for inputs, result in zip(fusions["inputs"], fusions["result"], strict=True)
         ]
-        add(column(fusions, "pass_name"), column(fusions, "line"), column(fusions, "kind"), texts)
-    if len(removals):
+        add(fusions["pass_name"], fusions["line"], fusions["kind"], texts)
+    if removals["line"]:
         texts = [
             (layer or "") + (f" ({detail})" if detail else "")
-            for layer, detail in zip(
-                column(removals, "layer"), column(removals, "detail"), strict=True
-            )
+            for layer, detail in zip(removals["layer"], removals["detail"], strict=True)
         ]
         add(
-            column(removals, "pass_name"),
-            column(removals, "line"),
-            column(removals, "kind"),
+            removals["pass_name"],
+            removals["line"],
+            removals["kind"],
             texts,
         )
-    if len(qdq):
+    if qdq["line"]:
         texts = []
         for layer, other, a, b in zip(
-            column(qdq, "layer"),
-            column(qdq, "other"),
-            column(qdq, "from_type"),
-            column(qdq, "to_type"),
+            qdq["layer"],
+            qdq["other"],
+            qdq["from_type"],
+            qdq["to_type"],
             strict=True,
         ):
             text = layer or ""
@@ -319,27 +333,27 @@ def _passes(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
             if a or b:
                 text += f" ({a or '?'} → {b or '?'})"
             texts.append(text)
-        add(column(qdq, "pass_name"), column(qdq, "line"), column(qdq, "kind"), texts)
+        add(qdq["pass_name"], qdq["line"], qdq["kind"], texts)
     return {
         "stages": {
-            "stage": column(counts, "stage"),
-            "layers": column(counts, "layers"),
-            "change": column(counts, "change"),
+            "stage": counts["stage"],
+            "layers": counts["layers"],
+            "change": counts["change"],
             "line": stage_lines,
-            "run": column(counts, "run"),
-            "round": column(counts, "round"),
+            "run": counts["run"],
+            "round": counts["round"],
         },
         "passes": {
-            "name": column(passes, "pass_name"),
-            "first": column(passes, "first_line"),
-            "last": column(passes, "last_line"),
-            "runs": column(passes, "runs"),
-            "fusions": column(passes, "fusions"),
-            "removals": column(passes, "removals"),
-            "swaps": column(passes, "swaps"),
-            "before": column(passes, "layers_before"),
-            "after": column(passes, "layers_after"),
-            "desc": column(passes, "description"),
+            "name": passes["pass_name"],
+            "first": passes["first_line"],
+            "last": passes["last_line"],
+            "runs": passes["runs"],
+            "fusions": passes["fusions"],
+            "removals": passes["removals"],
+            "swaps": passes["swaps"],
+            "before": passes["layers_before"],
+            "after": passes["layers_after"],
+            "desc": passes["description"],
         },
         "events": events,
     }
@@ -360,13 +374,14 @@ def graph_texts(build: Build, engine: Engine | None, given: bool) -> dict[str, A
     The page's graph section with each node's name and op, each edge's pass and each fate's
     reason as text, not yet in a string table (:func:`graph_strings` puts them in one).
     """
-    if given and engine is not None:
-        from trtlog.graph.from_events import graph_core
+    from trtlog.graph.from_events import graph_core
 
-        # build.merge_graph(engine)'s nodes and edges, without networkx (its import alone
-        # took a fifth of a second of the report)
+    # build.merge_graph(engine)'s nodes and edges, without networkx (its import alone took a
+    # fifth of a second of the report); the build's own merge graph when a view made it
+    if given and engine is not None:
         return _graph_texts(graph_core(build, engine))
-    return _graph_texts(build.merge_graph())
+    made = build.__dict__.get("_merge_graph")
+    return _graph_texts(made if made is not None else graph_core(build))
 
 
 def graph_strings(section: dict[str, Any], s: Strings) -> dict[str, Any]:
@@ -596,22 +611,12 @@ def _graph_texts(graph: GraphCore) -> dict[str, Any]:
 def _group_totals(keys: list[str | None], times: Any) -> list[list[Any]]:
     """Layers and time per key (a layer's ``type`` or ``precision``), biggest first.
 
-    The aggregation of ``trtlog layers --group-by`` and ``plot_time_by``: a missing key is
-    ``?``; the time is the sum of the layers' times (``time_ms``, a float array), ``None``
-    when no layer has one. pandas adds them up (its group sum is compensated: a plain sum
-    can differ in the last digit), over a frame of these two columns only.
+    :func:`~trtlog.engine.model.time_by_key` (what ``trtlog layers --group-by`` and
+    ``plot_time_by`` show) of the layers' times (``time_ms``, a float array, NaN unknown).
     """
-    import pandas as pd
+    from trtlog.engine.model import time_by_key
 
-    frame = pd.DataFrame(
-        {"key": pd.Series(keys, dtype=object).fillna("?"), "time_ms": times}, copy=False
-    )
-    grouped = frame.groupby("key", dropna=False)
-    layers = grouped.size()
-    totals = grouped["time_ms"].sum(min_count=1)
-    rows = [(str(k), int(layers[k]), num(totals[k])) for k in layers.index]
-    rows.sort(key=lambda r: (-(r[2] or 0.0), -r[1], r[0]))
-    return [list(r) for r in rows]
+    return [[key, layers, num(ms)] for key, layers, ms in time_by_key(keys, times.tolist())]
 
 
 #: The layers-frame columns the page shows as strings.
@@ -642,15 +647,25 @@ def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list
     import numpy as np
 
     table = engine.layer_table()
-    if table is None or not table.rows or general:
+    if general:
         frame = engine.layers_frame()
         values = {c: column(frame, c) for c in (*_LAYER_TEXT, "index", "is_reformat")}
         values["onnx_nodes"] = frame["onnx_nodes"].tolist()
         values["time_ms"] = column(frame, "time_ms")
         values["percentage"] = column(frame, "percentage")
         return values, frame["time_ms"].to_numpy(dtype=float)
+    if table is None or not table.rows:
+        # the frame's columns from the layer objects, typed as the frame types them (no
+        # pandas: a report of a log's layer dump)
+        from trtlog.build.rows import type_columns
+        from trtlog.engine.rows import LAYER_SCHEMA, layer_columns
+
+        read = (*_LAYER_TEXT, "index", "is_reformat", "onnx_nodes", "time_ms", "percentage")
+        made = layer_columns(engine)
+        values = type_columns("layers", {c: LAYER_SCHEMA[c] for c in read}, made)
+        return values, np.array(made["time_ms"], dtype=float)
     from trtlog.engine.model import LAYER_ROW_COLUMNS
-    from trtlog.frames.engine import serve_reformats
+    from trtlog.engine.modules import serve_reformats
 
     columns: list[Any] = list(table.columns())  # (the table keeps them: the module tree too)
     serve_reformats(columns)  # (the frame's module column: a reformat's is its layer's)
@@ -1054,17 +1069,21 @@ def _by_float32(group: Any, value: Any) -> Any:
 
 
 def _memory(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
-    frame = build.memory_frame()
-    at = column(frame, "line")
+    """Every memory figure: ``memory_frame``'s columns, read from its rows (no pandas)."""
+    from trtlog.build.memory import MEMORY_SCHEMA, memory_records
+    from trtlog.build.rows import typed_columns
+
+    frame = typed_columns("memory", MEMORY_SCHEMA, memory_records(build))
+    at = frame["line"]
     lines.add_all(n for n in at if n)
     return {
         "line": at,
-        "stage": s.many(column(frame, "stage")),
-        "kind": s.many(column(frame, "kind")),
-        "metric": s.many(column(frame, "metric")),
-        "layer": s.many(column(frame, "layer")),
-        "bytes": column(frame, "bytes"),
-        "mib": column(frame, "mib"),
+        "stage": s.many(frame["stage"]),
+        "kind": s.many(frame["kind"]),
+        "metric": s.many(frame["metric"]),
+        "layer": s.many(frame["layer"]),
+        "bytes": frame["bytes"],
+        "mib": frame["mib"],
     }
 
 
