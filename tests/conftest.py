@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import os
 import re
@@ -51,6 +52,7 @@ settings.register_profile("dev", max_examples=200, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     """Byte-compile trtlog once, as installing it does, before any test starts a process.
 
@@ -59,11 +61,49 @@ def pytest_configure(config: pytest.Config) -> None:
     ``__pycache__`` exists yet, each of them would compile trtlog's source again (0.3 s of
     CPU each); an installed trtlog never does. Only the main process compiles (xdist workers
     start after it); files already compiled are skipped.
+
+    An xdist worker ends without freeing what its files cached (:func:`_leave`). (``tryfirst``:
+    this hook's clean-up is then registered before pytest's own, and runs after them.)
     """
     if not hasattr(config, "workerinput"):
         import compileall
 
         compileall.compile_dir(ROOT / "trtlog", quiet=2)
+    elif _quick_exit(config):
+        # (pytest's Config has no public way to see an error of a clean-up run before it)
+        stack = getattr(config, "_cleanup_stack", None)
+        if isinstance(stack, contextlib.ExitStack):
+            stack.push(_leave)
+
+
+def _quick_exit(config: pytest.Config) -> bool:
+    """Whether this process is an xdist worker that ends quickly (:func:`_leave`)."""
+    return hasattr(config, "workerinput") and os.environ.get("TRTLOG_TESTS_FULL_EXIT") != "1"
+
+
+def _leave(kind: type[BaseException] | None, error: BaseException | None, tb: Any) -> bool:
+    """The last step of an xdist worker: its ``atexit`` handlers, then ``os._exit(0)``.
+
+    After its last test a worker holds what its files cached (eager builds of every corpus
+    log, frames, engines, report pages: millions of objects). The interpreter's own exit
+    frees them one by one and collects them again, 1-2 s of CPU per worker after its last
+    test, while the main process waits for it. By then the worker has sent its results
+    (xdist's ``workerfinished``, at the session's end) and pytest's own checks at the end ran
+    (the clean-ups before this one: pytest's last collection of unraisable exceptions); the
+    ``atexit`` handlers still run (the trimmed corpus copies are removed, multiprocessing's
+    and logging's handlers). When a clean-up before this one raised, nothing is skipped: the
+    error goes its usual way. ``TRTLOG_TESTS_FULL_EXIT=1`` turns this off.
+    """
+    if kind is not None:
+        return False
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(0)
 
 
 #: Test files whose tests each run for seconds in a process of their own (bench scripts,
@@ -381,6 +421,18 @@ needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus 
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """CI must never pass on nothing: a run that collected no test fails."""
+    """CI must never pass on nothing: a run that collected no test fails.
+
+    In an xdist worker that ends quickly (:func:`_leave`), what the session made is frozen
+    (``gc.freeze``) once its tests are done: pytest's clean-up then collects once more for
+    unraisable exceptions (``__del__`` of a cycle that raised), a full collection over every
+    object the worker's files cached (1-2 s of CPU per worker), for an answer an xdist worker
+    cannot give: its results were sent, and an error raised now is dropped (a test that
+    leaves such a cycle fails a run in one process, ``-n 0``, where nothing is frozen, and
+    passes under xdist with or without this freeze). A collection during the tests finds
+    them as before.
+    """
     if session.testscollected == 0 and not session.config.getoption("collectonly"):
         session.exitstatus = pytest.ExitCode.NO_TESTS_COLLECTED
+    if _quick_exit(session.config):
+        gc.freeze()

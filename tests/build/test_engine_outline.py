@@ -32,12 +32,20 @@ def test_the_outline_is_the_engines(path: Path) -> None:
     assert eager.engine_outline() == outline  # the eager build reads its engine
 
 
+@functools.cache
+def _with_engine(path: Path) -> trtlog.Build:
+    """A parse of ``path`` whose ``Build.engine`` was built first (before any other question),
+    made once per log: the two tests below only read it (its summary, its engine)."""
+    general = trtlog.parse(path)
+    _ = general.engine
+    return general
+
+
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 def test_the_summary_is_the_same_with_the_engine_built(path: Path) -> None:
     fast = trtlog.parse(path)
     summary = trtlog.summarize(fast)
-    general = trtlog.parse(path)
-    _ = general.engine  # built first: summarize reads it
+    general = _with_engine(path)  # the engine built first: summarize reads it
     assert summary == trtlog.summarize(general)
 
 
@@ -46,7 +54,7 @@ def _engine_layers(path: Path) -> int | None:
     """The layer count of ``Build.engine`` of a fresh parse of ``path`` when a detailed dump
     (``log_inspector``) made it, else None: the reference, built once per log (the test picks
     the dumped logs with it and compares with it)."""
-    engine = trtlog.parse(path).engine
+    engine = _with_engine(path).engine
     return len(engine.layers) if engine is not None and engine.origin == "log_inspector" else None
 
 

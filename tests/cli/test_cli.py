@@ -585,13 +585,24 @@ def test_ctrl_c_exits_130_with_one_line() -> None:
     import signal
     import time
 
-    done = subprocess.Popen(
-        [sys.executable, "-m", "trtlog", "summary", "-"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # A command started in the background by a non-interactive shell (``pytest ... &``, nohup)
+    # inherits SIGINT ignored, and a Python started so never raises KeyboardInterrupt: the
+    # process is started as from a terminal, with SIGINT at its default (a handler of this
+    # process becomes the default in the child; an ignored signal stays ignored).
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        done = subprocess.Popen(
+            [sys.executable, "-m", "trtlog", "summary", "-"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         assert done.stdin is not None
         done.stdin.write("[I] [TRT] Original: 5 layers\n")  # and no end of input yet

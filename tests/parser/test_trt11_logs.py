@@ -8,14 +8,14 @@ and NVIDIA's migration pages (fixtures/README.md).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 
 import pandas as pd
+import pytest
 
 import trtlog
 from tests.conftest import FIXTURES
+from trtlog.cli import main
 from trtlog.events import (
     AccuracyCheck,
     MlirCodegen,
@@ -127,16 +127,12 @@ def test_summary_shows_the_accuracy_verdicts() -> None:
     assert data["accuracy"][1]["verdict"] == "fail"
 
 
-def test_cli_summary_of_the_refpair_run() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "trtlog", "summary", str(REFPAIR)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
-    assert "FAIL  logits pair 1" in out.stdout
-    assert "typing                strongly typed" in out.stdout
+def test_cli_summary_of_the_refpair_run(capsys: pytest.CaptureFixture[str]) -> None:
+    # the command in this process (tests/cli/test_cli.py runs the entry point in its own)
+    assert main(["summary", str(REFPAIR)]) == 0
+    out = capsys.readouterr().out
+    assert "FAIL  logits pair 1" in out
+    assert "typing                strongly typed" in out
 
 
 def test_tensorrt_rtx_run_reads_like_a_trtexec_run() -> None:
