@@ -640,9 +640,11 @@ _LAYER_TEXT = (
 def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list[Any]], Any]:
     """The layers frame's columns the page shows (as :func:`column` reads them), and times.
 
-    The times: the ``time_ms`` column as a float array. Read from the loader's table
-    (:meth:`Engine.layer_table`, which the frame is made of: :func:`trtlog.frames.layers_frame`)
-    without making the frame, when the loader kept one (``general``: from the frame).
+    The times: the ``time_ms`` column as a float array. Read without making the frame: from
+    the loader's table (:meth:`Engine.layer_table`, which the frame is made of:
+    :func:`trtlog.frames.layers_frame`) when the loader kept one, else from the layer objects
+    (:func:`trtlog.engine.rows.layer_columns`, typed as the frame types them); ``general``:
+    from the frame itself (the tests' reference).
     """
     import numpy as np
 
