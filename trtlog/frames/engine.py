@@ -120,21 +120,11 @@ def _dims(dims: tuple[int, ...] | None) -> str | None:
 assert tuple(list(LAYER_SCHEMA)[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
 
 
-def _frame_of_rows(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
-    """The layers frame of one tuple per layer (every column), reformats served."""
-    names = SCHEMAS["layers"]
-    if not rows:
-        return frame_from_columns("layers", {name: () for name in names})
-    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
-    serve_reformats(columns)
-    return frame_from_columns("layers", dict(zip(names, columns, strict=True)))
-
-
 def _table_frame(table: LayerTable) -> pd.DataFrame:
     """The layers frame of the values the loader read straight from the JSON."""
     rows = table.rows
     if not rows:
-        return _frame_of_rows(rows)
+        return frame_from_columns("layers", {name: () for name in LAYER_SCHEMA})
     # columns first: the reformats' modules are replaced in one column, not row by row
     columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
     serve_reformats(columns)
