@@ -88,16 +88,16 @@ def time_by_key(
         >>> time_by_key(["Conv", None, "Conv"], [0.1, 0.5, 0.2])
         [('?', 1, 0.5), ('Conv', 2, 0.30000000000000004)]
     """
-    groups: dict[str, tuple[list[int], list[float]]] = {}
+    layers: dict[str, int] = {}
+    known: dict[str, list[float]] = {}
     for key, ms in zip(keys, times, strict=True):
         name = "?" if key is None or key != key else str(key)
-        group = groups.get(name)
-        if group is None:
-            group = groups[name] = ([0], [])
-        group[0][0] += 1
+        layers[name] = layers.get(name, 0) + 1
         if ms is not None and ms == ms:  # (NaN: not measured)
-            group[1].append(ms)
-    rows = [(name, n[0], total_of(known) if known else None) for name, (n, known) in groups.items()]
+            known.setdefault(name, []).append(ms)
+    rows = [
+        (name, n, total_of(known[name]) if name in known else None) for name, n in layers.items()
+    ]
     rows.sort(key=lambda r: (r[2] is None, -(r[2] or 0.0), -r[1], r[0]))
     return rows
 

@@ -22,7 +22,7 @@ from trtlog.engine.model import (
 )
 from trtlog.engine.modules import serve_reformats
 from trtlog.engine.rows import LAYER_SCHEMA, join_known, layer_columns
-from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
+from trtlog.frames.schema import SCHEMAS, empty_frame, frame_from_columns, frame_from_records
 from trtlog.numbers import trtexec_percentile
 from trtlog.tensors import dims_text
 
@@ -124,7 +124,7 @@ def _table_frame(table: LayerTable) -> pd.DataFrame:
     """The layers frame of the values the loader read straight from the JSON."""
     rows = table.rows
     if not rows:
-        return frame_from_columns("layers", {name: () for name in LAYER_SCHEMA})
+        return empty_frame("layers")
     # columns first: the reformats' modules are replaced in one column, not row by row
     columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
     serve_reformats(columns)
