@@ -142,7 +142,7 @@ def test_small_inputs_do_not_fork_unless_told(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(child, "can_fork", lambda: True)
     monkeypatch.delenv(child.ENVIRONMENT, raising=False)
     trtlog.report(**REPORTS["tinynet"])
-    monkeypatch.setattr(make_module, "FORK_LINES", 10)
+    monkeypatch.setattr(make_module, "FORK_EVENTS", 10)
     trtlog.report(**REPORTS["tinynet"])
     assert seen == [False, True]
 
