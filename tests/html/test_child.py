@@ -32,7 +32,8 @@ pytestmark = pytest.mark.skipif(
 
 
 def _children() -> set[int]:
-    """The pids of this process's live children (from /proc)."""
+    """The pids of this process's live children (from /proc), once the leaving are reaped."""
+    child.reaped()
     me = str(os.getpid())
     found = set()
     for entry in os.listdir("/proc"):
@@ -154,6 +155,22 @@ def test_a_child_returns_its_result() -> None:
     value = pending.result()
     assert value["pid"] != parent and value["data"] == list(range(100_000))
     assert pending.fallback is None and pending.pid is None
+    pending.close()
+
+
+def test_a_child_that_sent_its_result_is_reaped_without_being_waited_for() -> None:
+    pending = child.start(lambda: list(range(1000)), True)
+    pid = pending.pid
+    assert pid is not None
+    assert pending.result() == list(range(1000))
+    # the result is read: the caller goes on while the child leaves, and close() reaps it
+    # (at once, or by a thread when it has not left yet)
+    assert pending.leaving == pid and pending.pid is None
+    pending.close()
+    assert pending.leaving is None
+    child.reaped(10)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
 
 
 def _raises() -> Any:
