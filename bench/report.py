@@ -50,16 +50,15 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine_load import generate as generate_engine
-from parse_throughput import generate as generate_log
-
 import trtlog
-from trtlog.html import Report
-from trtlog.html.child import reaped
+
+if TYPE_CHECKING:
+    from trtlog.html import Report
 
 
 class Steps:
@@ -96,6 +95,11 @@ def inputs(folder: Path, mb: float, layers: int) -> tuple[Path, Path, Path]:
     log = folder / "build.log"
     layers_path = folder / "model.layers.json"
     profile_path = folder / "model.profile.json"
+    # (the generators import what trtlog does not: numpy, pandas... a fresh round, which
+    # imports this file, must not have them imported before it times the report)
+    from engine_load import generate as generate_engine
+    from parse_throughput import generate as generate_log
+
     if not log.exists():
         generate_log(log, mb)
     if not layers_path.exists() or not profile_path.exists():
@@ -135,6 +139,8 @@ def one_round(log: Path, layers_path: Path, profile_path: Path) -> dict[str, flo
     wall, cpu = time.perf_counter(), time.process_time()
     trtlog.report(build, engine)
     report_wall, report_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    from trtlog.html.child import reaped
+
     reaped()  # (the report leaves its child to a thread to reap: its CPU counts once reaped)
     return {
         "parse wall": parse_wall,
@@ -214,6 +220,8 @@ def main() -> int:
     if args.one_round:
         print(json.dumps(one_round(*args.one_round)))
         return 0
+
+    from trtlog.html.child import reaped
 
     folder = Path(tempfile.mkdtemp(prefix="trtlog-bench-report-"))
     log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
