@@ -173,6 +173,29 @@ def test_a_child_that_sent_its_result_is_reaped_without_being_waited_for() -> No
         os.waitpid(pid, os.WNOHANG)
 
 
+class _Box:
+    """An object a weak reference can follow."""
+
+
+def _kept_alive() -> bool:
+    """Whether a value handed to child.keep outlives the last reference to it."""
+    import weakref
+
+    box = _Box()
+    ref = weakref.ref(box)
+    child.keep(box)
+    del box
+    return ref() is not None
+
+
+def test_a_child_keeps_what_it_is_handed_and_the_parent_frees_it() -> None:
+    # a child leaves with os._exit: it need not free what it built (keep); a parent does
+    pending = child.start(_kept_alive, True)
+    assert pending.result() is True
+    pending.close()
+    assert _kept_alive() is False
+
+
 def _raises() -> Any:
     if os.getpid() != PARENT:
         raise RuntimeError("only in the child")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import trtlog
 from trtlog.build.tactics import tactic_columns
+from trtlog.html.child import keep
 from trtlog.html.inputs import Inputs, Side
 
 if TYPE_CHECKING:
@@ -439,6 +440,7 @@ def _graph_texts(graph: GraphCore) -> dict[str, Any]:
         node_kinds, node_names, node_ops, order = (
             (list(c) for c in zip(*rows, strict=True)) if rows else ([], [], [], [])
         )
+        keep(rows)  # (a forked child does not free: see child.keep)
         del rows
     except KeyError:
         node_kinds = list(map(get, datas, repeat("kind"), repeat("intermediate")))
@@ -494,6 +496,7 @@ def _graph_texts(graph: GraphCore) -> dict[str, Any]:
         et, edge_rel, edge_pass, edge_line, edge_ev = (
             (list(c) for c in zip(*fields, strict=True)) if fields else ([], [], [], [], [])
         )
+        keep(fields)
         del fields
     except KeyError:
         et = list(map(ids.__getitem__, chain.from_iterable(outs)))
@@ -580,6 +583,7 @@ def _graph_texts(graph: GraphCore) -> dict[str, Any]:
         f_reason[at_fate] = reason
         f_finals[at_fate] = [layer_ids.get(node_data[x]["name"], -1) for x in finals]
         f_steps[at_fate] = [first[ids[a]] + list(succ[a]).index(b) for a, b, _ in fate_steps]
+    keep(locals())  # (the lists the columns were made from: a forked child does not free them)
     return {
         "nodes": {
             "name": node_names,
@@ -1257,6 +1261,7 @@ def graph_section(inputs: Inputs, scope: Build | None = None) -> dict[str, Any] 
     s = Strings()
     section = graph_strings(graph_texts(scope, main.engine, main.engine_given), s)
     section["S"] = s.items
+    keep(s)  # (its index: a forked child does not free it, see child.keep)
     return section
 
 

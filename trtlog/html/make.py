@@ -105,6 +105,7 @@ def _graph_block(inputs: Inputs, scope: Build | None) -> GraphBlock | None:
     if section is None:
         return None
     text, encoding = data_payload(section)
+    child.keep(section)  # (a forked child does not free it: see child.keep)
     return text, encoding, graph_filled(section)
 
 
