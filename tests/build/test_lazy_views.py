@@ -10,6 +10,7 @@ round still has no event list afterwards.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -256,6 +257,50 @@ def test_the_log_pack_finds_the_line_starts_from_its_bytes() -> None:
     known = build._line_starts
     assert build.utf8() == text.encode("utf-8", "surrogatepass")
     assert build._line_starts is known
+
+
+def test_a_big_ascii_log_is_packed_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a big ASCII log is encoded by the compressing thread a megabyte at a time: neither the
+    # pack nor its line starts encode the whole text
+    import base64
+    import gzip
+    from concurrent.futures import ThreadPoolExecutor
+
+    from trtlog.html import page as page_module
+
+    text = "[I] [TRT] Original: 5 layers\n[W] [TRT] w\n" * 40_000 + "[I] [TRT] Final: 3 layers"
+    build = trtlog.parse_text(text)
+    monkeypatch.setattr(page_module, "FAST_ABOVE", 1 << 20)
+
+    def whole(self: Any) -> bytes:
+        raise AssertionError("the whole text encoded")
+
+    monkeypatch.setattr(type(build), "utf8", whole)
+    for use_isal in (True, False):
+        monkeypatch.setattr(page_module, "USE_ISAL", use_isal)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pack = page_module.LogPack(build, pool)
+            packed = base64.b64decode(pack.text.result())
+        assert pack.big and pack.lines == build.line_count == 80_001
+        assert packed[:3] == b"\x1f\x8b\x08" and packed[4:8] == b"\0\0\0\0"  # mtime 0
+        assert gzip.decompress(packed).decode("ascii") == text
+
+
+@pytest.mark.parametrize("use_isal", [True, False])
+def test_a_text_packed_in_chunks_is_its_utf8(
+    monkeypatch: pytest.MonkeyPatch, use_isal: bool
+) -> None:
+    # chunks are cut between characters: multi-byte ones and lone surrogates survive the cuts
+    import base64
+    import gzip
+
+    from trtlog.html import page as page_module
+
+    monkeypatch.setattr(page_module, "_CHUNK", 7)
+    monkeypatch.setattr(page_module, "USE_ISAL", use_isal)
+    text = "ab\u00e9c\U0001f600d\udc80e\n" * 50 + "\u4e2d\u6587"
+    packed = base64.b64decode(page_module._b64_gzip_text(text))
+    assert gzip.decompress(packed) == text.encode("utf-8", "surrogatepass")
 
 
 def test_a_big_logs_lines_are_its_text() -> None:
