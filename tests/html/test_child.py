@@ -196,6 +196,65 @@ def test_a_child_keeps_what_it_is_handed_and_the_parent_frees_it() -> None:
     assert _kept_alive() is False
 
 
+def test_done_tells_whether_the_child_has_sent_its_result(tmp_path: Any) -> None:
+    go = tmp_path / "go"
+
+    def job() -> str:
+        while not go.exists():  # (in the child: waits for the parent's word)
+            time.sleep(0.01)
+        return "sent"
+
+    pending = child.start(job, True)
+    try:
+        assert not pending.done()
+        go.touch()
+        deadline = time.monotonic() + 30
+        while not pending.done():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert pending.result() == "sent" and pending.done()
+    finally:
+        pending.close()
+    assert child.start(lambda: 1, False).done()  # no child: nothing to wait for
+
+
+def test_beside_a_child_the_log_compresses_once_the_child_is_done(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the child and this process share two cores: the log's compression waits for the core
+    # the child leaves (its result sent), or for the moment this process waits for it
+    from trtlog.html import page as page_module
+
+    monkeypatch.setattr(child, "wanted", lambda big: True)
+    seen: list[tuple[str, Any]] = []
+    done, start = child.Pending.done, page_module.LogPack.start
+
+    def recorded_done(self: child.Pending[Any]) -> bool:
+        value = done(self)
+        seen.append(("done", value))
+        return value
+
+    def recorded_start(self: page_module.LogPack) -> None:
+        seen.append(("start", self.started))
+        start(self)
+
+    monkeypatch.setattr(child.Pending, "done", recorded_done)
+    monkeypatch.setattr(page_module.LogPack, "start", recorded_start)
+    steps: list[str] = []
+
+    def progress(stage: str) -> None:
+        steps.append(stage)
+        seen.append(("step", stage))
+
+    page = trtlog.report(**REPORTS["tinynet"], progress=progress)
+    first = seen.index(("start", False))
+    before = seen[:first]
+    assert ("done", True) in before or ("step", "merge graph") in before
+    assert ("done", True) not in before[:-1]  # started at the first step the child was done
+    monkeypatch.setattr(child, "wanted", lambda big: False)
+    assert trtlog.report(**REPORTS["tinynet"]) == page  # the same page without the child
+
+
 def _raises() -> Any:
     if os.getpid() != PARENT:
         raise RuntimeError("only in the child")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
@@ -104,6 +105,15 @@ class Pending(Generic[T]):
             else:
                 return value
         return self.job()
+
+    def done(self) -> bool:
+        """Whether :meth:`result` would not wait for a computation.
+
+        True when no child runs, or it has sent its result (or left).
+        """
+        if self.reader is None:
+            return True
+        return bool(select.select([self.reader], [], [], 0)[0])
 
     def _read(self) -> bytes | None:
         """The child's bytes; ``None`` (and :attr:`fallback`) if it failed.

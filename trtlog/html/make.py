@@ -112,16 +112,30 @@ def _graph_block(inputs: Inputs, scope: Build | None) -> GraphBlock | None:
 #: The merge graph's block as :func:`~trtlog.html.page.render` writes it empty (user text
 #: cannot write ``<script``: the templates escape it, the data blocks hold no ``<``).
 _EMPTY_GRAPH = '<script type="application/json" id="trtlog-graph" data-encoding="json"></script>'
+#: The log's block as :func:`~trtlog.html.page.render` writes it without the log's text.
+_EMPTY_LOG = (
+    '<script type="application/octet-stream" id="trtlog-log" data-encoding="gzip+base64"></script>'
+)
 
 
-def _with_graph(page: str, block: GraphBlock) -> str:
-    """``page`` (rendered without the merge graph) with the graph's block filled."""
+def _with_blocks(page: str, block: GraphBlock, log_text: str | None) -> str:
+    """``page`` (rendered without the merge graph) with the graph's block filled.
+
+    And the log's block with ``log_text``, when given (rendered without it: see
+    :func:`_made`); one copy of the page for both.
+    """
     at = page.index(_EMPTY_GRAPH)
     text, encoding, _ = block
     head = _EMPTY_GRAPH[: _EMPTY_GRAPH.rindex('json"')]  # up to the encoding's value
-    return "".join(
-        (page[:at], head, encoding, '">', text, "</script>", page[at + len(_EMPTY_GRAPH) :])
-    )
+    pieces = [page[:at], head, encoding, '">', text, "</script>"]
+    rest = at + len(_EMPTY_GRAPH)
+    if log_text is not None:
+        log_at = page.index(_EMPTY_LOG, rest)
+        end = len(_EMPTY_LOG) - len("</script>")
+        pieces += [page[rest : log_at + end], log_text]
+        rest = log_at + end
+    pieces.append(page[rest:])
+    return "".join(pieces)
 
 
 def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
@@ -149,10 +163,28 @@ def _made(
     scoped: tuple[Build, dict[str, Any] | None] | None,
 ) -> Report:
     main = inputs.main
+    # with a child at work, the log compresses on the core it leaves (the three would share
+    # two cores, and the child or this process is the page's last): from the step where
+    # the child has sent its result, or when this process waits for it; the page is then
+    # written without the log's text, put in with the graph's block
+    forked = graph.pid is not None
     with ThreadPoolExecutor(max_workers=1) as pool:
         # the log compresses in a thread while the views are computed
-        log = LogPack(main.file_build, pool) if main.file_build is not None else None
-        collected = collect(inputs, step, scoped)
+        log = (
+            LogPack(main.file_build, pool, start=not forked)
+            if main.file_build is not None
+            else None
+        )
+        steps = step
+        if forked and log is not None:
+            pack = log
+
+            def steps(stage: str) -> None:
+                if not pack.started and graph.done():
+                    pack.start()
+                step(stage)
+
+        collected = collect(inputs, steps, scoped)
         available = collected["data"]["available"]
         if log is not None:
             step("packing the log")
@@ -186,15 +218,18 @@ def _made(
         # empty; then the block put in (a graph without an ONNX node or an engine layer,
         # which a log without parser lines and layers gives, makes the page again: the
         # explorer then says what input would fill it)
-        text = render(context, data, log)
+        deferred = forked and log is not None  # (the log's text put in with the graph's)
+        text = render(context, data, log, log_text=not deferred)
         if main.build is not None:
             step("merge graph")
+            if log is not None:
+                log.start()  # (at the latest now: this process waits for the child)
             block = graph.result()
             assert block is not None
             if not block[2]:
                 available["explorer"] = EXPLORER_EMPTY
-                text = render(context, data, log)
-            text = _with_graph(text, block)
+                text = render(context, data, log, log_text=not deferred)
+            text = _with_blocks(text, block, log.text.result() if deferred and log else None)
         page = Report(text)
     page.sections = tuple(key for key, _ in SECTIONS if key not in available)
     return page

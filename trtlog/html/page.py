@@ -23,6 +23,7 @@ import json
 import os
 import re
 import zlib
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import cache
 from importlib import resources
@@ -278,15 +279,17 @@ def _igzip() -> Any:
 class LogPack:
     """The whole log for the page: its text compressed, each line's event kind, an excerpt.
 
-    Made in two steps: the text starts compressing in a thread at once (zlib releases the
-    GIL, so it overlaps the views), and :meth:`finish` adds the excerpt once the page knows
-    which lines it points at.
+    Made in two steps: the text starts compressing in a thread (zlib releases the GIL, so it
+    overlaps the views), at once unless ``start`` is false (then at :meth:`start`, or when
+    :attr:`text` is first asked for), and :meth:`finish` adds the excerpt once the page
+    knows which lines it points at.
 
     Attributes:
         name: the log's file name.
         lines: how many lines it has.
         text: the text, gzip-compressed (level 6; above 8 MB isal's level 1, or zlib's 3
-            without isal) and base64-encoded (a future while it compresses).
+            without isal) and base64-encoded (a future while it compresses: see
+            :meth:`start`).
         codes: each line's kind code (one byte, two when there are more than 255 kinds),
             gzip-compressed and base64-encoded.
         wide: whether the codes take two bytes (little-endian).
@@ -296,16 +299,18 @@ class LogPack:
         big: whether the text has :data:`FAST_ABOVE` bytes or more (see :func:`_b64_gzip`).
     """
 
-    def __init__(self, build: Build, pool: ThreadPoolExecutor) -> None:
+    def __init__(self, build: Build, pool: ThreadPoolExecutor, start: bool = True) -> None:
         self.build = build
         self.name = build.source.name
         text = build.text
-        self.text: Future[str]
+        self._pool = pool
+        self._job: tuple[Callable[..., str], tuple[Any, ...]]
+        self._text: Future[str] | None = None
         if text.isascii() and len(text) >= FAST_ABOVE:
             # a big log (ASCII: as many bytes as characters) is encoded by the compressing
             # thread a chunk at a time; its line starts are found likewise
             self.big = True
-            self.text = pool.submit(_b64_gzip_text, text)
+            self._job = (_b64_gzip_text, (text,))
             self.lines = build.line_count
         else:
             data = build.utf8()  # (the line starts found from the same bytes: one encoding)
@@ -313,7 +318,9 @@ class LogPack:
             self.big = len(data) >= FAST_ABOVE
             # level 3 for a big log without isal: under half of level 6's time for a fifth
             # more bytes (with isal, see FAST_ABOVE)
-            self.text = pool.submit(_b64_gzip, data, 6 if len(data) < 8 << 20 else 3)
+            self._job = (_b64_gzip, (data, 6 if len(data) < 8 << 20 else 3))
+        if start:
+            self.start()
         # every line's kind and severity, read now: the kinds the store learns (most
         # deferred messages unparsed) let the views' questions skip the messages of others
         self.parts = build.kind_rows()
@@ -322,6 +329,25 @@ class LogPack:
         self.kinds: list[list[str | None]] = []
         self.excerpt: list[list[Any]] = [[], []]
         self.unfold = self.lines <= UNFOLD_LINES
+
+    @property
+    def started(self) -> bool:
+        """Whether the text has started compressing."""
+        return self._text is not None
+
+    def start(self) -> None:
+        """Start compressing the text in the pool's thread (once: later calls do nothing)."""
+        if self._text is None:
+            function, args = self._job
+            self._text = self._pool.submit(function, *args)
+            self._job = (str, ())  # (the bytes it held are the thread's now)
+
+    @property
+    def text(self) -> Future[str]:
+        """The text, compressed (see the class): compressing starts now if it has not."""
+        self.start()
+        assert self._text is not None
+        return self._text
 
     def finish(self, wanted: set[int]) -> LogPack:
         """Add each line's kind and the excerpt of the lines in ``wanted``."""
@@ -423,7 +449,12 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -> str:
+def render(
+    context: dict[str, Any],
+    data: dict[str, Any],
+    log: LogPack | None,
+    log_text: bool = True,
+) -> str:
     """The page: the template filled with ``context``, ``data`` and ``log`` embedded.
 
     The merge graph's block (``trtlog-graph``) is left empty: :mod:`trtlog.html.make` fills
@@ -433,6 +464,8 @@ def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -
         context: the template's variables (title, inputs, overview, sections).
         data: the JSON data of the page's script.
         log: the packed log, or ``None`` for a report made from JSON only.
+        log_text: whether to put the log's compressed text in (false: its block is left
+            empty, for :mod:`trtlog.html.make` to fill once it is compressed).
     """
     data = {**data, "log": log.meta() if log is not None else None}
     payload, encoding = data_payload(data)
@@ -461,7 +494,7 @@ def render(context: dict[str, Any], data: dict[str, Any], log: LogPack | None) -
             scripts=scripts,
             data=payload,
             data_encoding=encoding,
-            log_text=log.text.result() if log is not None else "",
+            log_text=log.text.result() if log is not None and log_text else "",
             log_codes=log.codes if log is not None else "",
         )
     )
