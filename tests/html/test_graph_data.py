@@ -215,6 +215,23 @@ def test_graph_data_of_an_irregular_graph_is_the_plain_reading() -> None:
     assert fast.items == plain.items
 
 
+def test_graph_data_of_engine_layers_sharing_a_name_is_the_plain_reading() -> None:
+    # a fate's final layer is found by name (the last engine layer of a name): the columns'
+    # shortcut takes the layer's own position only when every engine layer's name is its own
+    core = GraphCore(source="hand-made")
+    core.insert("onnx:a", {"kind": "onnx_node", "name": "a", "op": None, "line": 1, "order": 0})
+    core.insert("onnx:b", {"kind": "onnx_node", "name": "b", "op": None, "line": 2, "order": 1})
+    core.insert("first", {"kind": "engine_layer", "name": "L", "line": 0, "index": 0})
+    core.insert("second", {"kind": "engine_layer", "name": "L", "line": 0, "index": 1})
+    core.relate("onnx:a", "first", "merged into", None, 0, "metadata")
+    core.relate("onnx:b", "second", "merged into", None, 0, "metadata")
+    core.graph["final_layers_known"] = True
+    fast, plain = Strings(), Strings()
+    data = _graph_data(core, fast)
+    assert data == _reference(core, plain)  # type: ignore[arg-type]
+    assert data["fates"]["finals"] == [[3], [3]]  # both: the last layer named L
+
+
 def test_graph_data_of_a_node_of_an_unknown_kind_is_the_plain_reading() -> None:
     """A kind the page does not know reads as an intermediate, but is selected as none.
 
