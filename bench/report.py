@@ -138,10 +138,15 @@ def one_round(log: Path, layers_path: Path, profile_path: Path) -> dict[str, flo
     children = children_cpu()
     wall, cpu = time.perf_counter(), time.process_time()
     trtlog.report(build, engine)
-    report_wall, report_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    report_wall = time.perf_counter() - wall
     from trtlog.html.child import reaped
+    from trtlog.html.dropper import dropped
 
-    reaped()  # (the report leaves its child to a thread to reap: its CPU counts once reaped)
+    # (the report leaves its child to a thread to reap, and the page's makings to one to
+    # free: their CPU counts once they are done)
+    reaped()
+    dropped()
+    report_cpu = time.process_time() - cpu
     return {
         "parse wall": parse_wall,
         "parse cpu": parse_cpu,
@@ -222,6 +227,7 @@ def main() -> int:
         return 0
 
     from trtlog.html.child import reaped
+    from trtlog.html.dropper import dropped
 
     folder = Path(tempfile.mkdtemp(prefix="trtlog-bench-report-"))
     log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
@@ -249,8 +255,11 @@ def main() -> int:
         wall, cpu = time.perf_counter(), time.process_time()
         page = trtlog.report(build, engine, progress=took)
         rounds["wall"].append(time.perf_counter() - wall)
+        # (the report leaves its child to a thread to reap, and the page's makings to one to
+        # free: their CPU counts once they are done; the next round starts after them)
+        reaped()
+        dropped()
         parent_cpu = time.process_time() - cpu
-        reaped()  # (the report leaves its child to a thread to reap: its CPU counts once reaped)
         child = children_cpu() - children
         rounds["report"].append(parent_cpu + child)
         rounds["child"].append(child)

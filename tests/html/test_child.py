@@ -255,6 +255,50 @@ def test_beside_a_child_the_log_compresses_once_the_child_is_done(
     assert trtlog.report(**REPORTS["tinynet"]) == page  # the same page without the child
 
 
+def test_a_dropper_frees_what_it_holds_in_a_thread_once_released() -> None:
+    import threading
+    import weakref
+
+    from trtlog.html import dropper as dropper_module
+
+    dropper = dropper_module.Dropper()
+    box = _Box()
+    ref = weakref.ref(box)
+    nested = {"rows": [[box], {"x": [1, 2]}], "n": 3}
+    dropper.hold(nested, "text")
+    del box, nested
+    assert ref() is not None  # held until released
+    seen: list[str] = []
+    drop = dropper_module._drop
+
+    def recorded(held: list[object]) -> None:
+        seen.append(threading.current_thread().name)
+        drop(held)
+
+    dropper_module._drop = recorded
+    try:
+        dropper.release()
+        dropper_module.dropped(10)
+    finally:
+        dropper_module._drop = drop
+    assert seen == [dropper_module.DROPPER] and ref() is None
+    dropper.release()  # nothing held: no thread
+    assert dropper_module.DROPPER in child.QUIET_THREADS  # a fork beside it is safe
+
+
+def test_a_report_leaves_its_makings_to_the_dropper(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trtlog.html import dropper as dropper_module
+
+    held: list[list[object]] = []
+    monkeypatch.setattr(dropper_module, "_drop", lambda values: held.append(list(values)))
+    page = trtlog.report(**REPORTS["tinynet"])
+    dropper_module.dropped(10)
+    assert len(held) == 1
+    made, text = held[0]
+    assert isinstance(made, dict) and {"data", "findings", "lines"} <= set(made)
+    assert text == page  # the page's text before its copy into the Report
+
+
 def _raises() -> Any:
     if os.getpid() != PARENT:
         raise RuntimeError("only in the child")

@@ -50,9 +50,10 @@ ENVIRONMENT = "TRTLOG_REPORT_PROCESSES"
 
 
 #: Threads of trtlog's own that never hold a lock the child needs: the CLI's progress bar
-#: (it draws on stderr under its own lock; the child neither draws nor writes to stderr) and
-#: the reaper of a child that sent its result (:data:`REAPER`: it only waits for the exit).
-QUIET_THREADS = frozenset({"trtlog-progress", "trtlog-reaper"})
+#: (it draws on stderr under its own lock; the child neither draws nor writes to stderr),
+#: the reaper of a child that sent its result (:data:`REAPER`: it only waits for the exit)
+#: and the thread that frees a page's makings (:data:`trtlog.html.dropper.DROPPER`).
+QUIET_THREADS = frozenset({"trtlog-progress", "trtlog-reaper", "trtlog-dropper"})
 
 #: The name of the thread that reaps a child once its result is read (see :meth:`Pending.close`).
 REAPER = "trtlog-reaper"

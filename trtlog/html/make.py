@@ -15,6 +15,7 @@ import trtlog
 from trtlog._pydantic import gc_paused
 from trtlog.html import Report, child
 from trtlog.html.data import EXPLORER_EMPTY, collect, graph_filled, graph_section, page_scope
+from trtlog.html.dropper import Dropper
 from trtlog.html.inputs import BuildInput, EngineInput, Inputs, ProfileInput, resolve
 from trtlog.html.page import LogPack, data_payload, render
 
@@ -79,8 +80,12 @@ def make(
     # loader pauses the collector likewise); what the report leaves (the build's and the
     # engine's caches) then moves to the oldest generation, or the first allocation after
     # the pause would walk all of it (a quarter of the page's writing on the benchmark)
+    # what the page was made from is freed by a thread once _make has let go of it (a big
+    # page's makings take tens of milliseconds to free: see trtlog.html.dropper)
+    dropper = Dropper()
     with gc_paused():
-        page = _make(inputs, title, step)
+        page = _make(inputs, title, step, dropper)
+    dropper.release()
     return page
 
 
@@ -138,7 +143,9 @@ def _with_blocks(page: str, block: GraphBlock, log_text: str | None) -> str:
     return "".join(pieces)
 
 
-def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
+def _make(
+    inputs: Inputs, title: str | None, step: Callable[[str], None], dropper: Dropper
+) -> Report:
     # the merge graph, the biggest step, in a child process while the other sections are
     # made (forked first: before this process starts the log's compression thread); the
     # child writes the section's block whole (its own string table, its JSON, compressed),
@@ -150,7 +157,7 @@ def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Rep
     fork = build is not None and child.wanted(_big(inputs))
     graph = child.start(lambda: _graph_block(inputs, scoped[0] if scoped else None), fork)
     try:
-        return _made(inputs, title, step, graph, scoped)
+        return _made(inputs, title, step, graph, scoped, dropper)
     finally:
         graph.close()
 
@@ -161,6 +168,7 @@ def _made(
     step: Callable[[str], None],
     graph: child.Pending[GraphBlock | None],
     scoped: tuple[Build, dict[str, Any] | None] | None,
+    dropper: Dropper,
 ) -> Report:
     main = inputs.main
     # with a child at work, the log compresses on the core it leaves (the three would share
@@ -232,4 +240,5 @@ def _made(
             text = _with_blocks(text, block, log.text.result() if deferred and log else None)
         page = Report(text)
     page.sections = tuple(key for key, _ in SECTIONS if key not in available)
+    dropper.hold(collected, text)
     return page
