@@ -303,7 +303,7 @@ def main() -> int:
     )
     print(f"(c) the views alone (trtlog API):  {stats(rounds['views'])}")
     print(f"file: {size / 1e6:.1f} MB (target <= 15)")
-    print(f"ratio (b)/(a) per round: {stats(wall_ratio)} in wall time (target <= 1.5)")
+    print(f"ratio (b)/(a) per round: {stats(wall_ratio, 3)} in wall time (target <= 1.5)")
     print(f"ratio (b)/(a) per round: {stats(ratio)} in CPU time of both processes")
     print(f"ratio ((b)-(c))/(a) per round: {stats(own)} (the report's own work)")
     if args.fresh:
@@ -327,7 +327,7 @@ def main() -> int:
             f"{stats([r['parse wall'] for r in fresh_rounds])} s, report "
             f"{stats([r['report wall'] for r in fresh_rounds])} s wall"
         )
-        print(f"  ratio (b)/(a): {stats(walls)} in wall time (target <= 1.5)")
+        print(f"  ratio (b)/(a): {stats(walls, 3)} in wall time (target <= 1.5)")
         print(f"  ratio (b)/(a): {stats(cpus)} in CPU time of both processes")
     if not args.no_browser:
         opened = open_in_browser(target)
