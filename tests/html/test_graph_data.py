@@ -158,6 +158,43 @@ def test_graph_data_with_an_engine_is_the_plain_reading(log: str, layers: str) -
     # the report reads the graph's core (no networkx): the same data
     core = graph_core(build, trtlog.load_engine(LAYERS / layers))
     assert _graph_data(core, Strings()) == _graph_data(graph, Strings())
+    _same_without_in_edges(build, trtlog.load_engine(LAYERS / layers))
+
+
+def _same_without_in_edges(build: trtlog.Build, engine: trtlog.Engine | None = None) -> None:
+    """The page's core, which keeps no in-edges, holds the nodes and out-edges of the full one."""
+    full = graph_core(build, engine)
+    light = graph_core(build, engine, in_edges=False)
+    assert light.graph == full.graph
+    assert list(light.node_data().items()) == list(full.node_data().items())
+    assert [(a, list(out.items())) for a, out in light.out_adjacency().items()] == [
+        (a, list(out.items())) for a, out in full.out_adjacency().items()
+    ]
+    assert _graph_data(light, Strings()) == _graph_data(full, Strings())
+    assert not light.keeps_in_edges and full.keeps_in_edges
+    with pytest.raises(RuntimeError, match="keeps no in-edges"):
+        light.in_adjacency()
+    with pytest.raises(ValueError, match="in-edges"):
+        MergeGraph.adopt(light)
+
+
+def test_a_core_without_in_edges_adds_nodes_and_edges_as_the_full_one() -> None:
+    cores = [GraphCore(source="x"), GraphCore.without_in_edges(source="x")]
+    for core in cores:
+        core.insert("onnx:a", {"kind": "onnx_node", "name": "a", "op": None, "line": 1})
+        core.relate("onnx:a", core.layer("a"), "registered as", None, 1)
+        core.relate(core.layer("a"), "layer:b", "merged into", "Fusion", 2)  # b added bare
+        core.relate(core.layer("a"), "layer:b", "merged into", "Fusion", 3)  # kept as it is
+    full, light = cores
+    assert light.node_data() == full.node_data() and light.graph == full.graph
+    assert light.out_adjacency() == full.out_adjacency()
+    assert full.in_adjacency()["layer:b"] == {"layer:a": full.out_adjacency()["layer:a"]["layer:b"]}
+    assert light._pred == {}
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_a_core_without_in_edges_is_the_full_one_but_them(path: Path) -> None:
+    _same_without_in_edges(trtlog.parse(path))
 
 
 def test_graph_data_of_a_node_and_an_initializer_of_one_name() -> None:

@@ -75,6 +75,10 @@ class GraphCore:
         ('unexplained', ['layer:a + b'])
     """
 
+    #: Whether the in-edges are kept (a class attribute: networkx's ``__init__`` makes a
+    #: :class:`~trtlog.graph.model.MergeGraph`, which keeps them; see :meth:`without_in_edges`).
+    keeps_in_edges: bool = True
+
     def __init__(self, **attr: Any) -> None:
         self.graph: dict[str, Any] = dict(attr)
         # the three dicts hold the same keys in the same order (a node is added to all three at
@@ -83,12 +87,31 @@ class GraphCore:
         self._succ: Adjacency = {}
         self._pred: Adjacency = {}
 
+    @classmethod
+    def without_in_edges(cls, **attr: Any) -> GraphCore:
+        """An empty core that keeps no in-edges, for a reader of out-edges only.
+
+        The report page's merge graph section reads nodes, out-edges and fates (walks along
+        out-edges); the in-edge dicts of a big engine's graph (a dict per node, an entry per
+        edge: 104,600 and 87,200 on the benchmark) cost it time and memory for nothing.
+        :meth:`in_adjacency` of such a core raises; a networkx graph cannot adopt it.
+        """
+        core = cls(**attr)
+        core.keeps_in_edges = False
+        return core
+
     def out_adjacency(self) -> Adjacency:
         """Node id -> {target id -> edge data}: the graph's out-edges (read-only by contract)."""
         return self._succ
 
     def in_adjacency(self) -> Adjacency:
-        """Node id -> {source id -> edge data}: the graph's in-edges (read-only by contract)."""
+        """Node id -> {source id -> edge data}: the graph's in-edges (read-only by contract).
+
+        Raises:
+            RuntimeError: the core keeps no in-edges (:meth:`without_in_edges`).
+        """
+        if not self.keeps_in_edges:
+            raise RuntimeError("this merge graph keeps no in-edges (GraphCore.without_in_edges)")
         return self._pred
 
     def node_data(self) -> dict[str, dict[str, Any]]:
@@ -105,7 +128,8 @@ class GraphCore:
         the rest of its building.
         """
         self._succ[node_id] = {}
-        self._pred[node_id] = {}
+        if self.keeps_in_edges:
+            self._pred[node_id] = {}
         self._node[node_id] = attrs
         _changed(self)
 
@@ -141,7 +165,8 @@ class GraphCore:
             return
         else:  # add_edge of two nodes in the graph, written into networkx's dicts directly
             targets[target] = data
-            self._pred[target][source] = data
+            if self.keeps_in_edges:
+                self._pred[target][source] = data
         _changed(self)
 
     # -- queries -------------------------------------------------------------------------
@@ -165,15 +190,18 @@ class GraphCore:
     def _add_edge(self, source: str, target: str, data: dict[str, Any]) -> None:
         """``networkx.DiGraph.add_edge(source, target, **data)``: missing nodes added bare."""
         succ, pred, node = self._succ, self._pred, self._node
+        keeps = self.keeps_in_edges
         for n in (source, target):
             if n not in succ:
                 succ[n] = {}
-                pred[n] = {}
+                if keeps:
+                    pred[n] = {}
                 node[n] = {}
         edge = succ[source].get(target, {})
         edge.update(data)
         succ[source][target] = edge
-        pred[target][source] = edge
+        if keeps:
+            pred[target][source] = edge
         _changed(self)
 
     def fate_edges(

@@ -432,7 +432,7 @@ class _Builder:
         # dicts directly (MergeGraph.layer and relate, without a call per node and edge: an
         # engine of 20,000 layers adds a hundred thousand of each); the graph's cache is
         # dropped once, below
-        pred = g.in_adjacency()
+        pred = g.in_adjacency() if g.keeps_in_edges else None
         compose = self._compose
         names, onnx_ids = self.order, self.onnx_ids
         settle = self.settled.add
@@ -448,11 +448,13 @@ class _Builder:
             if found is None:
                 found = nodes[node_id] = {"kind": "intermediate", "name": name, "line": 0}
                 succ[node_id] = {}
-                pred[node_id] = {}
+                if pred is not None:
+                    pred[node_id] = {}
             found["kind"] = "engine_layer"
             found["index"] = index
             if source in ("metadata", "range"):
-                into = pred[node_id]
+                # (without in-edges, a dict of this loop's own that nothing reads)
+                into = pred[node_id] if pred is not None else {}
                 for member in onnx_nodes:
                     member_id = "onnx:" + member
                     if member_id not in nodes:  # (a node of self.order is in the graph)
@@ -474,8 +476,9 @@ class _Builder:
                             "evidence": source,
                         }
                         succ[member_id] = {node_id: edge}
-                        pred[member_id] = {}
-                        into[member_id] = edge
+                        if pred is not None:
+                            pred[member_id] = {}
+                            into[member_id] = edge
                         order[member] = len(names)
                         names.append(member)
                         onnx_ids.append(member_id)
@@ -816,16 +819,19 @@ class _Builder:
             return
         nodes[layer] = {"kind": "intermediate", "name": name, "line": 0}
         edge = {"relation": relation, "pass_name": pass_name, "line": 0, "evidence": evidence}
-        succ, pred = self.succ, self.g.in_adjacency()
+        succ = self.succ
+        pred = self.g.in_adjacency() if self.g.keeps_in_edges else None
         if out:
             succ[layer] = {}
-            pred[layer] = {node_id: edge}
+            if pred is not None:
+                pred[layer] = {node_id: edge}
             succ[node_id][layer] = edge
             self.bare.append(layer)
         else:
             succ[layer] = {node_id: edge}
-            pred[layer] = {}
-            pred[node_id][layer] = edge
+            if pred is not None:
+                pred[layer] = {}
+                pred[node_id][layer] = edge
 
     def _compose(self, node_id: str, name: str) -> Shape:
         """Edges from the parts of a composed final name into the layer, recursively.
@@ -838,8 +844,10 @@ class _Builder:
             return parts
         g = self.g
         if op in ("fusion", "merge", "pointwise"):
-            nodes, succ, pred = self.nodes, self.succ, g.in_adjacency()
-            into = pred[node_id]
+            nodes, succ = self.nodes, self.succ
+            pred = g.in_adjacency() if g.keeps_in_edges else None
+            # (without in-edges, a dict of this call's own that nothing reads)
+            into = pred[node_id] if pred is not None else {}
             for part in parts.parts:
                 text = part.text
                 part_id = "layer:" + text
@@ -847,7 +855,8 @@ class _Builder:
                 if out is None:  # MergeGraph.layer, inline (see finish)
                     nodes[part_id] = {"kind": "intermediate", "name": text, "line": 0}
                     out = succ[part_id] = {}
-                    pred[part_id] = {}
+                    if pred is not None:
+                        pred[part_id] = {}
                     # a new node has no edge yet: MergeGraph.relate, inline
                     edge = {
                         "relation": "merged into",
@@ -983,7 +992,7 @@ def _kinds(classes: Iterable[type[EventBase]]) -> list[str]:
     return list(dict.fromkeys(cls.model_fields["kind"].default for cls in classes))
 
 
-def graph_core(build: Build, engine: Engine | None = None) -> GraphCore:
+def graph_core(build: Build, engine: Engine | None = None, *, in_edges: bool = True) -> GraphCore:
     """:func:`merge_graph` as a :class:`~trtlog.graph.core.GraphCore`: no networkx.
 
     The same nodes, edges and attributes, in the same order, with the queries that read
@@ -994,8 +1003,11 @@ def graph_core(build: Build, engine: Engine | None = None) -> GraphCore:
         engine: the built engine whose layers are final (default: the log's own layer dump;
             without one, the layers of its placement lines, else the layers the builder
             autotuned).
+        in_edges: whether the core keeps its in-edges (false: a reader of nodes, out-edges
+            and fates only, the report page's: :meth:`GraphCore.without_in_edges`).
     """
-    graph = GraphCore(source=build.source.name)
+    source = build.source.name
+    graph = GraphCore(source=source) if in_edges else GraphCore.without_in_edges(source=source)
     builder = _Builder(graph, build.pass_index)
     # only the events the walk reads (every other event says nothing to the graph): a lazy
     # build builds no other event

@@ -252,7 +252,13 @@ class MergeGraph(_DiGraph, GraphCore):
 
     @classmethod
     def adopt(cls, core: GraphCore) -> MergeGraph:
-        """The merge graph holding ``core``'s dicts (taken over, not copied)."""
+        """The merge graph holding ``core``'s dicts (taken over, not copied).
+
+        Raises:
+            ValueError: ``core`` keeps no in-edges (:meth:`GraphCore.without_in_edges`).
+        """
+        if not core.keeps_in_edges:
+            raise ValueError("a networkx graph needs the in-edges this merge graph did not keep")
         graph = cls()
         graph.graph = core.graph
         graph._node = core._node

@@ -379,10 +379,11 @@ def graph_texts(build: Build, engine: Engine | None, given: bool) -> dict[str, A
 
     # build.merge_graph(engine)'s nodes and edges, without networkx (its import alone took a
     # fifth of a second of the report); the build's own merge graph when a view made it
+    # (the page reads nodes, out-edges and fates: a core made for it keeps no in-edges)
     if given and engine is not None:
-        return _graph_texts(graph_core(build, engine))
+        return _graph_texts(graph_core(build, engine, in_edges=False))
     made = build.__dict__.get("_merge_graph")
-    return _graph_texts(made if made is not None else graph_core(build))
+    return _graph_texts(made if made is not None else graph_core(build, in_edges=False))
 
 
 def graph_strings(section: dict[str, Any], s: Strings) -> dict[str, Any]:
