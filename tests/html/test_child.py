@@ -7,6 +7,7 @@ the parent to compute the section itself; no child is left behind.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -186,6 +187,30 @@ def _kept_alive() -> bool:
     child.keep(box)
     del box
     return ref() is not None
+
+
+def test_a_child_reaped_by_someone_else_is_no_error() -> None:
+    # a program that ignores SIGCHLD (or reaps every child itself) takes the child's exit
+    # status: the result still counts, and closing raises nothing
+    pending = child.start(lambda: "sent", True)
+    assert pending.pid is not None
+    os.waitpid(pending.pid, 0)  # (the child writes its result into the pipe's buffer, leaves)
+    assert pending.result() == "sent" and pending.fallback is None
+    pending.close()
+    # a child that sent nothing, reaped elsewhere: computed here
+    failed = child.start(lambda: os._exit(3) if os.getpid() != PARENT else "here", True)
+    assert failed.pid is not None
+    os.waitpid(failed.pid, 0)
+    assert failed.result() == "here" and failed.fallback == "child reaped elsewhere"
+    failed.close()
+    # and one that has not left yet when closed: its reaper finds it gone
+    slow = child.start(lambda: "sent", True)
+    assert slow.result() == "sent"
+    assert slow.leaving is not None
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(slow.leaving, 0)
+    slow.close()
+    child.reaped(10)
 
 
 def test_a_child_keeps_what_it_is_handed_and_the_parent_frees_it() -> None:

@@ -140,7 +140,11 @@ class Pending(Generic[T]):
         pid = self.pid if self.pid is not None else self.leaving
         assert pid is not None
         self.pid = self.leaving = None
-        _, status = os.waitpid(pid, 0)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:  # reaped by someone else (SIGCHLD ignored, say): unknown
+            self.fallback = "child reaped elsewhere"
+            return -1
         code = os.waitstatus_to_exitcode(status)
         if code != 0:
             self.fallback = f"child exited with {code}"
@@ -156,17 +160,29 @@ class Pending(Generic[T]):
         if self.reader is not None:
             os.close(self.reader)
             self.reader = None
+        # (a child reaped by someone else, as when the program ignores SIGCHLD: nothing to do)
         if self.pid is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
             self.pid = None
         if self.leaving is not None:
             pid, self.leaving = self.leaving, None
-            if os.waitpid(pid, os.WNOHANG)[0] == 0:  # still leaving
-                reaper = threading.Thread(target=os.waitpid, args=(pid, 0), name=REAPER)
+            try:
+                left = os.waitpid(pid, os.WNOHANG)[0] != 0
+            except ChildProcessError:
+                left = True
+            if not left:
+                reaper = threading.Thread(target=_reap, args=(pid,), name=REAPER)
                 reaper.daemon = True  # (an exit does not wait: the child is reparented)
                 reaper.start()
+
+
+def _reap(pid: int) -> None:
+    """Wait for the child ``pid`` to leave (the :data:`REAPER` thread's work)."""
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 #: What this process keeps until it leaves, when it is a child (:func:`keep`); else ``None``.
