@@ -236,10 +236,10 @@ def _b64_gzip_text(text: str) -> str:
     What ``_b64_gzip(text.encode("utf-8", "surrogatepass"), 3)`` makes of a text of
     :data:`FAST_ABOVE` bytes or more (a gzip member, mtime 0, level 1 of isal or 3 of zlib:
     see :data:`FAST_ABOVE`; the bytes may differ, the text they hold does not), without the
-    text's bytes whole: encoded a megabyte at a time in
-    the compressing thread, the encoding no longer takes the views' thread, nor the pages of
-    a second copy of the log (12,000 page faults on a 50 MB log). A UTF-8 character never
-    spans two chunks: the chunks are cut between characters.
+    text's bytes whole: encoded a megabyte at a time in the compressing thread, the encoding
+    no longer takes the views' thread, nor the pages of a second copy of the log (12,000
+    page faults on a 50 MB log). The chunks are cut between characters, so that no
+    character's bytes span two of them.
     """
     module: Any = zlib
     level = 6 if len(text) < 8 << 20 else 3  # (as _b64_gzip's callers choose)
@@ -308,7 +308,7 @@ class LogPack:
         self._text: Future[str] | None = None
         if text.isascii() and len(text) >= FAST_ABOVE:
             # a big log (ASCII: as many bytes as characters) is encoded by the compressing
-            # thread a chunk at a time; its line starts are found likewise
+            # thread a chunk at a time; line_starts reads the text a megabyte at a time too
             self.big = True
             self._job = (_b64_gzip_text, (text,))
             self.lines = build.line_count
