@@ -418,7 +418,7 @@ def _graph_texts(graph: GraphCore) -> dict[str, Any]:
 
     import numpy as np
 
-    from trtlog.graph.core import FLOWS
+    from trtlog.graph.core import FLOWS, is_constant
 
     node_data = graph.node_data()
     succ = graph.out_adjacency()
@@ -570,19 +570,11 @@ def _graph_texts(graph: GraphCore) -> dict[str, Any]:
     # the others in start order (the string table's order: their reasons as met)
     pairs = list(zip(starts, short, strict=True))
     f_kind = [
-        # (is_constant, inline: a call per ONNX node of a big engine)
-        (folded if node_kinds[i] == "onnx_initializer" or node_ops[i] == "Constant" else fused)
-        if k >= 0
-        else -1
+        (folded if is_constant(node_kinds[i], node_ops[i]) else fused) if k >= 0 else -1
         for i, k in pairs
     ]
     f_reason: list[str | None] = [None] * len(pairs)
-    if len(layer_ids) == len(at_layers):
-        # every engine layer's name is its own: a shortcut's layer is its final layer's
-        # position (what layer_ids gives its name)
-        f_finals = [[et[k]] if k >= 0 else [] for k in short]
-    else:
-        f_finals = [[layer_ids.get(node_names[et[k]], -1)] if k >= 0 else [] for k in short]
+    f_finals = [[layer_ids.get(node_names[et[k]], -1)] if k >= 0 else [] for _, k in pairs]
     # a fate's steps as the positions of their edges (the page reads each edge's columns)
     f_steps = [[k] if k >= 0 else [] for k in short]
     for at_fate in compress(range(len(pairs)), map(lt, short, repeat(0))):
