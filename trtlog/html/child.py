@@ -30,6 +30,8 @@ import warnings
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from trtlog.html.dropper import DROPPER, join_threads
+
 __all__ = [
     "ENVIRONMENT",
     "QUIET_THREADS",
@@ -49,14 +51,14 @@ T = TypeVar("T")
 ENVIRONMENT = "TRTLOG_REPORT_PROCESSES"
 
 
+#: The name of the thread that reaps a child once its result is read (see :meth:`Pending.close`).
+REAPER = "trtlog-reaper"
+
 #: Threads of trtlog's own that never hold a lock the child needs: the CLI's progress bar
 #: (it draws on stderr under its own lock; the child neither draws nor writes to stderr),
 #: the reaper of a child that sent its result (:data:`REAPER`: it only waits for the exit)
 #: and the thread that frees a page's makings (:data:`trtlog.html.dropper.DROPPER`).
-QUIET_THREADS = frozenset({"trtlog-progress", "trtlog-reaper", "trtlog-dropper"})
-
-#: The name of the thread that reaps a child once its result is read (see :meth:`Pending.close`).
-REAPER = "trtlog-reaper"
+QUIET_THREADS = frozenset({"trtlog-progress", REAPER, DROPPER})
 
 
 def can_fork() -> bool:
@@ -203,9 +205,7 @@ def keep(*values: object) -> None:
 
 def reaped(timeout: float | None = None) -> None:
     """Wait until every child whose result was read has left (the :data:`REAPER` threads)."""
-    for thread in threading.enumerate():
-        if thread.name == REAPER:
-            thread.join(timeout)
+    join_threads(REAPER, timeout)
 
 
 def start(job: Callable[[], T], fork: bool) -> Pending[T]:

@@ -17,7 +17,7 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["DROPPER", "Dropper", "dropped"]
+__all__ = ["DROPPER", "Dropper", "dropped", "join_threads"]
 
 #: The name of the thread that frees a page's makings.
 DROPPER = "trtlog-dropper"
@@ -49,8 +49,13 @@ class Dropper:
 
 def dropped(timeout: float | None = None) -> None:
     """Wait until the threads dropping pages' makings are done (tests, benchmarks)."""
+    join_threads(DROPPER, timeout)
+
+
+def join_threads(name: str, timeout: float | None = None) -> None:
+    """Wait for every live thread called ``name`` (each for up to ``timeout`` seconds)."""
     for thread in threading.enumerate():
-        if thread.name == DROPPER:
+        if thread.name == name:
             thread.join(timeout)
 
 
