@@ -104,6 +104,8 @@ class _Builder:
         # networkx's own dicts (the graph mutates them, never replaces them): a view object
         # per node visited cost more than the work
         self.nodes, self.succ = graph.node_data(), graph.out_adjacency()
+        # its in-edges, or None when the graph keeps none (GraphCore.without_in_edges)
+        self.pred = graph.in_adjacency() if graph.keeps_in_edges else None
         self.passes = passes  # which pass was running at a line (Build.pass_index)
         self.running: PassRun | None = None  # the last "Running: <pass> on <x>" still in scope
         self.pass_acted = True  # whether the running pass has printed what it did
@@ -425,14 +427,13 @@ class _Builder:
         Returns the final layers by member (:meth:`_held` reads it). New nodes that get no
         edge out of them (a reformat's target) are added to :attr:`bare`.
         """
-        g = self.g
         nodes, succ = self.nodes, self.succ
         order = self.order_index
         # the engine's layers and what their names and metadata say, written into networkx's
         # dicts directly (MergeGraph.layer and relate, without a call per node and edge: an
         # engine of 20,000 layers adds a hundred thousand of each); the graph's cache is
         # dropped once, below
-        pred = g.in_adjacency() if g.keeps_in_edges else None
+        pred = self.pred
         compose = self._compose
         names, onnx_ids = self.order, self.onnx_ids
         settle = self.settled.add
@@ -819,8 +820,7 @@ class _Builder:
             return
         nodes[layer] = {"kind": "intermediate", "name": name, "line": 0}
         edge = {"relation": relation, "pass_name": pass_name, "line": 0, "evidence": evidence}
-        succ = self.succ
-        pred = self.g.in_adjacency() if self.g.keeps_in_edges else None
+        succ, pred = self.succ, self.pred
         if out:
             succ[layer] = {}
             if pred is not None:
@@ -844,8 +844,7 @@ class _Builder:
             return parts
         g = self.g
         if op in ("fusion", "merge", "pointwise"):
-            nodes, succ = self.nodes, self.succ
-            pred = g.in_adjacency() if g.keeps_in_edges else None
+            nodes, succ, pred = self.nodes, self.succ, self.pred
             # (without in-edges, a dict of this call's own that nothing reads)
             into = pred[node_id] if pred is not None else {}
             for part in parts.parts:
