@@ -98,6 +98,42 @@ def test_corpus_duplicate_and_if_node_match_the_raw_log() -> None:
         assert fates[node].kind == "fused", fates[node]
 
 
+def test_a_node_myelin_compiled_away_is_folded() -> None:
+    """A region's metadata lists a node that none of the region's kernels lists."""
+    text = (
+        "[V] [TRT] Parsing node: /Gemm [Gemm]\n"
+        "[V] [TRT] Registering layer: /Gemm for ONNX node: /Gemm\n"
+        "[V] [TRT] Parsing node: /Reshape [Reshape]\n"
+        "[V] [TRT] Registering layer: /Reshape for ONNX node: /Reshape\n"
+        "[V] [TRT] ForeignNode {ForeignNode[/Gemm.../Reshape]} metadata: "
+        "[ONNX Layer: /Gemm][ONNX Layer: /Reshape]\n"
+        "Name: /Gemm_myl3_0, LayerType: gemm, Inputs: [], Outputs: [], TacticName: k, "
+        "StreamId: 0, Metadata: [ONNX Layer: /Gemm]\n"
+    )
+    fates = {f.node: f for f in trtlog.parse_text(text).merge_graph().fates()}
+    assert fates["/Gemm"].final_layers == ("/Gemm_myl3_0",)
+    assert (fates["/Reshape"].kind, fates["/Reshape"].reason) == (
+        "folded",
+        "folded by the Myelin compiler: listed in {ForeignNode[/Gemm.../Reshape]}'s metadata "
+        "(line 5), but in no kernel of the engine",
+    )
+
+
+@needs_corpus
+def test_corpus_node_myelin_compiled_away() -> None:
+    path = CORPUS / (
+        "trt10.16.2_cookbook-mnist-cnn-fp32-2profiles-sm90_build-verbose-pylogger-"
+        "3builds-profilingverbosity.log"
+    )
+    raw = path.read_text(encoding="utf-8").splitlines()
+    assert "ForeignNode {ForeignNode[gemm1.weight...ONNXTRT_castHelper_9]} metadata: " in raw[956]
+    assert "[ONNX Layer: node_view]" in raw[956]
+    assert not any(line.startswith("Name: ") and "node_view" in line for line in raw)
+    fate = _fates(path)["node_view"]
+    assert fate.kind == "folded"
+    assert fate.reason is not None and "(line 957)" in fate.reason
+
+
 def _verbose_logs() -> list[Path]:
     logs = sorted(FIXTURES.glob("logs/*.log"))
     if CORPUS.is_dir():

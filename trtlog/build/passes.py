@@ -93,6 +93,8 @@ PASS_GLOSSARY: dict[str, str] = {
     "(Convert layer type ... from MATRIX_MULTIPLY to CONVOLUTION)",
     "FCToConvTransform": "runs a FullyConnected layer as a 1x1 convolution (Convert layer "
     "type ... from FULLY_CONNECTED to CONVOLUTION)",
+    "ConvPointWiseClipFusion": "fuses a convolution with the Clip (ReLU6) after it, once the "
+    "Clip has become a pointwise layer: the clamp runs in the convolution's epilogue",
     # -- elementwise, pointwise, activations
     "ScaleActivationFusion": "fuses a Scale layer (BatchNormalization) with the activation "
     "after it",
@@ -101,6 +103,13 @@ PASS_GLOSSARY: dict[str, str] = {
     "POINTWISE) so that it can join a generated pointwise kernel",
     "EltWiseToPointwiseConversion": "turns an elementwise layer into a pointwise layer "
     "(ELEMENTWISE to POINTWISE) so that it can join a generated pointwise kernel",
+    "ActivationToPointwiseConversion": "turns an activation layer (a Clip, say) into a "
+    "pointwise layer (ACTIVATION to POINTWISE) so that it can be fused into a convolution "
+    "or join a generated pointwise kernel",
+    "IdentityToCastTransform": "turns an Identity layer into a Cast (IDENTITY to CAST): the "
+    "copy it stands for becomes a type conversion TensorRT can remove or run",
+    "CastToCopyTransform": "turns a Cast whose input and output types agree into a plain "
+    "copy (the log prints CAST to CAST); a later stage may remove it",
     "PointWiseFusion": "fuses chains of pointwise layers (elementwise math, activations) into "
     "one generated PWN(...) kernel",
     "ReduceToPoolingFusion": "runs a Reduce (a GlobalAveragePool exported as ReduceMean) as a "

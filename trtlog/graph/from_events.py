@@ -117,6 +117,7 @@ class _Builder:
         self.layer_order: dict[str, int] = {}  # TensorRT layers in the order the parser made them
         self.layer_names: list[str] = []  # the same, as a list
         self.foreign: dict[str, tuple[str, ...]] = {}  # Myelin region -> its ONNX nodes
+        self.foreign_lines: dict[str, int] = {}  # Myelin region -> its first metadata line
         self.producers: dict[str, str] = {}  # tensor -> ONNX node that outputs it
         self.inputs: dict[str, list[str]] = defaultdict(list)  # ONNX node -> input tensors
         self.consumers: dict[str, list[str]] = defaultdict(list)  # tensor -> ONNX nodes
@@ -220,6 +221,7 @@ class _Builder:
     def _foreign_metadata(self, e: ForeignNodeMetadata) -> None:
         if e.onnx_layers:
             self.foreign[e.layer] = tuple(e.onnx_layers)
+            self.foreign_lines.setdefault(e.layer, e.span[0])
 
     def _register_constant(self, e: OnnxRegisterConstant) -> None:
         g, line = self.g, e.span[0]
@@ -647,9 +649,10 @@ class _Builder:
         replaced input), a node whose layer has a derived name (``If_6`` registered as
         ``If_6_OutputLayer``), a shape computation TensorRT evaluates at build time (nodes
         whose outputs reach only the shape input of ``Reshape``/``Expand``/``Resize``/
-        ``Slice``...), and an identity-like node (``Identity``, ``Dropout``) that vanishes
-        without a message. Each gets an edge to a reason node (``evidence="silent"``), so its
-        fate says why; anything else stays ``unexplained``.
+        ``Slice``...), an identity-like node (``Identity``, ``Dropout``) that vanishes
+        without a message, and a node a Myelin region's metadata lists that none of the
+        region's kernels lists (compiled away by Myelin). Each gets an edge to a reason node
+        (``evidence="silent"``), so its fate says why; anything else stays ``unexplained``.
         """
         g = self.g
         settled = self.settled
@@ -666,6 +669,7 @@ class _Builder:
             self.order, self.inputs, self.consumers, self.producers, self._op
         )
         registered = set(self.layer_order)
+        regions = {m: r for r, members in reversed(self.foreign.items()) for m in members}
         for name in left:
             start = "onnx:" + name
             # (_infer found each node of left unsettled: it stays so while neither _infer
@@ -687,6 +691,15 @@ class _Builder:
                 )
             elif self._op(name) in _IDENTITY_OPS:
                 target = self._pass("identity-like node removed without a message")
+            elif name in regions:
+                # the region's metadata lists it, and the engine lists the region's kernels
+                # (a detailed dump), none of which names it: Myelin compiled it away (a
+                # Reshape between two GEMMs is a view of its input)
+                region = regions[name]
+                target = self._pass(
+                    f"folded by the Myelin compiler: listed in {region}'s metadata (line "
+                    f"{self.foreign_lines[region]}), but in no kernel of the engine"
+                )
             if target is None:
                 continue
             # (the target, when new, has no edge yet: no walk from the start reaches it)
