@@ -53,9 +53,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import trtlog
 from trtlog._pydantic import gc_paused
-from trtlog.build.model import SourceMeta
-from trtlog.build.parsing import build_of_text
-from trtlog.build.tactics import _FAST_FIELDS, _engine_tactics
+from trtlog.buildlog.model import SourceMeta
+from trtlog.buildlog.parsing import build_of_text
+from trtlog.buildlog.tactics import _FAST_FIELDS, _engine_tactics
 from trtlog.parser.source import iter_lines, read_text
 
 KERNELS = [

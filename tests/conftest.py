@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 #: process). A worker holds what its files cache (eager builds of the corpus logs, frames,
 #: engines, report pages) and makes millions of short-lived objects around them; at Python's
 #: default (700, 10, 10) the collector ran ~4,000 young and ~20 full collections per worker,
-#: each full one scanning everything cached: 11% of the CPU time of tests/build,
+#: each full one scanning everything cached: 11% of the CPU time of tests/buildlog,
 #: tests/findings and the corpus tests in one process (5.2 of 50.8 s; 1.3 s at these
 #: thresholds). Cyclic garbage is still collected, in larger batches; the CLI runs its
 #: commands at (150,000, 20, 100) for the same reason (trtlog/cli/main.py). Tests that watch
@@ -111,16 +111,16 @@ def _leave(kind: type[BaseException] | None, error: BaseException | None, tb: An
 ONE_BY_ONE = frozenset({"tests/test_bench.py", "tests/test_notebooks.py"})
 
 #: Test files that share what one worker makes once: ``lazy_and_eager``'s eager builds of
-#: every fixture and corpus log (cached in ``tests/build/test_store.py``; test_engine_outline.py
+#: every fixture and corpus log (cached in ``tests/buildlog/test_store.py``; test_engine_outline.py
 #: reads their engines), the parsed logs
 #: and loaded engines of ``tests/findings/inputs.py``, the warehouse of every fixture and the
 #: report pages (session fixtures of ``tests/warehouse/conftest.py`` and
 #: ``tests/html/conftest.py``). xdist hands each group to one worker as one unit, so these are
 #: made once per run instead of once in each worker that ran one of the files.
 SHARED_CACHE = {
-    "tests/build/test_lazy_views.py": "tests/build/test_store.py",
-    "tests/build/test_kind_rows.py": "tests/build/test_store.py",
-    "tests/build/test_engine_outline.py": "tests/build/test_store.py",
+    "tests/buildlog/test_lazy_views.py": "tests/buildlog/test_store.py",
+    "tests/buildlog/test_kind_rows.py": "tests/buildlog/test_store.py",
+    "tests/buildlog/test_engine_outline.py": "tests/buildlog/test_store.py",
     "tests/warehouse/test_dask.py": "tests/warehouse/conftest.py",
     "tests/warehouse/test_ingest.py": "tests/warehouse/conftest.py",
     "tests/warehouse/test_stream.py": "tests/warehouse/conftest.py",
@@ -155,7 +155,7 @@ SHARED_CACHE = {
 #: the longest first, so that the run ends on short files in every worker; a unit not listed
 #: (all measured under 1 s) counts 0.005 s a test, at most 1 s.
 SECONDS = {
-    "tests/build/test_store.py": 56.4,  # with test_lazy_views, test_kind_rows, test_engine_outline
+    "tests/buildlog/test_store.py": 56.4,  # + test_lazy_views, test_kind_rows, test_engine_outline
     "tests/warehouse/conftest.py": 20.7,  # test_dask.py, test_stream.py, test_ingest.py
     "tests/html/conftest.py": 16.0,  # test_browser.py, test_command.py
     "tests/test_plots.py": 14.2,
@@ -177,7 +177,7 @@ SECONDS = {
     "tests/engine/test_module_figures.py": 5.5,
     "tests/test_bench.py::test_bench_script_runs[engine_load.py]": 5.3,
     "tests/test_notebooks.py::test_notebook_runs[fleet.ipynb]": 4.9,
-    "tests/build/test_passes.py": 4.4,
+    "tests/buildlog/test_passes.py": 4.4,
     "tests/cli/test_startup_summary.py": 4.4,
     "tests/exports/test_lazy_engine.py": 4.3,
     "tests/test_layering.py": 3.9,

@@ -115,8 +115,8 @@ def test_a_big_log_is_parsed_into_the_lazy_store_with_the_same_events(
 
 
 def test_the_scanner_reports_its_progress_piece_by_piece() -> None:
-    from trtlog.build.model import SourceMeta
-    from trtlog.build.parsing import build_of_text
+    from trtlog.buildlog.model import SourceMeta
+    from trtlog.buildlog.parsing import build_of_text
 
     text = LOG.read_text(encoding="utf-8")
     seen: list[tuple[int, int]] = []

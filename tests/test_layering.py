@@ -25,7 +25,6 @@ LAYERS: dict[str, int] = {
     "trtlog.errors": 0,
     "trtlog._display": 0,
     "trtlog._files": 0,
-    "trtlog._moved": 0,
     "trtlog._version": 0,
     "trtlog._pydantic": 0,
     "trtlog.numbers": 0,
@@ -35,17 +34,17 @@ LAYERS: dict[str, int] = {
     # data models and their own operations: events, the engine, the header
     "trtlog.events": 2,
     "trtlog.engine": 2,
-    "trtlog.build.header": 2,
+    "trtlog.buildlog.header": 2,
     # readers: logs, JSON exports
     "trtlog.parser": 3,
     "trtlog.exports": 3,
     # facts derived once from events
-    "trtlog.build.rounds": 4,
-    "trtlog.build.passes": 4,
-    "trtlog.build.performance": 4,
-    "trtlog.build.tactics": 4,
+    "trtlog.buildlog.rounds": 4,
+    "trtlog.buildlog.passes": 4,
+    "trtlog.buildlog.performance": 4,
+    "trtlog.buildlog.tactics": 4,
     # the Build
-    "trtlog.build": 5,
+    "trtlog.buildlog": 5,
     # the input opener
     "trtlog.inputs": 6,
     # views
@@ -258,3 +257,45 @@ def test_no_import_cycle() -> None:
         if node not in state:
             visit(node)
     assert cycles == []
+
+
+def _facade_and_private_imports() -> tuple[list[str], list[str]]:
+    """Imports of the ``trtlog`` facade, and of a private name from another module."""
+    facade: list[str] = []
+    private: list[str] = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        importer = module_name(path)
+        if importer == "trtlog":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            where = f"{importer}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Import):
+                facade += [where for a in node.names if a.name == "trtlog"]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                if node.module == "trtlog":
+                    facade += [
+                        f"{where} ({a.name})" for a in node.names if not _exists(f"trtlog.{a.name}")
+                    ]
+                elif node.module.startswith("trtlog."):
+                    private += [
+                        f"{where} ({node.module}.{a.name})"
+                        for a in node.names
+                        if a.name.startswith("_")
+                        and not a.name.startswith("__")
+                        and not _exists(f"{node.module}.{a.name}")
+                        and not (importer + ".").startswith(node.module.rsplit(".", 1)[0] + ".")
+                    ]
+    return facade, private
+
+
+def test_internals_import_modules_not_the_facade() -> None:
+    """Code inside the package imports the module it needs: the facade's lazy table hides
+    the real dependency from readers and tools (STYLE.md §3)."""
+    facade, _private = _facade_and_private_imports()
+    assert facade == []
+
+
+def test_no_private_name_crosses_a_package() -> None:
+    """A name starting with ``_`` is used inside its own package only (STYLE.md §3)."""
+    _facade, private = _facade_and_private_imports()
+    assert private == []

@@ -146,9 +146,7 @@ def test_doc_links_resolve(doc: str) -> None:
 
 
 def test_no_file_of_the_package_is_ignored() -> None:
-    """A folder named ``build`` is ignored by many tools (``build/`` in .gitignore files,
-    pytest's default ``norecursedirs``); ``trtlog/build/`` is a package, so every file of the
-    package must stay tracked, collected (doctests) and packed."""
+    """Every file of the package stays tracked, collected (doctests) and packed."""
     files = [str(p.relative_to(ROOT)) for p in (ROOT / "trtlog").rglob("*.py")]
     try:
         found = subprocess.run(
@@ -165,20 +163,15 @@ def test_no_file_of_the_package_is_ignored() -> None:
     assert found.stdout.split() == []
 
 
-def test_doctests_of_every_package_are_collected(pytestconfig: pytest.Config) -> None:
-    skipped = pytestconfig.getini("norecursedirs")
-    assert "build" not in skipped and "engine" not in skipped
-
-
 def test_import_trtlog_loads_only_the_api_table() -> None:
-    """``import trtlog`` imports the version and the old paths' finder: everything else is lazy."""
+    """``import trtlog`` imports the version: everything else is lazy."""
     code = (
         "import sys, trtlog\n"
         "print(sorted(m for m in sys.modules if m.startswith('trtlog')))\n"
         "print(sorted({'pydantic', 'lark', 'pandas'} & set(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["['trtlog', 'trtlog._moved', 'trtlog._version']", "[]"]
+    assert out.stdout.splitlines() == ["['trtlog', 'trtlog._version']", "[]"]
 
 
 def test_every_public_name_resolves_to_its_defining_module() -> None:

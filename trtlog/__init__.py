@@ -18,13 +18,10 @@ Example:
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from trtlog import _moved
 from trtlog._version import __version__
 
-_moved.install()  # the old module paths of trtlog 0.1 import until 0.3, with a warning
-
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
-    from trtlog.build import Build, iter_events, parse, parse_text
+    from trtlog.buildlog import Build, iter_events, parse, parse_text
     from trtlog.diff import Comparison, compare
     from trtlog.engine import Engine, EngineLayer, Profile, ProfileRecord, Times, TimingRecord
     from trtlog.errors import InputError, TrtlogError
@@ -69,7 +66,7 @@ _GRAPH = ("fate", "members", "merge_graph", "provenance", "write_graph")
 
 #: Every public name → the module it is imported from on first use.
 _API: dict[str, str] = {
-    **dict.fromkeys(("Build", "iter_events", "parse", "parse_text"), "trtlog.build"),
+    **dict.fromkeys(("Build", "iter_events", "parse", "parse_text"), "trtlog.buildlog"),
     **dict.fromkeys(("Comparison", "compare"), "trtlog.diff"),
     **dict.fromkeys(
         ("Engine", "EngineLayer", "Profile", "ProfileRecord", "Times", "TimingRecord"),

@@ -3,7 +3,7 @@
 Above the readers (the log parser and the JSON export loaders) and the Build, below every
 view. :func:`open_input` takes what a user hands over (a path, ``"-"`` for standard input, the
 bytes of a file, or an object already read) and returns what it is: a parsed log (a
-:class:`~trtlog.build.Build`), a layer-info export (an :class:`~trtlog.engine.Engine`), a
+:class:`~trtlog.buildlog.Build`), a layer-info export (an :class:`~trtlog.engine.Engine`), a
 profile or a timing trace. ``trtlog.compare``, ``trtlog.lint`` and every command of the CLI
 open their inputs here; the views themselves take the objects.
 
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from trtlog._files import read_bytes
-from trtlog.build import Build
-from trtlog.build.parsing import build_of_text, source_meta
-from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
+from trtlog.buildlog import Build
+from trtlog.buildlog.parsing import build_of_text, source_meta
+from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.engine.model import Engine, Profile, Times
 from trtlog.errors import InputError
 from trtlog.events import EventBase, RunStart
@@ -120,7 +120,7 @@ def open_input(
 
     Args:
         value: a path (``.gz`` too), ``"-"`` for standard input, the bytes of a file, or an
-            object already read (a :class:`~trtlog.build.Build`, an
+            object already read (a :class:`~trtlog.buildlog.Build`, an
             :class:`~trtlog.engine.Engine`, a :class:`~trtlog.engine.Profile` or
             :class:`~trtlog.engine.Times`), which is returned as it is.
         want: the kinds the caller can use. A log is parsed without looking when only

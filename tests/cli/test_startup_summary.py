@@ -28,8 +28,8 @@ SEED = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
 
 # models the summary of the seed log never validates: their schemas must stay unbuilt
 UNBUILT = (
-    ("trtlog.build.performance", "Performance"),
-    ("trtlog.build.performance", "ProfileTable"),
+    ("trtlog.buildlog.performance", "Performance"),
+    ("trtlog.buildlog.performance", "ProfileTable"),
     ("trtlog.engine.model", "Profile"),
     ("trtlog.engine.model", "Times"),
     ("trtlog.engine.model", "IoTensor"),

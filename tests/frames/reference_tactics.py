@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from trtlog.build.tactics import _formats_text
+from trtlog.buildlog.tactics import _formats_text
 from trtlog.events import (
     AutotuneCombination,
     AutotuneReformat,
@@ -35,7 +35,7 @@ from trtlog.numbers import format_tactic
 from trtlog.tensors import parse_compact_format
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 
 @dataclass

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trtlog.build.tactics import _tactic_columns
+from trtlog.buildlog.tactics import _tactic_columns
 from trtlog.numbers import format_tactic
 
 
@@ -40,7 +40,7 @@ def test_marks_looked_up_by_block_are_the_sorted_lookup(
 ) -> None:
     """The fastest / chosen marks by block number (when each block's marks agree) against
     the general sorted lookup, on blocks with one mark, agreeing marks and disagreeing ones."""
-    from trtlog.build import tactics
+    from trtlog.buildlog import tactics
 
     r_block = np.array([r[0] for r in rows], dtype=np.int64)
     r_runner = np.array([r[1] for r in rows], dtype=np.int64)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 import trtlog
-from trtlog.build import Build
+from trtlog.buildlog import Build
 from trtlog.errors import InputError
 
 P = ParamSpec("P")

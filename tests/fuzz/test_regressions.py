@@ -11,7 +11,7 @@ import pytest
 
 import trtlog
 from tests.fuzz import harness
-from trtlog.build import Build
+from trtlog.buildlog import Build
 from trtlog.cli.main import main
 from trtlog.errors import InputError
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import trtlog
-from tests.build.test_store import LOGS
+from tests.buildlog.test_store import LOGS
 from tests.conftest import FIXTURES, ROOT
 from tests.exports.test_lazy_engine import PAIRS, _load
 from trtlog.graph import FLOWS, MergeGraph, from_events

@@ -230,7 +230,7 @@ def test_the_tactics_section_from_columns_is_the_frames(
     """The page's Tactics section and summary figures, read from ``tactic_columns`` (both
     the array columns of the fast path and the table's lists), are those of the frame; with
     ``rows`` the page keeps only some rows (the path a big log takes)."""
-    from trtlog.build.tactics import tactic_columns
+    from trtlog.buildlog.tactics import tactic_columns
     from trtlog.html import data
     from trtlog.summary import summarize
 
@@ -251,7 +251,7 @@ def test_the_tactics_section_from_columns_is_the_frames(
 def test_layer_codes_are_the_frames_factorized_layers(layers: list[str | None]) -> None:
     """``layer_codes`` of a list and of an :class:`Indexed` column against
     ``pd.factorize(frame["layer"].fillna(""))`` of the frame's column."""
-    from trtlog.build.tactics import Indexed, layer_codes
+    from trtlog.buildlog.tactics import Indexed, layer_codes
     from trtlog.frames.schema import _series
 
     series = _series("tactics", "layer", layers, "string")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import trtlog
-from tests.build.test_store import LOGS
+from tests.buildlog.test_store import LOGS
 from tests.conftest import FIXTURES
 from trtlog.graph import FLOWS, MergeGraph
 from trtlog.graph.core import GraphCore

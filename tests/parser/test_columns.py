@@ -2,7 +2,7 @@
 
 ``trtlog.parser.columns`` probes the transformer method once per shape to find the fields
 that only place an argument; the others come from the method called per row. Over every
-fixture and corpus log, ``tests/build/test_store.py`` compares ``Build.columns`` (which uses
+fixture and corpus log, ``tests/buildlog/test_store.py`` compares ``Build.columns`` (which uses
 this) with the eager parse; here the probe's decisions and the bulk tactic conversion.
 """
 

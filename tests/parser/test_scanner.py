@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from trtlog.build.model import SourceMeta
-from trtlog.build.parsing import build_of_text
-from trtlog.build.store import EventStore
+from trtlog.buildlog.model import SourceMeta
+from trtlog.buildlog.parsing import build_of_text
+from trtlog.buildlog.store import EventStore
 from trtlog.parser.scanner import _alternation, _bounded, _prefix_free
 from trtlog.parser.source import iter_lines
 

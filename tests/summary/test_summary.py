@@ -461,8 +461,8 @@ def test_summarize_refuses_a_frame_that_is_not_a_tactics_frame() -> None:
 
 
 def test_performance_events_are_the_ones_performances_reads() -> None:
-    """PERFORMANCE_EVENTS lists every event class trtlog.build.performance reads but RunStart."""
-    from trtlog.build import performance
+    """PERFORMANCE_EVENTS lists every event class trtlog.buildlog.performance reads but RunStart."""
+    from trtlog.buildlog import performance
     from trtlog.events import EventBase, RunStart
     from trtlog.summary.collect import PERFORMANCE_EVENTS
 
@@ -477,7 +477,7 @@ def test_performance_events_are_the_ones_performances_reads() -> None:
 @pytest.mark.filterwarnings("ignore")
 def test_performance_from_its_events_alone_is_the_same() -> None:
     """performances() of the performance events alone equals it over every event of a log."""
-    from trtlog.build.performance import performances
+    from trtlog.buildlog.performance import performances
     from trtlog.summary.collect import _performance_events
 
     found = 0

@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _pass_descriptions(names: Iterable[str]) -> dict[str, str]:
-    """Each pass named (once, in order) with what it does (trtlog.build.passes.describe_pass)."""
-    from trtlog.build.passes import describe_pass
+    """Each pass named (once, in order) with what it does (trtlog.buildlog.passes.describe_pass)."""
+    from trtlog.buildlog.passes import describe_pass
 
     return {name: describe_pass(name) for name in dict.fromkeys(names)}
 

@@ -5,7 +5,7 @@ functions that need them): ``models`` (the typed results), ``align`` (layer sign
 the alignment), ``passes`` (per-pass fusion differences), ``load`` (:func:`compare` and its
 inputs), ``summary`` and ``text`` (renderings), ``migration`` (the 10 → 11 check: the nodes
 whose precision went up when the build became strongly typed, the fusions that split, the
-time). :func:`compare` takes two builds (a :class:`~trtlog.build.Build`, an
+time). :func:`compare` takes two builds (a :class:`~trtlog.buildlog.Build`, an
 :class:`~trtlog.engine.Engine`, or a path to a log or layer JSON) and returns a
 :class:`Comparison`: the two layer sequences aligned step by step, the groups of ONNX nodes
 fused differently on the two sides, the layers found on one side only, and, when both inputs
@@ -22,7 +22,6 @@ reordered layers are paired as ``order`` changes, and a layer that became severa
 per piece, marked ``split`` (or ``merged`` the other way round).
 """
 
-from trtlog._moved import moved_names
 from trtlog.diff.align import compare_engines
 from trtlog.diff.load import compare
 from trtlog.diff.migration import MigrationCheck, RaisedNode, is_migration, migration_check
@@ -74,5 +73,3 @@ __all__ = [
     "step_times",
     "summarize_comparison",
 ]
-
-__getattr__ = moved_names(__name__, {"summarize": "trtlog.diff.summary:summarize_comparison"})

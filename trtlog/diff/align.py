@@ -42,7 +42,7 @@ from trtlog.names import (
 from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = ["compare_engines", "has_passes", "side_of_engine"]
 

@@ -1,6 +1,6 @@
 """Reading the two sides of a comparison and :func:`compare`.
 
-Part of the view package :mod:`trtlog.diff`. A side is a :class:`~trtlog.build.Build`, an
+Part of the view package :mod:`trtlog.diff`. A side is a :class:`~trtlog.buildlog.Build`, an
 :class:`~trtlog.engine.Engine` or a path (a layer JSON when the file looks like JSON, else a
 log); layers are aligned when both sides have an engine, passes compared when both are
 verbose logs.
@@ -11,8 +11,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from trtlog._moved import moved_names
-from trtlog.build import Build
+from trtlog.buildlog import Build
 from trtlog.diff.align import compare_engines, side_of_engine
 from trtlog.diff.models import Comparison, PassComparison, SideInfo
 from trtlog.diff.passes import compare_passes
@@ -23,7 +22,6 @@ from trtlog.inputs import engine_with_profile, open_input
 __all__ = ["compare"]
 
 # the one "log or JSON export?" test is trtlog.inputs.is_json_export
-__getattr__ = moved_names(__name__, {"looks_like_json_file": "trtlog.inputs:is_json_export"})
 
 # -- inputs --------------------------------------------------------------------------------
 
@@ -61,7 +59,7 @@ def compare(
 ) -> Comparison:
     """Compare two builds of a model: layers, fusions, precisions, tactics, passes and times.
 
-    Each side is a :class:`~trtlog.build.Build` (its layer dump and optimizer lines), an
+    Each side is a :class:`~trtlog.buildlog.Build` (its layer dump and optimizer lines), an
     :class:`~trtlog.engine.Engine`, or a path: a layer-info JSON (read when the file looks
     like JSON) or a trtexec log. Layers are aligned when both sides have an engine; the
     optimizer's fusions are compared pass by pass when both sides are verbose logs.

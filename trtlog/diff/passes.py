@@ -10,13 +10,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from trtlog.build.passes import FUSION_KINDS
+from trtlog.buildlog.passes import FUSION_KINDS
 from trtlog.diff.models import PassComparison, PassCount, PassFusion
 from trtlog.events import ConvScaleFusion, Fusion, FusionInto, HorizontalMerge, PassRun
 from trtlog.names import normalize_name, split_name
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = ["compare_passes"]
 

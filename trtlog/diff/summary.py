@@ -10,7 +10,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from trtlog._moved import moved_names
 from trtlog.diff.models import (
     Comparison,
     ComparisonSummary,
@@ -24,7 +23,6 @@ from trtlog.names import cut_module, parse_kernel_name
 __all__ = ["auto_module_depth", "step_times", "sum_known", "summarize_comparison"]
 
 # trtlog.summary.summarize summarises a build; this one a comparison
-__getattr__ = moved_names(__name__, {"summarize": "trtlog.diff.summary:summarize_comparison"})
 
 
 # -- summary -------------------------------------------------------------------------------

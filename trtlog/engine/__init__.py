@@ -9,7 +9,6 @@ trtexec's JSON exports (:class:`Engine`, :class:`EngineLayer`, :class:`Profile`,
 :mod:`trtlog.exports`, the engine's frames in :mod:`trtlog.frames`.
 """
 
-from trtlog._moved import moved_names
 from trtlog.engine.model import (
     MYELIN_LAYER_TYPES,
     NAMES_ONLY_NOTE,
@@ -66,13 +65,3 @@ __all__ = [
     "served_layer",
     "strongly_typed",
 ]
-
-# names of trtlog.engine when it was one module (0.1) that moved to the vocabulary
-__getattr__ = moved_names(
-    __name__,
-    {
-        "common_module": "trtlog.names",
-        "module_path": "trtlog.names",
-        "placed_nodes": "trtlog.names",
-    },
-)

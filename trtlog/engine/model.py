@@ -24,7 +24,7 @@ from trtlog.tensors import DType, Tensor, dtype_of
 if TYPE_CHECKING:
     import pandas as pd
 
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
     from trtlog.engine.modules import ModuleNode
     from trtlog.engine.myelin import MyelinGroup
 

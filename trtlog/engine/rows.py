@@ -2,7 +2,7 @@
 
 :func:`layer_columns` makes, from an engine's layer objects, the columns
 :func:`trtlog.frames.layers_frame` types into its frame, and the report reads as lists
-(:func:`trtlog.build.rows.type_columns`): a report of a log's layer dump needs no pandas.
+(:func:`trtlog.buildlog.rows.type_columns`): a report of a log's layer dump needs no pandas.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
     """Every column of :data:`LAYER_SCHEMA`, one value per layer object, reformats served.
 
     Values as the layer objects hold them (``math.nan`` for a missing time): ``layers_frame``
-    types them, :func:`trtlog.build.rows.type_columns` reads them as the frame would.
+    types them, :func:`trtlog.buildlog.rows.type_columns` reads them as the frame would.
     """
     # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
     # layer cost twice as much; fields are read from each layer's __dict__ (bench/engine_load.py)

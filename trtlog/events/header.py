@@ -2,11 +2,11 @@
 
 The ``&&&&`` banner, pre-option notices, the ``=== ... Options ===`` blocks, the device
 information block, the TensorRT version, plugin loading and other start-up notes (formats.md
-§A, §B.1-B.6, §B.9). :mod:`trtlog.build.header` gathers them into the build header.
+§A, §B.1-B.6, §B.9). :mod:`trtlog.buildlog.header` gathers them into the build header.
 
 Part of the data model (pydantic only). Values are parsed: versions are int tuples, dims are
 int tuples (``-1`` for a dynamic dimension), option values stay as printed (they are labels of
-many shapes; :class:`trtlog.build.header.Options` interprets the common ones).
+many shapes; :class:`trtlog.buildlog.header.Options` interprets the common ones).
 """
 
 from typing import Literal

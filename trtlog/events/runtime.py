@@ -2,8 +2,8 @@
 
 Execution context and bindings (formats.md §K.1, §K.4, §K.5), the timing trace and performance
 summary (§L), the per-layer profile table (§M) and the late trtexec lines (§N). Each line is
-its own event with its values parsed; :func:`trtlog.build.performance.performance` assembles the
-summary and the profile table of a build into one :class:`trtlog.build.performance.Performance`.
+its own event with its values parsed; :func:`trtlog.buildlog.performance.performance` assembles the
+summary and the profile table of a build into one :class:`trtlog.buildlog.performance.Performance`.
 
 Part of the data model (pydantic only). Times are milliseconds (``*_ms``) or seconds
 (``*_s``, where trtexec prints seconds), dims are int tuples (``-1`` dynamic, ``()`` scalar).

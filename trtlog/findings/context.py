@@ -62,7 +62,7 @@ from trtlog.names import (
 from trtlog.tensors import Tensor
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
     from trtlog.diff import Comparison
 
 __all__ = [
@@ -1190,10 +1190,10 @@ class LintContext:
     def profile_of_log(build: Build) -> Profile | None:
         """The log's ``--dumpProfile`` table as a :class:`~trtlog.engine.Profile`, if printed.
 
-        See :func:`trtlog.build.performance.profile_from_events` (``Build.engine`` merges the
+        See :func:`trtlog.buildlog.performance.profile_from_events` (``Build.engine`` merges the
         same table).
         """
-        from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
+        from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
         from trtlog.events import RunStart
 
         readers: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = ["SEVERITIES", "Evidence", "Finding", "RuleInfo", "Severity", "severity_rank"]
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Sequence
 
 from trtlog._pydantic import gc_paused
-from trtlog.build import Build
+from trtlog.buildlog import Build
 from trtlog.engine.model import Engine, Profile
 from trtlog.findings.base import Check
 from trtlog.findings.context import LintContext
@@ -163,7 +163,7 @@ def lint(
     """Run the findings rules over a build and return what they found.
 
     Args:
-        build: the parsed log (a :class:`~trtlog.build.Build`), or a path to a log; an
+        build: the parsed log (a :class:`~trtlog.buildlog.Build`), or a path to a log; an
             :class:`~trtlog.engine.Engine` or a layer JSON path lints the engine alone.
         engine: the engine's layers (an Engine or an ``--exportLayerInfo`` path); default:
             the log's own layer dump.

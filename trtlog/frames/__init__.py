@@ -1,7 +1,7 @@
 """pandas DataFrames over builds and engines, each with a declared schema.
 
 A view package (pandas). Every frame is a pure function of a
-:class:`~trtlog.build.Build` or :class:`~trtlog.engine.Engine` with a declared, ordered
+:class:`~trtlog.buildlog.Build` or :class:`~trtlog.engine.Engine` with a declared, ordered
 column → dtype schema (:data:`SCHEMAS`); it always returns exactly those columns, even when the
 input holds nothing for it. Frames are built in one go from records; identifiers are columns,
 never the index.

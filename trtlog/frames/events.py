@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.build.passes import (
+from trtlog.buildlog.passes import (
     ROW_SCHEMAS,
     fusion_records,
     layer_count_records,
@@ -19,7 +19,7 @@ from trtlog.build.passes import (
     qdq_records,
     removal_records,
 )
-from trtlog.build.tactics import tactic_columns
+from trtlog.buildlog.tactics import tactic_columns
 from trtlog.frames.schema import (
     SCHEMAS,
     frame_from_columns,
@@ -28,7 +28,7 @@ from trtlog.frames.schema import (
 )
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = [
     "fusions_frame",
@@ -66,7 +66,7 @@ SCHEMAS.update(
 )
 
 
-# -- layer counts, fusions, removals, Q/DQ (rows: trtlog.build.passes) ----------------------
+# -- layer counts, fusions, removals, Q/DQ (rows: trtlog.buildlog.passes) ----------------------
 
 
 def layer_counts_frame(build: Build) -> pd.DataFrame:
@@ -79,7 +79,7 @@ def layer_counts_frame(build: Build) -> pd.DataFrame:
     build the network once per backend strategy: each round starts again from the network
     as the stages before the rounds left it, so the first stage of a round changes the
     count from there, never from the previous round's last stage.
-    See :func:`trtlog.build.passes.layer_count_records`.
+    See :func:`trtlog.buildlog.passes.layer_count_records`.
 
     Example:
         >>> from trtlog import parse_text
@@ -98,7 +98,7 @@ def fusions_frame(build: Build) -> pd.DataFrame:
     Columns: ``line``, ``kind`` (event kind), ``pass_name``, ``inputs`` (tuple of names fused),
     ``result`` (the name of the fused layer when the log implies it: ``a + b`` for a vertical
     fusion, the target for ``fusing into``, ``a || b`` for a merge), ``n_inputs``.
-    See :func:`trtlog.build.passes.fusion_records`.
+    See :func:`trtlog.buildlog.passes.fusion_records`.
     """
     return frame_from_records("fusions", fusion_records(build))
 
@@ -109,17 +109,17 @@ def removals_frame(build: Build) -> pd.DataFrame:
     ``Removing x``, slice and concatenation eliminations, Q/DQ duplicates eliminated, copies
     generated and tensors retargeted. A Q/DQ duplicate is one row (``qdq_dedup``, its
     ``Eliminating`` line) although the log also prints ``Removing`` for it (see
-    :func:`trtlog.build.passes.removal_events`).
+    :func:`trtlog.buildlog.passes.removal_events`).
 
     Columns: ``line``, ``kind``, ``pass_name`` (the pass running at that line, if known),
     ``layer`` (what was removed or changed), ``detail`` (the other name involved).
-    See :func:`trtlog.build.passes.removal_records`.
+    See :func:`trtlog.buildlog.passes.removal_records`.
     """
     return frame_from_records("removals", removal_records(build))
 
 
 def qdq_frame(build: Build) -> pd.DataFrame:
-    """One row per Q/DQ optimizer event (see :func:`trtlog.build.passes.qdq_events`).
+    """One row per Q/DQ optimizer event (see :func:`trtlog.buildlog.passes.qdq_events`).
 
     Swaps of Q/DQ layers with their neighbours, type swaps to or from a Q/DQ type,
     duplicates eliminated, phases, and one row per Q/DQ layer fused into its consumer.
@@ -127,7 +127,7 @@ def qdq_frame(build: Build) -> pd.DataFrame:
 
     Columns: ``line``, ``kind``, ``pass_name``, ``layer``, ``other`` (the other layer of a swap,
     the original of a duplicate, the target of a fusion), ``from_type``/``to_type`` (type
-    swaps), ``qdq`` (``Q``/``DQ`` for duplicates). See :func:`trtlog.build.passes.qdq_records`.
+    swaps), ``qdq`` (``Q``/``DQ`` for duplicates). See :func:`trtlog.buildlog.passes.qdq_records`.
     """
     return frame_from_records("qdq", qdq_records(build))
 
@@ -142,11 +142,11 @@ def passes_frame(build: Build) -> pd.DataFrame:
     line or event), ``runs`` (``Running:`` lines), ``fusions`` (the rows of ``fusions_frame``
     attributed to it), ``removals`` and ``swaps`` done while it ran (events between its
     ``Running:`` line and the next pass's; each removal once, see
-    :func:`trtlog.build.passes.removal_events`), ``layers_before``/``layers_after`` (the layer
+    :func:`trtlog.buildlog.passes.removal_events`), ``layers_before``/``layers_after`` (the layer
     counts printed just before its first and just after its last activity, when the log has
     them) and ``description`` (what the pass does, one line from
-    :data:`trtlog.build.passes.PASS_GLOSSARY`, or a sentence saying trtlog does not know it). See
-    :func:`trtlog.build.passes.pass_records`.
+    :data:`trtlog.buildlog.passes.PASS_GLOSSARY`, or a sentence saying trtlog does not know it). See
+    :func:`trtlog.buildlog.passes.pass_records`.
     """
     return frame_from_records("passes", pass_records(build))
 
@@ -179,7 +179,7 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
         engine_layers: engine layer name → tactic id; by default taken from the log's layer
             dump (``Build.engine``) when it has one.
     """
-    # the rows: trtlog.build.tactics
+    # the rows: trtlog.buildlog.tactics
     columns = tactic_columns(build, engine_layers, arrays=True)
     with gc_paused():
         if columns["tactic_hex"] is None:

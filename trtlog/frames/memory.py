@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from trtlog.build.memory import MEMORY_SCHEMA, memory_records
+from trtlog.buildlog.memory import MEMORY_SCHEMA, memory_records
 from trtlog.frames.schema import SCHEMAS, frame_from_records
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = ["memory_frame"]
 

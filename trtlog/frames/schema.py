@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from trtlog.build.tactics import Indexed, escaped
+from trtlog.buildlog.tactics import Indexed, escaped
 
 __all__ = [
     "SCHEMAS",

@@ -51,8 +51,8 @@ from trtlog.events import (
 from trtlog.names import Shape, decorated, split_shape
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
-    from trtlog.build.passes import PassIndex
+    from trtlog.buildlog import Build
+    from trtlog.buildlog.passes import PassIndex
     from trtlog.graph.model import MergeGraph
 
 from trtlog.graph.core import FLOWS, GraphCore, Relation, _changed, layer_id

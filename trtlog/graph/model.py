@@ -60,7 +60,7 @@ from trtlog.graph.core import (
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = [
     "FLOWS",

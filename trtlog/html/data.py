@@ -18,15 +18,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, compress, filterfalse, islice
 from typing import TYPE_CHECKING, Any
 
-import trtlog
-from trtlog.build.tactics import tactic_columns
+from trtlog.buildlog.tactics import tactic_columns
+from trtlog.findings.registry import lint
 from trtlog.html.child import keep
 from trtlog.html.inputs import Inputs, Side
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from trtlog import Build, Comparison, Engine, Finding
+    from trtlog.buildlog.model import Build
+    from trtlog.diff.models import Comparison
+    from trtlog.engine.model import Engine
+    from trtlog.findings.models import Finding
     from trtlog.graph.core import GraphCore
 
 __all__ = ["Progress", "Strings", "collect"]
@@ -184,7 +187,7 @@ def _overview(
 ) -> dict[str, Any]:
     """What the Overview section shows (rendered by the template).
 
-    ``tactics``: the tactics frame's columns (:func:`trtlog.build.tactics.tactic_columns`)
+    ``tactics``: the tactics frame's columns (:func:`trtlog.buildlog.tactics.tactic_columns`)
     of the round ``summarize`` counts, when already made.
     """
     from trtlog.summary import summarize
@@ -270,11 +273,11 @@ def _findings(
 def _passes(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
     """Layer counts by stage, the passes, and every fusion, removal and Q/DQ step by pass.
 
-    Read from the frames' rows (:mod:`trtlog.build.passes`) typed as the frames type them
-    (:func:`~trtlog.build.rows.typed_columns`), without making the frames: the report of a
+    Read from the frames' rows (:mod:`trtlog.buildlog.passes`) typed as the frames type them
+    (:func:`~trtlog.buildlog.rows.typed_columns`), without making the frames: the report of a
     log and its engine imports no pandas (a quarter of a second of every ``trtlog report``).
     """
-    from trtlog.build.passes import (
+    from trtlog.buildlog.passes import (
         ROW_SCHEMAS,
         fusion_records,
         layer_count_records,
@@ -282,7 +285,7 @@ def _passes(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
         qdq_records,
         removal_records,
     )
-    from trtlog.build.rows import typed_columns
+    from trtlog.buildlog.rows import typed_columns
 
     def rows(name: str, records: list[dict[str, Any]]) -> dict[str, list[Any]]:
         return typed_columns(name, ROW_SCHEMAS[name], records)
@@ -664,7 +667,7 @@ def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list
     if table is None or not table.rows:
         # the frame's columns from the layer objects, typed as the frame types them (no
         # pandas: a report of a log's layer dump)
-        from trtlog.build.rows import type_columns
+        from trtlog.buildlog.rows import type_columns
         from trtlog.engine.rows import LAYER_SCHEMA, layer_columns
 
         read = (*_LAYER_TEXT, "index", "is_reformat", "onnx_nodes", "time_ms", "percentage")
@@ -873,14 +876,14 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
     """Every timed tactic by layer: candidates, the fastest, the chosen and the engine's.
 
     ``columns`` are those of the ``tactics_frame`` of the round the page shows
-    (:func:`trtlog.build.tactics.tactic_columns`), read without making the frame: the
+    (:func:`trtlog.buildlog.tactics.tactic_columns`), read without making the frame: the
     figures are the frame's (a layer grouping of its rows, :func:`_engine_tactics` the
     frame's :func:`trtlog.frames.choices.engine_tactics`), and ``tests/html`` checks them
     against the frame's on every fixture and corpus log.
     """
     import numpy as np
 
-    from trtlog.build.tactics import column_array, layer_codes
+    from trtlog.buildlog.tactics import column_array, layer_codes
 
     n = len(columns["line"])
     if not n:
@@ -960,14 +963,14 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
 def _string_ids(values: Any, rows: Any, s: Strings) -> list[int | None]:
     """``s.many`` of the texts of a column of ``tactic_columns`` at ``rows`` (rising).
 
-    A state column (an :class:`~trtlog.build.tactics.Indexed` whose positions rise with the
+    A state column (an :class:`~trtlog.buildlog.tactics.Indexed` whose positions rise with the
     rows: the state after each control row) holds runs of one value: its texts are looked up
     once per run and repeated (the string table gets them in the same order), not once per
     row.
     """
     import numpy as np
 
-    from trtlog.build.tactics import Indexed, column_take, column_texts
+    from trtlog.buildlog.tactics import Indexed, column_take, column_texts
 
     if isinstance(values, Indexed) and len(rows) > 1:
         slots = np.asarray(values.positions)[rows]
@@ -1006,7 +1009,7 @@ def _engine_tactics(
 
 def _hex_of(columns: Mapping[str, Any], rows: Any) -> list[str | None]:
     """The ``tactic_hex`` texts of ``rows`` (spelled from the ids when not given)."""
-    from trtlog.build.tactics import column_take, hex_texts
+    from trtlog.buildlog.tactics import column_take, hex_texts
 
     if columns["tactic_hex"] is None:  # an unsigned 64-bit array (tactic_columns, arrays)
         hexes: list[str | None] = list(hex_texts(columns["tactic"][rows]))
@@ -1077,8 +1080,8 @@ def _by_float32(group: Any, value: Any) -> Any:
 
 def _memory(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:
     """Every memory figure: ``memory_frame``'s columns, read from its rows (no pandas)."""
-    from trtlog.build.memory import MEMORY_SCHEMA, memory_records
-    from trtlog.build.rows import typed_columns
+    from trtlog.buildlog.memory import MEMORY_SCHEMA, memory_records
+    from trtlog.buildlog.rows import typed_columns
 
     frame = typed_columns("memory", MEMORY_SCHEMA, memory_records(build))
     at = frame["line"]
@@ -1212,7 +1215,9 @@ def _compare(inputs: Inputs) -> Comparison:
         return side.engine
 
     main, other = inputs.main, ref
-    return trtlog.compare(
+    from trtlog.diff.load import compare  # only a report with a reference compares
+
+    return compare(
         arg(other),
         arg(main),
         profile_a=other.profile if other.build is not None and not other.engine_given else None,
@@ -1236,7 +1241,7 @@ def _lint(inputs: Inputs) -> list[Finding]:
     # layer dump only to compare would cost more than the rules)
     given = main.engine_given or main.profile_given
     engine = main.engine if main.build is not None and given else None
-    return trtlog.lint(subject, engine, reference, reference_profile=reference_profile)
+    return lint(subject, engine, reference, reference_profile=reference_profile)
 
 
 #: What the explorer says when the merge graph has neither ONNX nodes nor engine layers.

@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import trtlog
-from trtlog import Build, Engine, Profile
+from trtlog.buildlog.model import Build
+from trtlog.buildlog.parsing import parse
+from trtlog.engine.model import Engine, Profile
+from trtlog.exports import load_engine, load_profile
 from trtlog.inputs import open_input
 
 __all__ = ["BuildInput", "EngineInput", "Inputs", "resolve"]
@@ -117,7 +119,7 @@ def _engine(value: EngineInput, profile: Profile | None = None) -> Engine:
     if isinstance(value, Engine):
         return value if profile is None else value.with_profile(profile)
     if isinstance(value, str | os.PathLike):
-        return trtlog.load_engine(value, profile=profile)
+        return load_engine(value, profile=profile)
     raise TypeError(f"an engine is an Engine or a layer-info JSON path, not {type(value).__name__}")
 
 
@@ -125,7 +127,7 @@ def _profile(value: ProfileInput) -> Profile:
     if isinstance(value, Profile):
         return value
     if isinstance(value, str | os.PathLike):
-        return trtlog.load_profile(value)
+        return load_profile(value)
     raise TypeError(
         f"a profile is a Profile or an --exportProfile path, not {type(value).__name__}"
     )
@@ -178,7 +180,7 @@ def side(
         elif reading is not None:  # the input opener of the CLI, which reports progress
             build = open_input(value, want=["log"], progress=reading).build
         else:
-            build = trtlog.parse(value)
+            build = parse(value)
     elif value is not None:
         raise TypeError(
             "report takes a Build, an Engine or a path to a log or layer JSON, not "

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-import trtlog
 from trtlog._pydantic import gc_paused
+from trtlog._version import __version__
 from trtlog.html import Report, child
 from trtlog.html.data import EXPLORER_EMPTY, collect, graph_filled, graph_section, page_scope
 from trtlog.html.dropper import Dropper
@@ -20,7 +20,7 @@ from trtlog.html.inputs import BuildInput, EngineInput, Inputs, ProfileInput, re
 from trtlog.html.page import LogPack, data_payload, render
 
 if TYPE_CHECKING:
-    from trtlog import Build
+    from trtlog.buildlog.model import Build
 
 __all__ = ["FORK_EVENTS", "FORK_LAYERS", "SECTIONS", "make"]
 
@@ -208,7 +208,7 @@ def _made(
         data = collected["data"]
         context: dict[str, Any] = {
             "title": name,
-            "version": trtlog.__version__,
+            "version": __version__,
             "inputs": inputs.names,
             "sections": SECTIONS,
             "available": available,
@@ -219,7 +219,7 @@ def _made(
         }
         data["meta"] = {
             "title": name,
-            "version": trtlog.__version__,
+            "version": __version__,
             "runNote": main.run_note,
         }
         # the page written while the merge graph may still be in the making, its block

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-    from trtlog import Build
+    from trtlog.buildlog.model import Build
 
 __all__ = ["COMPRESS_ABOVE", "FAST_ABOVE", "LogPack", "data_payload", "embed_json", "render"]
 

@@ -8,5 +8,5 @@ message families in :mod:`~trtlog.parser.families`, declared with
 matches flat rules with regexes derived from the grammars and :mod:`~trtlog.parser.grammar`
 runs Lark for the rest; :mod:`~trtlog.parser.stream` ties the steps together
 (:class:`~trtlog.parser.stream.LogParser`). ``trtlog.parse`` (a function, in
-:mod:`trtlog.build.parsing`) collects the events into a ``Build``.
+:mod:`trtlog.buildlog.parsing`) collects the events into a ``Build``.
 """

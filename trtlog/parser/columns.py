@@ -1,6 +1,6 @@
 """A hot shape's fields as columns, from the group texts the scanner kept (issue 14).
 
-Part of the parser, used by the event store (:mod:`trtlog.build.store`) for ``columns`` and
+Part of the parser, used by the event store (:mod:`trtlog.buildlog.store`) for ``columns`` and
 the tactics frame. ``shape.make(*groups)`` gives one row's fields: it applies terminal
 callbacks to some group texts and passes the results to the transformer method. Over a
 column of rows the same work is done a column at a time:
@@ -19,7 +19,7 @@ So a field is a column with no Python call per row when the method only places i
 arguments (``"tactic": tactic``), and the per-row method otherwise. The probe cannot see a
 reshaping its stand-in escapes (``str(x).removesuffix(" operation.")``): the planned columns
 are checked against ``make`` on rows spread over them, and made per row when they differ
-(:func:`_agrees`). Both give what ``make`` gives (``tests/build/test_store.py`` compares them
+(:func:`_agrees`). Both give what ``make`` gives (``tests/buildlog/test_store.py`` compares them
 over every fixture and corpus log).
 """
 

@@ -13,15 +13,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from trtlog._display import clip
-from trtlog.build import Build
-from trtlog.build.passes import (
+from trtlog.buildlog import Build
+from trtlog.buildlog.passes import (
     FUSION_KINDS,
     QDQ_KINDS,
     pass_records,
     qdq_events,
 )
-from trtlog.build.performance import PERFORMANCE_EVENTS, performances, times_statistics
-from trtlog.build.tactics import Indexed, column_array, column_take, column_texts, tactic_rows
+from trtlog.buildlog.performance import PERFORMANCE_EVENTS, performances, times_statistics
+from trtlog.buildlog.tactics import Indexed, column_array, column_take, column_texts, tactic_rows
 from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
@@ -67,7 +67,7 @@ from trtlog.summary.model import (
 
 __all__ = ["PERFORMANCE_EVENTS", "summarize"]
 
-#: The event classes :func:`trtlog.build.performance.performances` reads (every other event
+#: The event classes :func:`trtlog.buildlog.performance.performances` reads (every other event
 #: leaves its result unchanged): summarize hands it only these, not every line of the log.
 
 E = TypeVar("E", bound=EventBase)
@@ -107,7 +107,7 @@ def summarize(
         times: an ``--exportTimes`` file of the same run, summarised under the performance.
         tactics: the ``tactics_frame()`` of the build summarized (the run, and the round that
             gave the engine when the builder ran several), when the caller has made it
-            already, or its columns (:func:`trtlog.build.tactics.tactic_columns` of the same
+            already, or its columns (:func:`trtlog.buildlog.tactics.tactic_columns` of the same
             build: ``trtlog report`` reads them without making the frame); by default
             summarize makes them. The tactic figures are counted from it, so it must be that
             frame.
@@ -353,7 +353,7 @@ def _tactic_figures(
     cache), ``layers_timed`` the distinct ``layer`` values of its rows with a time (timed or
     cached; the ``Optimizer Reformat(...)`` layers of reformat timings among them, counted
     in ``reformat_layers_timed``). ``frame`` is that frame when the caller has it; otherwise
-    the rows come from :func:`trtlog.build.tactics.tactic_rows`, the columns the frame is
+    the rows come from :func:`trtlog.buildlog.tactics.tactic_rows`, the columns the frame is
     made of, so ``trtlog summary`` loads no pandas.
     """
     runners = len(build.of(RunnerChoice)) + len(build.of(LegacyRunnerChoice))
@@ -407,7 +407,7 @@ def _tactic_figures(
 
 
 def _column_figures(columns: Mapping[str, Any]) -> dict[str, int]:
-    """The tactic figures from :func:`~trtlog.build.tactics.tactic_columns` (no frame made).
+    """The tactic figures from :func:`~trtlog.buildlog.tactics.tactic_columns` (no frame made).
 
     What the frame branch of :func:`_tactic_figures` counts: the distinct layers of the
     timed rows, missing ones left out, as the frame holds the texts.

@@ -1,20 +1,20 @@
 """One screen about a build: the data behind ``trtlog summary``.
 
-A view over a :class:`~trtlog.build.Build`: :func:`summarize` collects what a reader of a
+A view over a :class:`~trtlog.buildlog.Build`: :func:`summarize` collects what a reader of a
 verbose log looks for first (version, device, model, precisions, how the layer count went
 down stage by stage, fusions and removals by pass, tactics timed and chosen, build times,
 engine size and memory, the measured performance, warnings and errors) into a typed
 :class:`Summary`, which the CLI renders as text or JSON.
 
 Every figure is the one a frame of the same scope gives, counted by the same function (see
-:mod:`trtlog.build.passes`): fusions by pass are ``fusions_frame`` rows, removals are
+:mod:`trtlog.buildlog.passes`): fusions by pass are ``fusions_frame`` rows, removals are
 ``removals_frame`` rows, Q/DQ steps are ``qdq_frame`` rows, tactic figures come from
 ``tactics_frame`` itself. The scope is one trtexec run (the last one unless ``run`` says
 otherwise; a file with several runs gets a table of all of them), and when TensorRT built
-the network several times in that run (backend strategies, :mod:`trtlog.build.rounds`), the stage,
-fusion, removal, Q/DQ, tactic and memory figures are those of the round that gave the engine
-(``Build.for_round``), with a table of every round; times are then totals over the rounds,
-and say so. Only pandas-free work happens here, except for the tactic figures, which read
+the network several times in that run (backend strategies, :mod:`trtlog.buildlog.rounds`),
+the stage, fusion, removal, Q/DQ, tactic and memory figures are those of the round that gave
+the engine (``Build.for_round``), with a table of every round; times are then totals over the
+rounds, and say so. Only pandas-free work happens here, except for the tactic figures, which read
 ``tactics_frame`` (pandas is imported only when the log timed tactics).
 """
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, plural
-from trtlog.build.performance import Performance, TimesSummary
+from trtlog.buildlog.performance import Performance, TimesSummary
 
 if TYPE_CHECKING:
     pass

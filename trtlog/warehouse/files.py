@@ -349,7 +349,7 @@ def _exports(log: str) -> list[tuple[Role, str]]:
 
     Only the log's head is read (its first banner, and those of short runs after it).
     """
-    from trtlog import iter_events
+    from trtlog.buildlog.parsing import iter_events
 
     named: list[tuple[Role, str]] = []
     try:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pyarrow as pa
 
-import trtlog
 from trtlog.frames import SCHEMAS as FRAME_SCHEMAS
 
 __all__ = ["FRAME_TABLES", "TABLES", "arrow_type", "schema"]
@@ -178,7 +177,8 @@ def _frame_schema(table: str) -> pa.Schema:
 
 
 def _make_tables() -> dict[str, pa.Schema]:
-    trtlog.findings_frame  # noqa: B018  (importing it declares SCHEMAS["findings"])
+    import trtlog.findings.frame  # noqa: F401  (importing it declares SCHEMAS["findings"])
+
     tables = {"builds": pa.schema(_BUILDS)}
     tables.update({t: _frame_schema(t) for t in FRAME_TABLES})
     tables["onnx_nodes"] = pa.schema(_ONNX_NODES)

@@ -36,14 +36,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import trtlog
-from trtlog.warehouse.extract import Loaded, Piece, _run_tables, frame_table
+from trtlog.buildlog.header import derive_header
+from trtlog.buildlog.model import Build, SourceMeta
+from trtlog.buildlog.parsing import iter_events
 from trtlog.warehouse.files import BuildSpec, InputFile
+from trtlog.warehouse.tables import (
+    Loaded,
+    Piece,
+    StreamedTactics,
+    frame_table,
+    run_tables,
+    split_runs,
+    target_run,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from trtlog import Build
 
 __all__ = ["BULK_KINDS", "WINDOW_EVENTS", "extract_streamed"]
 
@@ -83,7 +91,7 @@ def _read_rest(path: str) -> _Rest:
     keep = rest.events.append
     first, lines = rest.bulk_first.append, rest.bulk_lines.append
     last = 0
-    for event in trtlog.iter_events(path):
+    for event in iter_events(path):
         a, last = event.span
         if event.kind in BULK_KINDS:
             first(a)
@@ -99,13 +107,8 @@ def rest_build(name: str, size: int, events: list[Any], n_lines: int) -> Build:
 
     Its header (runs, version, options, device) is derived from the events as a parse does.
     """
-    # trtlog has no public way to make a Build from events: two internals are used here
-    # (listed in docs/warehouse.md under "public API gaps")
-    from trtlog.build import SourceMeta
-    from trtlog.build.header import derive_header
-
     header = derive_header(events, n_lines)
-    return trtlog.Build.model_construct(
+    return Build.model_construct(
         source=SourceMeta(name=name, size_bytes=size),
         text="\n" * n_lines,
         events=events,
@@ -125,7 +128,7 @@ def _windows(path: str) -> Iterator[tuple[int, list[Any]]]:
     lines is one empty window), so the windows partition the log's lines.
     """
     window: list[Any] = []
-    for event in trtlog.iter_events(path):
+    for event in iter_events(path):
         kind = event.kind
         if kind in BULK_KINDS:
             window.append(event)
@@ -135,23 +138,11 @@ def _windows(path: str) -> Iterator[tuple[int, list[Any]]]:
     yield sys.maxsize, window
 
 
-@dataclass
-class StreamedTactics:
-    """The tactic rows of one run of a streamed log, counted as the summary counts them."""
-
-    rows: int = 0
-    timed: int = 0
-    cached: int = 0
-    skipped: int = 0
-    layers: set[str] = field(default_factory=set)
-
-
 def extract_streamed(
     spec: BuildSpec, log: InputFile, loaded: Loaded, started: float
 ) -> Iterator[Piece]:
     """Every table's rows for a build whose log is streamed (see the module docstring)."""
     from trtlog.summary import summarize
-    from trtlog.warehouse.extract import _split, _target_run
 
     t0 = time.perf_counter()
     rest = _read_rest(log.path)
@@ -186,9 +177,9 @@ def extract_streamed(
                 _count(counted[i], part, excluded[i])
                 yield "tactics", frame_table("tactics", part, build_id)
         del frame, part
-    target = _target_run(whole, loaded.paths)
-    profiles = _split(loaded.profile, n_runs)
-    times = _split(loaded.times, n_runs)
+    target = target_run(whole, loaded.paths)
+    profiles = split_runs(loaded.profile, n_runs)
+    times = split_runs(loaded.times, n_runs)
     for i, build_id in enumerate(ids):
         mine = i == target
         run_times = times[i] if times else (loaded.times if mine else None)
@@ -202,7 +193,7 @@ def extract_streamed(
         last = runs[i].last_line if n_runs else rest.n_lines
         lo = bisect.bisect_left(rest.bulk_first, first)
         hi = bisect.bisect_right(rest.bulk_first, last)
-        yield from _run_tables(
+        yield from run_tables(
             spec,
             build_id,
             run_build,

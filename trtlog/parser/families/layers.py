@@ -384,8 +384,8 @@ class LayersTransformer(BaseTransformer):
     # split_inspector_tensors refuses (ValueError) only a list whose Dimensions, Strides or
     # StrideOrder hold an item int() cannot read (a format's numbers have at most nine
     # digits): the event store tests the texts instead of converting them to learn a
-    # record's kind (trtlog.build.store, _converts); a property test checks it
-    # (tests/build/test_kind_rows.py)
+    # record's kind (trtlog.buildlog.store, _converts); a property test checks it
+    # (tests/buildlog/test_kind_rows.py)
     INPUT_LIST.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
 
     OUTPUT_LIST = INPUT_LIST
@@ -406,8 +406,8 @@ class LayersTransformer(BaseTransformer):
 
     # Given its converted arguments, engine_layer_info refuses (ValueError: the line becomes
     # unrecognized) only a listing whose descriptor dims int() cannot read: the event store
-    # reads this mark to know such a line's kind without building it (trtlog.build.store,
-    # _deferred_kinds); a property test checks it (tests/build/test_kind_rows.py).
+    # reads this mark to know such a line's kind without building it (trtlog.buildlog.store,
+    # _deferred_kinds); a property test checks it (tests/buildlog/test_kind_rows.py).
     engine_layer_info.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
 
     def engine_layers_detailed(self) -> Fields:
@@ -481,8 +481,8 @@ class LayersTransformer(BaseTransformer):
     # unrecognized) only a message that holds a run of 17 or more hex digits: past that,
     # every number it reads (TacticValue, StreamId, an integer or integer list parameter)
     # fits 64 bits and int()'s digit limit. The event store reads this mark to know such a
-    # record's kind without building it (trtlog.build.store, _deferred_kinds); a property
-    # test checks it (tests/build/test_kind_rows.py).
+    # record's kind without building it (trtlog.buildlog.store, _deferred_kinds); a property
+    # test checks it (tests/buildlog/test_kind_rows.py).
     inspector_record.refuses_only_long_numbers = True  # type: ignore[attr-defined]
 
     def inspector_layer_name(self, name: Token) -> Fields:

@@ -250,7 +250,7 @@ class OnnxTransformer(BaseTransformer):
 
     # A node's tensor list refuses (ValueError: the line becomes unrecognized) only dims
     # int() cannot read: the event store reads this mark to know a node line's kind without
-    # building it (trtlog.build.store, _deferred_kinds); tests/build/test_kind_rows.py
+    # building it (trtlog.buildlog.store, _deferred_kinds); tests/buildlog/test_kind_rows.py
     # checks it
     onnx_node_inputs.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
     onnx_node_outputs.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]

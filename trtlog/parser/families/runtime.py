@@ -326,7 +326,7 @@ class RuntimeTransformer(BaseTransformer):
 
     # Given their converted numbers, the profile row methods refuse nothing (they place them
     # and cut the name): the event store reads this mark to know a row's kind without
-    # building it (trtlog.build.store, _deferred_kinds); tests/build/test_kind_rows.py
+    # building it (trtlog.buildlog.store, _deferred_kinds); tests/buildlog/test_kind_rows.py
     # checks it
     profile_row_86.refuses_only_when = _refuses_nothing  # type: ignore[attr-defined]
     profile_row_84.refuses_only_when = _refuses_nothing  # type: ignore[attr-defined]

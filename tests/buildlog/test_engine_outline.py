@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import trtlog
-from tests.build.test_store import LOGS, lazy_and_eager
+from tests.buildlog.test_store import LOGS, lazy_and_eager
 from trtlog.parser.source import read_text
 
 

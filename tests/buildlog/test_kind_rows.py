@@ -7,7 +7,7 @@ log colours each line by kind). The method refuses (``ValueError``: the line bec
 kind of any other record whose tensor lists convert without calling it. A property test
 checks the claim on the method; the store's answers are checked against an eager parse
 (here on records that refuse, and over every fixture and corpus log in
-``tests/build/test_lazy_views.py``).
+``tests/buildlog/test_lazy_views.py``).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lark import Token
 
-from tests.build.test_store import LOGS, lazy_and_eager
+from tests.buildlog.test_store import LOGS, lazy_and_eager
 from tests.conftest import FIXTURES
-from trtlog.build.store import _LONG_NUMBER
+from trtlog.buildlog.store import _LONG_NUMBER
 from trtlog.parser.families.layers import LayersTransformer
 from trtlog.parser.source import read_text
 from trtlog.parser.stream import Deferred
@@ -238,7 +238,7 @@ _TENSORS = st.lists(_TENSOR_ITEM, max_size=3).map(
 def test_the_tensor_lists_refuse_only_dims_that_do_not_convert(text: str) -> None:
     """The inspector's tensor-list callback: a ValueError only for a text its refusal
     test finds (the store tests the texts instead of converting them)."""
-    from trtlog.build.store import _refusal_test_of
+    from trtlog.buildlog.store import _refusal_test_of
     from trtlog.parser.families.layers import dims_may_refuse
 
     convert = LayersTransformer().INPUT_LIST
@@ -279,7 +279,7 @@ def test_the_dims_test_finds_what_the_runs_one_by_one_find(text: str) -> None:
 @example("\udc80" + "1" * 16 + "\u0663")
 @given(st.text("0123456789abcdefABCDEFxg\u0663é\udc80 \n", max_size=40))
 def test_the_long_number_test_finds_what_the_regex_finds(text: str) -> None:
-    from trtlog.build.store import has_long_number
+    from trtlog.buildlog.store import has_long_number
 
     assert has_long_number(text) == (_LONG_NUMBER.search(text) is not None)
 

@@ -1,4 +1,4 @@
-"""The pass glossary and the shared pass/removal/Q/DQ definitions (trtlog.build.passes)."""
+"""The pass glossary and the shared pass/removal/Q/DQ definitions (trtlog.buildlog.passes)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, corpus_logs, needs_corpus
-from trtlog.build.passes import PASS_GLOSSARY, UNKNOWN_PASS, describe_pass, pass_records
+from trtlog.buildlog.passes import PASS_GLOSSARY, UNKNOWN_PASS, describe_pass, pass_records
 
 LOGS = sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from trtlog.build.header import Run
+from trtlog.buildlog.header import Run
 
 __all__ = ["Round", "RoundIndex", "RunIndex", "derive_rounds"]
 

@@ -2,8 +2,8 @@
 
 The report reads the optimizer's frames (layer counts, passes, fusions, removals, Q/DQ), the
 memory frame and, for an engine from a log's layer dump, the layers frame from their rows
-(:mod:`trtlog.build.passes`, :mod:`trtlog.build.memory`, :mod:`trtlog.engine.rows`) typed by
-:func:`trtlog.build.rows.type_columns`, so that ``trtlog report`` imports no pandas. Each column
+(:mod:`trtlog.buildlog.passes`, :mod:`trtlog.buildlog.memory`, :mod:`trtlog.engine.rows`) typed by
+:func:`trtlog.buildlog.rows.type_columns`, so that ``trtlog report`` imports no pandas. Each column
 must be what ``trtlog.html.data.column`` reads from the frame: on every fixture and corpus
 log, and on crafted rows that take the frames' edge paths (an integer past 64 bits, a lone
 surrogate, NaN and infinities). The layers' time per type or precision (``time_by_key``) is
@@ -26,9 +26,9 @@ import pytest
 
 import trtlog
 from tests.conftest import FIXTURES, ROOT, corpus_logs
-from trtlog.build import Build
-from trtlog.build.memory import MEMORY_SCHEMA, memory_records
-from trtlog.build.passes import (
+from trtlog.buildlog import Build
+from trtlog.buildlog.memory import MEMORY_SCHEMA, memory_records
+from trtlog.buildlog.passes import (
     ROW_SCHEMAS,
     fusion_records,
     layer_count_records,
@@ -36,7 +36,7 @@ from trtlog.build.passes import (
     qdq_records,
     removal_records,
 )
-from trtlog.build.rows import type_columns, typed_columns
+from trtlog.buildlog.rows import type_columns, typed_columns
 from trtlog.engine.model import time_by_key
 from trtlog.engine.rows import LAYER_SCHEMA, layer_columns
 from trtlog.errors import InputError

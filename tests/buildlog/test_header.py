@@ -1,4 +1,4 @@
-"""The build header (trtlog.build.header): runs, version, options by block, device."""
+"""The build header (trtlog.buildlog.header): runs, version, options by block, device."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, needs_corpus
-from trtlog.build.header import Options, decode_version, derive_header
+from trtlog.buildlog.header import Options, decode_version, derive_header
 
 LOGS = FIXTURES / "logs"
 

@@ -13,7 +13,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = ["MEMORY_KINDS", "MEMORY_SCHEMA", "MIB", "memory_records"]
 

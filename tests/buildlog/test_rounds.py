@@ -1,4 +1,4 @@
-"""Builder rounds and runs as one index on Build (trtlog.build.rounds, Build.for_run/for_round)."""
+"""Builder rounds and runs as one index on Build (trtlog.buildlog.rounds, for_run/for_round)."""
 
 from __future__ import annotations
 
@@ -140,7 +140,7 @@ def test_a_round_of_a_log_without_banners_has_only_its_events() -> None:
 
 def test_the_performance_of_a_run_is_numbered_as_the_run() -> None:
     """The second run starts at line 50 (its banner) and prints ``throughput: 886 qps`` (68)."""
-    from trtlog.build.performance import performances
+    from trtlog.buildlog.performance import performances
     from trtlog.summary import summarize
 
     build = trtlog.parse(TWO_RUNS)

@@ -2,7 +2,7 @@
 
 The build package's driver: it opens the input (:mod:`trtlog.parser.source`), runs the line
 parser over it (:class:`~trtlog.parser.stream.LogParser`) and collects the events into a
-:class:`~trtlog.build.model.Build` with its header. :func:`iter_events` streams instead, with
+:class:`~trtlog.buildlog.model.Build` with its header. :func:`iter_events` streams instead, with
 memory bounded whatever the size of the log.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from trtlog._pydantic import gc_paused
-from trtlog.build.header import HEADER_KINDS, derive_header
-from trtlog.build.model import Build, SourceMeta
-from trtlog.build.store import EventStore
+from trtlog.buildlog.header import HEADER_KINDS, derive_header
+from trtlog.buildlog.model import Build, SourceMeta
+from trtlog.buildlog.store import EventStore
 from trtlog.errors import InputError
 from trtlog.events import Event
 from trtlog.parser.scanner import PIECE, Unusual, scan
@@ -65,7 +65,7 @@ def build_of_text(
 
     What :func:`parse` and :func:`parse_text` do once the text is read. Not strict and
     without pre-split lines, the scanner fills an event store whose events are built on
-    first access (see :mod:`trtlog.build.store`); otherwise every event is built now by the
+    first access (see :mod:`trtlog.buildlog.store`); otherwise every event is built now by the
     line parser (``strict`` must raise at the line that fails). ``piece``: the scanner's
     chunk of lines (tests vary it). ``progress``: called now and then with the characters
     parsed and the total (after each of the scanner's pieces, or every 4,096 lines).

@@ -42,8 +42,8 @@ from trtlog.numbers import format_tactic
 from trtlog.tensors import CompactFormat, parse_compact_format
 
 if TYPE_CHECKING:
-    from trtlog.build.model import Build
-    from trtlog.build.store import EventStore
+    from trtlog.buildlog.model import Build
+    from trtlog.buildlog.store import EventStore
 
 __all__ = [
     "Indexed",

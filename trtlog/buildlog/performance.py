@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog.build.header import Run, derive_header
-from trtlog.build.rounds import RunIndex
+from trtlog.buildlog.header import Run, derive_header
+from trtlog.buildlog.rounds import RunIndex
 from trtlog.engine.model import Profile, ProfileRecord, ProfileRun
 from trtlog.events import (
     Event,
@@ -470,7 +470,7 @@ def performances(events: Iterable[Event], runs: Sequence[Run] | None = None) -> 
     """The performance of every run of a log that printed some (in file order).
 
     Runs are the log's trtexec runs (``Build.runs``; derived from the events' ``&&&& RUNNING``
-    banners when not given), a line belonging to a run as :class:`~trtlog.build.rounds.RunIndex`
+    banners when not given), a line belonging to a run as :class:`~trtlog.buildlog.rounds.RunIndex`
     says: ``Performance.run`` is the index of the run in the file. Runs that printed no trace,
     summary or profile table are left out.
 
@@ -585,7 +585,7 @@ def profile_from_events(events: Sequence[Event], source: str) -> Profile | None:
     """The log's own ``--dumpProfile`` table as a :class:`Profile`, or ``None`` without one.
 
     The last table printed (a run that prints two keeps the second, as
-    :func:`trtlog.build.performance.performances` does); its ``Total`` row is not a layer.
+    :func:`trtlog.buildlog.performance.performances` does); its ``Total`` row is not a layer.
 
     Example:
         >>> from trtlog import parse_text

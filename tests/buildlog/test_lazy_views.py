@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 import trtlog
-from tests.build.test_store import LOGS, _eager, lazy_and_eager
+from tests.buildlog.test_store import LOGS, _eager, lazy_and_eager
 from tests.test_golden_logs import FRAMES as GOLDEN_FRAMES
-from trtlog.build.memory import MEMORY_KINDS, _rows
-from trtlog.build.model import Build
+from trtlog.buildlog.memory import MEMORY_KINDS, _rows
+from trtlog.buildlog.model import Build
 from trtlog.graph.from_events import _Builder
 from trtlog.graph.model import MergeGraph
 from trtlog.parser.source import read_text
@@ -230,7 +230,7 @@ def test_line_starts_are_those_of_iter_lines(text: str) -> None:
     from array import array
     from itertools import accumulate
 
-    from trtlog.build.model import line_starts
+    from trtlog.buildlog.model import line_starts
     from trtlog.parser.source import iter_lines
 
     expected = array("q", [0])
@@ -242,7 +242,7 @@ def test_line_starts_are_those_of_iter_lines(text: str) -> None:
 def test_the_log_pack_finds_the_line_starts_from_its_bytes() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from trtlog.build.model import line_starts
+    from trtlog.buildlog.model import line_starts
     from trtlog.html.page import LogPack
 
     text = "[I] [TRT] Original: 5 layers\n[W] [TRT] w\n" * 40_000 + "[I] [TRT] Final: 3 layers"

@@ -1,7 +1,7 @@
 """A frame's rows as typed columns, without pandas.
 
-The report reads the optimizer's and the memory's frames (:mod:`trtlog.build.passes`,
-:mod:`trtlog.build.memory`) from their rows: making the frames would import pandas, a quarter
+The report reads the optimizer's and the memory's frames (:mod:`trtlog.buildlog.passes`,
+:mod:`trtlog.buildlog.memory`) from their rows: making the frames would import pandas, a quarter
 of a second of every ``trtlog report``, for columns it reads as lists.
 """
 
@@ -38,7 +38,7 @@ def type_columns(
     integer past its 64-bit dtype is missing in a nullable column (``Int64``) and an
     :class:`~trtlog.errors.InputError` in a plain one (``int64``), as the frame makes it; a
     text holding a lone surrogate is escaped (``\\udcff``), as the frame's Arrow strings
-    show it. ``tests/build/test_rows.py`` checks them against the frames on every log.
+    show it. ``tests/buildlog/test_rows.py`` checks them against the frames on every log.
     """
     out: dict[str, list[Any]] = {}
     for col, dtype in schema.items():
@@ -63,7 +63,7 @@ def type_columns(
             try:
                 "".join(v for v in values if v is not None).encode("utf-8")
             except UnicodeEncodeError:
-                from trtlog.build.tactics import escaped
+                from trtlog.buildlog.tactics import escaped
 
                 values = [escaped(v) for v in values]
         out[col] = values

@@ -1,10 +1,10 @@
-"""The performance view (trtlog.build.performance): summary, 7.x block and profile table by run."""
+"""The performance view (trtlog.buildlog.performance): summary, 7.x block, profile table."""
 
 from __future__ import annotations
 
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, needs_corpus
-from trtlog.build.performance import performance, performances
+from trtlog.buildlog.performance import performance, performances
 
 LOGS = FIXTURES / "logs"
 
@@ -99,7 +99,7 @@ def test_times_percentiles_are_trtexecs_in_the_summary_and_the_frame() -> None:
     """With 100 inferences trtexec's percentile(99%) is the largest value (it leaves out
     ``int((1 - 0.99) * 100)`` values computed in single precision: 0); the summary's
     statistics said the 99th value, the frame the 100th (issue 13: one percentile rule)."""
-    from trtlog.build.performance import times_statistics
+    from trtlog.buildlog.performance import times_statistics
     from trtlog.engine import Times, TimingRecord, TimingRun
     from trtlog.frames import times_stats_frame
 

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 import trtlog
 from tests.conftest import FIXTURES, corpus_logs
-from trtlog.build.model import Build, SourceMeta
-from trtlog.build.parsing import build_of_text
-from trtlog.build.store import EventStore, family_kinds, route_kinds
-from trtlog.build.tactics import _engine_tactics
+from trtlog.buildlog.model import Build, SourceMeta
+from trtlog.buildlog.parsing import build_of_text
+from trtlog.buildlog.store import EventStore, family_kinds, route_kinds
+from trtlog.buildlog.tactics import _engine_tactics
 from trtlog.parser.scanner import Unusual, _one_line, scan
 from trtlog.parser.source import iter_lines, read_text
 from trtlog.parser.stream import Deferred, LogParser

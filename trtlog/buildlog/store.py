@@ -362,7 +362,7 @@ class EventStore:
         """The events of ``wanted`` kinds from the last to the first, parsed as reached.
 
         A deferred message is parsed only when the walk reaches it, so a caller that stops
-        early (the last layer dump of a log: :func:`trtlog.build.tactics.tactic_columns`)
+        early (the last layer dump of a log: :func:`trtlog.buildlog.tactics.tactic_columns`)
         parses only the messages after the point where it stopped. ``None`` when a hot
         shape gives one of ``wanted`` (the walk covers the line parser's events only).
         """

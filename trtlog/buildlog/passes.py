@@ -39,7 +39,7 @@ from trtlog.events import (
 )
 
 if TYPE_CHECKING:
-    from trtlog.build import Build
+    from trtlog.buildlog import Build
 
 __all__ = [
     "FUSION_KINDS",
@@ -219,7 +219,7 @@ class PassIndex:
     a layer count (``After <stage>: N layers``) or a Q/DQ optimizer phase line (``QDQ graph
     optimizer ...``): what follows those belongs to a stage, not to the pass. The frames, the
     summary, the merge graph and the per-pass comparison all read it from
-    :attr:`Build.pass_index <trtlog.build.Build.pass_index>`, so a fusion is credited to the same
+    :attr:`Build.pass_index <trtlog.buildlog.Build.pass_index>`, so a fusion is credited to the same
     pass whichever view shows it (:meth:`of`).
 
     Example:
@@ -420,7 +420,7 @@ def passes_of(build: Build) -> list[dict[str, Any]]:
 #: The columns and dtypes of the frames whose rows this module makes (``layer_counts_frame``,
 #: ``fusions_frame``, ``removals_frame``, ``qdq_frame``, ``passes_frame``): the frames' schemas
 #: (:data:`trtlog.frames.schema.SCHEMAS` takes them), and the types
-#: :func:`trtlog.build.rows.typed_columns` gives the rows without making the frames.
+#: :func:`trtlog.buildlog.rows.typed_columns` gives the rows without making the frames.
 ROW_SCHEMAS: dict[str, dict[str, str]] = {
     "layer_counts": {
         "order": "int64",

@@ -3,8 +3,8 @@
 The build package's model (pydantic only). A :class:`Build` keeps the raw text (``to_text()``
 gives the decoded input back exactly), the events in file order, the header (runs, TensorRT
 version, command line, options, device) and cheap indexes computed once: events by kind, runs
-and builder rounds (:mod:`~trtlog.build.rounds`), the optimizer pass running at each line
-(:mod:`~trtlog.build.passes`). :mod:`~trtlog.build.parsing` makes one (``trtlog.parse``).
+and builder rounds (:mod:`~trtlog.buildlog.rounds`), the optimizer pass running at each line
+(:mod:`~trtlog.buildlog.passes`). :mod:`~trtlog.buildlog.parsing` makes one (``trtlog.parse``).
 Heavier views (merge graph, frames, plots, findings, comparisons) are functions in their own
 modules; the methods here that return them are one-line conveniences.
 """
@@ -22,11 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
 from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused
-from trtlog.build.header import Device, Options, Run, derive_header
-from trtlog.build.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
-from trtlog.build.performance import PERFORMANCE_EVENTS, profile_from_events
-from trtlog.build.rounds import Round, RoundIndex, RunIndex, derive_rounds
-from trtlog.build.store import EventStore, KindRows, kind_rows
+from trtlog.buildlog.header import Device, Options, Run, derive_header
+from trtlog.buildlog.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
+from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
+from trtlog.buildlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
+from trtlog.buildlog.store import EventStore, KindRows, kind_rows
 from trtlog.engine.from_log import (
     DUMP_WALK_KINDS,
     ENGINE_EVENTS,
@@ -143,7 +143,7 @@ class Build(ExactJson):
     """
 
     # the schema of ``list[Event]`` (every event class) is built when first needed
-    # (validation, serialisation), not when trtlog.build is imported (issue 18: start-up)
+    # (validation, serialisation), not when trtlog.buildlog is imported (issue 18: start-up)
     model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants", defer_build=True)
 
     source: SourceMeta
@@ -324,7 +324,7 @@ class Build(ExactJson):
         """Every event's kind, lines and severity, without building the events.
 
         ``(kind, first lines, last lines, severities)`` parts, each of one kind and in file
-        order, that together hold every event once (see :func:`trtlog.build.store.kind_rows`).
+        order, that together hold every event once (see :func:`trtlog.buildlog.store.kind_rows`).
 
         Example:
             >>> from trtlog import parse_text
@@ -355,7 +355,7 @@ class Build(ExactJson):
 
     @cached_property
     def run_index(self) -> RunIndex:
-        """Which trtexec run each line belongs to (see :class:`~trtlog.build.rounds.RunIndex`)."""
+        """Which trtexec run each line belongs to (:class:`~trtlog.buildlog.rounds.RunIndex`)."""
         return RunIndex(self.runs)
 
     def run_of(self, event: Any) -> Run | None:
@@ -375,7 +375,7 @@ class Build(ExactJson):
 
     @cached_property
     def rounds(self) -> tuple[Round, ...]:
-        """The builder rounds of every run, in file order (see :mod:`trtlog.build.rounds`).
+        """The builder rounds of every run, in file order (see :mod:`trtlog.buildlog.rounds`).
 
         TensorRT 8.6+ may build the network once per backend strategy it tries; each round
         has its own optimizer stages, tactic selection and engine generation, and one of them
@@ -403,7 +403,7 @@ class Build(ExactJson):
 
     @cached_property
     def pass_index(self) -> PassIndex:
-        """Which optimizer pass (or stage) ran at each line (see :mod:`trtlog.build.passes`).
+        """Which optimizer pass (or stage) ran at each line (see :mod:`trtlog.buildlog.passes`).
 
         The one attribution rule of the frames, the summary, the merge graph and the per-pass
         comparison: ``build.pass_index.of(event)`` is the pass a fusion or removal is credited
