@@ -50,6 +50,11 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "trtlog/grammars/common.lark" in names
     assert "trtlog/grammars/optimizer.lark" in names
+    from trtlog.parser.families import FAMILIES
+
+    # the grammar tables, built with the package: the first run reads them, builds nothing
+    tables = {n for n in names if n.startswith("trtlog/grammars/tables/")}
+    assert tables == {f"trtlog/grammars/tables/{f.name}.jsonl" for f in FAMILIES if f.starts}
     for asset in ("templates/report.html.j2", "assets/report.js", "vendor/dagre.min.js"):
         assert f"trtlog/html/{asset}" in names  # the report page's files (issue 15)
     # Install the wheel alone into a folder and put it first on the path: the interpreter
@@ -71,25 +76,33 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
         capture_output=True,
     )
     code = (
+        "import logging, sys\n"
+        "logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)\n"
         "import trtlog\nfrom trtlog.parser import grammar as g\n"
         "b = trtlog.parse_text('[V] [TRT] Original: 3 layers\\n')\n"
         "print(b.events[0].kind, trtlog.__file__, g.grammar_dir())\n"
         "assert trtlog.report(b).startswith('<!DOCTYPE html>')\n"
     )
-    # its own grammar cache: a wheel in a temporary folder must not leave files in the user's
+    # an empty home and cache folder: the installed trtlog reads its tables and writes none
+    home = tmp_path / "home"
+    (home / ".cache").mkdir(parents=True)
     env = {
         **os.environ,
         "PYTHONPATH": str(target),
-        "TRTLOG_GRAMMAR_CACHE": str(tmp_path / "grammar-cache"),
+        "HOME": str(home),
+        "XDG_CACHE_HOME": str(home / ".cache"),
     }
-    out = subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         check=True,
         cwd=tmp_path,
         env=env,
-    ).stdout
+    )
+    out = done.stdout
+    assert "grammar table" not in done.stderr and "in memory" not in done.stderr
+    assert [p.name for p in home.rglob("*")] == [".cache"]
     kind, module, where = out.split()
     assert kind == "layer_count"
     assert module.startswith(str(target))

@@ -1,21 +1,18 @@
-"""``trtlog summary`` of a short log skips the start-up work it does not need (issue 18, item 6).
+"""``trtlog summary`` of a short log skips the start-up work it does not need.
 
-Structural checks, not timings (the times are ``bench/startup.py``'s): with a warm grammar
-cache the summary of the seed log loads no Lark grammar (the keyword rows and the compiled
-matchers' alternatives come from the signed ``.derived-cache`` file), compiles no whole-line
-regex and not the inspector parameter split's big regex, builds no pydantic schema of a model
-it never validates, imports no other command's module, and freezes the heap before the
-interpreter shuts down. The cache is a way in only if its signature checks: a planted file
-never runs.
+Structural checks, not timings (the times are ``bench/startup.py``'s): the summary of the
+seed log, in a fresh process, loads no Lark parser (the keyword rows and the compiled
+matchers' alternatives come from the grammar tables shipped with the package), compiles no
+whole-line regex and not the inspector parameter split's big regex, builds no pydantic schema
+of a model it never validates, imports no other command's module, and freezes the heap before
+the interpreter shuts down.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -48,7 +45,7 @@ REPORT = (
     f"    unbuilt = {UNBUILT!r}\n"
     "    out = {\n"
     "        'parsers': sorted(grammar._PARSERS),\n"
-    "        'derived': sorted(k for k, v in grammar._DERIVED.items() if v is not None),\n"
+    "        'tables': sorted(grammar._TABLES),\n"
     "        'line_regexes': sum(not isinstance(e['_linematch'], compiled._LazyFullmatch)\n"
     "                            for e in lines),\n"
     "        'pair_regex': layers._PAIR.compiled,\n"
@@ -66,11 +63,10 @@ REPORT = (
 )
 
 
-def _summary(cache: Path | str) -> tuple[str, dict[str, object]]:
+def _summary() -> tuple[str, dict[str, object]]:
     """The summary of the seed log (its text) and what the process did, in a fresh process."""
     done = subprocess.run(
         [sys.executable, "-c", REPORT, "summary", str(SEED)],
-        env={**os.environ, "TRTLOG_GRAMMAR_CACHE": str(cache)},
         capture_output=True,
         text=True,
         check=False,
@@ -80,81 +76,16 @@ def _summary(cache: Path | str) -> tuple[str, dict[str, object]]:
     return done.stdout, json.loads(done.stderr.rsplit("REPORT=", 1)[1])
 
 
-def test_a_warm_summary_loads_no_grammar_and_compiles_only_what_it_meets(tmp_path: Path) -> None:
-    cache = tmp_path / "cache"
-    cold_text, cold = _summary(cache)  # builds the grammars it needs and writes the caches
-    assert cold["parsers"], "a cold cache builds the grammars"
-    assert sorted(p.name.split("-")[0] for p in cache.glob("*.derived-cache")) == sorted(
-        f.name for f in FAMILIES if f.starts
-    )
-    warm_text, warm = _summary(cache)
-    assert warm_text == cold_text and "tactics" in warm_text
-    assert warm["parsers"] == []  # no Lark grammar loaded: every message took a matcher
-    assert warm["derived"] == sorted(f.name for f in FAMILIES if f.starts)
-    assert warm["line_regexes"] == 0  # no shape of the seed log repeats 64 times
-    assert warm["pair_regex"] is False  # 3 parameter lists: walked
-    assert warm["built"] == []
-    assert warm["commands"] == ["trtlog.cli.summary"]
-    assert warm["frozen"] is True
-    # and without any cache: the same text
-    uncached_text, uncached = _summary("0")
-    assert uncached_text == cold_text
-    assert uncached["derived"] == []
-
-
-def test_a_planted_derived_cache_never_runs(tmp_path: Path) -> None:
-    """The derived cache holds code: an unsigned (or wrongly signed) file is never used."""
-    cache = tmp_path / "cache"
-    text, _ = _summary(cache)
-    marker = tmp_path / "pwned"
-    evil = f"open({str(marker)!r}, 'w')"
-    for path in cache.glob("*.derived-cache"):
-        data = path.read_bytes()
-        head, payload = data.split(b"\n", 2)[:2], data.split(b"\n", 2)[2]
-        planted = json.loads(payload)
-        for alts in planted["alternatives"].values():
-            for alt in alts or ():
-                alt[2] = evil  # the expression each generated function returns
-        path.write_bytes(b"\n".join([head[0], b"0" * 64, json.dumps(planted).encode()]))
-    again, report = _summary(cache)
-    assert again == text
-    assert not marker.exists()
-    assert report["parsers"]  # the planted files were refused: the grammars were loaded
-    for family in FAMILIES:
-        name = grammar.derived_path(family)
-        if family.starts and name is not None:
-            signed = grammar._read_signed(
-                str(cache / Path(name).name), grammar._derived_stamp(family)
-            )
-            assert signed is not None and evil.encode() not in signed  # rebuilt, signed
-
-
-def test_the_cached_alternatives_are_the_grammars_own() -> None:
-    """What the cache keeps, read back, is what the built grammar gives (every family)."""
-    for family in FAMILIES:
-        if not family.starts:
-            continue
-        derived = grammar._derive(family, grammar.cached_parser(family))
-        loaded = grammar._Derived.load(derived.dump())
-        assert loaded is not None
-        assert loaded.routes == derived.routes
-        assert loaded.alternatives == derived.alternatives
-        assert any(alts for alts in derived.alternatives.values()), family.name
-
-
-def test_a_derived_cache_of_other_sources_is_not_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The stamp covers the parser's modules: a file written by other code does not verify."""
-    monkeypatch.setenv("TRTLOG_GRAMMAR_CACHE", str(tmp_path / "cache"))
-    family = next(f for f in FAMILIES if f.name == "optimizer")
-    path = grammar.derived_path(family)
-    assert path is not None and path.endswith(".derived-cache")
-    derived = grammar._derive(family, grammar.cached_parser(family))
-    grammar._write_signed(path, grammar._stamp(family, False) + b"|derived 1|other", derived.dump())
-    assert grammar._read_signed(path, grammar._derived_stamp(family)) is None
-    grammar._write_signed(path, grammar._derived_stamp(family), derived.dump())
-    assert grammar._read_signed(path, grammar._derived_stamp(family)) == derived.dump()
+def test_a_summary_loads_no_grammar_and_compiles_only_what_it_meets() -> None:
+    text, report = _summary()
+    assert "tactics" in text
+    assert report["parsers"] == []  # no Lark parser loaded: every message took a matcher
+    assert report["tables"] == sorted(f.name for f in FAMILIES if f.starts)
+    assert report["line_regexes"] == 0  # no shape of the seed log repeats 64 times
+    assert report["pair_regex"] is False  # 3 parameter lists: walked
+    assert report["built"] == []
+    assert report["commands"] == ["trtlog.cli.summary"]
+    assert report["frozen"] is True
 
 
 @pytest.mark.parametrize(

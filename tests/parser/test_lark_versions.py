@@ -1,11 +1,14 @@
 """The Lark versions trtlog supports: the bounds in pyproject.toml, tested at both ends.
 
 ``trtlog/parser/_lark.py`` is the one place that uses Lark's private API; ``.ci/lark-matrix``
-(run by ``.ci/run``) runs the parser tests at the lowest and highest version allowed.
+(run by ``.ci/run``) runs the parser tests at the lowest and highest version allowed, among
+them ``test_grammar_tables.py``: the grammar tables shipped with the package must be what
+each version makes of the grammars, byte for byte.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 
@@ -35,6 +38,19 @@ def test_the_matrix_tests_the_lowest_version_and_one_below_the_bound() -> None:
     assert tested[0] == low
     assert all(low <= v < high for v in tested)
     assert "tests/parser" in script and "lark-matrix" in (ROOT / ".ci" / "run").read_text()
+    assert "TRTLOG_" not in script  # no setting changes which tables are read
+
+
+def test_the_tables_are_of_the_installed_lark_format() -> None:
+    """A table is read only under a Lark of the format it was made with (else rebuilt)."""
+    from trtlog.parser import _lark
+    from trtlog.parser.families import FAMILIES
+    from trtlog.parser.grammar import table_path
+
+    for family in FAMILIES:
+        if family.starts:
+            stamp = json.loads(table_path(family).read_bytes().split(b"\n", 1)[0])
+            assert stamp["lark_format"] == _lark.serial_format(), family.name
 
 
 def test_the_installed_lark_is_within_the_bounds() -> None:

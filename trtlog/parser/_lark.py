@@ -9,8 +9,9 @@ the lowest and highest Lark versions ``pyproject.toml`` allows). What it reaches
   child filters, which give the grammar-compiled matchers their argument layout;
 * ``Rule.options.template_source`` — the name of a rule expanded from a template;
 * ``base_func`` — the plain function under a ``v_args`` wrapper;
-* ``Lark._load`` with the options Lark itself passes when it loads its cache — to rebuild a
-  parser from :meth:`Lark.save` data with the transformer embedded (:func:`load`), with
+* ``Lark.memo_serialize`` and ``Lark._load`` (what Lark's standalone generator and its own
+  loader use) — to write a built grammar's analysis as plain data (:func:`serialize`) and
+  make a parser of it with the transformer embedded (:func:`deserialize`), with
   ``lark.lark._deserialize_parsing_frontend`` deferred until the parser first parses;
 * ``lark.lexer.has_interegular`` — switched off while a grammar is built without ``strict``
   (:func:`build`).
@@ -22,7 +23,7 @@ The rest (``Lark(...)``, ``Lark.rules``, ``Lark.terminals``, ``TerminalDef.patte
 from __future__ import annotations
 
 import functools
-import io
+import hashlib
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ from typing import Any
 
 from lark import Lark, Transformer, Tree
 from lark.grammar import NonTerminal, Rule, Terminal
+from lark.lexer import TerminalDef
 
 __all__ = [
     "NonTerminal",
@@ -38,12 +40,13 @@ __all__ = [
     "Terminal",
     "Tree",
     "build",
-    "dump",
+    "deserialize",
     "leading_literals",
     "literals",
-    "load",
     "rule_name",
     "rules_by_origin",
+    "serial_format",
+    "serialize",
     "terminal_patterns",
     "tree_callbacks",
     "unwrap",
@@ -61,14 +64,13 @@ def build(
 
     The contextual lexer, ``[x]`` placeholders as ``None``, no position propagation (line
     numbers come from the splitter), and ``strict`` for the collision checks of the tests.
-    Lark's own file cache stays off: it unpickles a file before it checks it (a planted
-    pickle would run); ``trtlog.parser.grammar`` caches :func:`dump` output it signed itself.
+    Lark's own file cache stays off (it pickles to a folder users can write): the analysis
+    ships with trtlog instead (:func:`serialize`, ``trtlog.parser.grammar``).
 
     Without ``strict``, Lark's terminal collision check is skipped even when ``interegular``
     is installed: outside strict mode Lark only logs what it finds, and the check is most of
-    a cold build (about 3 s of CPU for the families a short log needs, against 0.5 s without
-    it). The tests build every grammar with ``strict=True``, which runs it and fails on any
-    collision.
+    a build (several times the rest). The tests build every grammar with ``strict=True``,
+    which runs it and fails on any collision.
     """
     with _collision_check(strict):
         return Lark(
@@ -102,33 +104,130 @@ def _collision_check(wanted: bool) -> Iterator[None]:
             lark.lexer.has_interegular = installed  # type: ignore[attr-defined,unused-ignore]
 
 
-def dump(lark: Lark) -> bytes:
-    """The analysed grammar of ``lark`` as bytes (Lark's :meth:`~lark.Lark.save`: a pickle).
+def serialize(lark: Lark) -> dict[str, Any]:
+    """The analysed grammar of ``lark`` as plain data (JSON-able, no transformer).
 
-    The transformer is left out; :func:`load` embeds it again.
+    Lark's own serialization (:meth:`~lark.Lark.memo_serialize`, what its standalone
+    generator writes), made canonical: Lark numbers the LALR states and tokens in the order
+    of sets whose order changes with the string hash seed, so the states are renumbered in
+    the order a walk from the start states meets them (tokens by name) and the tokens
+    sorted. The same grammar thus gives the same data in every process and at every Lark
+    version whose format is :func:`serial_format` (lark 1.1.9 and 1.3.x give equal data). The
+    options kept are those :func:`build` sets; :func:`deserialize` reads the result.
     """
-    out = io.BytesIO()
-    lark.save(out, exclude_options=("transformer", "postlex", "lexer_callbacks", "_plugins"))
-    return out.getvalue()
+    data, memo = lark.memo_serialize([TerminalDef, Rule])
+    if sorted(memo) != list(range(len(memo))):
+        raise ValueError("Lark's memo is not numbered 0..n-1")
+    frontend = dict(data["parser"])
+    frontend["parser"] = _canonical_table(frontend["parser"])
+    return {
+        "options": {name: getattr(lark.options, name) for name in _OPTIONS},
+        "rules": data["rules"],
+        "parser": frontend,
+        "memo": [memo[i] for i in range(len(memo))],
+    }
 
 
-def load(data: bytes, transformer: Transformer[Any, Any]) -> Lark:
-    """The parser :func:`dump` wrote, with ``transformer`` embedded.
+# the options build() sets (and the parse depends on), as Lark reads them when it loads
+_OPTIONS = ("parser", "lexer", "start", "maybe_placeholders", "propagate_positions")
 
-    ``data`` is unpickled: pass only bytes trtlog wrote and verified (see
-    ``trtlog.parser.grammar``). (Private: ``Lark._load``, as Lark's own cache loader calls it.)
+
+def _canonical_table(table: dict[str, Any]) -> dict[str, Any]:
+    """An LALR table of ``memo_serialize`` renumbered canonically, in a compact form.
+
+    ``tokens``: the token names, sorted; ``states``: per state, a flat list of ``token,
+    action, argument`` triples (action 0: shift to the state ``argument``; 1: reduce by the
+    rule the memo holds at index ``argument``), tokens in order.
+    """
+    names: dict[int, str] = table["tokens"]
+    states: dict[int, dict[int, tuple[int, Any]]] = table["states"]
+    order: dict[int, int] = {}
+    queue = [table["start_states"][start] for start in sorted(table["start_states"])]
+    for state in queue:  # grows while it is walked
+        if state in order:
+            continue
+        order[state] = len(order)
+        actions = states[state]
+        for token in sorted(actions, key=names.__getitem__):
+            action, arg = actions[token]
+            if action == 0 and arg not in order:
+                queue.append(arg)
+    if len(order) != len(states):
+        raise ValueError("an LALR state is not reachable from a start state")
+    tokens = sorted(names.values())
+    index = {name: i for i, name in enumerate(tokens)}
+    compact: list[list[int]] = [[] for _ in order]
+    for state, actions in states.items():
+        flat = compact[order[state]]
+        for token, action, arg in sorted(
+            (index[names[t]], action, order[arg] if action == 0 else arg["@"])
+            for t, (action, arg) in actions.items()
+        ):
+            flat += (token, action, arg)
+    return {
+        "tokens": tokens,
+        "states": compact,
+        "start_states": {k: order[v] for k, v in sorted(table["start_states"].items())},
+        "end_states": {k: order[v] for k, v in sorted(table["end_states"].items())},
+    }
+
+
+def _lark_table(compact: dict[str, Any]) -> dict[str, Any]:
+    """The LALR table of :func:`_canonical_table` in the form Lark deserializes."""
+    states: dict[int, dict[int, tuple[int, Any]]] = {}
+    for state, flat in enumerate(compact["states"]):
+        states[state] = {
+            flat[i]: (0, flat[i + 2]) if flat[i + 1] == 0 else (1, {"@": flat[i + 2]})
+            for i in range(0, len(flat), 3)
+        }
+    return {
+        "tokens": dict(enumerate(compact["tokens"])),
+        "states": states,
+        "start_states": compact["start_states"],
+        "end_states": compact["end_states"],
+    }
+
+
+def serial_format() -> str:
+    """The installed Lark's serialization format, as a short digest.
+
+    Of the fields Lark serializes for each class the data holds; data written under another
+    format is not read (:func:`deserialize`'s caller builds the grammar instead).
+    """
+    from lark.common import LexerConf, ParserConf
+    from lark.grammar import NonTerminal, RuleOptions
+    from lark.lexer import PatternRE, PatternStr
+
+    classes = (TerminalDef, PatternStr, PatternRE, Rule, RuleOptions, Terminal, NonTerminal)
+    fields = [
+        (cls.__name__, tuple(getattr(cls, "__serialize_fields__", ())))
+        for cls in (*classes, LexerConf, ParserConf)
+    ]
+    return hashlib.sha256(repr(fields).encode()).hexdigest()[:16]
+
+
+def deserialize(data: dict[str, Any], transformer: Transformer[Any, Any]) -> Lark:
+    """The parser :func:`serialize` described, with ``transformer`` embedded.
+
+    (Private: ``Lark._load``, as Lark's own loader calls it, with the frontend deferred.)
     """
     import lark.lark as lark_module
 
     lark: Lark = Lark.__new__(Lark)
     namespace = vars(lark_module)  # where Lark._load looks the frontend maker up
     real = namespace[_FRONTEND]
+    frontend = dict(data["parser"])
+    compact = frontend.pop("parser")
+    loaded = {
+        "data": {"options": data["options"], "rules": data["rules"], "parser": frontend},
+        "memo": dict(enumerate(data["memo"])),
+    }
     with _BUILDING:
         # the parse table and the lexer are made when Lark first parses: the compiled matchers
         # read only the rules and terminals, and a short log may never call Lark itself
-        namespace[_FRONTEND] = functools.partial(_LazyFrontend, real, lark)
+        namespace[_FRONTEND] = functools.partial(_LazyFrontend, real, lark, compact)
         try:
-            lark._load(io.BytesIO(data), transformer=transformer, propagate_positions=False)
+            lark._load(loaded, transformer=transformer)
         finally:
             namespace[_FRONTEND] = real
     return lark
@@ -140,13 +239,17 @@ _FRONTEND = "_deserialize_parsing_frontend"
 class _LazyFrontend:
     """A stand-in for a loaded Lark's parsing frontend that makes it on first use."""
 
-    def __init__(self, make: Callable[..., Any], lark: Lark, *args: Any) -> None:
+    def __init__(
+        self, make: Callable[..., Any], lark: Lark, table: dict[str, Any], *args: Any
+    ) -> None:
         self._make = make
         self._lark = lark
+        self._table = table
         self._args = args
 
     def __getattr__(self, name: str) -> Any:
-        frontend = self._make(*self._args)
+        data, *rest = self._args
+        frontend = self._make({**data, "parser": _lark_table(self._table)}, *rest)
         self._lark.parser = frontend  # the Lark holds the real one from now on
         return getattr(frontend, name)
 

@@ -4,7 +4,8 @@ Part of the parser (between dispatch and Lark). A Lark LALR parse of one short m
 tens of microseconds, most of it in the contextual lexer's per-token machinery, and a verbose
 log has hundreds of thousands of messages. Most message rules are *flat*: a sequence of
 literals and terminals with optional parts (which Lark itself expands into separate
-alternatives). For those, this module derives from the *built* Lark grammar:
+alternatives). For those, this module derives from the *built* Lark grammar, when the
+grammar tables are made (``grammar.py``), plain data (:data:`Alternative`):
 
 * one regular expression per alternative: each terminal's own pattern in an atomic group (a
   lexer commits to a token the way an atomic group commits to its first match), literals
@@ -12,15 +13,18 @@ alternatives). For those, this module derives from the *built* Lark grammar:
 * for each alternative, the argument layout Lark's own child filter produces (which tokens are
   dropped, where ``[x]`` placeholders go), recorded once by running Lark's tree-building
   callbacks on marker objects;
-* the transformer method Lark would call and the terminal callbacks it would apply, bound
-  into one small generated function per alternative (the way ``dataclasses`` generates
-  ``__init__``), so that a match costs one regex call and one Python call.
+* which transformer method Lark would call, with which arguments.
+
+At run time the transformer method and the terminal callbacks Lark would apply are bound
+into one small function per alternative, generated in memory from that data (the way
+``dataclasses`` generates ``__init__``), so that a match costs one regex call and one Python
+call.
 
 A matching message is thus turned into exactly the fields the LALR parser would build. The
 alternative that matched last is tried first. Start rules that are not flat (recursive lists)
 are not compiled, and a message that matches no alternative goes to Lark, which remains the
-judge. Nothing here is grammar text: everything is derived from ``grammars/*.lark`` at run
-time, and the test suite parses the whole corpus both ways and requires identical events.
+judge. Nothing here is grammar text: everything is derived from ``grammars/*.lark``, and the
+test suite parses the whole corpus both ways and requires identical events.
 """
 
 from __future__ import annotations
@@ -60,6 +64,26 @@ _MAX_DEPTH = 4
 
 
 Build = Callable[[re.Match[str]], Any]
+
+#: A value a transformer method receives, as an alternative's plain data describes it:
+#: ``None`` (a ``[x]`` placeholder), ``("token", TERMINAL, group)`` (the text of a capture
+#: group, through the transformer's callback of that terminal if it has one), a
+#: :data:`Call` (a sub-rule's method) or ``("pick", ((marker, Call), ...))`` (an inlined
+#: sub-rule: the call of the alternative whose marker group took part in the match).
+Value = Any
+
+#: ``("call", method, values)``: the transformer method of a rule (its alias, else its name)
+#: called with the :data:`Value` s of its arguments.
+Call = tuple[str, str, tuple[Value, ...]]
+
+#: One alternative of a start rule, as far as it needs the built grammar: its leading
+#: literal, its message regex (named groups ``g1``, ``g2``...) and the :data:`Call` that builds
+#: its value. Plain strings and tuples (lists, read from JSON), independent of the
+#: transformer: they are part of the grammar tables built with the package
+#: (``trtlog.parser.grammar``), so that a process whose messages every compiled matcher
+#: takes loads no Lark parser at all. :func:`compile_start` generates the matcher's
+#: functions from them, in memory.
+Alternative = tuple[str | None, str, Call]
 
 
 class Shape(NamedTuple):
@@ -105,8 +129,8 @@ class _Spec(NamedTuple):
     source: str  # build(m) and direct(message)
     late_source: str  # line(text) and make(*groups)
     env: dict[str, Any]
-    method: str = ""  # the name of the top rule's transformer method in env
-    args: tuple[str, ...] = ()  # its argument expressions
+    method: Callable[..., Any]  # the top rule's transformer method
+    args: tuple[tuple[Value, str], ...]  # its arguments: each one's value and expression
 
 
 _Made = tuple[re.Pattern[str], Build, Callable[[str], Any]]
@@ -246,8 +270,8 @@ class CompiledStart:
             spec.regex,
             spec.used,
             namespace["make"],
-            env[spec.method] if spec.method else None,
-            tuple(_arg(expr, spec.used, env) for expr in spec.args),
+            spec.method,
+            tuple(_arg(value, expr, spec.used, env) for value, expr in spec.args),
         )
 
     def _matching(self, message: str) -> int | None:
@@ -303,15 +327,13 @@ class CompiledStart:
 
 
 class _Compiler:
-    def __init__(self, lark: Lark, transformer: Transformer[Any, Any]) -> None:
+    def __init__(self, lark: Lark) -> None:
         self.rules_by_origin = rules_by_origin(lark)
         self.patterns = terminal_patterns(lark)
         self.literals = literals(lark)
         # Tree-building callbacks with the same child filters as the real ones.
         self.tree_callbacks = tree_callbacks(lark)
-        self.transformer = transformer
         self.counter = 0
-        self.last: tuple[str, tuple[str, ...]] = ("", ())
 
     def group(self) -> str:
         self.counter += 1
@@ -331,18 +353,12 @@ class _Compiler:
                 raise _NotFlat(rule.origin.name)
         return list(tree.children)
 
-    def alternative(
-        self, rule: Rule, stack: tuple[str, ...], env: dict[str, Any]
-    ) -> tuple[str, str]:
-        """(regex, Python expression building the rule's value from match ``m``)."""
-        name = rule_name(rule)
-        method = getattr(self.transformer, name, None)
-        if method is None:
-            raise _NotFlat(name)
+    def alternative(self, rule: Rule, stack: tuple[str, ...]) -> tuple[str, Call]:
+        """The rule's regex and the :data:`Call` that builds its value from a match."""
         layout = self.layout(rule)
         used = {child.index for child in layout if child is not None}
         pieces: list[str] = []
-        exprs: list[str] = []
+        values: list[Value] = []
         for i, sym in enumerate(rule.expansion):
             if isinstance(sym, Terminal):
                 pattern = self.patterns[sym.name]
@@ -350,56 +366,42 @@ class _Compiler:
                     # A token the child filter drops (an anonymous literal): match it
                     # without a capture group.
                     pieces.append(f"(?>{pattern})" if sym.name not in self.literals else pattern)
-                    exprs.append("None")
+                    values.append(None)
                     continue
                 group = self.group()
                 pieces.append(f"(?P<{group}>(?>{pattern}))")
-                callback = getattr(self.transformer, sym.name, None)
-                if callable(callback):
-                    key = f"t_{sym.name}"
-                    env[key] = unwrap(callback)
-                    exprs.append(f"{key}(g({group!r}))")
-                else:
-                    exprs.append(f"g({group!r})")
+                values.append(("token", sym.name, group))
             else:
                 assert isinstance(sym, NonTerminal)
-                regex, expr = self.nonterminal(sym.name, (*stack, rule.origin.name), env)
+                regex, value = self.nonterminal(sym.name, (*stack, rule.origin.name))
                 pieces.append(regex)
-                exprs.append(expr)
-        args = ["None" if child is None else exprs[child.index] for child in layout]
-        key = f"r_{name}"
-        env[key] = unwrap(method)
-        self.last = (key, tuple(args))  # the caller's own call, for a top-level rule
-        return "".join(pieces), f"{key}({', '.join(args)})"
+                values.append(value)
+        args = tuple(None if child is None else values[child.index] for child in layout)
+        return "".join(pieces), ("call", rule_name(rule), args)
 
-    def nonterminal(
-        self, origin: str, stack: tuple[str, ...], env: dict[str, Any]
-    ) -> tuple[str, str]:
-        """A sub-rule inlined: an alternation whose marker groups pick the expression."""
+    def nonterminal(self, origin: str, stack: tuple[str, ...]) -> tuple[str, Value]:
+        """A sub-rule inlined: an alternation whose marker groups pick the value."""
         if origin in stack or len(stack) > _MAX_DEPTH:
             raise _NotFlat(origin)
         parts: list[str] = []
-        expr = "_unreachable()"
-        for rule in reversed(self.rules_by_origin[origin]):
+        picks: list[tuple[str, Call]] = []
+        for rule in reversed(self.rules_by_origin[origin]):  # groups numbered from the last
             marker = self.group()
-            regex, sub = self.alternative(rule, stack, env)
+            regex, call = self.alternative(rule, stack)
             parts.insert(0, f"(?P<{marker}>{regex})")
-            expr = f"({sub} if g({marker!r}) is not None else {expr})"
-        return "(?:" + "|".join(parts) + ")", expr
+            picks.insert(0, (marker, call))
+        return "(?:" + "|".join(parts) + ")", ("pick", tuple(picks))
 
     def alternatives(self, origin: str) -> list[Alternative]:
-        """What each alternative of the start rule ``origin`` is made of (what needs Lark).
+        """What each alternative of the start rule ``origin`` is made of.
 
         Raises:
             _NotFlat: the rule cannot be compiled.
         """
         out: list[Alternative] = []
         for rule in self.rules_by_origin[origin]:
-            env: dict[str, Any] = {"_unreachable": _unreachable}
-            regex, expr = self.alternative(rule, (), env)
-            method, args = self.last
-            names = tuple(key for key in env if key != "_unreachable")
-            out.append((self.leading_literal(rule), regex, expr, method, args, names))
+            regex, call = self.alternative(rule, ())
+            out.append((self.leading_literal(rule), regex, call))
         return out
 
     def leading_literal(self, rule: Rule) -> str | None:
@@ -413,20 +415,62 @@ class _Compiler:
 
 
 _GROUP_CALL = re.compile(r"g\('(\w+)'\)")
-_TEXT_ARG = re.compile(r"g\('(\w+)'\)")
-_CONV_ARG = re.compile(r"(t_\w+)\(g\('(\w+)'\)\)")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_GROUP = re.compile(r"g\d+")
 
 
-def _arg(expr: str, used: tuple[str, ...], env: dict[str, Any]) -> tuple[Any, ...]:
-    """One argument expression of a top-level method call, as :class:`Shape` describes it."""
-    if expr == "None":
+def _name(text: str, pattern: re.Pattern[str] = _NAME) -> str:
+    """``text``, checked to be a name (it becomes part of generated code)."""
+    if not isinstance(text, str) or pattern.fullmatch(text) is None:
+        raise ValueError(f"not a name in a grammar table: {text!r}")
+    return text
+
+
+def _source(value: Value, env: dict[str, Any], transformer: Transformer[Any, Any]) -> str:
+    """The Python expression of ``value``, reading group ``g1`` as ``g('g1')``.
+
+    The transformer's methods and terminal callbacks it calls are put in ``env``.
+
+    Raises:
+        _NotFlat: the transformer has no method of that name.
+    """
+    if value is None:
+        return "None"
+    kind = value[0]
+    if kind == "token":
+        terminal, group = _name(value[1]), _name(value[2], _GROUP)
+        callback = getattr(transformer, terminal, None)
+        if callable(callback):
+            env[f"t_{terminal}"] = unwrap(callback)
+            return f"t_{terminal}(g('{group}'))"
+        return f"g('{group}')"
+    if kind == "call":
+        name = _name(value[1])
+        method = getattr(transformer, name, None)
+        if method is None:
+            raise _NotFlat(name)
+        env[f"r_{name}"] = unwrap(method)
+        return f"r_{name}({', '.join(_source(arg, env, transformer) for arg in value[2])})"
+    if kind == "pick":
+        expr = "_unreachable()"
+        for marker, call in reversed(value[1]):
+            sub = _source(call, env, transformer)
+            expr = f"({sub} if g('{_name(marker, _GROUP)}') is not None else {expr})"
+        return expr
+    raise ValueError(f"not a value in a grammar table: {kind!r}")
+
+
+def _arg(value: Value, expr: str, used: tuple[str, ...], env: dict[str, Any]) -> tuple[Any, ...]:
+    """One argument of a top-level method call, as :class:`Shape` describes it.
+
+    Of its ``value`` and its expression ``expr``, as :func:`_source` made it.
+    """
+    if value is None:
         return ("none",)
-    m = _TEXT_ARG.fullmatch(expr)
-    if m is not None:
-        return ("text", used.index(m.group(1)))
-    m = _CONV_ARG.fullmatch(expr)
-    if m is not None:
-        return ("conv", env[m.group(1)], used.index(m.group(2)))
+    if value[0] == "token":
+        key = f"t_{value[1]}"
+        index = used.index(value[2])
+        return ("conv", env[key], index) if key in env else ("text", index)
     params = ", ".join(f"v_{n}" for n in used)
     namespace: dict[str, Any] = {}
     body = _GROUP_CALL.sub(r"v_\1", expr)
@@ -498,16 +542,6 @@ def _unreachable() -> Any:
     raise AssertionError("one alternative of a matched sub-rule must have matched")
 
 
-#: What one alternative of a start rule is made of, as far as it needs the built grammar:
-#: its leading literal, its message regex, the Python expression that builds its value from
-#: a match ``m`` (``g('g1')`` for a group's text), the name of the top rule's transformer
-#: method and its argument expressions, and the names the expression calls (``r_<method>``
-#: and ``t_<TERMINAL>``: the transformer's attribute after the prefix). Plain strings, so the
-#: grammar cache keeps them (``grammar.py``) and a process reading a short log loads no
-#: Lark grammar at all (issue 18: start-up).
-Alternative = tuple[str | None, str, str, str, tuple[str, ...], tuple[str, ...]]
-
-
 def compile_start(
     origin: str, alternatives: list[Alternative], transformer: Transformer[Any, Any]
 ) -> CompiledStart:
@@ -516,19 +550,19 @@ def compile_start(
     Each alternative's functions are generated here and compiled when it is first tried.
 
     Raises:
-        AttributeError: a name the alternatives call is not an attribute of ``transformer``.
+        _NotFlat: a method the alternatives call is not an attribute of ``transformer``.
+        ValueError: the alternatives are not what :func:`alternatives` makes.
     """
     specs: list[_Spec] = []
-    for literal, regex, expr, method, args, names in alternatives:
+    for literal, regex, call in alternatives:
         env: dict[str, Any] = {"_unreachable": _unreachable}
-        for key in names:
-            env[key] = unwrap(getattr(transformer, key[2:]))
+        expr = _source(call, env, transformer)
         groups = _groups(regex)
         # The groups the expression reads are fetched with one m.group(i, j, ...) call
         # into local variables (a third of the cost of one m.group call per group).
-        used = list(dict.fromkeys(_GROUP_CALL.findall(expr)))
+        used = tuple(dict.fromkeys(_GROUP_CALL.findall(expr)))
         body = _GROUP_CALL.sub(r"v_\1", expr)
-        fetch = _fetch(groups, used)
+        fetch = _fetch(groups, list(used))
         # the line regex's groups: the envelope's, then the message's shifted past them
         line_groups = {n: i + _ENVELOPE.groups for n, i in groups.items()}
         line_groups.update(_ENVELOPE.groupindex)
@@ -548,40 +582,33 @@ def compile_start(
             f"    return ({body}, v_env_severity)\n"
             f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
         )
-        specs.append(
-            _Spec(literal, regex, tuple(used), source, late_source, env, method, tuple(args))
-        )
+        method = env[f"r_{call[1]}"]
+        args = tuple((value, _source(value, env, transformer)) for value in call[2])
+        specs.append(_Spec(literal, regex, used, source, late_source, env, method, args))
     return CompiledStart(origin, specs)
 
 
 class CompiledStarts:
     """The matchers of a grammar's flat start rules, each compiled when first asked for.
 
-    Compiling a start rule builds and compiles a few regexes (about 0.5 ms each); a family
-    has dozens of rules and a short log uses a handful, so a process reading one small log
-    compiles only what it meets. A rule that is not flat has no matcher (``None``).
+    Compiling a start rule compiles a few regexes (about 0.5 ms each); a family has dozens
+    of rules and a short log uses a handful, so a process reading one small log compiles
+    only what it meets. A rule that is not flat has no matcher (``None``).
 
     Args:
-        lark: the built grammar, or ``None`` when ``alternatives`` gives every start rule.
         transformer: the family's transformer (its methods and terminal callbacks).
         starts: the start rules.
-        alternatives: what each start rule's alternatives are made of (:func:`alternatives`:
-            from the grammar cache), ``None`` for a rule that is not flat; without it, read
-            from ``lark``.
+        alternatives: what each start rule's alternatives are made of (:func:`alternatives`),
+            ``None`` for a rule that is not flat.
     """
 
     def __init__(
         self,
-        lark: Lark | None,
         transformer: Transformer[Any, Any],
         starts: tuple[str, ...],
-        alternatives: Mapping[str, list[Alternative] | None] | None = None,
+        alternatives: Mapping[str, list[Alternative] | None],
     ) -> None:
-        if lark is None and alternatives is None:
-            raise ValueError("CompiledStarts needs the grammar or its alternatives")
-        self._lark = lark
         self._transformer = transformer
-        self._compiler: _Compiler | None = None
         self._alternatives = alternatives
         self.starts = starts
         self._done: dict[str, CompiledStart | None] = {}
@@ -591,23 +618,13 @@ class CompiledStarts:
         if start in self._done:
             return self._done[start]
         found = None
-        if start in self.starts:
-            # a rule that is not flat (or whose regex Python rejects) keeps None: Lark parses it
-            with contextlib.suppress(_NotFlat, re.error):
-                if self._alternatives is not None:
-                    alts = self._alternatives.get(start)
-                else:
-                    alts = self._compile_from_grammar(start)
-                if alts is not None:
-                    found = compile_start(start, alts, self._transformer)
+        alts = self._alternatives.get(start) if start in self.starts else None
+        if alts is not None:
+            # a rule whose method the transformer lacks keeps None: Lark parses it
+            with contextlib.suppress(_NotFlat):
+                found = compile_start(start, alts, self._transformer)
         self._done[start] = found
         return found
-
-    def _compile_from_grammar(self, start: str) -> list[Alternative]:
-        if self._compiler is None:
-            assert self._lark is not None
-            self._compiler = _Compiler(self._lark, self._transformer)
-        return self._compiler.alternatives(start)
 
     def compiled(self) -> dict[str, CompiledStart]:
         """Every start rule that compiles, compiled now (for tests and inspection)."""
@@ -615,11 +632,9 @@ class CompiledStarts:
         return {start: m for start, m in found.items() if m is not None}
 
 
-def alternatives(
-    lark: Lark, transformer: Transformer[Any, Any], starts: tuple[str, ...]
-) -> dict[str, list[Alternative] | None]:
-    """Every start rule's :data:`Alternative` s (``None``: not flat), for the grammar cache."""
-    compiler = _Compiler(lark, transformer)
+def alternatives(lark: Lark, starts: tuple[str, ...]) -> dict[str, list[Alternative] | None]:
+    """Every start rule's :data:`Alternative` s (``None``: not flat), read from ``lark``."""
+    compiler = _Compiler(lark)
     out: dict[str, list[Alternative] | None] = {}
     for start in starts:
         try:
