@@ -11,7 +11,7 @@ falls on every command alike, ``--repeat`` times each (default 10):
 
 trtlog's modules are byte-compiled first, as pip does when it installs a wheel: with
 ``PYTHONDONTWRITEBYTECODE=1`` in the environment and no ``__pycache__`` yet, every run would
-otherwise compile trtlog's source again (about 0.25 s of ``trtlog summary``), which no installed
+otherwise compile trtlog's source again (a good part of ``trtlog summary``), which no installed
 trtlog does.
 
 It prints min/median/max wall time of each, the ratio of the medians to the baseline's, and

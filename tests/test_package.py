@@ -56,7 +56,7 @@ def test_wheel_contains_grammars_and_parses(tmp_path: Path) -> None:
     tables = {n for n in names if n.startswith("trtlog/grammars/tables/")}
     assert tables == {f"trtlog/grammars/tables/{f.name}.jsonl" for f in FAMILIES if f.starts}
     for asset in ("templates/report.html.j2", "assets/report.js", "vendor/dagre.min.js"):
-        assert f"trtlog/html/{asset}" in names  # the report page's files (issue 15)
+        assert f"trtlog/html/{asset}" in names  # the report page's files
     # Install the wheel alone into a folder and put it first on the path: the interpreter
     # already has the dependencies, and the wheel's copy of trtlog shadows the checkout.
     target = tmp_path / "site"
@@ -213,5 +213,5 @@ def test_tests_mirror_the_package() -> None:
         for p in tests.rglob("__init__.py")
         if p.parent != tests
     }
-    # tests/fuzz fuzzes the whole package (issue 18), like the top-level tests of it
+    # tests/fuzz fuzzes the whole package, like the top-level tests of it
     assert folders - {"fuzz"} == packages

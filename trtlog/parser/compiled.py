@@ -1,8 +1,8 @@
 """Grammar-compiled matchers: a start rule's flat alternatives as Python regexes.
 
 Part of the parser (between dispatch and Lark). A Lark LALR parse of one short message costs
-tens of microseconds, most of it in the contextual lexer's per-token machinery, and a verbose
-log has hundreds of thousands of messages. Most message rules are *flat*: a sequence of
+far more than one regex match, most of it in the contextual lexer's per-token machinery, and
+a verbose log has hundreds of thousands of messages. Most message rules are *flat*: a sequence of
 literals and terminals with optional parts (which Lark itself expands into separate
 alternatives). For those, this module derives from the *built* Lark grammar, when the
 grammar tables are made (``grammar.py``), plain data (:data:`Alternative`):
@@ -144,7 +144,7 @@ def _nothing(message: str) -> None:
 
 
 class LateRegex:
-    """A regex compiled once it has been asked for ``after`` times (issue 18: start-up).
+    """A regex compiled once it has been asked for ``after`` times (start-up).
 
     Compiling a big regex costs as much as the first hundreds of lines take on a path that
     gives the same result without it; a short log never compiles it. Until the ``after``-th
@@ -216,8 +216,8 @@ class CompiledStart:
     """A matcher for one start rule: ``match(message)`` gives the fields or ``None``.
 
     Each alternative's regex and functions are compiled when the alternative is first tried
-    (a short log tries a few of a family's hundreds: issue 18, start-up); its whole-line and
-    scanner functions when first asked for.
+    (a short log tries a few of a family's hundreds); its whole-line and scanner functions
+    when first asked for.
 
     Attributes:
         start: the start rule.
@@ -260,7 +260,7 @@ class CompiledStart:
         spec = self._specs[i]
         env = spec.env
         # the whole-line regex is compiled once ``line`` has been called often enough (the
-        # stream's hot path); the scanner asks only for the shape (issue 18: start-up)
+        # stream's hot path); the scanner asks only for the shape
         env["_linematch"] = _LazyFullmatch(env, LINE_ENVELOPE + spec.regex)
         namespace: dict[str, Any] = {}
         exec(compile(spec.late_source, f"<compiled {self.start}>", "exec"), env, namespace)
@@ -591,9 +591,9 @@ def compile_start(
 class CompiledStarts:
     """The matchers of a grammar's flat start rules, each compiled when first asked for.
 
-    Compiling a start rule compiles a few regexes (about 0.5 ms each); a family has dozens
-    of rules and a short log uses a handful, so a process reading one small log compiles
-    only what it meets. A rule that is not flat has no matcher (``None``).
+    A start rule's regexes are big and slow to compile; a family has dozens of rules and a
+    short log uses a handful, so a process reading one small log compiles only what it
+    meets. A rule that is not flat has no matcher (``None``).
 
     Args:
         transformer: the family's transformer (its methods and terminal callbacks).
