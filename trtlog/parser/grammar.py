@@ -25,7 +25,7 @@ from dataclasses import replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from lark import Lark
 from lark.exceptions import LarkError
@@ -122,7 +122,7 @@ def _stamp(family: Family) -> dict[str, Any]:
     }
 
 
-class _Table:
+class _Table(NamedTuple):
     """What trtlog reads of a family's built grammar.
 
     Attributes:
@@ -134,17 +134,9 @@ class _Table:
             message first needs Lark, or the parser itself, built in memory.
     """
 
-    __slots__ = ("alternatives", "lark", "routes")
-
-    def __init__(
-        self,
-        routes: dict[str, tuple[str | None, ...]],
-        alternatives: dict[str, list[Alternative] | None],
-        lark: bytes | Lark,
-    ) -> None:
-        self.routes = routes
-        self.alternatives = alternatives
-        self.lark = lark
+    routes: dict[str, tuple[str | None, ...]]
+    alternatives: dict[str, list[Alternative] | None]
+    lark: bytes | Lark
 
 
 def make_table(family: Family, lark: Lark | None = None) -> dict[str, Any]:
