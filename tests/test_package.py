@@ -158,6 +158,12 @@ def test_doc_links_resolve(doc: str) -> None:
             assert "#" + anchor in anchors, target
 
 
+def test_readme_is_a_short_page_for_users() -> None:
+    """The README stays a front door (at most 500 lines); the details live in docs/."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 500, f"README.md has {len(lines)} lines: move details to docs/"
+
+
 def test_no_file_of_the_package_is_ignored() -> None:
     """Every file of the package stays tracked, collected (doctests) and packed."""
     files = [str(p.relative_to(ROOT)) for p in (ROOT / "trtlog").rglob("*.py")]
