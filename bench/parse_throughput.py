@@ -1,36 +1,24 @@
-"""Parse throughput and peak memory on a generated verbose log (issue 2 benchmark).
+"""Parse speed and memory against a plain regex loop, on real corpus logs and a generated one.
 
-Generates a ``trtexec --verbose`` log of at least ``--mb`` megabytes (default 50) from
-realistic line mixes: a model of many layers, each parsed by the ONNX parser, optimized,
-autotuned (tactic timing lines dominate, as in real verbose logs: about a third of all
-lines), placed, dumped in the engine layer listing and the inspector dump, and profiled; every
-message family appears. Then, in the same process:
+The baseline is the issue's plain loop: every line matched against the trtexec envelope,
+then tried against five message regexes (fusion, running, removing, tactic, fastest tactic).
+Each round times the baseline and ``trtlog.parse`` on the same file (CPU time, alternated);
+the ratio is taken per round. Inputs (``--input``, default all three):
 
-(a) ``trtlog.parse`` on the file: full typed events;
-(b) the baseline: a plain Python loop that matches each line against the trtexec envelope
-    regex and then tries five regexes (fusion, running, removing, tactic, fastest tactic).
+* ``real``: every verbose build log of the corpus (``../shared/corpus`` or
+  ``$TRTLOG_CORPUS``) whose lines mostly carry the trtexec envelope the baseline reads,
+  each repeated to at least ``--real-mb`` megabytes (default 10): the median and the worst
+  ratio over the logs (targets: median <= 2.0, worst <= 2.5);
+* ``mix``: every log of the corpus (run-phase lines, program output and pastes included)
+  one after the other, repeated to at least ``--mix-mb`` megabytes (default 50): the ratio
+  (target <= 2.5) and the peak RSS of a fresh process parsing it (target <= 3x the file);
+* ``generated``: a generated ``trtexec --verbose`` log of ``--mb`` megabytes (default 50),
+  realistic line mixes of a model of many layers (every message family appears): the
+  ratio, ``parse`` + ``tactics_frame()``, and touching every event against the line
+  parser's eager parse.
 
-(c) ``build.tactics_frame()`` after (a);
-(d) (a) and then touching every event (``build.events`` built from the event store);
-(e) the eager parse of trtlog 0.1 (the line parser building every event while parsing), and
-    the same loop over its events as (d).
-
-Each is timed in every round (CPU time), and the ratios are taken per round against the
-baseline of the same round: min / median / max are printed. Targets (issue 14): parse ≤ 2.0x
-the baseline, parse + tactics_frame ≤ 3.0x, (d) ≤ (e); retained memory (traced Python
-allocations still held by the Build) ≤ 2.5x the file; with ``--rss-mb N``, a log of N MB is
-generated and parsed in a fresh process whose peak RSS must stay ≤ 3.5x the file.
-
-With ``--breakdown``, where the time of (c) and of (d) beyond the parse goes (each part timed
-on a fresh parse, min / median / max of the rounds): the engine layers' tactics from the log's
-last layer dump, the ``tactic_timing`` columns, the other autotuner kinds' columns (their
-deferred messages read), the rest of the frame (the state carried forward, the marks, pandas:
-``tactics_frame()`` minus the two reads of columns it makes again); the events of every hot row (from
-the group texts the scan kept), and the rest of ``build.events`` (the deferred messages, the
-file order).
-
-Usage: python bench/parse_throughput.py [--mb 50] [--keep FILE] [--repeat 5] [--rss-mb 1000]
-       [--breakdown]
+Usage: python bench/parse_throughput.py [--input real|mix|generated] [--repeat 3]
+       [--real-mb 10] [--mix-mb 50] [--mb 50] [--keep FILE] [--no-rss]
 """
 
 from __future__ import annotations
@@ -45,17 +33,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import trtlog
-from trtlog._pydantic import gc_paused
 from trtlog.buildlog.model import SourceMeta
 from trtlog.buildlog.parsing import build_of_text
-from trtlog.buildlog.tactics import _FAST_FIELDS, _engine_tactics
 from trtlog.parser.source import iter_lines, read_text
 
 KERNELS = [
@@ -304,7 +289,7 @@ def _stats(values: list[float]) -> str:
 
 
 def eager_parse(path: Path) -> trtlog.Build:
-    """Every event built while parsing, by the line parser (trtlog 0.1's ``parse``)."""
+    """Every event built while parsing, by the line parser's own loop (``iter_events``)."""
     info, text = read_text(path)
     return build_of_text(text, SourceMeta(name=info.name), strict=False, lines=iter_lines(text))
 
@@ -327,96 +312,114 @@ def peak_rss(path: Path) -> int:
     return int(out.stdout.split()[-1]) * 1024  # ru_maxrss is in KiB on Linux
 
 
-def breakdown(path: Path, repeat: int) -> None:
-    """Print where ``tactics_frame()`` and building every event spend their time."""
-    parts: dict[str, list[float]] = {
-        k: [] for k in ("engine", "columns", "control", "frame rest", "hot", "events rest")
-    }
-    clock = time.process_time
+def corpus() -> Path:
+    """The shared corpus of real logs."""
+    return Path(
+        os.environ.get("TRTLOG_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    )
+
+
+def _enveloped(path: Path) -> float:
+    """The share of ``path``'s lines that carry the trtexec envelope the baseline reads."""
+    with path.open(encoding="utf-8", errors="surrogateescape") as f:
+        lines = f.readlines()
+    return sum(1 for line in lines if ENVELOPE.match(line)) / max(1, len(lines))
+
+
+def real_logs(root: Path) -> list[Path]:
+    """The corpus's verbose build logs the baseline reads (most lines in its envelope)."""
+    found = [
+        p
+        for p in sorted(root.glob("*.log"))
+        if "verbose" in p.name and "build" in p.name and p.stat().st_size > 300_000
+    ]
+    return [p for p in found if _enveloped(p) >= 0.5]
+
+
+def repeated(sources: list[Path], megabytes: float, into: Path) -> Path:
+    """The texts of ``sources`` one after the other, repeated to at least ``megabytes``."""
+    texts = [p.read_text(encoding="utf-8", errors="surrogateescape") for p in sources]
+    unit = "".join(t if t.endswith("\n") else t + "\n" for t in texts)
+    copies = max(1, int(megabytes * 1e6 / max(1, len(unit))) + 1)
+    into.write_text(unit * copies, encoding="utf-8", errors="surrogateescape")
+    return into
+
+
+def ratios(path: Path, repeat: int) -> tuple[list[float], list[float], list[float]]:
+    """Per round: baseline seconds, parse seconds, and their ratio (CPU time)."""
+    trtlog.parse(path)  # the grammars and the patterns the log uses, outside the timing
+    base: list[float] = []
+    parse: list[float] = []
     for _ in range(repeat):
         gc.collect()
-        build = trtlog.parse(path)
-        store = build._lazy
-        assert store is not None
-        t0 = clock()
-        with gc_paused():  # as tactics_frame() runs them
-            _engine_tactics(build)  # the last detailed layer dump's records
-            t1 = clock()
-            store.column_parts(
-                "tactic_timing", ("tactic", "time_ms", "tactic_name"), arrays=True, severities=False
-            )
-            t2 = clock()
-            for kind, fields in _FAST_FIELDS.items():  # the other autotuner kinds
-                store.column_parts(kind, fields, severities=False)
-            t3 = clock()
-        build.tactics_frame()  # the last dump's records are parsed now
-        t4 = clock()
-        parts["engine"].append(t1 - t0)
-        parts["columns"].append(t2 - t1)
-        parts["control"].append(t3 - t2)
-        # the frame reads both again (a deferred message read as columns stays deferred)
-        parts["frame rest"].append(t4 - t3 - (t2 - t1) - (t3 - t2))
-        del build
+        t0 = time.process_time()
+        baseline(path)
+        base.append(time.process_time() - t0)
         gc.collect()
+        t0 = time.process_time()
         build = trtlog.parse(path)
-        store = build._lazy
-        assert store is not None
-        t0 = clock()
-        with gc_paused():
-            for hot in store._hot:
-                hot.build()
-        t1 = clock()
-        build.events  # noqa: B018
-        t2 = clock()
-        parts["hot"].append(t1 - t0)
-        parts["events rest"].append(t2 - t1)
+        parse.append(time.process_time() - t0)
         del build
-    print(f"breakdown (seconds, min / median / max of {repeat} fresh parses):")
-    print(f"  tactics_frame: the layer dump's tactics    {_stats(parts['engine'])}")
-    print(f"                 tactic_timing columns       {_stats(parts['columns'])}")
-    print(f"                 other autotuner kinds       {_stats(parts['control'])}")
-    print(f"                 the rest (state, pandas)    {_stats(parts['frame rest'])}")
-    print(f"  every event:   the hot rows' events        {_stats(parts['hot'])}")
-    print(f"                 the rest (deferred, order)  {_stats(parts['events rest'])}")
+    return base, parse, [p / b for p, b in zip(parse, base, strict=True)]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mb", type=float, default=50.0, help="size of the generated log (MB)")
-    ap.add_argument("--keep", type=Path, help="write the generated log here and keep it")
-    ap.add_argument("--repeat", type=int, default=5, help="timed rounds (min/median/max)")
-    ap.add_argument("--no-memory", action="store_true", help="skip the traced-memory run")
-    ap.add_argument(
-        "--breakdown",
-        action="store_true",
-        help="also print where the time of tactics_frame() and of building every event goes",
+def run_real(repeat: int, megabytes: float) -> None:
+    root = corpus()
+    logs = real_logs(root) if root.is_dir() else []
+    if not logs:
+        print(f"real logs: none (no corpus at {root})")
+        return
+    medians = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for log in logs:
+            big = repeated([log], megabytes, Path(tmp) / log.name)
+            base, parse, ratio = ratios(big, repeat)
+            medians.append(statistics.median(ratio))
+            print(
+                f"  {log.name[:64]:64} {big.stat().st_size / 1e6:5.1f} MB  parse/baseline "
+                f"{_stats(ratio)}  (parse {min(parse):.3f} s, baseline {min(base):.3f} s)"
+            )
+            big.unlink()
+    print(
+        f"real logs ({len(logs)}, each >= {megabytes:g} MB): median of the medians "
+        f"{statistics.median(medians):.2f} (target <= 2.0), worst {max(medians):.2f} "
+        f"(target <= 2.5)"
     )
-    ap.add_argument(
-        "--rss-mb",
-        type=float,
-        default=0.0,
-        help="also generate a log of this size and report the peak RSS of parsing it",
-    )
-    args = ap.parse_args()
 
-    path = args.keep or Path(tempfile.mkstemp(suffix=".log")[1])
-    if not (args.keep and path.exists()):
-        generate(path, args.mb)
-    size = path.stat().st_size
-    mb = size / 1e6
-    with path.open(encoding="utf-8", newline="") as f:
-        n_lines = sum(1 for _ in f)
-    print(f"log: {mb:.1f} MB, {n_lines} lines ({path if args.keep else 'temporary'})")
 
-    trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # build the grammars outside the timing
-    eager_parse(path).tactics_frame()  # and compile every matcher the log uses
+def run_mix(repeat: int, megabytes: float, rss: bool) -> None:
+    root = corpus()
+    logs = sorted(root.glob("*.log")) + sorted(root.glob("seeds/*.log")) if root.is_dir() else []
+    if not logs:
+        print(f"real mix: none (no corpus at {root})")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        big = repeated(logs, megabytes, Path(tmp) / "mix.log")
+        size = big.stat().st_size
+        base, parse, ratio = ratios(big, repeat)
+        print(
+            f"real mix ({len(logs)} logs, {size / 1e6:.0f} MB): parse/baseline {_stats(ratio)} "
+            f"(target <= 2.5; parse {min(parse):.3f} s, baseline {min(base):.3f} s)"
+        )
+        if rss:
+            peak = peak_rss(big)
+            print(
+                f"real mix: peak RSS of a fresh parse {peak / 1e6:.0f} MB = {peak / size:.2f}x "
+                "the file (target <= 3)"
+            )
+
+
+def run_generated(repeat: int, megabytes: float, keep: Path | None) -> None:
+    path = keep or Path(tempfile.mkstemp(suffix=".log")[1])
+    if not (keep and path.exists()):
+        generate(path, megabytes)
+    mb = path.stat().st_size / 1e6
+    eager_parse(path).tactics_frame()  # every matcher the log uses, outside the timing
     rounds: dict[str, list[float]] = {k: [] for k in ("base", "parse", "tactics", "touch", "eager")}
-    build = None
-    for _ in range(args.repeat):
+    for _ in range(repeat):
         t0 = time.process_time()
         baseline(path)
         rounds["base"].append(time.process_time() - t0)
-        del build
         gc.collect()
         t0 = time.process_time()
         build = trtlog.parse(path)
@@ -436,60 +439,42 @@ def main() -> int:
         t0 = time.process_time()
         build = eager_parse(path)
         for event in build.events:
-            event.kind  # noqa: B018 (the same loop as (d): both sides touch every event)
+            event.kind  # noqa: B018 (the same loop on both sides)
         rounds["eager"].append(time.process_time() - t0)
-    assert build is not None
+        del build
     base = rounds["base"]
     parse_ratio = [p / b for p, b in zip(rounds["parse"], base, strict=True)]
     frame_ratio = [
         (p + t) / b for p, t, b in zip(rounds["parse"], rounds["tactics"], base, strict=True)
     ]
     touch_ratio = [t / e for t, e in zip(rounds["touch"], rounds["eager"], strict=True)]
-    unrec = build.counts().get("unrecognized", 0)
-    print(
-        f"events: {len(build.events)} ({unrec} unrecognized); "
-        f"lossless: {build.to_text() == path.read_text(encoding='utf-8')}"
-    )
-    print(f"seconds (min / median / max of {args.repeat} rounds):")
-    print(f"  baseline:              {_stats(base)}  ({mb / min(base):.1f} MB/s)")
-    print(
-        f"  trtlog.parse:          {_stats(rounds['parse'])}  ({mb / min(rounds['parse']):.1f} MB/s)"
-    )
-    print(f"  tactics_frame():       {_stats(rounds['tactics'])}")
-    print(f"  parse + every event:   {_stats(rounds['touch'])}")
-    print(f"  eager parse (0.1):     {_stats(rounds['eager'])}")
-    print("ratios per round (min / median / max):")
-    print(f"  parse / baseline:                  {_stats(parse_ratio)}  (target <= 2.0)")
-    print(f"  parse + tactics_frame / baseline:  {_stats(frame_ratio)}  (target <= 3.0)")
-    print(f"  parse + every event / eager parse: {_stats(touch_ratio)}  (target <= 1.0)")
-    del build
-    gc.collect()
-    if args.breakdown:
-        breakdown(path, args.repeat)
-    if not args.no_memory:
-        tracemalloc.start()
-        build = trtlog.parse(path)
-        retained, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-        print(
-            f"traced memory: retained {retained / 1e6:.0f} MB = {retained / size:.2f}x the file "
-            f"(target <= 2.5), peak during parse {peak / 1e6:.0f} MB = {peak / size:.2f}x"
-        )
-        del build
-    if not args.keep:
+    print(f"generated log ({mb:.1f} MB), seconds and ratios (min / median / max of {repeat}):")
+    print(f"  baseline {_stats(base)}, trtlog.parse {_stats(rounds['parse'])}")
+    print(f"  parse / baseline:                  {_stats(parse_ratio)}")
+    print(f"  parse + tactics_frame / baseline:  {_stats(frame_ratio)}")
+    print(f"  parse + every event / eager parse: {_stats(touch_ratio)}")
+    if not keep:
         os.unlink(path)
-    if args.rss_mb:
-        big = Path(tempfile.mkstemp(suffix=".log")[1])
-        try:
-            generate(big, args.rss_mb)
-            big_size = big.stat().st_size
-            rss = peak_rss(big)
-            print(
-                f"peak RSS parsing a {big_size / 1e6:.0f} MB log: {rss / 1e6:.0f} MB = "
-                f"{rss / big_size:.2f}x the file (target <= 3.5)"
-            )
-        finally:
-            big.unlink()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--input", choices=("real", "mix", "generated"), action="append")
+    ap.add_argument("--repeat", type=int, default=3, help="timed rounds (min/median/max)")
+    ap.add_argument("--real-mb", type=float, default=10.0, help="size of each real log (MB)")
+    ap.add_argument("--mix-mb", type=float, default=50.0, help="size of the real mix (MB)")
+    ap.add_argument("--mb", type=float, default=50.0, help="size of the generated log (MB)")
+    ap.add_argument("--keep", type=Path, help="write the generated log here and keep it")
+    ap.add_argument("--no-rss", action="store_true", help="skip the real mix's peak RSS")
+    args = ap.parse_args()
+    inputs = args.input or ["real", "mix", "generated"]
+    trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # the grammars, outside the timing
+    if "real" in inputs:
+        run_real(args.repeat, args.real_mb)
+    if "mix" in inputs:
+        run_mix(args.repeat, args.mix_mb, not args.no_rss)
+    if "generated" in inputs:
+        run_generated(args.repeat, args.mb, args.keep)
     return 0
 
 

@@ -19,8 +19,8 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 SMALL = {
     "engine_load.py": (["--layers", "400", "--repeat", "2"], ["ratio:", "floor:"]),
     "parse_throughput.py": (
-        ["--mb", "0.3", "--repeat", "1", "--no-memory", "--breakdown"],
-        ["ratio", "parse + every event / eager parse:", "breakdown"],
+        ["--real-mb", "0.2", "--mix-mb", "0.5", "--mb", "0.3", "--repeat", "1", "--no-rss"],
+        ["real logs", "real mix", "parse + every event / eager parse:"],
     ),
     "graph.py": (["--events", "2000", "--repeat", "1"], ["ratio (b)/(a)"]),
     "lint.py": (["--mb", "0.3", "--layers", "400", "--repeat", "1"], ["ratio (b)/(a)"]),

@@ -22,7 +22,7 @@ from typing import Any, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticSerializationError
 
-__all__ = ["ExactJson", "assemble", "gc_paused", "same_values"]
+__all__ = ["ExactJson", "assemble", "gc_paused", "put", "same_values"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -54,6 +54,19 @@ def assemble(
     _set(obj, "__pydantic_extra__", extra)
     _set(obj, "__pydantic_private__", None)
     return obj
+
+
+def put(model: BaseModel, name: str, value: Any) -> None:
+    """Set ``name`` in a (frozen) model's ``__dict__``: a field made on first read, or a cache.
+
+    Example:
+        >>> from trtlog.buildlog import SourceMeta
+        >>> meta = SourceMeta(name="a")
+        >>> put(meta, "_note", 1)
+        >>> meta.__dict__["_note"]
+        1
+    """
+    model.__dict__[name] = value
 
 
 @contextmanager

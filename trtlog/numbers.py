@@ -9,13 +9,11 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Sequence
-from functools import cache
 
 __all__ = [
     "U64",
     "decode_version",
     "format_tactic",
-    "has_run",
     "parse_dims_x",
     "parse_hex",
     "parse_int",
@@ -26,30 +24,6 @@ __all__ = [
 ]
 
 U64 = 1 << 64
-
-
-def has_run(text: str, alphabet: bytes, length: int) -> bool:
-    """Whether ``text`` holds ``length`` characters of ``alphabet`` (ASCII) in a row.
-
-    Each byte of the UTF-8 text mapped to a mark or a space (one ``bytes.translate``), then
-    one substring search for ``length`` marks: many times faster than a regex such as
-    ``[0-9]{640}``, which tries a match at every character of the alphabet. A character
-    outside ASCII is bytes of 0x80 and more, never in ``alphabet``, so the runs are the same.
-
-    Example:
-        >>> has_run("0x0123456789abcdef", b"0123456789abcdef", 17), has_run("1" * 17, b"1", 17)
-        (False, True)
-    """
-    mark, table = _run_table(alphabet)
-    return mark * length in text.encode("utf-8", "surrogatepass").translate(table)
-
-
-@cache
-def _run_table(alphabet: bytes) -> tuple[bytes, bytes]:
-    """A mark and the table that maps each byte of ``alphabet`` to it, any other to a space."""
-    mark = b"x"
-    table = dict.fromkeys(range(256), 0x20) | dict.fromkeys(alphabet, mark[0])
-    return mark, bytes(table.values())
 
 
 def parse_num(text: str) -> float:

@@ -102,28 +102,3 @@ def test_a_summary_loads_no_grammar_and_compiles_only_what_it_meets() -> None:
 )
 def test_only_the_named_command_is_made(argv: list[str], command: str | None) -> None:
     assert _command_of(argv) == command
-
-
-def test_a_shape_that_repeats_gets_its_whole_line_regex() -> None:
-    """The first lines of a shape take the ordinary path, later ones the whole-line regex
-    (compiled at the 64th): the events are the same as the Lark-only parse's."""
-    from trtlog.parser import compiled
-    from trtlog.parser.stream import LogParser
-
-    lines = [
-        f"[01/10/2024-21:52:52] [V] [TRT] Running: ConstShuffleFusion on /model/n{i}/Squeeze\n"
-        for i in range(200)
-    ]
-    fast = list(LogParser().run(lines))
-    slow = list(LogParser(compiled=False).run(lines))
-    assert fast == slow and {e.kind for e in fast} == {"pass_run"}
-    assert [e.span for e in fast] == [(i, i) for i in range(1, 201)]
-    envs = [
-        spec.env
-        for table in grammar._MATCHERS.values()
-        for start in table._done.values()
-        if start is not None
-        for spec in start._specs
-        if "_linematch" in spec.env
-    ]
-    assert any(not isinstance(env["_linematch"], compiled._LazyFullmatch) for env in envs)

@@ -21,19 +21,14 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
-from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused
+from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused, put
 from trtlog.buildlog.header import Device, Options, Run, derive_header
 from trtlog.buildlog.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
 from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.buildlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
-from trtlog.buildlog.store import EventStore, KindRows, kind_rows
-from trtlog.engine.from_log import (
-    DUMP_WALK_KINDS,
-    ENGINE_EVENTS,
-    engine_from_events,
-    last_dump_layer_count,
-)
-from trtlog.engine.model import Engine, Profile
+from trtlog.buildlog.store import EventStore, KindRows, event_columns
+from trtlog.engine.from_log import ENGINE_EVENTS, engine_from_events
+from trtlog.engine.model import Engine
 from trtlog.events import (
     Event,
     EventBase,
@@ -164,7 +159,7 @@ class Build(ExactJson):
                 store = self.__dict__.get("_store")
                 if store is not None:
                     events = store.events()
-                    self.__dict__["events"] = events
+                    put(self, "events", events)
                     return events
             return super().__getattr__(item)
 
@@ -215,10 +210,7 @@ class Build(ExactJson):
         """The fields of every ``kind`` event as columns, in file order.
 
         Columns: ``line``, ``end_line``, ``severity``, then the kind's own fields in the
-        event class's order (the values the events hold; only ``fields``, when given: a
-        field made per message, like an inspector record's parameters, is then not made).
-        Answered from the event store without building the events when they are not built
-        yet.
+        event class's order (the values the events hold; only ``fields``, when given).
 
         Raises:
             ValueError: ``kind`` is not an event kind.
@@ -230,10 +222,7 @@ class Build(ExactJson):
             [0.5]
         """
         check_kinds((kind,))
-        store = self._lazy
-        if store is None:  # the events are built: a store of this kind's (the index by kind)
-            store = EventStore.of_events(self._by_kind.get(kind, []), self.line_count)
-        return store.columns(kind, fields)
+        return event_columns(self.events_of(kind), kind, fields)
 
     def to_text(self) -> str:
         """The decoded input, exactly (line endings included)."""
@@ -261,7 +250,7 @@ class Build(ExactJson):
         """
         data = self.text.encode("utf-8", "surrogatepass")
         if "_line_starts" not in self.__dict__:
-            self.__dict__["_line_starts"] = line_starts(self.text, data)
+            put(self, "_line_starts", line_starts(self.text, data))
         return data
 
     @property
@@ -324,7 +313,8 @@ class Build(ExactJson):
         """Every event's kind, lines and severity, without building the events.
 
         ``(kind, first lines, last lines, severities)`` parts, each of one kind and in file
-        order, that together hold every event once (see :func:`trtlog.buildlog.store.kind_rows`).
+        order, that together hold every event once (:meth:`EventStore.kind_rows
+        <trtlog.buildlog.store.EventStore.kind_rows>`).
 
         Example:
             >>> from trtlog import parse_text
@@ -334,7 +324,7 @@ class Build(ExactJson):
         store = self._lazy
         if store is None:
             store = EventStore.of_events(self.events, self.line_count)
-        return kind_rows(store)
+        return store.kind_rows()
 
     def text_of(self, event: Any) -> str:
         """The raw lines of an event (line endings included)."""
@@ -520,25 +510,6 @@ class Build(ExactJson):
                 return None
             profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
             return engine if profile is None else engine.with_profile(profile)
-
-    def engine_outline(self) -> tuple[int, Profile | None] | None:
-        """``len(engine.layers)`` and ``engine.profile`` of :attr:`engine` (``None`` without one).
-
-        Without building the engine when the build is lazy and its engine not made yet (what
-        the summary and the report's overview need of it): the layer count is that of the
-        log's last layer dump with detailed records, found by a walk from the end that parses
-        no earlier dump, and the profile is the log's own table, as :attr:`engine` merges it.
-        Otherwise (an eager build, an engine already made, a log without a detailed dump)
-        read from :attr:`engine`.
-        """
-        store = self._lazy if "engine" not in self.__dict__ else None
-        walk = None if store is None else store.reversed_of(DUMP_WALK_KINDS)
-        count = None if walk is None else last_dump_layer_count(walk)
-        if count is None:
-            engine = self.engine
-            return None if engine is None else (len(engine.layers), engine.profile)
-        profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
-        return count, profile
 
     def _events_for(self, classes: tuple[type[EventBase], ...]) -> list[Event]:
         """The events a reader of only ``classes`` needs.

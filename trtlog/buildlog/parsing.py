@@ -9,21 +9,17 @@ memory bounded whatever the size of the log.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from trtlog._pydantic import gc_paused
+from trtlog._pydantic import gc_paused, put
 from trtlog.buildlog.header import HEADER_KINDS, derive_header
 from trtlog.buildlog.model import Build, SourceMeta
 from trtlog.buildlog.store import EventStore
 from trtlog.errors import InputError
 from trtlog.events import Event
-from trtlog.parser.scanner import PIECE, Unusual, scan
+from trtlog.parser.scanner import PIECE, scan
 from trtlog.parser.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parser.stream import LogParser
-
-if TYPE_CHECKING:
-    pass
-
 
 __all__ = ["build_of_text", "iter_events", "parse", "parse_text", "source_meta"]
 
@@ -79,10 +75,7 @@ def build_of_text(
     store: EventStore | None = None
     if not strict and lines is None:
         with gc_paused():
-            try:
-                store = EventStore(scan(text, LogParser(source=meta.name), piece, progress))
-            except Unusual:
-                store = None
+            store = EventStore(scan(text, LogParser(source=meta.name), piece, progress))
     if store is not None:
         n_lines = store.n_lines
         header = derive_header(store.events_of(HEADER_KINDS), n_lines)
@@ -107,7 +100,7 @@ def build_of_text(
         fields["events"] = events
     build = Build.model_construct(**fields)
     if store is not None:
-        build.__dict__["_store"] = store
+        put(build, "_store", store)
     return build
 
 

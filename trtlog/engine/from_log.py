@@ -11,7 +11,7 @@ the CLI fall back on.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from trtlog.engine.model import NAMES_ONLY_NOTE, Engine, EngineLayer, EngineOrigin
@@ -37,14 +37,10 @@ from trtlog.events import (
 from trtlog.names import OnnxSource, onnx_nodes_of_name
 
 __all__ = [
-    "DUMP_EVENTS",
-    "DUMP_WALK_KINDS",
     "ENGINE_EVENTS",
     "engine_from_autotuned",
     "engine_from_events",
     "engine_from_placement",
-    "engine_tactics",
-    "last_detailed_dump",
 ]
 
 # every event class engine_from_events reads; it skips every other event (a lazy Build hands
@@ -158,119 +154,6 @@ def _read_dumps(events: Sequence[Event]) -> _Dumps | None:
         return None
     index, (dump_kind, records) = candidates[-1]
     return _Dumps(index, dump_kind, records, foreign, bindings)
-
-
-def _kind(cls: type[EventBase]) -> str:
-    return cls.model_fields["kind"].default  # type: ignore[no-any-return]
-
-
-# the kinds of a dump's records, by the kind of dump (what _read_dumps tests by class)
-_INSPECTOR_KINDS = frozenset({_kind(InspectorRecord), _kind(InspectorLayerName)})
-_LISTING_KINDS = frozenset({_kind(EngineLayerInfo)})
-# the kinds of the events that start a dump (_DUMP_STARTS), and the records of that dump
-_DUMP_START_KINDS = {
-    _kind(cls): _LISTING_KINDS if start == "listing" else _INSPECTOR_KINDS
-    for cls, start in _DUMP_STARTS.items()
-}
-_INSPECTOR_RECORD = _kind(InspectorRecord)
-#: the kinds :func:`last_detailed_dump` walks over
-DUMP_WALK_KINDS = _INSPECTOR_KINDS | _LISTING_KINDS | frozenset(_DUMP_START_KINDS)
-
-
-def last_detailed_dump(walk: Iterator[Any]) -> list[Any] | None:
-    """The events of a log's last layer dump with detailed records, walking from the end.
-
-    ``walk``: the events of :data:`DUMP_WALK_KINDS`, last first. :func:`_read_dumps` makes
-    the engine of the last dump holding an inspector record (``Name: ..., LayerType: ...``);
-    a dump runs from its start line (or from a record of the other dump kind) to the next
-    one. Reading from the end, the first dump that holds a detailed record is that dump,
-    complete once the walk meets what began it, so the earlier dumps' records are never
-    parsed (a 50 MB log prints a listing and a dump per builder round). ``_read_dumps`` over
-    the events returned (one dump, detailed) chooses the same records. ``None`` when no dump
-    has a detailed record (the caller reads them all).
-    """
-    records: list[Any] = []
-    current: frozenset[str] | None = None  # the kinds of the dump being read backwards
-    detailed = False
-    for event in walk:
-        kind = event.kind
-        starts = _DUMP_START_KINDS.get(kind)
-        if starts is not None:
-            if detailed:
-                if starts is current:
-                    records.append(event)
-                break
-            records, current = [], None
-            continue
-        if current is not None and kind not in current:
-            if detailed:
-                break
-            records, current = [], None
-        if current is None:
-            current = _INSPECTOR_KINDS if kind in _INSPECTOR_KINDS else _LISTING_KINDS
-        records.append(event)
-        detailed = detailed or kind == _INSPECTOR_RECORD
-    if not detailed:
-        return None
-    records.reverse()
-    return records
-
-
-def last_dump_layer_count(walk: Iterator[Any]) -> int | None:
-    """The number of layers of the engine of the log's last detailed layer dump.
-
-    ``walk`` as for :func:`last_detailed_dump`; ``None`` when no dump has a detailed record
-    (the caller builds the engine from all of them). Equal to ``len(engine.layers)`` of
-    :func:`engine_from_events` over the same log: one layer per record of that dump.
-    """
-    last = last_detailed_dump(walk)
-    found = None if last is None else _read_dumps(last)
-    return None if found is None else len(found.records)
-
-
-#: the events :func:`engine_tactics` reads (a dump's records and where dumps start)
-DUMP_EVENTS: tuple[type[EventBase], ...] = (
-    EngineLayerInfo,
-    EngineLayerInfoHeader,
-    EngineLayersDetailed,
-    InspectorLayerName,
-    InspectorLayersHeader,
-    InspectorRecord,
-    ProfileRow,
-)
-
-
-def engine_tactics(
-    events: Sequence[Event],
-) -> tuple[dict[str, int], dict[str, tuple[str | None, ...]]]:
-    """Per layer of the engine a log describes: its tactic, and its tensors' element types.
-
-    What ``Build.engine`` gives (``{x.name: x.tactic for x in engine.layers}`` for layers with
-    a tactic; the dtypes of the inputs then outputs of layers with tensors) without building
-    the engine: the layers the tactics frame marks ``in_engine`` with. ``events`` need only
-    hold :data:`DUMP_EVENTS`.
-
-    Example:
-        >>> import trtlog
-        >>> b = trtlog.parse_text(
-        ...     "[V] [TRT] Engine Layer Information:\\n"
-        ...     "Layer(Reformat): r, Tactic: 0x0000000000000000, a (Float[1,3]) -> b (Half[1,3])\\n"
-        ... )
-        >>> engine_tactics(b.events)
-        ({'r': 0}, {'r': ('FP32', 'FP16')})
-    """
-    found = _read_dumps(events)
-    tactics: dict[str, int] = {}
-    dtypes: dict[str, tuple[str | None, ...]] = {}
-    if found is None:
-        return tactics, dtypes
-    for record in found.records:
-        if isinstance(record, InspectorRecord | EngineLayerInfo):
-            if record.tactic is not None:
-                tactics[record.layer] = record.tactic
-            if record.inputs or record.outputs:
-                dtypes[record.layer] = tuple(t.dtype for t in (*record.inputs, *record.outputs))
-    return tactics, dtypes
 
 
 def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:

@@ -24,7 +24,6 @@ from trtlog.frames.schema import (
     SCHEMAS,
     frame_from_columns,
     frame_from_records,
-    tactic_hex_series,
 )
 
 if TYPE_CHECKING:
@@ -182,6 +181,4 @@ def tactics_frame(build: Build, engine_layers: Mapping[str, int] | None = None) 
     # the rows: trtlog.buildlog.tactics
     columns = tactic_columns(build, engine_layers, arrays=True)
     with gc_paused():
-        if columns["tactic_hex"] is None:
-            columns["tactic_hex"] = tactic_hex_series(columns["tactic"])
         return frame_from_columns("tactics", columns)

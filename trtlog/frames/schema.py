@@ -12,14 +12,13 @@ from typing import Any
 
 import pandas as pd
 
-from trtlog.buildlog.tactics import Indexed, escaped
+from trtlog.buildlog.tactics import escaped
 
 __all__ = [
     "SCHEMAS",
     "empty_frame",
     "frame_from_columns",
     "frame_from_records",
-    "tactic_hex_series",
 ]
 
 #: Every frame's columns and dtypes, in order (filled by the frame modules).
@@ -61,27 +60,6 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     no real value is that large, so a nullable column shows it as missing and a plain one
     (which cannot) says which frame and column it is.
     """
-    if isinstance(values, pd.Series) and str(values.dtype) == dtype:
-        return values  # made in its dtype already (tactic_hex_series)
-    if isinstance(values, Indexed):
-        if dtype == "string" and _ARROW_STRINGS and len(values) > 1000:
-            import pyarrow as pa
-
-            try:
-                distinct = pa.array(values.distinct, type=pa.large_string())
-            except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeEncodeError):
-                pass
-            else:  # each distinct value converted once, then one take in Arrow
-                taken = distinct.take(pa.array(values.positions))
-                return pd.Series(pd.arrays.ArrowStringArray(taken))  # type: ignore[arg-type]
-        if dtype == "Int64" and len(values) > 1000:
-            try:  # the distinct values typed once, then one take
-                distinct_ints = pd.array(list(values.distinct), dtype="Int64")
-            except (TypeError, ValueError, OverflowError):
-                pass
-            else:
-                return pd.Series(distinct_ints.take(values.positions))
-        values = values.array()
     if dtype in ("Int64", "UInt64") and len(values) > 1000 and _all_none(values):
         import numpy as np
 
@@ -124,29 +102,3 @@ def _all_none(values: Sequence[Any]) -> bool:
 
 
 _ARROW_STRINGS = pd.StringDtype().storage == "pyarrow"
-
-
-def tactic_hex_series(tactics: Any) -> pd.Series[Any]:
-    """``format_tactic`` of every id of an unsigned 64-bit array, as a ``string`` column.
-
-    ``0x`` and the 16 hex digits of each value's big-endian bytes, laid out as one Arrow
-    buffer (no Python string per row) when the string storage is pyarrow.
-    """
-    import numpy as np
-
-    n = len(tactics)
-    digits = np.frombuffer(tactics.astype(">u8").tobytes().hex().encode("ascii"), np.uint8)
-    if not _ARROW_STRINGS:
-        text = digits.tobytes().decode("ascii")
-        return pd.Series(["0x" + text[i : i + 16] for i in range(0, 16 * n, 16)], dtype="string")
-    import pyarrow as pa
-
-    data = np.empty((n, 18), dtype=np.uint8)
-    data[:, 0] = ord("0")
-    data[:, 1] = ord("x")
-    data[:, 2:] = digits.reshape(n, 16)
-    offsets = np.arange(0, 18 * n + 1, 18, dtype=np.int64)
-    array = pa.LargeStringArray.from_buffers(
-        n, pa.py_buffer(offsets.tobytes()), pa.py_buffer(data.tobytes())
-    )
-    return pd.Series(pd.arrays.ArrowStringArray(array))

@@ -961,25 +961,9 @@ def _tactics(columns: Mapping[str, Any], s: Strings, lines: Lines) -> dict[str, 
 
 
 def _string_ids(values: Any, rows: Any, s: Strings) -> list[int | None]:
-    """``s.many`` of the texts of a column of ``tactic_columns`` at ``rows`` (rising).
+    """``s.many`` of the texts of a column of ``tactic_columns`` at ``rows``."""
+    from trtlog.buildlog.tactics import column_take, column_texts
 
-    A state column (an :class:`~trtlog.buildlog.tactics.Indexed` whose positions rise with the
-    rows: the state after each control row) holds runs of one value: its texts are looked up
-    once per run and repeated (the string table gets them in the same order), not once per
-    row.
-    """
-    import numpy as np
-
-    from trtlog.buildlog.tactics import Indexed, column_take, column_texts
-
-    if isinstance(values, Indexed) and len(rows) > 1:
-        slots = np.asarray(values.positions)[rows]
-        if bool((slots[1:] >= slots[:-1]).all()):
-            starts = np.r_[True, slots[1:] != slots[:-1]]
-            ids = np.empty(int(starts.sum()), dtype=object)
-            ids[:] = s.many(column_texts(values.distinct[slots[starts]]))
-            taken: list[int | None] = ids[np.cumsum(starts) - 1].tolist()
-            return taken
     return s.many(column_texts(column_take(values, rows)))
 
 
@@ -1008,12 +992,9 @@ def _engine_tactics(
 
 
 def _hex_of(columns: Mapping[str, Any], rows: Any) -> list[str | None]:
-    """The ``tactic_hex`` texts of ``rows`` (spelled from the ids when not given)."""
-    from trtlog.buildlog.tactics import column_take, hex_texts
+    """The ``tactic_hex`` texts of ``rows``."""
+    from trtlog.buildlog.tactics import column_take
 
-    if columns["tactic_hex"] is None:  # an unsigned 64-bit array (tactic_columns, arrays)
-        hexes: list[str | None] = list(hex_texts(columns["tactic"][rows]))
-        return hexes
     return column_take(columns["tactic_hex"], rows)
 
 

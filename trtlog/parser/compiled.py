@@ -48,7 +48,6 @@ from trtlog.parser._lark import (
     tree_callbacks,
     unwrap,
 )
-from trtlog.parser.envelope import LINE_ENVELOPE
 
 __all__ = [
     "Alternative",
@@ -127,7 +126,7 @@ class _Spec(NamedTuple):
     regex: str
     used: tuple[str, ...]
     source: str  # build(m) and direct(message)
-    late_source: str  # line(text) and make(*groups)
+    late_source: str  # make(*groups)
     env: dict[str, Any]
     method: Callable[..., Any]  # the top rule's transformer method
     args: tuple[tuple[Value, str], ...]  # its arguments: each one's value and expression
@@ -180,34 +179,6 @@ class LateRegex:
         return self._compiled
 
 
-class _LazyFullmatch:
-    """``re.compile(regex).fullmatch`` for a generated ``line`` function, compiled late.
-
-    A :class:`LateRegex` of the whole line: until ``_WARM`` lines have asked, this answers
-    ``None`` (``line`` then returns ``None`` and the stream takes its ordinary path: envelope,
-    keyword table, message matcher, the same fields); then it puts the compiled regex's
-    ``fullmatch`` in its place (``line`` reads ``_linematch`` from its globals, ``env``, at
-    every call).
-    """
-
-    __slots__ = ("env", "late")
-
-    def __init__(self, env: dict[str, Any], regex: str) -> None:
-        self.env = env
-        self.late = LateRegex(regex, _WARM)
-
-    def __call__(self, text: str) -> re.Match[str] | None:
-        pattern = self.late.pattern()
-        if pattern is None:
-            return None
-        fullmatch = self.env["_linematch"] = pattern.fullmatch
-        return fullmatch(text)
-
-
-# lines of one shape the stream parses on its ordinary path before its whole-line regex
-_WARM = 64
-
-
 def _never_built(m: re.Match[str]) -> Any:
     raise AssertionError("the pattern that never matches matched")
 
@@ -216,14 +187,13 @@ class CompiledStart:
     """A matcher for one start rule: ``match(message)`` gives the fields or ``None``.
 
     Each alternative's regex and functions are compiled when the alternative is first tried
-    (a short log tries a few of a family's hundreds); its whole-line and scanner functions
-    when first asked for.
+    (a short log tries a few of a family's hundreds); its ``make`` when first asked for.
 
     Attributes:
         start: the start rule.
     """
 
-    __slots__ = ("_lines", "_made", "_shapes", "_specs", "first", "start")
+    __slots__ = ("_made", "_shapes", "_specs", "first", "start")
 
     def __init__(self, start: str, specs: list[_Spec]) -> None:
         self.start = start
@@ -231,9 +201,7 @@ class CompiledStart:
         self._made: list[_Made | None] = [None] * len(specs)
         #: The alternative that matched last, as one function message → fields or None.
         self.first: Callable[[str], Any] = _nothing
-        # per alternative: its leading literal and a function that matches a whole line with
-        # the trtexec envelope, giving (fields, severity letter) or None; its Shape
-        self._lines: list[tuple[str | None, Callable[[str], Any]] | None] = [None] * len(specs)
+        # per alternative: its Shape
         self._shapes: list[Shape | None] = [None] * len(specs)
 
     @property
@@ -259,12 +227,8 @@ class CompiledStart:
     def _make(self, i: int) -> None:
         spec = self._specs[i]
         env = spec.env
-        # the whole-line regex is compiled once ``line`` has been called often enough (the
-        # stream's hot path); the scanner asks only for the shape
-        env["_linematch"] = _LazyFullmatch(env, LINE_ENVELOPE + spec.regex)
         namespace: dict[str, Any] = {}
         exec(compile(spec.late_source, f"<compiled {self.start}>", "exec"), env, namespace)
-        self._lines[i] = (spec.literal, namespace["line"])
         self._shapes[i] = Shape(
             spec.literal,
             spec.regex,
@@ -300,11 +264,6 @@ class CompiledStart:
         """The shape of the (first) alternative that matches ``message``."""
         i = self._matching(message)
         return None if i is None else self._shapes[i]
-
-    def line_matcher(self, message: str) -> tuple[str | None, Callable[[str], Any]] | None:
-        """The whole-line function of the (first) alternative that matches ``message``."""
-        i = self._matching(message)
-        return None if i is None else self._lines[i]
 
     def match(self, message: str) -> Any:
         """The start rule's transformed result for ``message``, or ``None`` if it does not match."""
@@ -482,9 +441,6 @@ def _arg(value: Value, expr: str, used: tuple[str, ...], env: dict[str, Any]) ->
     return ("expr", namespace["arg"])
 
 
-_ENVELOPE = re.compile(LINE_ENVELOPE)
-
-
 def _groups(regex: str) -> dict[str, int]:
     r"""The index of each named group of ``regex``, as ``re.compile(regex).groupindex`` has it.
 
@@ -563,25 +519,15 @@ def compile_start(
         used = tuple(dict.fromkeys(_GROUP_CALL.findall(expr)))
         body = _GROUP_CALL.sub(r"v_\1", expr)
         fetch = _fetch(groups, list(used))
-        # the line regex's groups: the envelope's, then the message's shifted past them
-        line_groups = {n: i + _ENVELOPE.groups for n, i in groups.items()}
-        line_groups.update(_ENVELOPE.groupindex)
-        fetch_line = _fetch(line_groups, [*used, "env_severity"])
-        # Four entry points: build(m) for a match found elsewhere, direct(message) that
-        # matches and builds in one call; line(text) that also matches the trtexec
-        # envelope (the hot path of the stream: one regex call per line) and make(groups)
-        # for the scanner, compiled when first asked for (CompiledStart._make).
+        # Three entry points: build(m) for a match found elsewhere, direct(message) that
+        # matches and builds in one call, and make(groups) for the lines LineShapes takes,
+        # compiled when first asked for (CompiledStart._make).
         source = (
             f"def build(m):\n{fetch}    return {body}\n"
             f"def direct(message):\n    m = _fullmatch(message)\n"
             f"    if m is None:\n        return None\n{fetch}    return {body}\n"
         )
-        late_source = (
-            f"def line(text):\n    m = _linematch(text)\n"
-            f"    if m is None:\n        return None\n{fetch_line}"
-            f"    return ({body}, v_env_severity)\n"
-            f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
-        )
+        late_source = f"def make({', '.join(f'v_{n}' for n in used)}):\n    return {body}\n"
         method = env[f"r_{call[1]}"]
         args = tuple((value, _source(value, env, transformer)) for value in call[2])
         specs.append(_Spec(literal, regex, used, source, late_source, env, method, args))

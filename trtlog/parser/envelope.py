@@ -19,9 +19,6 @@ __all__ = [
     "FAST_ENVELOPE",
     "LETTER_SEVERITY",
     "LINE_ENVELOPE",
-    "MESSAGE_AT",
-    "TAGGED_MESSAGE_AT",
-    "TRT_TAG",
     "Split",
     "split_envelope",
     "strip_ansi",
@@ -54,13 +51,6 @@ _WORD_SEVERITY: dict[str, Severity] = {
 # The trtexec envelope, written once: ``[01/10/2024-21:52:52] [V] [TRT] `` (the tag optional).
 _STAMP = r"\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d"
 _LETTERS = "VIWEF"
-#: The ``[TRT]`` tag and the blank after it.
-TRT_TAG = "[TRT] "
-#: Where the message starts after ``[ts] [S] ``, and after ``[ts] [S] [TRT] `` (the hot path
-#: of the stream reads the first characters of a message there without a regex).
-MESSAGE_AT = len("[01/10/2024-21:52:52] [V] ")
-TAGGED_MESSAGE_AT = MESSAGE_AT + len(TRT_TAG)
-
 #: The common trtexec envelope ``[ts] [S] `` with an optional ``[TRT] ``: tried first because
 #: nearly every line of a trtexec log has it.
 #: Groups: timestamp, severity letter, ``[TRT]`` tag (or None), message.

@@ -16,7 +16,7 @@ does a line whose rule fails to parse (Lark's message is logged at DEBUG), unles
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any, cast
 
@@ -31,9 +31,6 @@ from trtlog.parser.dispatch import Dispatcher, Route
 from trtlog.parser.envelope import (
     FAST_ENVELOPE,
     LETTER_SEVERITY,
-    MESSAGE_AT,
-    TAGGED_MESSAGE_AT,
-    TRT_TAG,
     split_envelope,
     strip_ansi,
 )
@@ -47,20 +44,15 @@ from trtlog.parser.fragments import (
     unquote,
 )
 from trtlog.parser.grammar import matchers, parse_message, with_routes
+from trtlog.parser.shapes import LineShapes
 
-__all__ = ["FRAGMENT_KINDS", "Deferred", "LogParser", "default_dispatcher", "iter_log_events"]
+__all__ = ["FRAGMENT_KINDS", "LogParser", "default_dispatcher", "iter_log_events"]
 
 #: the kinds :meth:`LogParser._fragment` gives a message no rule took (or its rule rejected)
 FRAGMENT_KINDS = frozenset({"profile_row", "profile_columns"})
 
-# the hot loop of LogParser.run inlines trtlog._pydantic.assemble
-_new = object.__new__
-_set = object.__setattr__
-
 log = logging.getLogger(__name__)
 
-_RECENT = 512  # shapes remembered by their first characters
-_KEY = 8  # how many first characters of a message key the shapes
 _SPECIFIC = 14  # the shortest keyword prefix that identifies a message without its envelope
 
 
@@ -89,45 +81,6 @@ class _Construct:
         self.messages = [message]
         self.pending: list[tuple[int, str]] = []
         self.severity = severity
-
-
-class Deferred:
-    """A one-line message whose rule changes no parser state, parsed when asked for.
-
-    ``event()`` gives what :meth:`LogParser.feed` would have given for the line: the rule's
-    event, or ``unrecognized`` when the message does not parse.
-    """
-
-    __slots__ = ("fallback", "message", "parser", "route", "severity", "span")
-
-    def __init__(
-        self,
-        parser: LogParser,
-        route: Route,
-        message: str,
-        n: int,
-        severity: Severity | None,
-        fallback: tuple[str, Envelope | None, Severity | None, bool, str | None],
-    ) -> None:
-        self.parser = parser
-        self.route = route
-        self.message = message
-        self.span = (n, n)
-        self.severity = severity
-        #: message, envelope, severity, trt and prefix of the ``unrecognized`` event
-        self.fallback = fallback
-
-    def event(self) -> Any:
-        """The event of the line."""
-        parser = self.parser
-        event = parser._build(self.route, self.message, self.span, self.severity)
-        if event is None and self.fallback[1] is not None:
-            # an enveloped message its rule rejects may still be a fragment (a profile row
-            # whose blanks a web page collapsed, inside a real profile table): as in `feed`
-            event = parser._fragment(self.span[0], self.fallback[0], self.severity)
-        if event is None:
-            event = parser._unrecognized(self.span[0], *self.fallback)
-        return event
 
 
 class LogParser:
@@ -161,9 +114,6 @@ class LogParser:
         self.recognized = 0
         self._matchers: dict[str, CompiledStart | None] = {}
         self._starts: dict[str, Route] = {}
-        #: Return a :class:`Deferred` instead of parsing a message whose rule changes no
-        #: state (the event store builds it when asked for); never with ``strict``.
-        self.defer = False
 
     @property
     def clean(self) -> bool:
@@ -412,13 +362,6 @@ class LogParser:
                 return None
             self.records = (self._records_route(cont), cont, severity)
             self.records_kind = None
-        elif (
-            self.defer and rule.enters is None and not rule.leaves and route.family.name != "header"
-        ):
-            # its event (or an unrecognized one if it does not parse) depends on nothing else
-            return Deferred(
-                self, route, message, n, severity, (message, envelope, severity, trt, prefix)
-            )
         event = self._build(route, message, (n, n), severity)
         if event is None:
             event = self._fragment(n, message, severity)
@@ -441,17 +384,6 @@ class LogParser:
                     self.records_kind = shape
                 accepted = shape == self.records_kind
             if accepted:
-                if self.defer and self.recognized:
-                    # (once a line was recognized, the count only needs to be non-zero)
-                    self.recognized += 1
-                    return Deferred(
-                        self,
-                        records_route,
-                        text.strip(),
-                        n,
-                        severity,
-                        (text, None, None, False, prefix),
-                    )
                 # a paste may indent the records (a 4-space code block, T6)
                 event = self._build(records_route, text.strip(), (n, n), severity)
                 if event is not None:
@@ -554,108 +486,37 @@ class LogParser:
             return None
         return self._matcher(route)
 
-    @staticmethod
-    def _remember(
-        recent: dict[str, Callable[[str], Any]],
-        matcher: CompiledStart,
-        route: Route,
-        message: str,
-    ) -> None:
-        """Remember the whole-line matcher of ``message``'s shape by its first characters.
-
-        Only shapes that begin with their route's keyword prefix qualify: a line that matches
-        such a shape would be routed to the same rule by the keyword table anyway.
-        """
-        found = matcher.line_matcher(message)
-        prefix = route.rule.prefix
-        if found is None or prefix is None or found[0] is None or not found[0].startswith(prefix):
-            return
-        if len(recent) >= _RECENT:
-            recent.clear()
-        recent[message[:_KEY]] = found[1]
-
     def run(self, lines: Iterable[str]) -> Iterator[Event]:
         """Events of all ``lines`` (each with its line ending), in file order.
 
-        The loop body is the hot path for the common line: a trtexec envelope, no open
-        construct or section, a keyword row that changes no state and a grammar-compiled
-        matcher that matches. It has no side effects until it yields, so any other line goes
-        to :meth:`feed`, which handles every case (and is what ``compiled=False`` uses).
+        A line that :class:`~trtlog.parser.shapes.LineShapes` takes (a one-line message of a
+        rule without state changes, read while the parser is clean) is built from the fields
+        its match gave; every other line goes to :meth:`feed` (all of them with
+        ``compiled=False``).
         """
         feed = self.feed
-        fast = FAST_ENVELOPE.match
-        lookup = self.dispatcher.lookup
-        severities = LETTER_SEVERITY
+        shapes = LineShapes(self.dispatcher, self._plain) if self.compiled else None
+        match = shapes.match if shapes is not None else None
         classes = EVENT_CLASSES
-        plain: dict[int, Any] = {}
-        plain_of = self._plain
-        exclusive = self.dispatcher.is_exclusive
-        # Whole-line matchers by the first characters of the message: a verbose log repeats
-        # a handful of message shapes in long runs, so most lines need one regex call.
-        recent: dict[str, Callable[[str], Any]] = {}
-        hot = self.compiled
-        # no open construct, no section and no records continuation that an enveloped line
-        # can end: only feed() changes that state
-        clean = hot
-        plain_at, tagged_at, tag = MESSAGE_AT, TAGGED_MESSAGE_AT, TRT_TAG
+        severities = LETTER_SEVERITY
+        clean = match is not None and self.clean
         recognized = 0
         n = 0
         for n, raw in enumerate(lines, 1):
             if clean:
-                text = raw.rstrip("\r\n")
-                if "\x1b" not in text and not text[-1:].isspace():
-                    # the message starts after "[MM/DD/YYYY-hh:mm:ss] [S] " and maybe "[TRT] "
-                    at = tagged_at if text[plain_at:tagged_at] == tag else plain_at
-                    line_match = recent.get(text[at : at + _KEY])
-                    try:
-                        found = line_match(text) if line_match is not None else None
-                    except ValueError:  # a value that is none: feed() makes it unrecognized
-                        found = line_match = None
-                        m = None
-                    else:
-                        m = fast(text) if found is None else None
-                    if found is not None:
-                        fields, letter = found
-                    else:
-                        fields = None
-                        if m is not None:
-                            letter, _tag, message = m.group(2, 3, 4)
-                            route = lookup(message, None)
-                            if route is not None:
-                                key = id(route)
-                                matcher = plain.get(key, False)
-                                if matcher is False:
-                                    matcher = plain[key] = plain_of(route)
-                                if matcher is not None:
-                                    try:
-                                        fields = matcher.first(message) or matcher.match(message)
-                                    except ValueError:  # see LogParser._no_value
-                                        fields = None
-                                    if fields is not None and exclusive(route):
-                                        self._remember(recent, matcher, route, message)
-                    if fields is not None:
-                        cls = classes[fields["kind"]]
-                        fields = {**cls._defaults, **fields}
-                        fields["span"] = (n, n)
-                        fields["severity"] = severities[letter]
-                        # assemble() inlined: one Python call less per line (about 3% of the
-                        # parse time); the instance holds what assemble() would set
-                        obj = _new(cls)
-                        _set(obj, "__dict__", fields)
-                        _set(obj, "__pydantic_fields_set__", cls._fields_set)
-                        _set(obj, "__pydantic_extra__", None)
-                        _set(obj, "__pydantic_private__", None)
-                        recognized += 1
-                        yield cast(Event, obj)
-                        continue
+                found = match(raw.rstrip("\r\n"))  # type: ignore[misc]
+                if found is not None:
+                    known, texts = found
+                    fields = known.make(*texts[2:])
+                    cls = classes[fields["kind"]]
+                    data = {**cls._defaults, **fields}
+                    data["span"] = (n, n)
+                    data["severity"] = severities[texts[0] or texts[1] or ""]
+                    recognized += 1
+                    yield cast(Event, assemble(cls, data, None, cls._fields_set))
+                    continue
             out = feed(n, raw)
-            records = self.records
-            clean = (
-                hot
-                and self.construct is None
-                and self.section is None
-                and (records is None or records[1].enveloped is None)
-            )
+            clean = match is not None and self.clean
             if out is not None:
                 if out.__class__ is list:
                     yield from out

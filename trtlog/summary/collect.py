@@ -21,7 +21,7 @@ from trtlog.buildlog.passes import (
     qdq_events,
 )
 from trtlog.buildlog.performance import PERFORMANCE_EVENTS, performances, times_statistics
-from trtlog.buildlog.tactics import Indexed, column_array, column_take, column_texts, tactic_rows
+from trtlog.buildlog.tactics import column_array, column_take, column_texts, tactic_rows
 from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
@@ -159,8 +159,9 @@ def summarize(
         and not e.phase.startswith("TensorRT-managed")
     ]
     weights = [e for e in scope.of(PersistentMemory) if e.memory == "weights"]
-    outline = scope_run.engine_outline()
-    engine_layers, engine_profile = outline if outline is not None else (None, None)
+    engine = scope_run.engine
+    engine_layers = None if engine is None else len(engine.layers)
+    engine_profile = None if engine is None else engine.profile
     built = [e for e in scope_run.of(EngineBuilt) if not e.loaded]
     loaded = [e for e in scope_run.of(EngineBuilt) if e.loaded]
     graph = scope_run.of(GraphBuildDone)
@@ -421,12 +422,7 @@ def _column_figures(columns: Mapping[str, Any]) -> dict[str, int]:
     layer = columns["layer"]
 
     def distinct(rows: Any) -> int:
-        if isinstance(layer, Indexed):
-            used = np.bincount(np.asarray(layer.positions)[rows], minlength=len(layer.distinct))
-            slots = np.flatnonzero(used)
-            texts = column_texts(layer.distinct[slots])
-        else:
-            texts = column_texts(column_take(layer, np.flatnonzero(rows)))
+        texts = column_texts(column_take(layer, np.flatnonzero(rows)))
         return len({t for t in texts if t is not None})
 
     return {

@@ -234,8 +234,6 @@ class AutotuneTransformer(BaseTransformer):
         return {"kind": "nonconforming_implementation", "layer": str(layer), "advice": str(advice)}
 
     def timing_runner(self, layer: Token | None, runner: Token, runner_id: int | None) -> Fields:
-        # `is None`, not `layer or ""`: the same value, and the store's column probe sees a
-        # field that only places its argument (parser/columns.py), so no call per row
         return {
             "kind": "timing_runner",
             "layer": "" if layer is None else intern(str(layer)),

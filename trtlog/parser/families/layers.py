@@ -99,50 +99,6 @@ def split_engine_tensors(text: str) -> tuple[Tensor, ...]:
 
 _ARROW = re.compile(r"(?<=\)\]|\]\)) ->")
 
-# Every run of a descriptor's characters between brackets (each descriptor's dims among them),
-# and the dims int() reads item by item (an item is a number, or a number:width; int() takes
-# at most 4300 digits)
-_DIMS_RUN = re.compile(r"(?<=[(\[])[-\d:,]*(?=[)\]])")
-_NUMBER = r"-?\d{1,4000}(?::-?\d{1,4000})?"
-_DIMS = re.compile(rf"(?:{_NUMBER}(?:,{_NUMBER})*)?")
-
-
-def dims_may_refuse(text: str) -> bool:
-    """Whether ``text`` holds a bracketed dims list ``int()`` may not read (``[1,,2]``, ``(1:)``).
-
-    :meth:`LayersTransformer.engine_layer_info` refuses (``ValueError``) only a listing whose
-    descriptor dims hold such an item; the test is a superset (any bracketed run of digits,
-    ``-``, ``:`` and ``,``, names included), and no run spans a line end.
-
-    Example:
-        >>> dims_may_refuse("a (Half[1,64:8,56,56]) -> b[Float(1,3)]")
-        False
-        >>> dims_may_refuse("x[Half(1,,3)]"), dims_may_refuse("x (Int8[4,72:])")
-        (True, True)
-    """
-    if text.isascii():
-        # the same runs and items with each character as its class (one byte map), found by
-        # one search that tries only at an opening bracket: a sixth of the time of the runs
-        # found one by one on a layer dump's megabytes (the report's kind of every line)
-        return _BAD_DIMS_RUN.search(text.encode("ascii").translate(_DIMS_CLASSES)) is not None
-    return any(_DIMS.fullmatch(run) is None for run in _DIMS_RUN.findall(text))
-
-
-# An ASCII byte as its class for _DIMS_RUN and _DIMS: digits ``d``, ``-``, ``:`` and ``,`` as
-# they are, brackets ``(`` and ``)``, anything else a space; and a run those classes say is
-# not dims (an opening bracket, then what _DIMS does not take before a closing bracket, then
-# the run's own characters up to a closing bracket)
-_DIMS_CLASSES = bytes(
-    {
-        **dict.fromkeys(range(256), 0x20),
-        **dict(zip(b"0123456789-:,([)]", b"dddddddddd-:,(())", strict=True)),
-    }.values()
-)
-_CLASS_NUMBER = rb"-?d{1,4000}(?::-?d{1,4000})?"
-_BAD_DIMS_RUN = re.compile(
-    rb"\((?!(?:" + _CLASS_NUMBER + rb"(?:," + _CLASS_NUMBER + rb")*)?\))[-d:,]*\)"
-)
-
 
 def split_engine_io(text: str) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
     """Split ``<inputs> -> <outputs>`` of the builder's layer listing into two tensor tuples.
@@ -381,13 +337,6 @@ class LayersTransformer(BaseTransformer):
     def INPUT_LIST(self, tok: Token) -> tuple[Tensor, ...]:
         return split_inspector_tensors(str(tok))
 
-    # split_inspector_tensors refuses (ValueError) only a list whose Dimensions, Strides or
-    # StrideOrder hold an item int() cannot read (a format's numbers have at most nine
-    # digits): the event store tests the texts instead of converting them to learn a
-    # record's kind (trtlog.buildlog.store, _converts); a property test checks it
-    # (tests/buildlog/test_kind_rows.py)
-    INPUT_LIST.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
-
     OUTPUT_LIST = INPUT_LIST
 
     def engine_layer_info_header(self) -> Fields:
@@ -403,12 +352,6 @@ class LayersTransformer(BaseTransformer):
             "inputs": inputs,
             "outputs": outputs,
         }
-
-    # Given its converted arguments, engine_layer_info refuses (ValueError: the line becomes
-    # unrecognized) only a listing whose descriptor dims int() cannot read: the event store
-    # reads this mark to know such a line's kind without building it (trtlog.buildlog.store,
-    # _deferred_kinds); a property test checks it (tests/buildlog/test_kind_rows.py).
-    engine_layer_info.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
 
     def engine_layers_detailed(self) -> Fields:
         return {"kind": "engine_layers_detailed"}
@@ -476,14 +419,6 @@ class LayersTransformer(BaseTransformer):
             "onnx_layers": names,
             "onnx_extras": extras,
         }
-
-    # Given its converted arguments, inspector_record refuses (ValueError: the line becomes
-    # unrecognized) only a message that holds a run of 17 or more hex digits: past that,
-    # every number it reads (TacticValue, StreamId, an integer or integer list parameter)
-    # fits 64 bits and int()'s digit limit. The event store reads this mark to know such a
-    # record's kind without building it (trtlog.buildlog.store, _deferred_kinds); a property
-    # test checks it (tests/buildlog/test_kind_rows.py).
-    inspector_record.refuses_only_long_numbers = True  # type: ignore[attr-defined]
 
     def inspector_layer_name(self, name: Token) -> Fields:
         return {"kind": "inspector_layer_name", "layer": str(name)}

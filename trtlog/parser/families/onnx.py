@@ -19,7 +19,6 @@ from lark import Token, v_args
 
 from trtlog._pydantic import assemble
 from trtlog.events.onnx import OnnxTensor
-from trtlog.numbers import has_run
 from trtlog.parser.family import BaseTransformer, Continuation, Family, Fields, Rule
 
 __all__ = ["FAMILY"]
@@ -86,28 +85,6 @@ def _io_tensors(text: str) -> tuple[OnnxTensor, ...]:
         out.append(assemble(OnnxTensor, data, None))
         pos = m.end()
     return tuple(out)
-
-
-#: The fewest digits ``int()`` may refuse (``sys.set_int_max_str_digits`` takes no fewer).
-_INT_DIGITS = 640
-_LONG_DIGITS = re.compile(rf"\d{{{_INT_DIGITS}}}")
-
-
-def dims_may_refuse(text: str) -> bool:
-    """Whether ``text`` holds a run of digits ``int()`` may refuse (:data:`_INT_DIGITS`).
-
-    The input and output lists of a node line (:func:`_io_tensors`) convert every other
-    text: the event store reads this test to know such a line's kind without building it,
-    and tests the lines of a route joined by line ends at once (no run spans one).
-
-    Example:
-        >>> dims_may_refuse("[x -> (1, 3)[FLOAT]]"), dims_may_refuse("[x -> (" + "9" * 700 + ")]")
-        (False, True)
-    """
-    if text.isascii():
-        return has_run(text, b"0123456789", _INT_DIGITS)
-    # (\d: any Unicode digit, which int() reads too, and has_run's ASCII alphabet does not)
-    return _LONG_DIGITS.search(text) is not None
 
 
 def _unescape(value: str) -> str:
@@ -247,13 +224,6 @@ class OnnxTransformer(BaseTransformer):
             "direction": "outputs",
             "tensors": _io_tensors(_tail(items)),
         }
-
-    # A node's tensor list refuses (ValueError: the line becomes unrecognized) only dims
-    # int() cannot read: the event store reads this mark to know a node line's kind without
-    # building it (trtlog.buildlog.store, _deferred_kinds); tests/buildlog/test_kind_rows.py
-    # checks it
-    onnx_node_inputs.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
-    onnx_node_outputs.refuses_only_when = dims_may_refuse  # type: ignore[attr-defined]
 
     def onnx_register_layer(self, layer: Token, node: Token | None) -> Fields:
         return {"kind": "onnx_register_layer", "layer": str(layer), "node": _tail(node)}

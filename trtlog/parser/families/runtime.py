@@ -31,10 +31,6 @@ def _pnum(text: str) -> float:
     return float(text)
 
 
-def _refuses_nothing(_message: str) -> bool:
-    return False
-
-
 def _warning_kind(text: str) -> str:
     if text.startswith("Throughput may be bound by Enqueue Time"):
         return "enqueue_bound"
@@ -323,14 +319,6 @@ class RuntimeTransformer(BaseTransformer):
 
     def profile_row_7x(self, name: Token, total: float, avg: float, percent: float) -> Fields:
         return _row(str(name).strip(), total, avg, None, percent)
-
-    # Given their converted numbers, the profile row methods refuse nothing (they place them
-    # and cut the name): the event store reads this mark to know a row's kind without
-    # building it (trtlog.buildlog.store, _deferred_kinds); tests/buildlog/test_kind_rows.py
-    # checks it
-    profile_row_86.refuses_only_when = _refuses_nothing  # type: ignore[attr-defined]
-    profile_row_84.refuses_only_when = _refuses_nothing  # type: ignore[attr-defined]
-    profile_row_7x.refuses_only_when = _refuses_nothing  # type: ignore[attr-defined]
 
     def profile_aux_stream_warning(self, streams: int, _rest: Token | None) -> Fields:
         return {"kind": "profile_aux_stream_warning", "streams": streams}
