@@ -114,21 +114,16 @@ class Scan:
         self.n_lines = n_lines
 
 
-_Table = dict[int, tuple[Any, Any, tuple[int, ...], Any]]
+_Table = dict[int, tuple[Any, Any, tuple[int, ...]]]
 
 
-def _no_match(line: str) -> None:
-    return None
-
-
-def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any], _Table]:
+def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any] | None, _Table]:
     """The pattern of ``knowns`` (``fullmatch``), and where a match goes.
 
-    Per ``lastindex``: its rows' line list, its rows' texts, the groups to keep, and the
-    keyword row a match must be routed to (``None`` when the match tells it).
+    Per ``lastindex``: its rows' line list, its rows' texts, and the groups to keep.
     """
     if not knowns:
-        return _no_match, {}
+        return None, {}
     for known in knowns:
         if known.rows is None:
             known.rows = HotRows(known.shape, known.kind or "")
@@ -137,12 +132,7 @@ def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any]
     knowns.sort(key=lambda k: -len(k.rows.lines))
     pattern, table = alternation(knowns)
     return pattern.fullmatch, {
-        index: (
-            known.rows.lines.append,
-            known.rows.texts.extend,
-            at,
-            None if known.keyed else known.route,
-        )
+        index: (known.rows.lines.append, known.rows.texts.extend, at)
         for index, (known, at) in table.items()
     }
 
@@ -157,7 +147,7 @@ def _worth(shapes: LineShapes, n: int, built: set[Known]) -> list[Known]:
     return [
         k
         for k in shapes.learned()
-        if k in built or (k.rows is not None and len(k.rows.lines) >= least)
+        if k.keyed and (k in built or (k.rows is not None and len(k.rows.lines) >= least))
     ]
 
 
@@ -183,7 +173,6 @@ def scan(
     feed = parser.feed
     shapes = LineShapes(parser.dispatcher, parser._plain)
     match = shapes.match
-    routes_to = shapes.routes_to
     cold: list[Any] = []
     add, extend = cold.append, cold.extend
     hot: list[HotRows] = []
@@ -192,12 +181,11 @@ def scan(
     repeated: dict[str, tuple[dict[str, Any], int]] = {}
     repeated_get = repeated.get
     recognized = 0  # TensorRT lines among the repeats
-    # the learned alternatives as patterns, a C-speed first try: the keyed ones (a literal
-    # first: a line tries each quickly), then the others (a name first: each scans the line)
+    # the learned keyed alternatives as one pattern, a C-speed first try (a literal first: a
+    # line tries each quickly; one that starts with a name, found through a ``contains`` row,
+    # would scan the line, and is left to the Python path)
     fast: Callable[[str], Any] | None = None
     table: _Table = {}
-    slow: Callable[[str], Any] = _no_match
-    slow_table: _Table = {}
     taught = 0  # rows the Python path took since the last pattern
     built: set[Known] = set()  # the alternatives in the patterns
     since = 0  # the line of the last pattern
@@ -226,17 +214,10 @@ def scan(
                 if quick is not None:
                     m = quick(line)
                     if m is not None:
-                        append_line, add_texts, at, _route = table[m.lastindex]
+                        append_line, add_texts, at = table[m.lastindex]
                         append_line(n)
                         add_texts(m.group(*at))
                         continue
-                    m = slow(line)
-                    if m is not None:
-                        append_line, add_texts, at, route = slow_table[m.lastindex]
-                        if routes_to(line[m.end(3) :], route):
-                            append_line(n)
-                            add_texts(m.group(*at))
-                            continue
                 found = match(line)
                 if found is not None:
                     known, texts = found
@@ -253,8 +234,7 @@ def scan(
                         knowns = _worth(shapes, n, built)
                         if not built.issuperset(knowns):
                             taught, built, since = 0, set(knowns), n
-                            fast, table = _fast([k for k in knowns if k.keyed], hot)
-                            slow, slow_table = _fast([k for k in knowns if not k.keyed], hot)
+                            fast, table = _fast(knowns, hot)
                             quick = None if escaped else fast
                     continue
                 if parser.records is None:
@@ -294,8 +274,7 @@ def scan(
         if fast is None and taught and pos < end:  # (a first pattern for the next piece)
             knowns = _worth(shapes, n, built)
             taught, built, since = 0, set(knowns), n
-            fast, table = _fast([k for k in knowns if k.keyed], hot)
-            slow, slow_table = _fast([k for k in knowns if not k.keyed], hot)
+            fast, table = _fast(knowns, hot)
     parser.recognized += recognized + sum(len(rows.lines) for rows in hot)
     extend(parser.close())
     if n and not parser.recognized:

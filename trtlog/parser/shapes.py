@@ -33,12 +33,11 @@ __all__ = ["HOT_ENVELOPE", "Known", "LineShapes", "alternation", "bounded"]
 
 #: The envelopes whose lines can be rows: trtexec's ``[ts] [S] `` (with ``[TRT] `` or not),
 #: the Python logger's ``[ts] [TRT] [S] `` and ``[S] `` without a timestamp; timestamps may
-#: be stacked (formats.md T3). The severity letter is group 1 or 2; the message starts where
-#: (empty) group 3 is. For these lines
+#: be stacked (formats.md T3). The severity letter is group 1 or 2. For these lines
 #: :func:`~trtlog.parser.envelope.split_envelope` gives the same message.
 _HOT_ENVELOPE = (
     r"(?:\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] )*"
-    r"(?:\[([VIWEF])\] (?:\[TRT\] )?|\[TRT\] \[([VIWEF])\] )()"
+    r"(?:\[([VIWEF])\] (?:\[TRT\] )?|\[TRT\] \[([VIWEF])\] )"
 )
 HOT_ENVELOPE = re.compile(_HOT_ENVELOPE)
 
@@ -153,7 +152,7 @@ class LineShapes:
         self._plain = plain
         self._recent: dict[str, Known] = {}
         self._known: dict[Shape, Known] = {}
-        self._by_route: dict[int, Known] = {}
+        self._by_route: dict[int, list[Known]] = {}
         self._plains: dict[int, Any] = {}
 
     def match(self, line: str) -> tuple[Known, tuple[str | None, ...]] | None:
@@ -176,10 +175,18 @@ class LineShapes:
             route: Route | None = self._lookup(message, None)
             if route is None:
                 return None
-            # the alternative that took the route's last message first (a message that
-            # starts with a name, routed by a ``contains`` row, is remembered here)
-            known = self._by_route.get(id(route))
-            found = None if known is None else known.fullmatch(line, at)
+            # the alternatives that took the route's messages, the latest first (a message
+            # that starts with a name, routed by a ``contains`` row, is remembered here)
+            found = None
+            tried = self._by_route.get(id(route))
+            if tried is not None:
+                for known in tried:
+                    found = known.fullmatch(line, at)
+                    if found is not None:
+                        if known is not tried[0]:
+                            tried.remove(known)
+                            tried.insert(0, known)
+                        break
             if found is None:
                 known = self._find(route, message)
                 if known is None:
@@ -220,7 +227,9 @@ class LineShapes:
                 and shape.literal.startswith(prefix)
             )
             known = self._known[shape] = Known(shape, route, keyed)
-        self._by_route[key] = known
+        tried = self._by_route.setdefault(key, [])
+        if known not in tried:
+            tried.insert(0, known)
         if known.keyed:
             if len(self._recent) >= _RECENT:
                 self._recent.clear()
@@ -230,10 +239,6 @@ class LineShapes:
     def learned(self) -> list[Known]:
         """The alternatives that took a line so far, in the order learned."""
         return [k for k in self._known.values() if k.kind is not None]
-
-    def routes_to(self, message: str, route: Route) -> bool:
-        """Whether the keyword table routes ``message`` to ``route``."""
-        return self._lookup(message, None) is route
 
 
 _GROUP = re.compile(r"\(\?P<(\w+)>")
@@ -247,11 +252,9 @@ def alternation(
     ``HOT_ENVELOPE`` then the alternatives, each ending in an empty group of its own (the
     last group a match of it closes: ``lastindex``), which maps to the alternative and the
     indices of the envelope's two severity groups and of the groups its ``make`` takes
-    (:meth:`LineShapes.match`'s texts). A match of a ``keyed`` alternative is what
-    :meth:`LineShapes.match` finds (for a line without ANSI escapes: the caller checks): at
-    most one of them matches a message, the one the keyword table routes it to. Any other
-    alternative's match holds only if :meth:`LineShapes.routes_to` says so (the message
-    starts at group 3).
+    (:meth:`LineShapes.match`'s texts). ``knowns`` are ``keyed``: a match is what
+    :meth:`LineShapes.match` finds (for a line without ANSI escapes: the caller checks), as
+    at most one of them matches a message, the one the keyword table routes it to.
     """
     parts = []
     for k, known in enumerate(knowns):
