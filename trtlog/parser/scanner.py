@@ -114,13 +114,14 @@ class Scan:
         self.n_lines = n_lines
 
 
-_Table = dict[int, tuple[Any, Any, tuple[int, ...]]]
+_Table = dict[int, tuple[Any, Any, tuple[int, ...], Any]]
 
 
 def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any] | None, _Table]:
     """The pattern of ``knowns`` (``fullmatch``), and where a match goes.
 
-    Per ``lastindex``: its rows' line list, its rows' texts, and the groups to keep.
+    Per ``lastindex``: its rows' line list, its rows' texts, the groups to keep, and the
+    keyword row the message must go to (``None`` for a ``keyed`` alternative: a match tells).
     """
     if not knowns:
         return None, {}
@@ -128,11 +129,16 @@ def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any]
         if known.rows is None:
             known.rows = HotRows(known.shape, known.kind or "")
             hot.append(known.rows)
-    # the most frequent first: a line tries fewer alternatives
-    knowns.sort(key=lambda k: -len(k.rows.lines))
+    # the keyed ones first, each kind the most frequent first: a line tries fewer
+    knowns.sort(key=lambda k: (not k.keyed, -len(k.rows.lines)))
     pattern, table = alternation(knowns)
     return pattern.fullmatch, {
-        index: (known.rows.lines.append, known.rows.texts.extend, at)
+        index: (
+            known.rows.lines.append,
+            known.rows.texts.extend,
+            at,
+            None if known.keyed else known.route,
+        )
         for index, (known, at) in table.items()
     }
 
@@ -147,7 +153,7 @@ def _worth(shapes: LineShapes, n: int, built: set[Known]) -> list[Known]:
     return [
         k
         for k in shapes.learned()
-        if k.keyed and (k in built or (k.rows is not None and len(k.rows.lines) >= least))
+        if k in built or (k.rows is not None and len(k.rows.lines) >= least)
     ]
 
 
@@ -173,6 +179,7 @@ def scan(
     feed = parser.feed
     shapes = LineShapes(parser.dispatcher, parser._plain)
     match = shapes.match
+    lookup = parser.dispatcher.lookup
     cold: list[Any] = []
     add, extend = cold.append, cold.extend
     hot: list[HotRows] = []
@@ -181,9 +188,9 @@ def scan(
     repeated: dict[str, tuple[dict[str, Any], int]] = {}
     repeated_get = repeated.get
     recognized = 0  # TensorRT lines among the repeats
-    # the learned keyed alternatives as one pattern, a C-speed first try (a literal first: a
-    # line tries each quickly; one that starts with a name, found through a ``contains`` row,
-    # would scan the line, and is left to the Python path)
+    # the learned alternatives as one pattern, a C-speed first try (the keyed ones first: a
+    # literal first, a line tries each quickly; then those that start with a name, found
+    # through a ``contains`` row, whose match holds if the keyword table routes it there)
     fast: Callable[[str], Any] | None = None
     table: _Table = {}
     taught = 0  # rows the Python path took since the last pattern
@@ -214,10 +221,11 @@ def scan(
                 if quick is not None:
                     m = quick(line)
                     if m is not None:
-                        append_line, add_texts, at = table[m.lastindex]
-                        append_line(n)
-                        add_texts(m.group(*at))
-                        continue
+                        append_line, add_texts, at, route = table[m.lastindex]
+                        if route is None or lookup(line[m.end(3) :], None) is route:
+                            append_line(n)
+                            add_texts(m.group(*at))
+                            continue
                 found = match(line)
                 if found is not None:
                     known, texts = found

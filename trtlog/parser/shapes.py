@@ -33,11 +33,12 @@ __all__ = ["HOT_ENVELOPE", "Known", "LineShapes", "alternation", "bounded"]
 
 #: The envelopes whose lines can be rows: trtexec's ``[ts] [S] `` (with ``[TRT] `` or not),
 #: the Python logger's ``[ts] [TRT] [S] `` and ``[S] `` without a timestamp; timestamps may
-#: be stacked (formats.md T3). The severity letter is group 1 or 2. For these lines
+#: be stacked (formats.md T3). The severity letter is group 1 or 2; the message starts at
+#: (empty) group 3. For these lines
 #: :func:`~trtlog.parser.envelope.split_envelope` gives the same message.
 _HOT_ENVELOPE = (
     r"(?:\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\] )*"
-    r"(?:\[([VIWEF])\] (?:\[TRT\] )?|\[TRT\] \[([VIWEF])\] )"
+    r"(?:\[([VIWEF])\] (?:\[TRT\] )?|\[TRT\] \[([VIWEF])\] )()"
 )
 HOT_ENVELOPE = re.compile(_HOT_ENVELOPE)
 
@@ -252,9 +253,11 @@ def alternation(
     ``HOT_ENVELOPE`` then the alternatives, each ending in an empty group of its own (the
     last group a match of it closes: ``lastindex``), which maps to the alternative and the
     indices of the envelope's two severity groups and of the groups its ``make`` takes
-    (:meth:`LineShapes.match`'s texts). ``knowns`` are ``keyed``: a match is what
-    :meth:`LineShapes.match` finds (for a line without ANSI escapes: the caller checks), as
-    at most one of them matches a message, the one the keyword table routes it to.
+    (:meth:`LineShapes.match`'s texts). A match of a ``keyed`` alternative is what
+    :meth:`LineShapes.match` finds (for a line without ANSI escapes: the caller checks): at
+    most one of them matches a message, the one the keyword table routes it to. Any other
+    alternative's match holds only if the keyword table routes the message (from group 3 on)
+    to its row.
     """
     parts = []
     for k, known in enumerate(knowns):
