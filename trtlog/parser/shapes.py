@@ -262,10 +262,10 @@ def alternation(
     parts = []
     for k, known in enumerate(knowns):
         regex = _GROUP.sub(rf"(?P<s{k}_\1>", bounded(known.shape.regex))
-        parts.append(f"{regex}(?P<e{k}>)")
+        parts.append(_TOKEN.findall(f"{regex}(?P<e{k}>)"))
     # trailing blanks after the message, which the line parser strips: the message ends on
     # a non-blank, so the alternative matched the stripped message whole
-    pattern = re.compile(f"{_HOT_ENVELOPE}(?:{'|'.join(parts)})(?<!\\s)\\s*")
+    pattern = re.compile(f"{_HOT_ENVELOPE}(?:{_factored(parts)})(?<!\\s)\\s*")
     table = {
         pattern.groupindex[f"e{k}"]: (
             known,
@@ -274,3 +274,43 @@ def alternation(
         for k, known in enumerate(knowns)
     }
     return pattern, table
+
+
+def _literal(tokens: list[str]) -> bool:
+    """Whether the first of ``tokens`` matches one fixed character, once (no quantifier)."""
+    if not tokens or tokens[1:2] and tokens[1][0] in "*+?{":
+        return False
+    token = tokens[0]
+    if len(token) == 1:
+        return token not in "()[]{}|.*+?^$\\"
+    return token[0] == "\\" and not token[1].isalnum()
+
+
+def _factored(parts: list[list[str]]) -> str:
+    """The alternation of ``parts`` (each a list of regex tokens), leading literals shared.
+
+    ``ab|ac|d`` becomes ``a(?:b|c)|d``: a line enters a group only when its next character
+    is the group's, so it tries a few alternatives instead of all of them (the regex engine
+    tries each alternative in turn and skips one at once only on its first character). The
+    order of the alternatives within the pattern changes only between alternatives whose
+    first characters differ, which no one line matches both of.
+    """
+    groups: dict[str, list[list[str]]] = {}
+    rest: list[list[str]] = []
+    for tokens in parts:
+        if _literal(tokens):
+            groups.setdefault(tokens[0], []).append(tokens[1:])
+        else:
+            rest.append(tokens)
+    out = []
+    for token, members in groups.items():
+        if len(members) == 1:
+            out.append(token + "".join(members[0]))
+            continue
+        shared = token  # and the literals every member starts with
+        while all(_literal(m) and m[0] == members[0][0] for m in members):
+            shared += members[0][0]
+            members = [m[1:] for m in members]
+        out.append(f"{shared}(?:{_factored(members)})")
+    out += ["".join(tokens) for tokens in rest]
+    return "|".join(out)
