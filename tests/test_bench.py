@@ -1,7 +1,7 @@
 """The benchmark scripts run end to end on small inputs (a smoke test: no time is asserted).
 
-The figures they print are quoted in the README; a script that no longer runs would leave
-those figures unreproducible.
+The figures they print are quoted in the documentation; a script that no longer runs would
+leave those figures unreproducible.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # each test starts a process (conftest schedules them first)
+pytestmark = pytest.mark.slow  # each test starts a process
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -42,6 +42,10 @@ SMALL = {
     ),
     "startup.py": (["--repeat", "1"], ["ratio", "CPU s", "target summary:"]),
     "fuzz.py": (["--engine", "random", "--seconds", "1", "--seed", "1"], ["inputs tried:"]),
+    "linear_time.py": (
+        ["--small", "1000", "--large", "10000", "--rounds", "1"],
+        ["grammar terminals:", "module patterns:", "hostile lines:", "hostile names:", "flagged:"],
+    ),
     # one round in a fresh process, not the default three (4.7 -> 2.5 s of CPU): the same
     # code runs, once
     "report.py": (

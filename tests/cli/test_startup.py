@@ -1,4 +1,4 @@
-"""``trtlog --help`` and ``trtlog COMMAND --help`` answer at once (issue 18, item 6).
+"""``trtlog --help`` and ``trtlog COMMAND --help`` answer at once.
 
 Each runs in a fresh interpreter through the entry point (``python -m trtlog``), which then
 reports what it imported: none of pydantic (and so none of the event models), pandas, numpy,

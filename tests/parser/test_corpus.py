@@ -13,7 +13,6 @@ from trtlog.parser.source import open_lines
 from trtlog.parser.stream import LogParser
 
 LOGS = corpus_logs()
-WHOLE = corpus_logs(whole=True)  # as they are: no run of program output cut (conftest)
 pytestmark = needs_corpus
 
 
@@ -26,9 +25,9 @@ def builds() -> dict[Path, trtlog.Build]:
     return {path: trtlog.parse(path) for path in LOGS}
 
 
-@pytest.mark.parametrize("path", WHOLE, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
 def test_lossless_and_spans_partition(path: Path, builds: dict[Path, trtlog.Build]) -> None:
-    build = builds[path] if path in builds else trtlog.parse(path)
+    build = builds[path]
     assert build.to_text() == "".join(_lines(path))
     expected = 1
     for event in build.events:
@@ -53,23 +52,3 @@ def test_every_event_revalidates(path: Path, builds: dict[Path, trtlog.Build]) -
     for event in builds[path].events:
         cls = EVENT_CLASSES[event.kind]
         assert cls.model_validate(event.model_dump()) == event
-
-
-def test_the_logs_as_tests_see_them_keep_every_tensorrt_line() -> None:
-    """conftest cuts only long runs of one shape of program output, nothing else."""
-    from tests.conftest import NOISE_KEEP, NOISE_RUN
-
-    cut = 0
-    for trimmed, whole in zip(LOGS, WHOLE, strict=True):
-        assert trimmed.name == whole.name
-        if trimmed == whole:
-            continue
-        cut += 1
-        kept = trimmed.read_bytes().splitlines()
-        lines = whole.read_bytes().splitlines()
-        assert [x for x in kept if x.startswith(b"[")] == [x for x in lines if x.startswith(b"[")]
-        assert set(kept) <= set(lines)
-        assert len(lines) - len(kept) > NOISE_RUN
-        assert len(kept) >= 2 * NOISE_KEEP
-        assert trtlog.parse(trimmed).counts().keys() == trtlog.parse(whole).counts().keys()
-    assert cut <= 2  # (one log of the corpus holds such a run today)

@@ -20,7 +20,8 @@ _QUOTES_A_LINE = "rule = 'build-failed'"
 def _table(root: Path, table: str, skip: set[str]) -> pd.DataFrame:
     columns = [c for c in TABLES[table].names if c not in VOLATILE | skip]
     where = f" WHERE NOT ({_QUOTES_A_LINE})" if table == "findings" else ""
-    frame = open(root).sql(f"SELECT {', '.join(columns)} FROM {table}{where}").df()
+    with open(root) as con:  # (before DuckDB 2, a relation dies with its connection)
+        frame = con.sql(f"SELECT {', '.join(columns)} FROM {table}{where}").df()
     text: pd.DataFrame = frame.astype(str)
     return text.sort_values(list(text.columns)).reset_index(drop=True)
 

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from trtlog._pydantic import gc_paused
 from trtlog.events import (
@@ -380,7 +380,8 @@ def _tactic_columns(tactics: list[int | None]) -> tuple[Any, list[str | None]]:
     """
     import numpy as np
 
-    if tactics and None not in tactics:
+    # (a negative id goes the general way: NumPy before 2.0 wraps it into the array)
+    if tactics and None not in tactics and min(cast("list[int]", tactics)) >= 0:
         try:
             array = np.array(tactics, dtype=np.uint64)
         except (OverflowError, TypeError, ValueError):  # not a 64-bit id: the general path

@@ -49,8 +49,8 @@ def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The command line's parser; for ``argv`` that names a command, with only its subparser.
 
     Making a command's subparser imports its module: parsing a command's arguments needs
-    only its own (issue 18: start-up; what the others would add is their help, shown only
-    when no command is given or help comes first).
+    only its own, so a command starts without importing the others (what they would add is
+    their help, shown only when no command is given or help comes first).
     """
     only = None if argv is None else _command_of(argv)
     parser = argparse.ArgumentParser(
@@ -107,13 +107,11 @@ def _safe_stdout(fmt: str | None) -> TextIO | None:
 
 
 #: The cyclic collector's thresholds while a command runs (Python's default: 700, 10, 10).
-#: A command imports its modules when it runs, and importing pydantic and the ~300 event
-#: classes makes hundreds of thousands of objects, which at the default set off dozens of
-#: collections that each scan the growing heap: 10-15% of ``trtlog summary``'s time on a
-#: short log (issue 18: start-up). Cyclic garbage is still collected, just in larger batches.
-#: The first threshold is above what ``trtlog summary`` allocates while it imports (about
-#: 80,000 objects), so a short log's summary runs no collection at all (one of 50,000 young
-#: objects took ~15 ms); the parse ages what it builds (``gc_paused``).
+#: Importing pydantic and the event classes makes hundreds of thousands of long-lived
+#: objects; at the default they set off dozens of collections that each scan the growing
+#: heap. The first threshold is above what ``trtlog summary`` allocates while it imports, so
+#: a short log's summary runs no collection at all; cyclic garbage is still collected, in
+#: larger batches.
 _GC_THRESHOLDS = (150_000, 20, 100)
 
 
@@ -123,9 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Without ``argv`` (the ``trtlog`` program and ``python -m trtlog``: the arguments of the
     process), the process is about to end when the command returns, and the objects it made
     are moved to the collector's permanent generation (``gc.freeze``): Python's shutdown
-    otherwise runs full collections over every object of pydantic, the event classes and the
-    parsed log only to free them, a fifth of ``trtlog summary``'s CPU on a short log (issue
-    18: start-up). Called with ``argv`` (from Python), it leaves the collector as it was.
+    otherwise runs a full collection over every object of pydantic, the event classes and
+    the parsed log only to free them. Called with ``argv`` (from Python), it leaves the
+    collector as it was.
     """
     thresholds = gc.get_threshold()
     gc.set_threshold(*_GC_THRESHOLDS)

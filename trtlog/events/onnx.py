@@ -121,6 +121,10 @@ class OnnxModelInfo(EventBase):
         doc_string: the model doc string (first line; usually empty).
     """
 
+    # ``model_version`` is ONNX's name; pydantic before 2.10 warns about fields that start
+    # with ``model_`` unless its protected namespaces are set aside
+    model_config = ConfigDict(protected_namespaces=())
+
     kind: Literal["onnx_model_info"] = "onnx_model_info"
     input_filename: str
     ir_version: str

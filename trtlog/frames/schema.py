@@ -75,6 +75,10 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
             pass
         else:
             return pd.Series(pd.arrays.ArrowStringArray(array))  # type: ignore[arg-type]
+    if dtype == "string" and not _ARROW_STRINGS:
+        # pandas' Python string storage (pandas 2's default) keeps a lone surrogate as it is:
+        # the cell shows it escaped, as with Arrow's
+        values = [escaped(v) for v in values]
     try:
         return pd.Series(values, dtype=dtype)
     except UnicodeEncodeError:
