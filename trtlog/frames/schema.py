@@ -7,12 +7,11 @@ empty (STYLE.md §8).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
-
-from trtlog.buildlog.tactics import Indexed, escaped
 
 __all__ = [
     "SCHEMAS",
@@ -63,7 +62,10 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     """
     if isinstance(values, pd.Series) and str(values.dtype) == dtype:
         return values  # made in its dtype already (tactic_hex_series)
-    if isinstance(values, Indexed):
+    # (an Indexed column exists only once its module is imported: a frame of an engine does
+    # not import the log's modules)
+    tactics = sys.modules.get("trtlog.buildlog.tactics")
+    if tactics is not None and isinstance(values, tactics.Indexed):
         if dtype == "string" and _ARROW_STRINGS and len(values) > 1000:
             import pyarrow as pa
 
@@ -102,6 +104,8 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     except UnicodeEncodeError:
         # a lone surrogate (text decoded with surrogateescape) cannot go into an Arrow
         # string: the cell shows it escaped (``\udcff``)
+        from trtlog.buildlog.tactics import escaped  # (rare: no log module up front)
+
         return pd.Series([escaped(v) for v in values], dtype=dtype)
     except OverflowError:
         low, high = _RANGES.get(dtype, (None, None))
