@@ -11,8 +11,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from trtlog.engine.model import compute_precision
-from trtlog.engine.modules import serve_reformats
+from trtlog.engine.model import is_reformat_layer, precision_of
+from trtlog.engine.modules import module_of_node, serve_reformats
 from trtlog.names import common_module, parse_kernel_name
 from trtlog.numbers import U64
 from trtlog.tensors import dims_text
@@ -65,16 +65,11 @@ def join_known(values: Sequence[str | None]) -> str | None:
 
 def _dtypes_layouts(tensors: tuple[Tensor, ...]) -> tuple[str | None, str | None]:
     """The tensors' dtypes and layouts, each comma-joined (``None`` when none is known)."""
-    if len(tensors) == 1:  # fast path: most layers have one input and one output
+    if len(tensors) == 1:  # most layers have one input and one output
         return tensors[0].dtype, tensors[0].layout
+    if not tensors:
+        return None, None
     return join_known([t.dtype for t in tensors]), join_known([t.layout for t in tensors])
-
-
-def _sparse(parameters: dict[str, Any]) -> bool | None:
-    for key in ("HasSparseWeights", "ConvHasSparseWeights"):
-        if key in parameters:
-            return bool(parameters[key])
-    return None
 
 
 def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
@@ -83,11 +78,13 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
     Values as the layer objects hold them (``math.nan`` for a missing time): ``layers_frame``
     types them, :func:`trtlog.buildlog.rows.type_columns` reads them as the frame would.
     """
-    # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
-    # layer cost twice as much; fields are read from each layer's __dict__ (bench/engine_load.py)
+    # one tuple per layer in schema order, transposed at the end; the fields are read from
+    # each layer's __dict__ (no attribute lookup each), and what an engine repeats (a
+    # tactic's hex text) is worked out once
     rows: list[tuple[Any, ...]] = []
+    append = rows.append
     nan = math.nan
-    no_time = (nan, nan, nan, nan, "no profile merged")
+    hex_of: dict[int, str] = {}
     for layer in engine.layers:
         d = layer.__dict__
         name = d["name"]
@@ -97,51 +94,84 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
         time = d["time"]
         parameters = d["parameters"]
         layer_type = d["type"]
-        kernel = parse_kernel_name(name)
+        kernel_name = d["tactic_name"]
+        if tactic is None:
+            tactic_hex = None
+        else:
+            tactic_hex = hex_of.get(tactic)
+            if tactic_hex is None:
+                tactic_hex = hex_of[tactic] = f"0x{tactic % U64:016x}"
+        precision = precision_of(kernel_name, parameters)
+        if parameters:
+            origin = parameters.get("Origin")
+            if origin is not None and type(origin) is not str:
+                origin = str(origin)
+            sparse = _sparse(parameters)
+        else:
+            origin = sparse = None
+        if len(outputs) == 1:  # (most layers)
+            first = outputs[0]
+            output_dtypes, output_layouts = first.dtype, first.layout
+            precision = precision or output_dtypes
+            dims = first.dims
+        else:
+            output_dtypes, output_layouts = _dtypes_layouts(outputs)
+            precision = precision or next((t.dtype for t in outputs if t.dtype), None)
+            dims = outputs[0].dims if outputs else None
         input_dtypes, input_layouts = _dtypes_layouts(inputs)
-        output_dtypes, output_layouts = _dtypes_layouts(outputs)
-        rows.append(
+        n_nodes = len(nodes)
+        if time is None:
+            times: tuple[Any, ...] = (nan, nan, nan, nan, "no profile merged")
+        else:
+            median = time.median_ms
+            times = (
+                time.average_ms,
+                time.total_ms,
+                nan if median is None else median,
+                time.percentage,
+                time.reason,
+            )
+        append(
             (
                 d["index"],
                 name,
                 layer_type,
                 d["parameter_type"],
-                compute_precision(layer) or next((t.dtype for t in outputs if t.dtype), None),
+                precision,
                 input_dtypes,
                 output_dtypes,
                 input_layouts,
                 output_layouts,
-                dims_text(outputs[0].dims) if outputs and outputs[0].dims is not None else None,
+                None if dims is None else dims_text(dims),
                 len(inputs),
                 len(outputs),
                 tactic,
-                None if tactic is None else f"0x{tactic % U64:016x}",
-                d["tactic_name"] or None,
+                tactic_hex,
+                kernel_name or None,
                 d["stream_id"],
-                layer.origin,
-                layer.is_reformat,
-                _sparse(parameters),
-                kernel.graph if kernel else None,
+                origin,
+                is_reformat_layer(layer_type, name),
+                sparse,
+                kernel.graph if "_myl" in name and (kernel := parse_kernel_name(name)) else None,
                 nodes,
-                len(nodes),
+                n_nodes,
                 d["onnx_source"],
-                common_module(nodes),
-            )
-            + (
-                no_time
-                if time is None
-                else (
-                    time.average_ms,
-                    time.total_ms,
-                    nan if time.median_ms is None else time.median_ms,
-                    time.percentage,
-                    time.reason,
-                )
+                module_of_node(nodes[0]) if n_nodes == 1 else common_module(nodes),
+                *times,
             )
         )
     names = list(LAYER_SCHEMA)
     if not rows:
         return {name: () for name in names}
-    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
-    serve_reformats(columns)
-    return dict(zip(names, columns, strict=True))
+    columns: dict[str, Sequence[Any]] = dict(zip(names, zip(*rows, strict=True), strict=True))
+    columns["module"] = serve_reformats(
+        columns["name"], columns["onnx_nodes"], columns["is_reformat"], list(columns["module"])
+    )
+    return columns
+
+
+def _sparse(parameters: dict[str, Any]) -> bool | None:
+    for key in ("HasSparseWeights", "ConvHasSparseWeights"):
+        if key in parameters:
+            return bool(parameters[key])
+    return None
