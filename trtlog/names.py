@@ -105,7 +105,8 @@ class ComposedName(BaseModel):
         ('fusion', ['conv.weight', '/conv/QuantizeLinear', '/conv/Conv'])
     """
 
-    model_config = ConfigDict(frozen=True)
+    # (no schema at import: the splitter assembles its nodes, and a schema costs start-up)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str
     op: NameOp = "leaf"

@@ -22,20 +22,14 @@ from trtlog.engine.model import (
     precision_of,
     total_of,
 )
+from trtlog.engine.rows import module_of_node, serve_reformats, served_by_name
 from trtlog.names import (
-    _DECORATED,
-    _REFORMAT,
-    common_module,
     common_path,
     module_path,
     parse_kernel_name,
     placed_nodes,
     split_name,
 )
-
-# the expressions split_name uses: a reformat's target, and a name it leaves whole
-REFORMAT_NAME = _REFORMAT
-PLAIN_NAME = _DECORATED.search
 
 __all__ = [
     "Attribution",
@@ -73,7 +67,7 @@ class LayerModules(BaseModel):
         served: for ``served``, the index of the layer served, when the engine has it.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     home: tuple[str, ...] = ()
     shares: tuple[tuple[tuple[str, ...], float], ...] = (((), 1.0),)
@@ -202,33 +196,6 @@ def served_layer(
     return served_by_name(layer.name, position, index)
 
 
-def served_by_name(
-    name: str, position: int, index: dict[str, int]
-) -> tuple[int | None, tuple[str, ...]]:
-    """:func:`served_layer` of a reformat layer (no ONNX node of its own) known by its name."""
-    if not name.endswith("]"):  # fast path: the target's name as split_name cuts it out
-        m = REFORMAT_NAME.match(name)
-        if m is not None:
-            target = m["target"]
-            served = index.get(target)
-            if served is not None and served != position:
-                return served, ()
-            if PLAIN_NAME(target) is None:  # a plain name: it is its only member
-                return None, (target,)
-    parts = split_name(name)
-    suffix = ""
-    if parts.op == "profile" and parts.parts:
-        suffix = name[len(parts.parts[0].text) :]
-        parts = parts.parts[0]
-    target = parts.target
-    if target is None or (parts.detail or "").startswith("network_"):
-        return None, ()
-    served = index.get(target.text + suffix, index.get(target.text))
-    if served is not None and served != position:
-        return served, ()
-    return None, tuple(target.members())
-
-
 def layer_modules(engine: Engine) -> tuple[LayerModules, ...]:
     """Where each layer's time goes in the module tree, in layer order.
 
@@ -270,8 +237,11 @@ def _model(where: _Where) -> LayerModules:
     return assemble(LayerModules, data, None, given)
 
 
-#: A layer with no ONNX node (frozen, so one instance serves every such layer).
-_ROOT_MODEL = LayerModules()
+#: A layer with no ONNX node (frozen, so one instance serves every such layer): every field
+#: its default, none set.
+_ROOT_MODEL = assemble(
+    LayerModules, {"home": (), "shares": (((), 1.0),), "how": "none", "served": None}, None, set()
+)
 
 
 def _layer_modules(cols: _Columns) -> list[_Where]:
@@ -298,51 +268,6 @@ def _layer_modules(cols: _Columns) -> list[_Where]:
             at = None if served is None else cols.layer_index[served]
             out[i] = (found[0], found[1], "served", at)
     return out
-
-
-def serve_reformats(
-    names: Sequence[str],
-    nodes: Sequence[tuple[str, ...]],
-    reformat: Sequence[bool],
-    modules: list[str],
-) -> list[str]:
-    """The layers' modules (``common_module`` of their nodes), a reformat's its served layer's.
-
-    What the ``module`` column of ``trtlog.frames.layers_frame`` shows: a reformat without ONNX
-    nodes of its own (its module ``/``) takes the module of the layer it serves (see
-    :func:`served_by_name`), else that of the nodes its name targets. ``modules`` is not
-    changed; the list returned is it when no row changes.
-    """
-    wanted = [
-        i
-        for i, (is_reformat, module) in enumerate(zip(reformat, modules, strict=True))
-        if is_reformat and module == "/" and not nodes[i]
-    ]
-    if not wanted:
-        return modules
-    # name -> position of its first row (inserted last to first, so the first one stays)
-    index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
-    served_modules = list(modules)
-    for i in wanted:
-        served, target = served_by_name(names[i], i, index)
-        if served is not None:
-            home = served_modules[served]
-        else:
-            home = module_of_node(target[0]) if len(target) == 1 else common_module(target)
-        served_modules[i] = home
-    return served_modules
-
-
-def module_of_node(node: str) -> str:
-    """``common_module([node])``, without building a list (a large engine asks 20,000 times).
-
-    Example:
-        >>> module_of_node("/enc/l0/attn/MatMul"), module_of_node("conv1")
-        ('/enc/l0/attn', '/')
-    """
-    if node.startswith("/") and "//" not in node and "\n" not in node and node[-1] != "/":
-        return node[: node.rfind("/")] or "/"
-    return common_module((node,))
 
 
 def name_index(layers: Sequence[EngineLayer]) -> dict[str, int]:
@@ -375,7 +300,7 @@ class ModuleNode(BaseModel):
         children: the sub-modules, in first-appearance order.
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
 
     path: tuple[str, ...]
     layers: int = 0

@@ -47,7 +47,7 @@ class MyelinGroup(BaseModel):
         time_ms: the region's time per inference when the layers carry times (NaN otherwise).
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
 
     graph: int | None
     region: str | None = None

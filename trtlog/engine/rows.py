@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from trtlog.engine.model import is_reformat_layer, precision_of
-from trtlog.engine.modules import module_of_node, serve_reformats
-from trtlog.names import common_module, parse_kernel_name
+from trtlog.names import _DECORATED, _REFORMAT, common_module, parse_kernel_name, split_name
 from trtlog.numbers import U64
 from trtlog.tensors import dims_text
 
@@ -21,7 +20,18 @@ if TYPE_CHECKING:
     from trtlog.engine.model import Engine
     from trtlog.tensors import Tensor
 
-__all__ = ["LAYER_SCHEMA", "join_known", "layer_columns"]
+__all__ = [
+    "LAYER_SCHEMA",
+    "join_known",
+    "layer_columns",
+    "module_of_node",
+    "serve_reformats",
+    "served_by_name",
+]
+
+# the expressions split_name uses: a reformat's target, and a name it leaves whole
+_REFORMAT_NAME = _REFORMAT
+_PLAIN_NAME = _DECORATED.search
 
 #: The columns and dtypes of ``layers_frame``.
 LAYER_SCHEMA: dict[str, str] = {
@@ -175,3 +185,80 @@ def _sparse(parameters: dict[str, Any]) -> bool | None:
         if key in parameters:
             return bool(parameters[key])
     return None
+
+
+def served_by_name(
+    name: str, position: int, index: dict[str, int]
+) -> tuple[int | None, tuple[str, ...]]:
+    """The layer a reformat (no ONNX node of its own) known by its name serves.
+
+    Its position, found through ``index`` (layer names to positions, first wins), else the
+    nodes its target names; ``(None, ())`` for a reformat of a network input or output (see
+    :func:`trtlog.engine.modules.served_layer`).
+    """
+    if not name.endswith("]"):  # fast path: the target's name as split_name cuts it out
+        m = _REFORMAT_NAME.match(name)
+        if m is not None:
+            target = m["target"]
+            served = index.get(target)
+            if served is not None and served != position:
+                return served, ()
+            if _PLAIN_NAME(target) is None:  # a plain name: it is its only member
+                return None, (target,)
+    parts = split_name(name)
+    suffix = ""
+    if parts.op == "profile" and parts.parts:
+        suffix = name[len(parts.parts[0].text) :]
+        parts = parts.parts[0]
+    target = parts.target
+    if target is None or (parts.detail or "").startswith("network_"):
+        return None, ()
+    served = index.get(target.text + suffix, index.get(target.text))
+    if served is not None and served != position:
+        return served, ()
+    return None, tuple(target.members())
+
+
+def serve_reformats(
+    names: Sequence[str],
+    nodes: Sequence[tuple[str, ...]],
+    reformat: Sequence[bool],
+    modules: list[str],
+) -> list[str]:
+    """The layers' modules (``common_module`` of their nodes), a reformat's its served layer's.
+
+    What the ``module`` column of ``trtlog.frames.layers_frame`` shows: a reformat without ONNX
+    nodes of its own (its module ``/``) takes the module of the layer it serves (see
+    :func:`served_by_name`), else that of the nodes its name targets. ``modules`` is not
+    changed; the list returned is it when no row changes.
+    """
+    wanted = [
+        i
+        for i, (is_reformat, module) in enumerate(zip(reformat, modules, strict=True))
+        if is_reformat and module == "/" and not nodes[i]
+    ]
+    if not wanted:
+        return modules
+    # name -> position of its first row (inserted last to first, so the first one stays)
+    index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
+    served_modules = list(modules)
+    for i in wanted:
+        served, target = served_by_name(names[i], i, index)
+        if served is not None:
+            home = served_modules[served]
+        else:
+            home = module_of_node(target[0]) if len(target) == 1 else common_module(target)
+        served_modules[i] = home
+    return served_modules
+
+
+def module_of_node(node: str) -> str:
+    """``common_module([node])``, without building a list (a large engine asks 20,000 times).
+
+    Example:
+        >>> module_of_node("/enc/l0/attn/MatMul"), module_of_node("conv1")
+        ('/enc/l0/attn', '/')
+    """
+    if node.startswith("/") and "//" not in node and "\n" not in node and node[-1] != "/":
+        return node[: node.rfind("/")] or "/"
+    return common_module((node,))
