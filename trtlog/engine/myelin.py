@@ -201,16 +201,22 @@ def _layer_columns(
     (a region whose kernels the profile lists), else ``()``.
     """
     layers = engine.layers
+    fields = [layer.__dict__ for layer in layers]  # (no attribute lookup each)
+    times = [d["time"] for d in fields]
 
     def profile_names(i: int) -> tuple[str, ...]:
-        time = layers[i].time
+        time = times[i]
         return tuple(time.profile_names) if time and len(time.profile_names) > 1 else ()
 
+    known: list[float | None] = []
+    for time in times:
+        ms = None if time is None else time.average_ms
+        known.append(None if ms is None or ms != ms else ms)  # (NaN: LayerTime.known)
     return (
-        [lay.name for lay in layers],
-        [lay.type for lay in layers],
-        [lay.onnx_nodes for lay in layers],
-        [lay.time.average_ms if lay.time and lay.time.known else None for lay in layers],
+        [d["name"] for d in fields],
+        [d["type"] for d in fields],
+        [d["onnx_nodes"] for d in fields],
+        known,
         profile_names,
     )
 
