@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import CORPUS, needs_corpus
+
 pytestmark = pytest.mark.slow  # each test starts a process
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
@@ -79,4 +81,21 @@ def test_bench_script_runs(script: str) -> None:
     )
     assert result.returncode == 0, result.stderr[-2000:]
     for text in expected:
+        assert text in result.stdout, result.stdout
+
+
+@needs_corpus
+def test_engine_load_runs_on_the_real_corpus() -> None:
+    """The real-corpus mode: the fresh-process comparison and the engine tasks of two files."""
+    args = ["--corpus", str(CORPUS), "--repeat", "1", "--best-of", "1"]
+    args += ["--files", "resnet50-int8", "mnist-cnn-fp32_layers-detailed"]
+    result = subprocess.run(
+        [sys.executable, str(BENCH / "engine_load.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    for text in ("fresh process", "ratios: wall", "load+layers_frame", "load+lint"):
         assert text in result.stdout, result.stdout

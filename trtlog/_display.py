@@ -18,6 +18,7 @@ __all__ = [
     "SafeStream",
     "clip",
     "csv_cell",
+    "escaped",
     "html_table",
     "json_visible",
     "plural",
@@ -217,3 +218,17 @@ def html_table(title: str, rows: Sequence[tuple[str, object]]) -> str:
     return (
         f"<table><caption style='text-align:left'><b>{escape(title)}</b></caption>{cells}</table>"
     )
+
+
+def escaped(text: Any) -> Any:
+    """A text with its lone surrogates escaped (``\\udcff``), as a frame's cell shows it.
+
+    Anything else as it is.
+
+    Example:
+        >>> escaped("b\\udcff"), escaped(None)
+        ('b\\\\udcff', None)
+    """
+    if isinstance(text, str):
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text

@@ -105,7 +105,8 @@ class ComposedName(BaseModel):
         ('fusion', ['conv.weight', '/conv/QuantizeLinear', '/conv/Conv'])
     """
 
-    model_config = ConfigDict(frozen=True)
+    # (no schema at import: the splitter assembles its nodes, and a schema costs start-up)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str
     op: NameOp = "leaf"
@@ -458,7 +459,6 @@ def decorated(text: str) -> bool:
 
 
 _GROUP = "[ONNX Layer: "
-_GROUP_SEPARATOR = "]\x1e[ONNX Layer: "
 _METADATA_SEPARATORS = re.compile(r"[\x1e\x1f\ufffd]|(?<=\])(?=\[ONNX Layer: )")
 
 
@@ -479,14 +479,16 @@ def parse_metadata(
         (('/a/Conv', '/a/Relu'), ((1, (), 'f'),))
     """
     if text.startswith(_GROUP) and text.endswith("]") and " | " not in text:
-        # fast path: well-formed groups joined by one U+001E, no extras; as many groups as
-        # "[ONNX Layer: " and one U+001E between each two prove that no other text hides
-        found = text[len(_GROUP) : -1].split(_GROUP_SEPARATOR)
+        # fast path: well-formed groups joined by one separator (U+001E, or U+001F as 10.x
+        # writes it), no extras; as many groups as "[ONNX Layer: " and one separator between
+        # each two prove that no other text hides
+        separator, other = ("\x1f", "\x1e") if "\x1e" not in text else ("\x1e", "\x1f")
+        found = text[len(_GROUP) : -1].split("]" + separator + _GROUP)
         n = len(found)
         if (
             n == text.count(_GROUP)
-            and n == text.count("\x1e") + 1
-            and "\x1f" not in text
+            and n == text.count(separator) + 1
+            and other not in text
             and "\ufffd" not in text
         ):
             return tuple(found), ()

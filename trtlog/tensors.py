@@ -262,10 +262,10 @@ def parse_format(text: str) -> TensorFormat:
         bare = _BARE_ENUM.fullmatch(body) if dtype is None else None
         known = _ENUM_LAYOUTS.get(bare[1]) if bare is not None else None
         if known is not None:  # a TensorRT 11 ``Format`` naming the enum alone (``kCHW32``)
-            return TensorFormat(
+            return TensorFormat.model_construct(
                 text=text, layout=known[0], vector_width=known[1], vector_axis=known[2]
             )
-        return TensorFormat(
+        return TensorFormat.model_construct(
             text=text, dtype=dtype, element_bits=DTYPE_BITS[dtype] if dtype else None
         )
     dtype = dtype_of(m["type"])
@@ -276,7 +276,7 @@ def parse_format(text: str) -> TensorFormat:
     while pos < len(tail):
         c = _CLAUSE.match(tail, pos)
         if c is None:  # a clause we do not know: the layout stays unknown
-            return TensorFormat(
+            return TensorFormat.model_construct(
                 text=text, dtype=dtype, element_bits=DTYPE_BITS[dtype] if dtype else None
             )
         pad = pad or c["pad"]
@@ -302,7 +302,8 @@ def parse_format(text: str) -> TensorFormat:
         layout = known[0] if known is not None else enum[1:].lower()
         if width is None and known is not None and known[1] is not None:
             width, spatial = known[1], known[2] == -4
-    return TensorFormat(
+    # (its values are typed here: no validation, and no schema built on the first call)
+    return TensorFormat.model_construct(
         text=text,
         dtype=dtype,
         layout=layout,

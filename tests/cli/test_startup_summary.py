@@ -18,7 +18,6 @@ import pytest
 
 from tests.conftest import FIXTURES
 from trtlog.cli.main import _command_of
-from trtlog.parser import grammar
 from trtlog.parser.families import FAMILIES
 
 SEED = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"

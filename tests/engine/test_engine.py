@@ -646,49 +646,6 @@ def test_module_tree_and_layer_modules_assembled_are_valid() -> None:
         assert split and served  # both kinds of attribution were checked
 
 
-def _rollup_layer_by_layer(engine: Engine) -> dict[tuple[str, ...], list[Any]]:
-    """module_rollup's figures as its first version computed them, from the layer objects."""
-    from trtlog.engine.model import compute_precision
-    from trtlog.engine.modules import layer_modules
-    from trtlog.names import module_path
-
-    stats: dict[tuple[str, ...], list[Any]] = {}
-
-    def node(path: tuple[str, ...]) -> list[Any]:
-        return stats.setdefault(path, [0, 0, 0, [], [], {}])
-
-    node(())
-    counted: set[str] = set()
-    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
-        precision = compute_precision(layer) or next(
-            (t.dtype for t in layer.outputs if t.dtype), None
-        )
-        time = layer.time.average_ms if layer.time and layer.time.known else None
-        touched: dict[tuple[str, ...], None] = {}
-        for path, fraction in where.shares:
-            for depth in range(len(path) + 1):
-                module = path[:depth]
-                touched[module] = None
-                if time is None:
-                    continue
-                node(module)[3].append(time * fraction)
-                if depth > len(where.home):
-                    node(module)[4].append(time * fraction)
-        for module in touched:
-            node(module)[0] += 1
-            if precision:
-                mix = node(module)[5]
-                mix[precision] = mix.get(precision, 0) + 1
-        node(where.home)[1] += 1
-        for n in layer.onnx_nodes:
-            if n not in counted:
-                counted.add(n)
-                path = module_path(n)
-                for depth in range(len(path) + 1):
-                    node(path[:depth])[2] += 1
-    return stats
-
-
 def _with_profiles() -> list[tuple[Path, Path | None]]:
     out: list[tuple[Path, Path | None]] = []
     for path in sorted((FIXTURES / "layer_info").glob("*layers*.json")) + [
@@ -701,39 +658,12 @@ def _with_profiles() -> list[tuple[Path, Path | None]]:
 
 
 @pytest.mark.parametrize("path, profile", _with_profiles(), ids=lambda p: getattr(p, "name", ""))
-def test_module_rollup_reads_the_loaders_values_as_the_layer_objects(
-    path: Path, profile: Path | None
-) -> None:
-    """module_rollup from the values the loader kept (no layer object) and from the layer
-    objects (a copy drops those values) equal the layer-by-layer walk, orders included."""
-    from trtlog.engine.modules import layer_modules, module_rollup
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        engine = load_engine(path, profile=profile)
-    assert engine.layer_table() is not None
-    stats, kids = module_rollup(engine)
-    assert "layers" not in engine.__dict__, "the layer objects were built"
-    copy = engine.model_copy()
-    assert copy.layer_table() is None
-    expected = _rollup_layer_by_layer(copy)
-    for got in (stats, module_rollup(copy)[0]):
-        assert list(got) == list(expected)
-        for key, entry in got.items():
-            assert entry[:3] == expected[key][:3], key
-            assert entry[3:5] == expected[key][3:5], key  # the same values in the same order
-            assert list(entry[5].items()) == list(expected[key][5].items()), key
-    assert kids == module_rollup(copy)[1]
-    assert layer_modules(engine) == layer_modules(copy)
-
-
-@pytest.mark.parametrize("path, profile", _with_profiles(), ids=lambda p: getattr(p, "name", ""))
 def test_layer_modules_share_one_attribution_per_home_as_the_general_path(
     path: Path, profile: Path | None
 ) -> None:
     """layer_modules (the ``nodes`` attributions shared per home, the paths kept per node)
     equals ``_by_nodes`` of each layer alone, with ``module_path`` and no shared model."""
-    from trtlog.engine.modules import _attribution, _by_nodes, _splits, layer_modules, served_layer
+    from trtlog.engine.modules import _by_nodes, _model, _splits, layer_modules, served_layer
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -743,14 +673,14 @@ def test_layer_modules_share_one_attribution_per_home_as_the_general_path(
     index: dict[str, int] = {}
     for i, lay in enumerate(layers):
         index.setdefault(lay.name, i)
-    own = [_by_nodes(lay.onnx_nodes, _splits(lay.type, lay.name)) for lay in layers]
+    own = [_model(_by_nodes(lay.onnx_nodes, _splits(lay.type, lay.name))) for lay in layers]
     for i, (lay, found) in enumerate(zip(layers, got, strict=True)):
         expected = own[i]
         served, nodes = served_layer(layers, i, index)
         if served is not None or nodes:
-            general = own[served] if served is not None else _by_nodes(nodes, False)
+            general = own[served] if served is not None else _model(_by_nodes(nodes, False))
             if general.how != "none":
                 at = None if served is None else layers[served].index
-                expected = _attribution(general.home, general.shares, "served", at)
+                expected = _model((general.home, general.shares, "served", at))
         assert found == expected, lay.name
         assert found.model_fields_set == expected.model_fields_set, lay.name

@@ -1,11 +1,11 @@
-"""The module tree's figures from integer-coded modules equal the general rollup (issue 15).
+"""The module tree's figures against a layer-by-layer reading of the layers.
 
 :func:`trtlog.engine.modules.module_figures` (what ``Engine.module_tree()`` and the report's
-Modules section are made of) numbers the modules and adds their figures up with numpy; it
-must give exactly what :func:`~trtlog.engine.modules.module_rollup` gives, layer by layer:
-the same modules in the same order, the same counts, the same precision mixes (key order
-included) and the same sums of times, over every fixture and corpus layer JSON and log
-engine, and over generated engines with hostile names, split regions and reformats.
+Modules section are made of) must give, module by module and in the same order, the counts,
+precision mixes (key order included) and sums of times of a walk over the layer objects that
+adds each layer to every module above it: over every fixture and corpus layer JSON and log
+engine, generated engines with hostile names, split regions and reformats, and times that are
+not finite.
 """
 
 from __future__ import annotations
@@ -22,97 +22,95 @@ from hypothesis import strategies as st
 import trtlog
 from tests.conftest import FIXTURES, corpus_logs
 from trtlog.engine import Engine, EngineLayer
-from trtlog.engine.model import LayerTime
-from trtlog.engine.modules import (
-    ModuleFigures,
-    ModuleNode,
-    _columns,
-    _fast_figures,
-    _figures_of_rollup,
-    module_figures,
-    module_rollup,
-)
+from trtlog.engine.model import LayerTime, total_of
+from trtlog.engine.modules import ModuleNode, module_figures
 from trtlog.tensors import Tensor
 
 from .test_engine import _with_profiles
 
 
-def _general_tree(engine: Engine) -> ModuleNode:
-    """``module_tree`` as it was made before the figures: models from ``module_rollup``."""
-    stats, kids = module_rollup(engine)
+def _rollup_layer_by_layer(engine: Engine) -> dict[tuple[str, ...], list[Any]]:
+    """The module tree's figures as its first version computed them, layer by layer."""
+    from trtlog.engine.model import compute_precision
+    from trtlog.engine.modules import layer_modules
+    from trtlog.names import module_path
 
-    def build(path: tuple[str, ...]) -> ModuleNode:
-        layers, own, nodes, times, split, precisions = stats[path]
-        return ModuleNode(
-            path=path,
-            layers=layers,
-            own_layers=own,
-            onnx_nodes=nodes,
-            time_ms=trtlog.engine.model.total_of(times) if times else math.nan,
-            split_ms=trtlog.engine.model.total_of(split),
-            precisions=dict(precisions),
-            children=tuple(build(c) for c in kids.get(path, ())),
+    stats: dict[tuple[str, ...], list[Any]] = {}
+
+    def node(path: tuple[str, ...]) -> list[Any]:
+        return stats.setdefault(path, [0, 0, 0, [], [], {}])
+
+    node(())
+    counted: set[str] = set()
+    for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
+        precision = compute_precision(layer) or next(
+            (t.dtype for t in layer.outputs if t.dtype), None
         )
+        time = layer.time.average_ms if layer.time and layer.time.known else None
+        touched: dict[tuple[str, ...], None] = {}
+        for path, fraction in where.shares:
+            for depth in range(len(path) + 1):
+                module = path[:depth]
+                touched[module] = None
+                if time is None:
+                    continue
+                node(module)[3].append(time * fraction)
+                if depth > len(where.home):
+                    node(module)[4].append(time * fraction)
+        for module in touched:
+            node(module)[0] += 1
+            if precision:
+                mix = node(module)[5]
+                mix[precision] = mix.get(precision, 0) + 1
+        node(where.home)[1] += 1
+        for n in layer.onnx_nodes:
+            if n not in counted:
+                counted.add(n)
+                path = module_path(n)
+                for depth in range(len(path) + 1):
+                    node(path[:depth])[2] += 1
+    return stats
 
-    return build(())
+
+def _same(a: float | None, b: float | None) -> bool:
+    return a == b or (a is not None and b is not None and math.isnan(a) and math.isnan(b))
 
 
-def _same_tree(a: ModuleNode, b: ModuleNode) -> None:
-    assert a.path == b.path
-    assert (a.layers, a.own_layers, a.onnx_nodes) == (b.layers, b.own_layers, b.onnx_nodes)
-    assert list(a.precisions.items()) == list(b.precisions.items()), a.name
-    assert a.time_ms == b.time_ms or (math.isnan(a.time_ms) and math.isnan(b.time_ms)), a.name
-    assert a.split_ms == b.split_ms or (math.isnan(a.split_ms) and math.isnan(b.split_ms))
-    assert [c.path for c in a.children] == [c.path for c in b.children], a.name
-    for x, y in zip(a.children, b.children, strict=True):
-        _same_tree(x, y)
-
-
-def _check(engine: Engine, fast_expected: bool = True) -> ModuleFigures | None:
-    """The fast figures equal the general ones (``None`` when the fast path declines)."""
-    fast = _fast_figures(_columns(engine))
-    general = _figures_of_rollup(_columns(engine))
-    if fast is None:
-        assert not fast_expected, "the fast path declined a finite engine"
-    else:
-        for field in ModuleFigures._fields:
-            got, expected = getattr(fast, field), getattr(general, field)
-            if field == "precisions":  # (the key order is the page's too)
-                got = [list(mix.items()) for mix in got]
-                expected = [list(mix.items()) for mix in expected]
-            assert got == expected, field
-        # the module keys are module_rollup's paths, in its order
-        stats, _ = module_rollup(engine)
-        assert fast.keys == ["".join("/" + p for p in path) for path in stats]
-    chosen = module_figures(engine)
-    for field in ModuleFigures._fields:  # (NaN as NaN)
-        assert repr(getattr(chosen, field)) == repr(getattr(fast or general, field)), field
+def _check(engine: Engine) -> None:
+    """The figures and the tree equal the layer-by-layer walk, orders included."""
+    figures = module_figures(engine)
+    expected = _rollup_layer_by_layer(engine)
+    assert figures.keys == ["".join("/" + p for p in path) for path in expected]
+    entries = list(expected.values())
+    assert figures.layers == [e[0] for e in entries]
+    assert figures.own == [e[1] for e in entries]
+    assert figures.nodes == [e[2] for e in entries]
+    times = [total_of(e[3]) if e[3] else None for e in entries]
+    assert all(_same(a, b) for a, b in zip(figures.time, times, strict=True))
+    splits = [total_of(e[4]) for e in entries]
+    assert all(_same(a, b) for a, b in zip(figures.split, splits, strict=True))
+    assert [list(m.items()) for m in figures.precisions] == [list(e[5].items()) for e in entries]
     tree = engine.module_tree()
-    _same_tree(tree, _general_tree(engine))
+    walked = list(tree.walk())
+    assert [n.name for n in walked] == [figures.keys[i] or "/" for i in figures.preorder]
+    assert [n.layers for n in walked] == [figures.layers[i] for i in figures.preorder]
+    assert tree.layers == len(engine.layers) or not engine.layers
+    assert sum(n.own_layers for n in walked) == len(engine.layers)
     assert ModuleNode.model_validate(tree.model_dump()) == tree
-    return fast
 
 
 @pytest.mark.parametrize("path, profile", _with_profiles(), ids=lambda p: getattr(p, "name", ""))
-def test_figures_equal_the_rollup_on_every_layer_json(path: Path, profile: Path | None) -> None:
-    """From the loader's values (no layer object) and from the layer objects (a copy)."""
+def test_figures_of_every_layer_json(path: Path, profile: Path | None) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         engine = trtlog.load_engine(path, profile=profile)
-    assert engine.layer_table() is not None
     _check(engine)
-    assert "layers" not in engine.__dict__, "the figures built the layer objects"
-    _check(engine.model_copy())
 
 
-def _log_engines() -> list[Path]:
-    return sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs()
-
-
-def test_figures_equal_the_rollup_on_every_log_engine() -> None:
+def test_figures_of_every_log_engine() -> None:
     """Every log with a layer dump (about half of them print none: nothing to check there)."""
     checked = []
-    for path in _log_engines():
+    for path in sorted((FIXTURES / "logs").glob("*.log")) + corpus_logs():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             build = trtlog.parse(path)
@@ -122,8 +120,7 @@ def test_figures_equal_the_rollup_on_every_log_engine() -> None:
     assert len(checked) >= 12, checked  # the fixtures alone hold twelve logs with layer dumps
 
 
-def test_a_time_that_is_not_finite_takes_the_general_path() -> None:
-    """``total_of`` adds infinities and NaN as IEEE does (in order): the rollup answers."""
+def test_times_that_are_not_finite_add_up_as_ieee_adds_them() -> None:
     layers = (
         EngineLayer(index=0, name="/a/X", onnx_nodes=("/a/X",), time=LayerTime(average_ms=1.0)),
         EngineLayer(
@@ -134,8 +131,10 @@ def test_a_time_that_is_not_finite_takes_the_general_path() -> None:
         ),
     )
     engine = Engine(source="x", origin="layer_json", detailed=True, layers=layers)
-    assert _check(engine, fast_expected=False) is None
-    assert engine.module_tree().time_ms != engine.module_tree().time_ms  # inf + -inf: NaN
+    _check(engine)
+    tree = engine.module_tree()
+    assert math.isnan(tree.time_ms)  # inf + -inf
+    assert tree.find("/a").time_ms == math.inf
     huge = Engine(
         source="x",
         origin="layer_json",
@@ -147,7 +146,8 @@ def test_a_time_that_is_not_finite_takes_the_general_path() -> None:
             for i in range(3)
         ),
     )
-    assert _check(huge, fast_expected=False) is None  # fsum would overflow: the general path
+    _check(huge)
+    assert huge.module_tree().time_ms == math.inf  # (fsum overflows: the plain sum)
 
 
 # -- generated engines: hostile names, split regions, merges, reformats ------------------------
@@ -220,5 +220,5 @@ def _engines(draw: Any) -> Engine:
 
 @settings(max_examples=100, deadline=None)
 @given(_engines())
-def test_figures_equal_the_rollup_on_generated_engines(engine: Engine) -> None:
+def test_figures_of_generated_engines(engine: Engine) -> None:
     _check(engine)

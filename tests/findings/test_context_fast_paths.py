@@ -1,12 +1,10 @@
-"""The lint context's fast paths against reading every layer object, over every engine we have.
+"""The lint context's columns and batches against reading every layer object.
 
-Issue 17 keeps lint under a quarter of the parse time (``bench/lint.py``). For that the rules
-scan per-layer columns (:func:`~trtlog.findings.context.layer_columns`, read from the engine
-loader's layer table when it kept one), pre-filtered layer lists (``qdq_layers``,
-``weighted_layers``), per-type answers, and assemble findings without validation. Each is
-checked here against the plain per-layer reading the rules made before, on every fixture and
-corpus layer JSON and every log's layer dump; the findings of the two column sources (table
-and objects) must be the same, and every finding must be what validation would build.
+The rules scan per-layer columns (:func:`~trtlog.findings.context.layer_columns`),
+pre-filtered layer lists (``qdq_layers``, ``weighted_layers``), per-type answers, and
+assemble findings without validation. Each is checked here against the plain per-layer
+reading on every fixture and corpus layer JSON and every log's layer dump, and every finding
+must be what validation would build.
 """
 
 from __future__ import annotations
@@ -47,7 +45,7 @@ LOG_FILES = _log_files()
 
 @functools.cache
 def _engine(path: Path) -> Engine | None:
-    """The engine of a layer JSON (with the loader's table) or of a log's layer dump."""
+    """The engine of a layer JSON or of a log's layer dump."""
     if path.suffix == ".json":
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -75,13 +73,11 @@ def _flags(name: str) -> int:
 def test_there_are_engines_to_check() -> None:
     assert len(LAYER_FILES) >= 5
     assert sum(_engine(p) is not None for p in LOG_FILES) >= 3
-    tables = [p for p in LAYER_FILES if (e := _engine(p)) is not None and e.layer_table()]
-    assert len(tables) >= 5  # the loader's fast path: columns come from its table
 
 
 @pytest.mark.parametrize("path", LAYER_FILES, ids=lambda p: p.name)
 def test_columns_are_the_layer_values(path: Path) -> None:
-    """From the loader's table and from the objects alike: the values of every layer."""
+    """The values of every layer."""
     engine = _engine(path)
     assert engine is not None
     _check_columns(engine)
@@ -105,9 +101,6 @@ def _check_columns(engine: Engine) -> None:
         all(x.index == i for i, x in enumerate(layers)),
     )
     assert tuple(layer_columns(engine)) == expected
-    copied = engine.model_copy()  # a copy drops the table: the columns come from the objects
-    assert copied.layer_table() is None
-    assert tuple(layer_columns(copied)) == expected
 
 
 @pytest.mark.parametrize("path", LAYER_FILES, ids=lambda p: p.name)
@@ -184,22 +177,8 @@ def test_name_flags(name: str) -> None:
     assert _name_flags([name]) == [_flags(name)]  # the columns' inline version
 
 
-@functools.cache
-def _lint_pair(path: Path) -> tuple[list[Finding], list[Finding]]:
-    """The findings of an engine with the loader's table, and of its copy (objects only)."""
-    engine = _engine(path)
-    assert engine is not None
-    return trtlog.lint(engine), trtlog.lint(engine.model_copy())
-
-
-@pytest.mark.parametrize("path", LAYER_FILES, ids=lambda p: p.name)
-def test_findings_do_not_depend_on_where_columns_come_from(path: Path) -> None:
-    with_table, without = _lint_pair(path)
-    assert with_table == without
-
-
 def _all_findings() -> list[tuple[str, list[Finding]]]:
-    out = [(p.name, _lint_pair(p)[0]) for p in LAYER_FILES]
+    out = [(p.name, trtlog.lint(e)) for p in LAYER_FILES if (e := _engine(p)) is not None]
     for name, (path, profile, reference, reference_profile) in sorted(CASES.items()):
         found = trtlog.lint(
             path, profile=profile, reference=reference, reference_profile=reference_profile
@@ -227,13 +206,12 @@ def test_findings_are_what_validation_builds() -> None:
 
 
 def _contexts() -> list[tuple[str, LintContext]]:
-    """A lint context of every layer JSON (with its table and objects-only) and every log."""
+    """A lint context of every layer JSON and every log with a layer dump."""
     out = []
     for path in LAYER_FILES:
         engine = _engine(path)
         if engine is not None:
             out.append((path.name, LintContext(None, engine, None, None)))
-            out.append((f"{path.name} (objects)", LintContext(None, engine.model_copy())))
     for path in LOG_FILES:
         if _engine(path) is not None:
             b = build(path)
@@ -418,43 +396,8 @@ def test_make_each_at_is_make_of_each_row() -> None:
     assert seen > 1000
 
 
-def _reformat_fields(ctx: LintContext) -> list[tuple[object, ...]]:
-    from trtlog.findings.rules.reformat import reformats
-
-    return [
-        (
-            r.index,
-            r.name,
-            r.src_dtype,
-            r.dst_dtype,
-            r.kind,
-            r.direction,
-            r.added,
-            r.src_name,
-            r.dst_name,
-        )
-        for r in reformats(ctx)
-    ]
-
-
-def test_reformats_of_the_table_are_the_general_loop() -> None:
-    """The loader's table's reformats (one pass over its lists) equal the layer objects'."""
-    seen = checked = 0
-    for label, ctx in _contexts():
-        if ctx.table is None or ctx.engine is None:
-            continue
-        plain = LintContext(ctx.build, ctx.engine.model_copy())
-        assert plain.table is None
-        fast = _reformat_fields(ctx)
-        assert fast == _reformat_fields(plain), label
-        seen += len(fast)
-        checked += 1
-    assert checked >= 5
-    assert seen >= (5 if CORPUS.is_dir() else 3)  # reformats: three in the fixtures
-
-
 def _timed_contexts(tmp_path: Path) -> list[tuple[str, LintContext]]:
-    """Loader engines with their profiles merged (the table keeps times), beside logs.
+    """Loader engines with their profiles merged, beside logs.
 
     A generated engine of ``bench/engine_load.py`` (the report benchmark's shape: thousands of
     dtype reformats, Myelin regions) and the fixtures' layer JSONs that have a profile, each
@@ -494,20 +437,16 @@ def _timed_contexts(tmp_path: Path) -> list[tuple[str, LintContext]]:
     return out
 
 
-def test_timed_loader_engines_fast_paths(tmp_path: Path) -> None:
-    """reformats and reformat-dtype of timed loader engines equal their general forms."""
+def test_reformat_dtype_batch_of_timed_engines(tmp_path: Path) -> None:
+    """reformat-dtype of timed loader engines (shares, raised severities) is the plain rule."""
     from trtlog.findings.rules.reformat import check_reformat_dtype
 
     timed = seen = 0
     for label, ctx in _timed_contexts(tmp_path):
-        assert ctx.table is not None and ctx.engine is not None, label
-        timed += ctx.table.times is not None
-        plain = LintContext(ctx.build, ctx.engine.model_copy())
-        assert plain.table is None
-        assert _reformat_fields(ctx) == _reformat_fields(plain), label
+        assert ctx.engine is not None, label
+        timed += ctx.engine.profile is not None
         fast = list(check_reformat_dtype(ctx))
         assert fast == _reformat_dtype_plain(LintContext(ctx.build, ctx.engine)), label
-        assert fast == list(check_reformat_dtype(plain)), label
         seen += len(fast)
     assert timed >= 2
     assert seen >= 100  # (the generated engine: a dtype reformat every few layers)

@@ -19,8 +19,7 @@ import pytest
 
 import trtlog
 from tests.buildlog.test_store import LOGS
-from tests.conftest import FIXTURES, ROOT
-from tests.exports.test_lazy_engine import PAIRS, _load
+from tests.conftest import FIXTURES, ROOT, layer_json_files
 from trtlog.graph import FLOWS, MergeGraph, from_events
 from trtlog.graph.core import GraphCore
 from trtlog.graph.from_events import graph_core
@@ -134,25 +133,6 @@ def test_the_report_of_a_given_engine_imports_no_networkx() -> None:
     assert int(done.stdout) > 10_000
 
 
-@pytest.mark.parametrize(("path", "profile"), PAIRS, ids=[p.name for p, _ in PAIRS])
-def test_the_final_layers_come_from_the_loaders_table(
-    path: Path, profile: Path | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A pending engine's layers enter the graph from the loader's table: no layer object
-    is built (when the loader left them pending), and the graph is the one the layer
-    objects give (every fixture and corpus layer JSON, against the general path too)."""
-    build = _build(SMALLNET[0])
-    pending = _load(path, profile, False, monkeypatch)
-    was_pending = "layers" not in pending.__dict__  # (else the loader took its general path)
-    core = graph_core(build, pending)
-    assert was_pending == ("layers" not in pending.__dict__)
-    built = _load(path, profile, False, monkeypatch)
-    built.layers  # noqa: B018 (the objects first: the graph reads them)
-    general = _load(path, profile, True, monkeypatch)
-    assert _contents(core) == _contents(graph_core(build, built))
-    assert _contents(core) == _contents(graph_core(build, general))
-
-
 def _dead_ends_checked(build: trtlog.Build, engine: trtlog.Engine | None) -> int:
     """Build the core, checking that ``finish`` hands ``_held`` every dead end, in node order.
 
@@ -199,5 +179,5 @@ def test_finish_finds_every_dead_end(path: Path) -> None:
 def test_finish_finds_every_dead_end_with_an_engine() -> None:
     """With engines whose layers do not match the log (every layer JSON against smallnet)."""
     build = _build(SMALLNET[0])
-    found = [_dead_ends_checked(build, trtlog.load_engine(path)) for path, _ in PAIRS]
+    found = [_dead_ends_checked(build, trtlog.load_engine(path)) for path in layer_json_files()]
     assert any(found)  # (some engine leaves the log's layers dead ends)

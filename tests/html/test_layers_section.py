@@ -1,10 +1,11 @@
-"""The report's Layers section from the loader's table equals the one from the layers frame.
+"""The report's Layers section from the frame's columns equals the one from the layers frame.
 
-``_layers`` reads the columns the layers frame is made of (:meth:`Engine.layer_table`) without
-making the frame, and the Myelin groups as values (:func:`trtlog.engine.myelin.group_values`)
-without their models (issue 15). Both must give what the frame and ``Engine.groups`` give:
-every fixture and corpus layer JSON, with and without its profile, and generated engines
-whose Myelin kernels, regions and loose kernels are found by a scan of the joined names.
+``_layers`` reads the columns the layers frame is made of
+(:func:`trtlog.engine.rows.layer_columns`) without making the frame, and the Myelin groups as
+values (:func:`trtlog.engine.myelin.group_values`) without their models. Both must give
+what the frame and ``Engine.groups`` give: every fixture and corpus layer JSON, with and
+without its profile, and generated engines whose Myelin kernels, regions and loose kernels
+are found by a scan of the names.
 """
 
 from __future__ import annotations
@@ -38,14 +39,14 @@ def _pairs() -> list[tuple[Path, Path | None]]:
 
 
 @pytest.mark.parametrize("path, profile", _pairs(), ids=lambda p: getattr(p, "name", "none"))
-def test_layers_section_from_the_table_equals_the_frame_s(path: Path, profile: Path | None) -> None:
+def test_layers_section_from_the_columns_equals_the_frame_s(
+    path: Path, profile: Path | None
+) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         engine = trtlog.load_engine(path, profile=profile)
-    assert engine.layer_table() is not None
     fast_strings, general_strings = Strings(), Strings()
     fast = _layers(engine, fast_strings)
-    assert "layers" not in engine.__dict__, "the section built the layer objects"
     general = _layers(engine, general_strings, general=True)
     # the same JSON, and the same strings entered in the same order (the page's bytes)
     assert json.dumps(fast) == json.dumps(general)
@@ -122,7 +123,7 @@ def test_group_values_find_the_groups_of_the_layer_by_layer_walk(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         engine = trtlog.load_engine(path, profile=profile)
-    _same_groups(engine.groups("myelin"), _groups_layer_by_layer(engine.model_copy()))
+    _same_groups(engine.groups("myelin"), _groups_layer_by_layer(engine))
 
 
 _NAMES = [

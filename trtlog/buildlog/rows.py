@@ -63,7 +63,7 @@ def type_columns(
             try:
                 "".join(v for v in values if v is not None).encode("utf-8")
             except UnicodeEncodeError:
-                from trtlog.buildlog.tactics import escaped
+                from trtlog._display import escaped
 
                 values = [escaped(v) for v in values]
         out[col] = values

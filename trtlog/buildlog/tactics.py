@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+from trtlog._display import escaped
 from trtlog._pydantic import gc_paused
 from trtlog.events import (
     AutotuneCombination,
@@ -43,7 +44,6 @@ __all__ = [
     "column_array",
     "column_take",
     "column_texts",
-    "escaped",
     "layer_codes",
     "tactic_columns",
     "tactic_rows",
@@ -501,20 +501,6 @@ def column_texts(values: Any) -> list[str | None]:
     except UnicodeEncodeError:
         return [escaped(t) for t in texts]
     return texts
-
-
-def escaped(text: Any) -> Any:
-    """A text with its lone surrogates escaped (``\\udcff``), as a frame's cell shows it.
-
-    Anything else as it is.
-
-    Example:
-        >>> escaped("b\\udcff"), escaped(None)
-        ('b\\\\udcff', None)
-    """
-    if isinstance(text, str):
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
 
 
 def column_array(values: Any, dtype: Any) -> Any:

@@ -9,34 +9,93 @@ trtexec's JSON exports (:class:`Engine`, :class:`EngineLayer`, :class:`Profile`,
 :mod:`trtlog.exports`, the engine's frames in :mod:`trtlog.frames`.
 """
 
-from trtlog.engine.model import (
-    MYELIN_LAYER_TYPES,
-    NAMES_ONLY_NOTE,
-    Engine,
-    EngineLayer,
-    IoProfile,
-    IoTensor,
-    LayerPrecision,
-    LayerTime,
-    Profile,
-    ProfileRecord,
-    ProfileRun,
-    Times,
-    TimingRecord,
-    TimingRun,
-    compute_precision,
-    strongly_typed,
-)
-from trtlog.engine.modules import (
-    LayerModules,
-    ModuleNode,
-    layer_modules,
-    module_tree,
-    name_index,
-    served_layer,
-)
-from trtlog.engine.myelin import MyelinGroup, myelin_groups
-from trtlog.engine.profile import merge_profile
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
+    from trtlog.engine.model import (
+        MYELIN_LAYER_TYPES,
+        NAMES_ONLY_NOTE,
+        Engine,
+        EngineLayer,
+        IoProfile,
+        IoTensor,
+        LayerPrecision,
+        LayerTime,
+        Profile,
+        ProfileRecord,
+        ProfileRun,
+        Times,
+        TimingRecord,
+        TimingRun,
+        compute_precision,
+        strongly_typed,
+    )
+    from trtlog.engine.modules import (
+        LayerModules,
+        ModuleNode,
+        layer_modules,
+        module_tree,
+        name_index,
+        served_layer,
+    )
+    from trtlog.engine.myelin import MyelinGroup, myelin_groups
+    from trtlog.engine.profile import merge_profile
+
+#: Every public name → the module it is imported from on first use (so that reading a layer
+#: JSON does not make the models of the module tree and the Myelin groups).
+_API: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "MYELIN_LAYER_TYPES",
+            "NAMES_ONLY_NOTE",
+            "Engine",
+            "EngineLayer",
+            "IoProfile",
+            "IoTensor",
+            "LayerPrecision",
+            "LayerTime",
+            "Profile",
+            "ProfileRecord",
+            "ProfileRun",
+            "Times",
+            "TimingRecord",
+            "TimingRun",
+            "compute_precision",
+            "strongly_typed",
+        ),
+        "trtlog.engine.model",
+    ),
+    **dict.fromkeys(
+        (
+            "LayerModules",
+            "ModuleNode",
+            "layer_modules",
+            "module_tree",
+            "name_index",
+            "served_layer",
+        ),
+        "trtlog.engine.modules",
+    ),
+    **dict.fromkeys(("MyelinGroup", "myelin_groups"), "trtlog.engine.myelin"),
+    "merge_profile": "trtlog.engine.profile",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'trtlog.engine' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
 
 __all__ = [
     "MYELIN_LAYER_TYPES",

@@ -10,11 +10,10 @@ in :mod:`trtlog.exports`, the engine of a log's layer dumps in :mod:`trtlog.engi
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Self, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import html_table, plural, top_counts
 from trtlog._pydantic import ExactJson
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from trtlog.engine.myelin import MyelinGroup
 
 __all__ = [
-    "LAYER_ROW_COLUMNS",
     "MYELIN_LAYER_TYPES",
     "NAMES_ONLY_NOTE",
     "Engine",
@@ -509,8 +507,7 @@ def compute_precision(layer: EngineLayer) -> str | None:
 def precision_of(kernel: str | None, parameters: dict[str, Any]) -> str | None:
     """The compute precision a kernel name (``TacticName``) or a layer's weights tell, if any.
 
-    What :func:`compute_precision` reads from a layer, from its values (the engine loader
-    reads them straight from the JSON, before any layer object exists).
+    What :func:`compute_precision` reads from a layer, from its values.
     """
     if kernel:
         if kernel in _PRECISION_OF_KERNEL:
@@ -597,116 +594,7 @@ class IoTensor(BaseModel):
         return self.mode == "input"
 
 
-_E = TypeVar("_E", bound=BaseModel)
-
 EngineOrigin = Literal["layer_json", "log_inspector", "log_listing", "log_names"]
-
-#: The leading columns of :func:`trtlog.frames.layers_frame`, as the engine loader reads them
-#: straight from a layer JSON (:class:`LayerTable`); the time columns follow.
-LAYER_ROW_COLUMNS = (
-    "index",
-    "name",
-    "type",
-    "parameter_type",
-    "precision",
-    "input_dtypes",
-    "output_dtypes",
-    "input_layouts",
-    "output_layouts",
-    "output_dims",
-    "n_inputs",
-    "n_outputs",
-    "tactic",
-    "tactic_hex",
-    "tactic_name",
-    "stream_id",
-    "origin",
-    "is_reformat",
-    "sparse_weights",
-    "myelin_graph",
-    "onnx_nodes",
-    "n_onnx_nodes",
-    "onnx_source",
-    "module",
-)
-
-
-class LayerEdges(NamedTuple):
-    """The tensors every layer of a layer JSON reads and writes, by name, as flat lists.
-
-    One entry per tensor of a layer, layers in order and each layer's tensors in the JSON's
-    order: ``in_names[k]`` is a tensor that layer ``in_layers[k]`` reads (likewise for the
-    outputs). The tensor graph of :mod:`trtlog.findings` is made from them without the layer
-    objects.
-
-    Attributes:
-        in_names: the names of the tensors the layers read.
-        in_layers: the index of the layer that reads each.
-        out_names: the names of the tensors the layers write.
-        out_layers: the index of the layer that writes each.
-    """
-
-    in_names: list[str]
-    in_layers: list[int]
-    out_names: list[str]
-    out_layers: list[int]
-
-
-class LayerTable:
-    """An engine's layers-frame values, read straight from a layer JSON (issue 14).
-
-    :func:`trtlog.load_engine` reads what the layers frame shows from the JSON in one pass,
-    without a layer object, and builds the :class:`EngineLayer` objects only when
-    :attr:`Engine.layers` is first read. Only the loader makes one, for an engine it has just
-    built; a copy of the engine drops it (the frame then comes from the layer objects).
-
-    Attributes:
-        rows: one tuple per layer, in :data:`LAYER_ROW_COLUMNS` order; equal ``type`` and
-            ``origin`` values are one string object (a scan of those columns reads a few
-            strings, not one per layer).
-        times: one ``(average_ms, total_ms, median_ms, percentage, reason)`` tuple per layer
-            (a merged profile), or ``None`` when no profile was merged.
-        edges: the tensors each layer reads and writes, when the loader kept them.
-    """
-
-    __slots__ = ("_columns", "edges", "rows", "times")
-
-    def __init__(
-        self,
-        rows: list[tuple[Any, ...]],
-        times: list[tuple[Any, ...]] | None = None,
-        edges: LayerEdges | None = None,
-    ) -> None:
-        self.rows = rows
-        self.times = times
-        self.edges = edges
-        self._columns: list[tuple[Any, ...]] | None = None
-
-    def columns(self) -> list[tuple[Any, ...]]:
-        """Every column of :data:`LAYER_ROW_COLUMNS` at once, a value per layer in each.
-
-        The rows transposed in one step (a report reads them all), kept: the table does not
-        change, and :meth:`column` then copies its column from them.
-        """
-        found = self._columns
-        if found is None:
-            rows = self.rows
-            found = list(zip(*rows, strict=True)) if rows else [()] * len(LAYER_ROW_COLUMNS)
-            self._columns = found
-        return found
-
-    def column(self, name: str) -> list[Any]:
-        """One of :data:`LAYER_ROW_COLUMNS` as a list, a value per layer."""
-        at = LAYER_ROW_COLUMNS.index(name)
-        if self._columns is not None:
-            return list(self._columns[at])
-        return list(map(itemgetter(at), self.rows))
-
-    def average_ms(self) -> list[float | None]:
-        """Each layer's average time, ``None`` where the profile gave none (or no profile)."""
-        if self.times is None:
-            return [None] * len(self.rows)
-        return [None if t[0] != t[0] else t[0] for t in self.times]  # NaN: no time
 
 
 class Engine(ExactJson):
@@ -750,133 +638,6 @@ class Engine(ExactJson):
     regions: tuple[str, ...] = ()
     extras: dict[str, Any] = Field(default_factory=dict)
 
-    # an engine read by trtlog.load_engine builds its layer objects on first access of
-    # `layers` (_pending), and keeps what the layers frame shows, read from the JSON (_table)
-    _pending: Callable[[], tuple[EngineLayer, ...]] | None = PrivateAttr(default=None)
-    _table: LayerTable | None = PrivateAttr(default=None)
-    # and builds one layer of them when only that one is asked for (layer_at), or only its
-    # tensors (layer_tensors)
-    _one: Callable[[int], EngineLayer] | None = PrivateAttr(default=None)
-    _io: Callable[[int], tuple[tuple[Tensor, ...], tuple[Tensor, ...]]] | None = PrivateAttr(
-        default=None
-    )
-
-    if not TYPE_CHECKING:  # pydantic's own __getattr__ is hidden from type checkers too
-
-        def __getattr__(self, name: str) -> Any:
-            if name == "layers":
-                return self._built_layers()
-            return super().__getattr__(name)
-
-    def _built_layers(self) -> tuple[EngineLayer, ...]:
-        """The layers, built now if the loader left them pending (see :class:`LayerTable`)."""
-        fields = self.__dict__
-        layers: tuple[EngineLayer, ...] | None = fields.get("layers")
-        if layers is not None:
-            return layers
-        private = self.__pydantic_private__ or {}
-        build = private.get("_pending")
-        if build is None:
-            raise AttributeError("layers")
-        layers = build()
-        # the fields in declaration order, as pydantic serializes them
-        ordered = {k: layers if k == "layers" else fields[k] for k in type(self).model_fields}
-        object.__setattr__(self, "__dict__", ordered)
-        private["_pending"] = None
-        private["_one"] = private["_io"] = None
-        return layers
-
-    def layer_tensors(self, index: int) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
-        """The inputs and outputs of ``layers[index]``, without building pending layers.
-
-        Raises:
-            IndexError: no layer has that position.
-        """
-        private = self.__pydantic_private__ or {}
-        io = private.get("_io")
-        if io is None or "layers" in self.__dict__:
-            layer = self.layer_at(index)
-            return layer.inputs, layer.outputs
-        return io(_position(private, index))  # type: ignore[no-any-return]
-
-    def layer_count(self) -> int:
-        """The number of layers, without building pending layer objects."""
-        layers = self.__dict__.get("layers")
-        if layers is not None:
-            return len(layers)
-        table = self.layer_table()
-        return len(table.rows) if table is not None else len(self._built_layers())
-
-    def layer_at(self, index: int) -> EngineLayer:
-        """``layers[index]``, building only that layer while the others are pending.
-
-        The object is the one :attr:`layers` holds once every layer is built.
-
-        Raises:
-            IndexError: no layer has that position.
-        """
-        layers = self.__dict__.get("layers")
-        if layers is not None:
-            return layers[index]  # type: ignore[no-any-return]
-        private = self.__pydantic_private__ or {}
-        one = private.get("_one")
-        if one is None:
-            return self._built_layers()[index]
-        return one(_position(private, index))  # type: ignore[no-any-return]
-
-    def layer_table(self) -> LayerTable | None:
-        """The layers-frame values read straight from the layer JSON, if the loader kept them."""
-        private = self.__pydantic_private__
-        return None if private is None else private.get("_table")
-
-    # pydantic reads fields from __dict__ directly: these build pending layers first, and
-    # copies drop the loader's table (an update may change what it holds)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Engine):
-            return NotImplemented
-        self._built_layers()
-        other._built_layers()
-        return (
-            type(self) is type(other)
-            and self.__dict__ == other.__dict__
-            and self.__pydantic_extra__ == other.__pydantic_extra__
-        )
-
-    def __iter__(self) -> Any:
-        self._built_layers()
-        return super().__iter__()
-
-    def __repr_args__(self) -> Any:
-        self._built_layers()
-        return super().__repr_args__()
-
-    def __getstate__(self) -> dict[Any, Any]:
-        self._built_layers()
-        state = super().__getstate__()
-        state["__pydantic_private__"] = _NO_PRIVATE.copy()
-        return state
-
-    def __copy__(self) -> Self:
-        self._built_layers()
-        return _without_table(super().__copy__())
-
-    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Self:
-        self._built_layers()
-        return _without_table(super().__deepcopy__(memo))
-
-    def model_copy(self, *, update: Any = None, deep: bool = False) -> Self:  # noqa: D102
-        self._built_layers()  # (an update of the layers too: the fields keep their order)
-        return _without_table(super().model_copy(update=update, deep=deep))
-
-    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # noqa: D102
-        self._built_layers()
-        return super().model_dump(**kwargs)
-
-    def model_dump_json(self, **kwargs: Any) -> str:  # noqa: D102
-        self._built_layers()
-        return super().model_dump_json(**kwargs)
-
     def layer(self, name: str) -> EngineLayer:
         """The first layer called ``name``.
 
@@ -907,8 +668,7 @@ class Engine(ExactJson):
         """
         if self.io_tensors:
             return True
-        first = (self.layer_at(i) for i in range(min(8, self.layer_count())))
-        return any(t.datatype is not None for x in first for t in x.inputs)
+        return any(t.datatype is not None for x in self.layers[:8] for t in x.inputs)
 
     @property
     def total_ms(self) -> float:
@@ -1016,26 +776,3 @@ class Engine(ExactJson):
                 ("notes", "; ".join(self.notes) if self.notes else None),
             ],
         )
-
-
-_NO_PRIVATE = {"_pending": None, "_table": None, "_one": None, "_io": None}
-
-
-def _without_table(engine: _E) -> _E:
-    """A copied engine, without the loader's pending layers and table (see :class:`LayerTable`)."""
-    object.__setattr__(engine, "__pydantic_private__", _NO_PRIVATE.copy())
-    return engine
-
-
-def _position(private: dict[str, Any], index: int) -> int:
-    """``index`` (negative from the end) as a position in a pending engine's layers.
-
-    Raises:
-        IndexError: no layer has that position.
-    """
-    count = len(private["_table"].rows)  # (the loader's table: one row per layer)
-    if index < 0:
-        index += count
-    if not 0 <= index < count:
-        raise IndexError("layer index out of range")
-    return index

@@ -10,9 +10,11 @@ side by side.
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import compress
+from itertools import accumulate, compress, repeat
+from operator import add
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -45,7 +47,7 @@ class MyelinGroup(BaseModel):
         time_ms: the region's time per inference when the layers carry times (NaN otherwise).
     """
 
-    model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
 
     graph: int | None
     region: str | None = None
@@ -80,8 +82,6 @@ def names_with(names: list[str], needles: Sequence[str]) -> list[int]:
 
     Searched in the names joined (a C scan per needle), each hit found back by its offset.
     """
-    import numpy as np
-
     joined = "\n".join(names)
     hits: list[int] = []
     for needle in needles:
@@ -91,11 +91,10 @@ def names_with(names: list[str], needles: Sequence[str]) -> list[int]:
             at = joined.find(needle, at + 1)
     if not hits:
         return []
-    # name i spans [start_i, start_i + len_i); a needle holds no line break, so each hit
-    # lies inside one name
-    ends = np.cumsum(np.fromiter(map(len, names), np.int64, len(names)) + 1)
-    found: list[int] = np.unique(np.searchsorted(ends, hits, side="right")).tolist()
-    return found
+    # name i ends at ends[i] (its line break included); a needle holds no line break, so
+    # each hit lies inside one name
+    ends = list(accumulate(map(add, map(len, names), repeat(1))))
+    return sorted({bisect_right(ends, at) for at in hits})
 
 
 #: The layer types that make a layer a Myelin group's (a kernel, a region).
@@ -199,32 +198,25 @@ def _layer_columns(
     """Each layer's name, type, ONNX nodes and known time (``None``: the profile gave none).
 
     And a function of a layer's position: the profile records that time it, when several do
-    (a region whose kernels the profile lists), else ``()``. Read from the loader's table
-    (:meth:`Engine.layer_table`) while the layer objects are pending, so grouping builds none
-    of them: the loader merges a profile into its table only when exact names match
-    (:func:`trtlog.engine.profile.exact_times`), one record per layer, so no layer of a table
-    has several. Else from the layer objects.
+    (a region whose kernels the profile lists), else ``()``.
     """
-    table = engine.layer_table()
-    if table is not None and "layers" not in engine.__dict__:
-        return (
-            table.column("name"),
-            table.column("type"),
-            table.column("onnx_nodes"),
-            table.average_ms(),
-            lambda _i: (),
-        )
     layers = engine.layers
+    fields = [layer.__dict__ for layer in layers]  # (no attribute lookup each)
+    times = [d["time"] for d in fields]
 
     def profile_names(i: int) -> tuple[str, ...]:
-        time = layers[i].time
+        time = times[i]
         return tuple(time.profile_names) if time and len(time.profile_names) > 1 else ()
 
+    known: list[float | None] = []
+    for time in times:
+        ms = None if time is None else time.average_ms
+        known.append(None if ms is None or ms != ms else ms)  # (NaN: LayerTime.known)
     return (
-        [lay.name for lay in layers],
-        [lay.type for lay in layers],
-        [lay.onnx_nodes for lay in layers],
-        [lay.time.average_ms if lay.time and lay.time.known else None for lay in layers],
+        [d["name"] for d in fields],
+        [d["type"] for d in fields],
+        [d["onnx_nodes"] for d in fields],
+        known,
         profile_names,
     )
 

@@ -14,7 +14,7 @@ from trtlog._pydantic import assemble
 from trtlog.engine.model import Engine, EngineLayer, LayerTime, Profile, ProfileRecord, total_of
 from trtlog.names import parse_kernel_name, split_name
 
-__all__ = ["exact_times", "layer_time", "merge_profile", "record_time"]
+__all__ = ["layer_times", "merge_profile", "record_time"]
 
 
 _TIME_FIELDS_SET = frozenset(LayerTime.model_fields)
@@ -62,66 +62,17 @@ def _strip_profile(name: str) -> str:
     return parts.parts[0].text if parts.op == "profile" and parts.parts else name
 
 
-TimeValues = tuple[float, float, float, float, str | None]
-
-
-def exact_times(
-    names: Sequence[str], kernels: Sequence[bool], profile: Profile
-) -> tuple[list[int | str], list[TimeValues], list[str]] | None:
-    """What :func:`merge_profile` gives when exact names match every layer or every record.
-
-    The loader's fast path (a profile written with its layer JSON matches name for name):
-    ``names`` are the layer names in order, ``kernels`` whether each is a Myelin kernel
-    (:attr:`EngineLayer.myelin`). Returns each layer's time (the index of its record, or why it
-    has none: see :func:`layer_time`), the same as frame values ``(average_ms, total_ms,
-    median_ms, percentage, reason)``, and the notes
-    :func:`merge_profile` adds; ``None`` when its tolerant matching is needed (a duplicated
-    record name, or layers and records both left over).
-    """
-    records = profile.records
-    # each record's position by name; a record a layer takes leaves it (a second layer of the
-    # same name then has none), so what is left are the records no layer matched, in order
-    left = {r.__dict__["name"]: i for i, r in enumerate(records)}
-    if len(left) != len(records):  # a duplicated record name
-        return None
-    nan = math.nan
-    times: list[int | str | None] = []
-    values: list[TimeValues | None] = []
-    take = left.pop
-    missing = 0
-    for name in names:
-        hit = take(name, None)
-        if hit is not None:
-            times.append(hit)
-            r = records[hit].__dict__
-            median = r["median_ms"]
-            values.append((r["average_ms"], r["time_ms"], nan if median is None else median,
-                           r["percentage"], None))  # fmt: skip
-        else:
-            times.append(None)
-            values.append(None)
-            missing += 1
-    if missing:
-        if left:
-            return None
-        regions = any(r.name.startswith("{ForeignNode[") for r in records)
-        for i, (time, kernel) in enumerate(zip(times, kernels, strict=True)):
-            if time is None:
-                reason = "not in the profile"
-                if kernel and regions:
-                    reason = "the profile times the whole Myelin region, not its kernels"
-                times[i] = reason
-                values[i] = (nan, nan, nan, nan, reason)
-    unmatched = list(left)
-    # every None was replaced above
-    return times, values, _unmatched_notes(unmatched)  # type: ignore[return-value]
-
-
-def layer_time(profile: Profile, time: int | str) -> LayerTime:
-    """A layer's time from :func:`exact_times`: that of a record (its index), or none (why)."""
-    if isinstance(time, str):
-        return LayerTime(reason=time)
-    return record_time(profile.records[time])
+def _no_time(reason: str) -> LayerTime:
+    """The time of a layer the profile does not time: NaN, and why."""
+    data = {
+        "average_ms": math.nan,
+        "total_ms": math.nan,
+        "median_ms": None,
+        "percentage": math.nan,
+        "profile_names": (),
+        "reason": reason,
+    }
+    return assemble(LayerTime, data, {}, {"reason"})
 
 
 def _unmatched_notes(unmatched: list[str]) -> list[str]:
@@ -132,7 +83,7 @@ def _unmatched_notes(unmatched: list[str]) -> list[str]:
     return [f"{len(unmatched)} profile record(s) match no layer: {shown}{more}"]
 
 
-def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -> Engine:
+def merge_profile(engine: Engine, profile: Profile) -> Engine:
     """The engine with each layer's time from ``profile`` (its first run).
 
     Matching, in order: the exact name (the k-th layer of a duplicated name takes the k-th
@@ -142,10 +93,6 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
     NaN times with a reason, never zero; a profile record that matches no layer is listed in
     the engine's notes. Layer percentages are the profile's, so they agree with the file.
 
-    ``in_place=True`` sets the times on ``engine``'s own layer objects instead of copying them
-    (a third of the merge time on a large engine); only for an engine nobody else holds yet,
-    as :func:`trtlog.load_engine` does.
-
     Example:
         >>> from trtlog.engine import Engine, EngineLayer, Profile, ProfileRun, ProfileRecord
         >>> eng = Engine(source="x", origin="layer_json", detailed=False,
@@ -154,6 +101,27 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
         ...     ProfileRecord(name="a", time_ms=2.0, average_ms=0.2, percentage=100.0),)),))
         >>> [(l.time.average_ms, l.time.reason) for l in merge_profile(eng, prof).layers]
         [(0.2, None), (nan, 'not in the profile')]
+    """
+    times, notes = layer_times([layer.name for layer in engine.layers], profile)
+    layers = []
+    for layer, time in zip(engine.layers, times, strict=True):
+        data = layer.__dict__.copy()
+        data["time"] = time
+        layers.append(assemble(EngineLayer, data, layer.__pydantic_extra__, _LAYER_FIELDS_SET))
+    return engine.model_copy(
+        update={
+            "layers": tuple(layers),
+            "profile": profile,
+            "notes": (*engine.notes, *notes),
+        }
+    )
+
+
+def layer_times(names: Sequence[str], profile: Profile) -> tuple[list[LayerTime], list[str]]:
+    """The time of each layer called ``names`` (in order), and the notes of what is left over.
+
+    How :func:`merge_profile` matches the layers with the records; the notes list the records
+    that match no layer.
     """
     records = list(profile.records)
     used = [False] * len(records)
@@ -168,17 +136,17 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
                 return i
         return None
 
-    times: list[LayerTime | None] = [None] * len(engine.layers)
+    times: list[LayerTime | None] = [None] * len(names)
     if len(exact) == len(records):  # fast path: no duplicated record name (the usual case)
         first = {name: hits[0] for name, hits in exact.items()}
-        for li, layer in enumerate(engine.layers):
-            hit = first.get(layer.name)
+        for li, name in enumerate(names):
+            hit = first.get(name)
             if hit is not None and not used[hit]:
                 used[hit] = True
                 times[li] = record_time(records[hit])
     else:
-        for li, layer in enumerate(engine.layers):
-            hit = take(exact, layer.name)
+        for li, name in enumerate(names):
+            hit = take(exact, name)
             if hit is not None:
                 times[li] = record_time(records[hit])
     # "None in times" would compare None with every LayerTime through pydantic's __eq__
@@ -187,15 +155,15 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
         for i, record in enumerate(records):
             if not used[i]:
                 stripped[_strip_profile(record.name)].append(i)
-        for li, layer in enumerate(engine.layers):
+        for li, name in enumerate(names):
             if times[li] is None:
-                hit = take(stripped, _strip_profile(layer.name))
+                hit = take(stripped, _strip_profile(name))
                 if hit is not None:
                     times[li] = record_time(records[hit], "matched without its [profile N] suffix")
     regions = [
         li
-        for li, layer in enumerate(engine.layers)
-        if times[li] is None and layer.name.startswith("{ForeignNode[")
+        for li, name in enumerate(names)
+        if times[li] is None and name.startswith("{ForeignNode[")
     ]
     graphs: dict[int, list[int]] = {}
     for i, record in enumerate(records):
@@ -213,23 +181,13 @@ def merge_profile(engine: Engine, profile: Profile, *, in_place: bool = False) -
                 f"sum of {len(members)} Myelin kernel records{how}",
             )
     region_names = [r.name for i, r in enumerate(records) if r.name.startswith("{ForeignNode[")]
-    layers: list[EngineLayer] = []
-    for li, layer in enumerate(engine.layers):
-        time = times[li]
+    found: list[LayerTime] = []
+    for time, name in zip(times, names, strict=True):
         if time is None:
             reason = "not in the profile"
-            if layer.myelin is not None and region_names:
+            if region_names and parse_kernel_name(name) is not None:  # EngineLayer.myelin
                 reason = "the profile times the whole Myelin region, not its kernels"
-            time = LayerTime(reason=reason)
-        if in_place:  # frozen for users; this engine is still being built
-            layer.__dict__["time"] = time
-            layers.append(layer)
-        else:
-            data = layer.__dict__.copy()
-            data["time"] = time
-            layers.append(assemble(EngineLayer, data, layer.__pydantic_extra__, _LAYER_FIELDS_SET))
+            time = _no_time(reason)
+        found.append(time)
     unmatched = [r.name for i, r in enumerate(records) if not used[i]]
-    notes = list(engine.notes) + _unmatched_notes(unmatched)
-    return engine.model_copy(
-        update={"layers": tuple(layers), "profile": profile, "notes": tuple(notes)}
-    )
+    return found, _unmatched_notes(unmatched)

@@ -11,9 +11,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from trtlog.engine.model import compute_precision
-from trtlog.engine.modules import serve_reformats
-from trtlog.names import common_module, parse_kernel_name
+from trtlog.engine.model import is_reformat_layer, precision_of
+from trtlog.names import _DECORATED, _REFORMAT, common_module, parse_kernel_name, split_name
 from trtlog.numbers import U64
 from trtlog.tensors import dims_text
 
@@ -21,7 +20,18 @@ if TYPE_CHECKING:
     from trtlog.engine.model import Engine
     from trtlog.tensors import Tensor
 
-__all__ = ["LAYER_SCHEMA", "join_known", "layer_columns"]
+__all__ = [
+    "LAYER_SCHEMA",
+    "join_known",
+    "layer_columns",
+    "module_of_node",
+    "serve_reformats",
+    "served_by_name",
+]
+
+# the expressions split_name uses: a reformat's target, and a name it leaves whole
+_REFORMAT_NAME = _REFORMAT
+_PLAIN_NAME = _DECORATED.search
 
 #: The columns and dtypes of ``layers_frame``.
 LAYER_SCHEMA: dict[str, str] = {
@@ -65,16 +75,11 @@ def join_known(values: Sequence[str | None]) -> str | None:
 
 def _dtypes_layouts(tensors: tuple[Tensor, ...]) -> tuple[str | None, str | None]:
     """The tensors' dtypes and layouts, each comma-joined (``None`` when none is known)."""
-    if len(tensors) == 1:  # fast path: most layers have one input and one output
+    if len(tensors) == 1:  # most layers have one input and one output
         return tensors[0].dtype, tensors[0].layout
+    if not tensors:
+        return None, None
     return join_known([t.dtype for t in tensors]), join_known([t.layout for t in tensors])
-
-
-def _sparse(parameters: dict[str, Any]) -> bool | None:
-    for key in ("HasSparseWeights", "ConvHasSparseWeights"):
-        if key in parameters:
-            return bool(parameters[key])
-    return None
 
 
 def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
@@ -83,11 +88,13 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
     Values as the layer objects hold them (``math.nan`` for a missing time): ``layers_frame``
     types them, :func:`trtlog.buildlog.rows.type_columns` reads them as the frame would.
     """
-    # one tuple per layer in schema order, transposed at the end: a dict or 29 appends per
-    # layer cost twice as much; fields are read from each layer's __dict__ (bench/engine_load.py)
+    # one tuple per layer in schema order, transposed at the end; the fields are read from
+    # each layer's __dict__ (no attribute lookup each), and what an engine repeats (a
+    # tactic's hex text) is worked out once
     rows: list[tuple[Any, ...]] = []
+    append = rows.append
     nan = math.nan
-    no_time = (nan, nan, nan, nan, "no profile merged")
+    hex_of: dict[int, str] = {}
     for layer in engine.layers:
         d = layer.__dict__
         name = d["name"]
@@ -97,51 +104,161 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
         time = d["time"]
         parameters = d["parameters"]
         layer_type = d["type"]
-        kernel = parse_kernel_name(name)
+        kernel_name = d["tactic_name"]
+        if tactic is None:
+            tactic_hex = None
+        else:
+            tactic_hex = hex_of.get(tactic)
+            if tactic_hex is None:
+                tactic_hex = hex_of[tactic] = f"0x{tactic % U64:016x}"
+        precision = precision_of(kernel_name, parameters)
+        if parameters:
+            origin = parameters.get("Origin")
+            if origin is not None and type(origin) is not str:
+                origin = str(origin)
+            sparse = _sparse(parameters)
+        else:
+            origin = sparse = None
+        if len(outputs) == 1:  # (most layers)
+            first = outputs[0]
+            output_dtypes, output_layouts = first.dtype, first.layout
+            precision = precision or output_dtypes
+            dims = first.dims
+        else:
+            output_dtypes, output_layouts = _dtypes_layouts(outputs)
+            precision = precision or next((t.dtype for t in outputs if t.dtype), None)
+            dims = outputs[0].dims if outputs else None
         input_dtypes, input_layouts = _dtypes_layouts(inputs)
-        output_dtypes, output_layouts = _dtypes_layouts(outputs)
-        rows.append(
+        n_nodes = len(nodes)
+        if time is None:
+            times: tuple[Any, ...] = (nan, nan, nan, nan, "no profile merged")
+        else:
+            median = time.median_ms
+            times = (
+                time.average_ms,
+                time.total_ms,
+                nan if median is None else median,
+                time.percentage,
+                time.reason,
+            )
+        append(
             (
                 d["index"],
                 name,
                 layer_type,
                 d["parameter_type"],
-                compute_precision(layer) or next((t.dtype for t in outputs if t.dtype), None),
+                precision,
                 input_dtypes,
                 output_dtypes,
                 input_layouts,
                 output_layouts,
-                dims_text(outputs[0].dims) if outputs and outputs[0].dims is not None else None,
+                None if dims is None else dims_text(dims),
                 len(inputs),
                 len(outputs),
                 tactic,
-                None if tactic is None else f"0x{tactic % U64:016x}",
-                d["tactic_name"] or None,
+                tactic_hex,
+                kernel_name or None,
                 d["stream_id"],
-                layer.origin,
-                layer.is_reformat,
-                _sparse(parameters),
-                kernel.graph if kernel else None,
+                origin,
+                is_reformat_layer(layer_type, name),
+                sparse,
+                kernel.graph if "_myl" in name and (kernel := parse_kernel_name(name)) else None,
                 nodes,
-                len(nodes),
+                n_nodes,
                 d["onnx_source"],
-                common_module(nodes),
-            )
-            + (
-                no_time
-                if time is None
-                else (
-                    time.average_ms,
-                    time.total_ms,
-                    nan if time.median_ms is None else time.median_ms,
-                    time.percentage,
-                    time.reason,
-                )
+                module_of_node(nodes[0]) if n_nodes == 1 else common_module(nodes),
+                *times,
             )
         )
     names = list(LAYER_SCHEMA)
     if not rows:
         return {name: () for name in names}
-    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
-    serve_reformats(columns)
-    return dict(zip(names, columns, strict=True))
+    columns: dict[str, Sequence[Any]] = dict(zip(names, zip(*rows, strict=True), strict=True))
+    columns["module"] = serve_reformats(
+        columns["name"], columns["onnx_nodes"], columns["is_reformat"], list(columns["module"])
+    )
+    return columns
+
+
+def _sparse(parameters: dict[str, Any]) -> bool | None:
+    for key in ("HasSparseWeights", "ConvHasSparseWeights"):
+        if key in parameters:
+            return bool(parameters[key])
+    return None
+
+
+def served_by_name(
+    name: str, position: int, index: dict[str, int]
+) -> tuple[int | None, tuple[str, ...]]:
+    """The layer a reformat (no ONNX node of its own) known by its name serves.
+
+    Its position, found through ``index`` (layer names to positions, first wins), else the
+    nodes its target names; ``(None, ())`` for a reformat of a network input or output (see
+    :func:`trtlog.engine.modules.served_layer`).
+    """
+    if not name.endswith("]"):  # fast path: the target's name as split_name cuts it out
+        m = _REFORMAT_NAME.match(name)
+        if m is not None:
+            target = m["target"]
+            served = index.get(target)
+            if served is not None and served != position:
+                return served, ()
+            if _PLAIN_NAME(target) is None:  # a plain name: it is its only member
+                return None, (target,)
+    parts = split_name(name)
+    suffix = ""
+    if parts.op == "profile" and parts.parts:
+        suffix = name[len(parts.parts[0].text) :]
+        parts = parts.parts[0]
+    target = parts.target
+    if target is None or (parts.detail or "").startswith("network_"):
+        return None, ()
+    served = index.get(target.text + suffix, index.get(target.text))
+    if served is not None and served != position:
+        return served, ()
+    return None, tuple(target.members())
+
+
+def serve_reformats(
+    names: Sequence[str],
+    nodes: Sequence[tuple[str, ...]],
+    reformat: Sequence[bool],
+    modules: list[str],
+) -> list[str]:
+    """The layers' modules (``common_module`` of their nodes), a reformat's its served layer's.
+
+    What the ``module`` column of ``trtlog.frames.layers_frame`` shows: a reformat without ONNX
+    nodes of its own (its module ``/``) takes the module of the layer it serves (see
+    :func:`served_by_name`), else that of the nodes its name targets. ``modules`` is not
+    changed; the list returned is it when no row changes.
+    """
+    wanted = [
+        i
+        for i, (is_reformat, module) in enumerate(zip(reformat, modules, strict=True))
+        if is_reformat and module == "/" and not nodes[i]
+    ]
+    if not wanted:
+        return modules
+    # name -> position of its first row (inserted last to first, so the first one stays)
+    index = dict(zip(reversed(names), range(len(names) - 1, -1, -1), strict=True))
+    served_modules = list(modules)
+    for i in wanted:
+        served, target = served_by_name(names[i], i, index)
+        if served is not None:
+            home = served_modules[served]
+        else:
+            home = module_of_node(target[0]) if len(target) == 1 else common_module(target)
+        served_modules[i] = home
+    return served_modules
+
+
+def module_of_node(node: str) -> str:
+    """``common_module([node])``, without building a list (a large engine asks 20,000 times).
+
+    Example:
+        >>> module_of_node("/enc/l0/attn/MatMul"), module_of_node("conv1")
+        ('/enc/l0/attn', '/')
+    """
+    if node.startswith("/") and "//" not in node and "\n" not in node and node[-1] != "/":
+        return node[: node.rfind("/")] or "/"
+    return common_module((node,))

@@ -6,7 +6,6 @@ array per run, Torch-TensorRT's TREx traces.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +23,9 @@ __all__ = ["load_profile", "profile_from_json"]
 
 _PROFILE_KEYS = frozenset(("name", "timeMs", "averageMs", "medianMs", "percentage"))
 _PROFILE_FIELDS_SET = frozenset(ProfileRecord.model_fields)
-_GET_RECORD = operator.itemgetter("name", "timeMs", "averageMs", "medianMs", "percentage")
+_RUN_FIELDS_SET = frozenset(ProfileRun.model_fields)
+_MISSING = object()  # (a key the record does not have)
+_PROFILE_SET = frozenset(Profile.model_fields)
 
 
 @gc_paused()
@@ -54,43 +55,35 @@ def profile_from_json(values: Sequence[Any], name: str) -> Profile:
             raise wrong_kind(name, kind, "profile")
         iterations: int | None = None
         records: list[ProfileRecord] = []
-        append = records.append
-        new, set_ = object.__new__, object.__setattr__
         for i, item in enumerate(value):
-            if type(item) is dict and len(item) == 5:  # fast path: a record as 8.4+ write it
-                try:
-                    n, t, a, m, p = _GET_RECORD(item)
-                except KeyError:
-                    n = None
-                if (
-                    type(n) is str
-                    and type(t) is float
-                    and type(a) is float
-                    and type(m) is float
-                    and type(p) is float
-                ):
-                    # assemble(), inlined: 20,000 records make it count
-                    record = new(ProfileRecord)
-                    fields = {"name": n, "time_ms": t, "average_ms": a, "median_ms": m}
-                    fields["percentage"] = p
-                    set_(record, "__dict__", fields)
-                    set_(record, "__pydantic_fields_set__", _PROFILE_FIELDS_SET)
-                    set_(record, "__pydantic_extra__", {})
-                    set_(record, "__pydantic_private__", None)
-                    append(record)
-                    continue
             if not isinstance(item, dict):
                 raise InputError(f"profile entry {i} is not an object", source=name)
+            get = item.get
+            n, t, a, m, p = (
+                get("name"),
+                get("timeMs"),
+                get("averageMs"),
+                get("medianMs", _MISSING),
+                get("percentage", nan),
+            )
             try:
-                if len(item) == 1 and "count" in item:
+                if type(n) is str and type(t) is type(a) is type(p) is float:
+                    # as 8.4+ write every record: no conversion
+                    m = None if m is _MISSING else m if type(m) is float else as_float(m)
+                elif len(item) == 1 and "count" in item:
                     iterations = int(item["count"])
                     continue
+                else:
+                    n, t = str(item["name"]), as_float(item["timeMs"])
+                    a = as_float(item["averageMs"])
+                    m = None if m is _MISSING else as_float(m)
+                    p = as_float(p)
                 known: dict[str, Any] = {
-                    "name": str(item["name"]),
-                    "time_ms": as_float(item["timeMs"]),
-                    "average_ms": as_float(item["averageMs"]),
-                    "median_ms": as_float(item["medianMs"]) if "medianMs" in item else None,
-                    "percentage": as_float(item.get("percentage", nan)),
+                    "name": n,
+                    "time_ms": t,
+                    "average_ms": a,
+                    "median_ms": m,
+                    "percentage": p,
                 }
             except (KeyError, TypeError, ValueError, OverflowError) as exc:
                 raise InputError(
@@ -104,5 +97,7 @@ def profile_from_json(values: Sequence[Any], name: str) -> Profile:
             unknown = item.keys() - _PROFILE_KEYS if len(item) != known_keys else ()
             extra = {k: item[k] for k in item if k in unknown} if unknown else {}
             records.append(assemble(ProfileRecord, known, extra, _PROFILE_FIELDS_SET))
-        runs.append(ProfileRun(iterations=iterations, records=tuple(records)))
-    return Profile(source=name, runs=tuple(runs))
+        data = {"iterations": iterations, "records": tuple(records)}
+        runs.append(assemble(ProfileRun, data, {}, set(_RUN_FIELDS_SET)))
+    # (sets, not frozensets: model_copy(update=...) adds the keys it updates)
+    return assemble(Profile, {"source": name, "runs": tuple(runs)}, {}, set(_PROFILE_SET))

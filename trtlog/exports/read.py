@@ -18,7 +18,6 @@ from typing import Any, Literal
 from trtlog._files import gunzip, read_bytes
 from trtlog.errors import InputError
 from trtlog.exports.jsonio import JsonLimitError, plain_json, read_json_values
-from trtlog.parser.source import looks_utf16
 
 __all__ = [
     "JsonInput",
@@ -98,16 +97,19 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
         text = raw[3:].decode("utf-8", errors="replace")
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = raw.decode("utf-16", errors="replace")
-    elif utf16 := looks_utf16(raw[:4096]):  # UTF-16 without a BOM: its NUL pattern
-        text = raw.decode(utf16, errors="replace")
-    else:
-        if b"\x00" in raw[:4096]:
+    elif b"\x00" in raw[:4096]:  # UTF-16 without a BOM (its NUL pattern), or binary
+        from trtlog.parser.source import looks_utf16  # (the log reader's test, for these only)
+
+        utf16 = looks_utf16(raw[:4096])
+        if utf16 is None:
             raise InputError(
                 "this is a binary file, not a JSON export",
                 source=name,
                 hint="pass the .json file trtexec wrote with --exportLayerInfo, "
                 "--exportProfile or --exportTimes",
             )
+        text = raw.decode(utf16, errors="replace")
+    else:
         fast = plain_json(raw)  # orjson reads UTF-8 bytes as they are
         if fast is not None:
             return name, fast

@@ -15,19 +15,15 @@ import heapq
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cached_property
 from itertools import chain
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
 from trtlog.engine.model import (
-    LAYER_ROW_COLUMNS,
     MYELIN_LAYER_TYPES,
     Engine,
     EngineLayer,
-    LayerEdges,
-    LayerTable,
     Profile,
     compute_precision,
     is_reformat_layer,
@@ -210,10 +206,6 @@ class LayerColumns(NamedTuple):
     positional: bool = True
 
 
-_ROW = {c: i for i, c in enumerate(LAYER_ROW_COLUMNS)}
-_IN_DTYPES, _OUT_DTYPES = _ROW["input_dtypes"], _ROW["output_dtypes"]
-
-
 def name_flags(name: str) -> int:
     """The ``NAME_*`` bits of a layer name.
 
@@ -258,51 +250,8 @@ def _one_each(values: Iterable[str | None]) -> list[str | None]:
     return [first.setdefault(v, v) for v in values]
 
 
-def _names_of(names: list[str], layers: list[int], index: int) -> list[str]:
-    """The ``names`` of layer ``index`` in flat lists where ``layers`` (ascending) owns each."""
-    k = bisect.bisect_left(layers, index)
-    out = []
-    while k < len(layers) and layers[k] == index:
-        out.append(names[k])
-        k += 1
-    return out
-
-
-def _keyed(names: list[str], layers: list[int], graphs: list[Any]) -> list[str]:
-    """Tensor names as :meth:`LintContext.key` keys them (a Myelin kernel's with its graph)."""
-    out = list(names)
-    for k, name in enumerate(names):
-        if name[:5] == "__myl":
-            graph = graphs[layers[k]]
-            if graph is not None:
-                out[k] = f"{name}\x00{graph}"
-    return out
-
-
 def layer_columns(engine: Engine) -> LayerColumns:
-    """The :class:`LayerColumns` of an engine's layers.
-
-    From the values the engine loader read straight from the layer JSON when it kept them
-    (:meth:`~trtlog.engine.Engine.layer_table`; a test checks they equal the objects'), else
-    from the layer objects.
-    """
-    table = engine.layer_table()
-    if table is not None:  # (the loader's table has a row per layer; copies drop it)
-        rows = table.rows
-
-        def column(name: str) -> list[Any]:
-            return list(map(itemgetter(_ROW[name]), rows))
-
-        names = column("name")
-        return LayerColumns(
-            names,
-            column("type"),  # one string object per distinct value already (LayerTable)
-            column("origin"),
-            column("onnx_nodes"),
-            column("n_inputs"),
-            column("n_outputs"),
-            _name_flags(names),
-        )
+    """The :class:`LayerColumns` of an engine's layers."""
     layers = engine.layers
     names = []
     types: list[str | None] = []
@@ -331,36 +280,6 @@ def layer_columns(engine: Engine) -> LayerColumns:
         _name_flags(names),
         positional,
     )
-
-
-class _PendingLayers(Sequence[EngineLayer]):
-    """An engine's layers that its loader has not built yet: each is built when read.
-
-    Iterating or slicing builds them all (:attr:`Engine.layers`).
-    """
-
-    __slots__ = ("_count", "engine")
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._count = engine.layer_count()
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> EngineLayer: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[EngineLayer]: ...
-
-    def __getitem__(self, index: int | slice) -> EngineLayer | Sequence[EngineLayer]:
-        if isinstance(index, slice):
-            return self.engine.layers[index]
-        return self.engine.layer_at(index)
-
-    def __iter__(self) -> Iterator[EngineLayer]:
-        return iter(self.engine.layers)
 
 
 class LintContext:
@@ -394,9 +313,6 @@ class LintContext:
         self._int8: dict[int, bool] = {}
         self._node_ops: dict[str, str | None] = {}
         self._by_class: dict[type[EventBase], list[Any]] = {}
-        self._out_keys: list[str] = []
-        self._tensors: dict[int, tuple[tuple[Tensor, ...], tuple[Tensor, ...]]] = {}
-        self._names: dict[int, tuple[list[str], list[str]]] = {}
 
     def memo(self, key: str, compute: Callable[[LintContext], T]) -> T:
         """``compute(self)``, computed once per context (an index several rules share)."""
@@ -417,23 +333,9 @@ class LintContext:
         return self.engine.source if self.engine is not None else None
 
     @cached_property
-    def layers(self) -> Sequence[EngineLayer]:
-        """The engine's layers (empty without an engine).
-
-        While the loader has not built an engine's layer objects, each is built when a rule
-        reads it (the rules read most layers' values from :attr:`columns`).
-        """
-        engine = self.engine
-        if engine is None:
-            return ()
-        if "layers" not in engine.__dict__ and engine.layer_table() is not None:
-            return _PendingLayers(engine)
-        return engine.layers
-
-    @cached_property
-    def table(self) -> LayerTable | None:
-        """The engine loader's table (:meth:`Engine.layer_table`), if it kept one."""
-        return self.engine.layer_table() if self.engine is not None else None
+    def layers(self) -> tuple[EngineLayer, ...]:
+        """The engine's layers (empty without an engine)."""
+        return self.engine.layers if self.engine is not None else ()
 
     @cached_property
     def columns(self) -> LayerColumns:
@@ -728,43 +630,12 @@ class LintContext:
             candidates = []
         if not candidates:
             return found
-        table = self.table
-        if table is not None:  # from the loader's values: no layer object
-            rows = table.rows
-            for i in candidates:
-                role = self._qdq_role_of_row(i, rows[i])
-                if role is not None:
-                    found[i] = role
-            return found
         layers = self.layers
         for i in candidates:
             role = self._qdq_role(layers[i])
             if role is not None:
                 found[i] = role
         return found
-
-    def _qdq_role_of_row(self, i: int, row: tuple[Any, ...]) -> Literal["Q", "DQ"] | None:
-        """:meth:`_qdq_role` of the layer at ``i``, from the loader's row (every tensor typed)."""
-        columns = self.columns
-        name, nodes = columns.names[i], columns.onnx_nodes[i]
-        if columns.origins[i] == "QDQ":
-            pass
-        elif name.startswith(_COPY_NAMES) or not any("uantize" in n for n in nodes):
-            return None
-        else:
-            kept = [n for n in self._nodes_of(i, nodes) if not is_weights_name(n)]
-            if not kept or not all(is_qdq_node(n) or is_quantize_scale_node(n) for n in kept):
-                return None
-        # the rows join the tensors' types with commas (a layer without tensors: None)
-        in_text, out_text = row[_IN_DTYPES], row[_OUT_DTYPES]
-        ins = set(in_text.split(",")) if in_text else set()
-        outs = set(out_text.split(",")) if out_text else set()
-        if outs & LOW_TYPES and not ins & LOW_TYPES:
-            return "Q"
-        if ins & LOW_TYPES and not outs & LOW_TYPES:
-            return "DQ"
-        text = " ".join(self._nodes_of(i, nodes)) or name
-        return "DQ" if "equantize" in text else "Q"
 
     @cached_property
     def weighted_layers(self) -> tuple[EngineLayer, ...]:
@@ -894,14 +765,7 @@ class LintContext:
 
     @cached_property
     def _graph(self) -> tuple[dict[str, int], dict[str, list[int]]]:
-        """:attr:`producers` and :attr:`consumers`, in one pass over the layers.
-
-        From the tensor names the engine loader kept (:class:`~trtlog.engine.model.LayerEdges`)
-        when it kept them, else from the layer objects.
-        """
-        table = self.table
-        if table is not None and table.edges is not None:
-            return self._graph_of_edges(table.edges, table.rows)
+        """:attr:`producers` and :attr:`consumers`, in one pass over the layers."""
         producers: dict[str, int] = {}
         consumers: dict[str, list[int]] = defaultdict(list)
         key = self.key
@@ -925,48 +789,8 @@ class LintContext:
                 consumers[t.name].append(index)
         return producers, consumers
 
-    def _graph_of_edges(
-        self, edges: LayerEdges, rows: list[tuple[Any, ...]]
-    ) -> tuple[dict[str, int], dict[str, list[int]]]:
-        """:attr:`_graph` from the loader's flat tensor lists (the layers in their positions)."""
-        in_names, out_names = edges.in_names, edges.out_names
-        graphs = list(map(itemgetter(_ROW["myelin_graph"]), rows))
-        if any(g is not None for g in graphs):  # Myelin kernels key their "__myl" tensors
-            in_names = _keyed(in_names, edges.in_layers, graphs)
-            out_names = _keyed(out_names, edges.out_layers, graphs)
-        self._out_keys = out_names
-        # the first writer of a tensor is its producer: the pairs in reverse, so that the
-        # first one is set last
-        producers = dict(zip(reversed(out_names), reversed(edges.out_layers), strict=True))
-        consumers: dict[str, list[int]] = {}
-        get = consumers.get
-        for name, index in zip(in_names, edges.in_layers, strict=True):
-            found = get(name)
-            if found is None:
-                consumers[name] = [index]
-            else:
-                found.append(index)
-        return producers, consumers
-
-    @cached_property
-    def _first_outputs(self) -> dict[int, str] | None:
-        """Layer index → the key of its first output, from the loader's tensor lists.
-
-        ``None`` when the loader kept none (see :meth:`first_output_key`).
-        """
-        table = self.table
-        if table is None or table.edges is None:
-            return None
-        self._graph  # noqa: B018 (the keyed names of the outputs)
-        layers = table.edges.out_layers
-        # the pairs in reverse: a layer's first output is set last
-        return dict(zip(reversed(layers), reversed(self._out_keys), strict=True))
-
     def first_output_key(self, index: int) -> str | None:
         """The graph key (see :meth:`key`) of the first tensor the layer at ``index`` writes."""
-        fast = self._first_outputs
-        if fast is not None:
-            return fast.get(index)
         layer = self.layers[index]
         outputs = layer.outputs
         return self.key(layer, outputs[0].name) if outputs else None
@@ -1030,14 +854,11 @@ class LintContext:
             and _INNER_TENSOR.search(tensor) is None
         )
 
-    # the same questions of the layer at a position, without its object (the loader's table)
+    # the same questions of the layer at a position
 
     @cached_property
     def _myelin_graphs(self) -> list[int | None]:
         """Each layer's Myelin graph (:attr:`EngineLayer.myelin`), by position."""
-        table = self.table
-        if table is not None:
-            return list(map(itemgetter(_ROW["myelin_graph"]), table.rows))
         return [k.graph if (k := x.myelin) is not None else None for x in self.layers]
 
     def myelin_graph(self, index: int) -> int | None:
@@ -1061,34 +882,13 @@ class LintContext:
         return self._is_output(self.key_at(index, tensor), tensor)
 
     def layer_tensors(self, index: int) -> tuple[tuple[Tensor, ...], tuple[Tensor, ...]]:
-        """The inputs and outputs of the layer at position ``index`` (no layer object built)."""
-        layers = self.layers
-        if type(layers) is _PendingLayers:
-            found = self._tensors.get(index)
-            if found is None:  # (read from the JSON: asked once per layer)
-                found = self._tensors[index] = layers.engine.layer_tensors(index)
-            return found
-        layer = layers[index]
+        """The inputs and outputs of the layer at position ``index``."""
+        layer = self.layers[index]
         return layer.inputs, layer.outputs
 
     def time_at(self, index: int) -> float | None:
-        """:meth:`time` of the layer at position ``index`` (from the loader's table if kept)."""
-        table = self.table
-        if table is None:
-            return self.time(self.layers[index])
-        if table.times is None:
-            return None
-        ms = table.times[index][0]
-        return None if ms != ms else ms  # NaN: not known (LayerTime.known)
-
-    @property
-    def qdq_roles(self) -> dict[int, Literal["Q", "DQ"]]:
-        """Position → the role of every layer that has one (:meth:`qdq_role_at`'s answers).
-
-        Only when :attr:`columns` are positional (a loader's engine); read, not changed.
-        """
-        assert self.columns.positional
-        return self._role_map
+        """:meth:`time` of the layer at position ``index``."""
+        return self.time(self.layers[index])
 
     def qdq_role_at(self, index: int) -> Literal["Q", "DQ"] | None:
         """:meth:`qdq_role` of the layer at position ``index``."""
@@ -1097,25 +897,9 @@ class LintContext:
         return self.qdq_role(self.layers[index])
 
     def tensor_names_at(self, index: int) -> tuple[list[str], list[str]]:
-        """The names of the tensors the layer at ``index`` reads and writes, in order.
-
-        From the loader's tensor names when it kept them (no tensor or layer object).
-        """
-        found = self._names.get(index)
-        if found is not None:
-            return found
-        table = self.table
-        edges = table.edges if table is not None else None
-        if edges is None:
-            inputs, outputs = self.layer_tensors(index)
-            found = [t.name for t in inputs], [t.name for t in outputs]
-        else:
-            found = (
-                _names_of(edges.in_names, edges.in_layers, index),
-                _names_of(edges.out_names, edges.out_layers, index),
-            )
-        self._names[index] = found
-        return found
+        """The names of the tensors the layer at ``index`` reads and writes, in order."""
+        inputs, outputs = self.layer_tensors(index)
+        return [t.name for t in inputs], [t.name for t in outputs]
 
     def upstream_at(self, index: int, inputs: Sequence[str]) -> list[int]:
         """:meth:`upstream` of the layer at ``index``, whose inputs are named ``inputs``."""

@@ -7,22 +7,14 @@ engine was read from a layer JSON or from a log's layer dump.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
-from trtlog.engine.model import (
-    LAYER_ROW_COLUMNS,
-    LayerTable,
-    Profile,
-    Times,
-    total_of,
-)
-from trtlog.engine.modules import serve_reformats
+from trtlog.engine.model import Profile, Times, total_of
 from trtlog.engine.rows import LAYER_SCHEMA, join_known, layer_columns
-from trtlog.frames.schema import SCHEMAS, empty_frame, frame_from_columns, frame_from_records
+from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
 from trtlog.numbers import trtexec_percentile
 from trtlog.tensors import dims_text
 
@@ -34,7 +26,6 @@ __all__ = [
     "layers_frame",
     "modules_frame",
     "profile_frame",
-    "serve_reformats",
     "tensors_frame",
     "times_frame",
     "times_stats_frame",
@@ -117,25 +108,6 @@ def _dims(dims: tuple[int, ...] | None) -> str | None:
     return None if dims is None else dims_text(dims)
 
 
-assert tuple(list(LAYER_SCHEMA)[: len(LAYER_ROW_COLUMNS)]) == LAYER_ROW_COLUMNS
-
-
-def _table_frame(table: LayerTable) -> pd.DataFrame:
-    """The layers frame of the values the loader read straight from the JSON."""
-    rows = table.rows
-    if not rows:
-        return empty_frame("layers")
-    # columns first: the reformats' modules are replaced in one column, not row by row
-    columns: list[Sequence[Any]] = list(zip(*rows, strict=True))
-    serve_reformats(columns)
-    times = table.times
-    if times is None:
-        no_time = (math.nan, math.nan, math.nan, math.nan, "no profile merged")
-        times = [no_time] * len(rows)
-    columns += zip(*times, strict=True)
-    return frame_from_columns("layers", dict(zip(SCHEMAS["layers"], columns, strict=True)))
-
-
 @gc_paused()
 def layers_frame(engine: Engine) -> pd.DataFrame:
     """One row per engine layer, in execution order.
@@ -152,9 +124,6 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     profile ``time_ms`` (per inference), ``total_ms``, ``median_ms``, ``percentage``,
     ``time_reason`` (why a time is missing, or how it was matched).
     """
-    table = engine.layer_table()
-    if table is not None:  # read straight from the layer JSON (trtlog.load_engine)
-        return _table_frame(table)
     return frame_from_columns("layers", layer_columns(engine))
 
 

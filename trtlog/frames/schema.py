@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from trtlog.buildlog.tactics import escaped
+from trtlog._display import escaped
 
 __all__ = [
     "SCHEMAS",
@@ -84,6 +84,7 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     except UnicodeEncodeError:
         # a lone surrogate (text decoded with surrogateescape) cannot go into an Arrow
         # string: the cell shows it escaped (``\udcff``)
+
         return pd.Series([escaped(v) for v in values], dtype=dtype)
     except OverflowError:
         low, high = _RANGES.get(dtype, (None, None))

@@ -772,17 +772,9 @@ class _Builder:
         return None
 
     def _finals(self, engine: Engine | None) -> list[tuple[str, tuple[str, ...], str]]:
-        """Each engine layer's name, ONNX nodes and their source.
-
-        From the loader's table while the layer objects are pending (the values the objects
-        are made of), so that the graph builds no layer object.
-        """
+        """Each engine layer's name, ONNX nodes and their source."""
         if engine is None:
             return []
-        table = engine.layer_table() if "layers" not in engine.__dict__ else None
-        if table is not None:
-            names, nodes, sources = (table.column(c) for c in ("name", "onnx_nodes", "onnx_source"))
-            return list(zip(names, nodes, sources, strict=True))
         return [(x.name, x.onnx_nodes, x.onnx_source) for x in engine.layers]
 
     def _range(self, first: str, last: str) -> list[str] | None:

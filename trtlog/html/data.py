@@ -208,8 +208,8 @@ def _overview(
             "source": engine.source,
             "origin": engine.origin,
             "detailed": engine.detailed,
-            "layers": engine.layer_count(),
-            "total_ms": num(engine_total_ms(engine)) if engine.profile is not None else None,
+            "layers": len(engine.layers),
+            "total_ms": num(engine.total_ms) if engine.profile is not None else None,
             "profile": engine.profile.source if engine.profile is not None else None,
             "notes": list(engine.notes),
         }
@@ -648,15 +648,13 @@ _LAYER_TEXT = (
 def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list[Any]], Any]:
     """The layers frame's columns the page shows (as :func:`column` reads them), and times.
 
-    The times: the ``time_ms`` column as a float array. Read without making the frame: from
-    the loader's table (:meth:`Engine.layer_table`, which the frame is made of:
-    :func:`trtlog.frames.layers_frame`) when the loader kept one, else from the layer objects
-    (:func:`trtlog.engine.rows.layer_columns`, typed as the frame types them); ``general``:
-    from the frame itself (the tests' reference).
+    The times: the ``time_ms`` column as a float array. Read without making the frame: the
+    columns it is made of (:func:`trtlog.engine.rows.layer_columns`), typed as the frame
+    types them (no pandas: a report of a log's layer dump); ``general``: from the frame
+    itself (the tests' reference).
     """
     import numpy as np
 
-    table = engine.layer_table()
     if general:
         frame = engine.layers_frame()
         values = {c: column(frame, c) for c in (*_LAYER_TEXT, "index", "is_reformat")}
@@ -664,38 +662,13 @@ def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list
         values["time_ms"] = column(frame, "time_ms")
         values["percentage"] = column(frame, "percentage")
         return values, frame["time_ms"].to_numpy(dtype=float)
-    if table is None or not table.rows:
-        # the frame's columns from the layer objects, typed as the frame types them (no
-        # pandas: a report of a log's layer dump)
-        from trtlog.buildlog.rows import type_columns
-        from trtlog.engine.rows import LAYER_SCHEMA, layer_columns
+    from trtlog.buildlog.rows import type_columns
+    from trtlog.engine.rows import LAYER_SCHEMA, layer_columns
 
-        read = (*_LAYER_TEXT, "index", "is_reformat", "onnx_nodes", "time_ms", "percentage")
-        made = layer_columns(engine)
-        values = type_columns("layers", {c: LAYER_SCHEMA[c] for c in read}, made)
-        return values, np.array(made["time_ms"], dtype=float)
-    from trtlog.engine.model import LAYER_ROW_COLUMNS
-    from trtlog.engine.modules import serve_reformats
-
-    columns: list[Any] = list(table.columns())  # (the table keeps them: the module tree too)
-    serve_reformats(columns)  # (the frame's module column: a reformat's is its layer's)
-    values = dict(zip(LAYER_ROW_COLUMNS, map(list, columns), strict=True))
-    n = len(table.rows)
-    times = table.times
-    if times is None:
-        ms = np.full(n, math.nan)
-        share = ms
-        values["time_reason"] = ["no profile merged"] * n
-    else:
-        average, _, _, percentage, reason = zip(*times, strict=True)
-        ms = np.array(average, dtype=float)
-        share = np.array(percentage, dtype=float)
-        values["time_reason"] = list(reason)
-    values["time_ms"] = _finite_or_none(ms)
-    values["percentage"] = _finite_or_none(share)
-    values["index"] = np.array(values["index"], dtype=np.int64).tolist()
-    values["is_reformat"] = np.array(values["is_reformat"], dtype=bool).tolist()
-    return values, ms
+    read = (*_LAYER_TEXT, "index", "is_reformat", "onnx_nodes", "time_ms", "percentage")
+    made = layer_columns(engine)
+    values = type_columns("layers", {c: LAYER_SCHEMA[c] for c in read}, made)
+    return values, np.array(made["time_ms"], dtype=float)
 
 
 def _finite_or_none(array: Any) -> list[Any]:
@@ -778,27 +751,12 @@ def _layers(engine: Engine, s: Strings, general: bool = False) -> dict[str, Any]
         "count": len(names),
         "timed": bool((~np.isnan(ms)).any()),
         "profile": engine.profile.source if engine.profile is not None else None,
-        "total": num(engine_total_ms(engine)) if engine.profile is not None else None,
+        "total": num(engine.total_ms) if engine.profile is not None else None,
         "myelin": shown,
         "byType": _group_totals(values["type"], ms),
         "byPrecision": _group_totals(values["precision"], ms),
         "notes": list(engine.notes),
     }
-
-
-def engine_total_ms(engine: Engine) -> float:
-    """``engine.total_ms`` without building pending layer objects.
-
-    The sum (``total_of``, in layer order) of the known layer times, read from the loader's
-    table (:meth:`Engine.layer_table`) when it kept one.
-    """
-    from trtlog.engine.model import total_of
-
-    table = engine.layer_table()
-    if table is None or "layers" in engine.__dict__:
-        return engine.total_ms
-    known = [ms for ms in table.average_ms() if ms is not None]
-    return total_of(known) if known else math.nan
 
 
 def _split_as(flat: list[Any], groups: list[Any]) -> list[list[Any]]:

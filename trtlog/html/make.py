@@ -94,9 +94,7 @@ def _big(inputs: Inputs) -> bool:
     main = inputs.main
     if main.build is not None and main.build.event_count >= FORK_EVENTS:
         return True
-    return (
-        main.engine_given and main.engine is not None and main.engine.layer_count() >= FORK_LAYERS
-    )
+    return main.engine_given and main.engine is not None and len(main.engine.layers) >= FORK_LAYERS
 
 
 #: The merge graph's block: its :func:`~trtlog.html.page.data_payload` (text, encoding) and

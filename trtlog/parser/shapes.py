@@ -278,7 +278,7 @@ def alternation(
 
 def _literal(tokens: list[str]) -> bool:
     """Whether the first of ``tokens`` matches one fixed character, once (no quantifier)."""
-    if not tokens or tokens[1:2] and tokens[1][0] in "*+?{":
+    if not tokens or (tokens[1:2] and tokens[1][0] in "*+?{"):
         return False
     token = tokens[0]
     if len(token) == 1:

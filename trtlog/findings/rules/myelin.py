@@ -71,18 +71,11 @@ def _may_have_kernel_groups(ctx: LintContext) -> bool:
     """
     layers = ctx.layers
     columns = ctx.columns
-    # an engine the loader read with its table: a layer's time is one profile record's at
-    # most (the exact match of exact_times), and its Myelin graphs are in the rows
-    table = ctx.table
     for i, (kind, flags) in enumerate(zip(columns.types, columns.name_flags, strict=True)):
         kernel = flags & NAME_MYELIN or (kind in MYELIN_LAYER_TYPES and kind != "Myelin")
-        if kernel and (
-            ctx.myelin_graph(i) is not None or (kind in MYELIN_LAYER_TYPES and kind != "Myelin")
-            if table is not None
-            else layers[i].is_myelin_kernel
-        ):
+        if kernel and layers[i].is_myelin_kernel:
             return True
-        if (kind == "Myelin" or flags & NAME_FOREIGN) and table is None:
+        if kind == "Myelin" or flags & NAME_FOREIGN:
             time = layers[i].time
             if time is not None and len(time.profile_names) > 1:
                 return True

@@ -17,11 +17,9 @@ formats; ``NoOp`` reformats that take no time move no data.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import Any
 
 from trtlog.engine.model import EngineLayer
@@ -29,7 +27,7 @@ from trtlog.events import (
     ReformatLayerAdded,
 )
 from trtlog.findings.base import AtRow, make, make_each_at, rule
-from trtlog.findings.context import _IN_DTYPES, _OUT_DTYPES, NAME_COPY, LintContext, short
+from trtlog.findings.context import NAME_COPY, LintContext, short
 from trtlog.findings.models import Finding, Severity
 from trtlog.tensors import Tensor
 
@@ -92,7 +90,7 @@ class Reformat:
 
     @property
     def layer(self) -> EngineLayer:
-        """The reformat layer (built now if the engine's layers are pending)."""
+        """The reformat layer."""
         return self.ctx.layers[self.index]
 
     @property
@@ -141,10 +139,6 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
     added = {e.layer: e for e in ctx.events(ReformatLayerAdded)}
     out: list[Reformat] = []
     columns = ctx.columns
-    # the loader's rows and tensor names give the types and names (every tensor typed): the
-    # tensor objects are read only for a reformat that keeps its type (its layouts)
-    table = ctx.table
-    rows = table.rows if table is not None and table.edges is not None else None
     n_inputs, n_outputs, types = columns.n_inputs, columns.n_outputs, columns.types
     # is_copy_node, from the columns (NAME_COPY: a name starting as in _COPY_NODE)
     copies = [
@@ -152,8 +146,6 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
         for i, (flags, origin) in enumerate(zip(columns.name_flags, columns.origins, strict=True))
         if (flags & NAME_COPY or origin == "REFORMAT") and origin != "QDQ"
     ]
-    if rows is not None and columns.positional:
-        return _reformats_of_table(ctx, copies, added)
     for i in copies:
         if not n_inputs[i] or not n_outputs[i]:
             continue
@@ -163,20 +155,11 @@ def _reformats(ctx: LintContext) -> list[Reformat]:
         t = ctx.time_at(i)
         if types[i] == "NoOp" and not t:
             continue  # a NoOp reformat moves no data
-        src_dtype: str | None
-        dst_dtype: str | None
-        if rows is not None:
-            row = rows[i]  # (the rows join the tensors' types with commas)
-            src_dtype = row[_IN_DTYPES].split(",", 1)[0]
-            dst_dtype = row[_OUT_DTYPES].split(",", 1)[0]
-            in_names, out_names = ctx.tensor_names_at(i)
-            src_name, dst_name = in_names[0], out_names[0]
-        else:
-            inputs, outputs = ctx.layer_tensors(i)
-            src_dtype, dst_dtype = inputs[0].dtype, outputs[0].dtype
-            if src_dtype is None and dst_dtype is None:
-                continue  # a names-only engine: nothing to classify
-            src_name, dst_name = inputs[0].name, outputs[0].name
+        inputs, outputs = ctx.layer_tensors(i)
+        src_dtype, dst_dtype = inputs[0].dtype, outputs[0].dtype
+        if src_dtype is None and dst_dtype is None:
+            continue  # a names-only engine: nothing to classify
+        src_name, dst_name = inputs[0].name, outputs[0].name
         if ctx.is_network_input_at(i, src_name):
             direction = "input"
         elif ctx.is_network_output_at(i, dst_name):
@@ -226,66 +209,6 @@ def _classified(
         dst_name,
         ctx,
     )
-
-
-def _reformats_of_table(
-    ctx: LintContext, copies: list[int], added: dict[str, Any]
-) -> list[Reformat]:
-    """:func:`_reformats` of the copy nodes at ``copies`` from the loader's table and edges.
-
-    The same reformats as its general loop (tests/findings compare the two), with the
-    questions asked of every reformat (its Q/DQ role, time, first tensors, a binding) answered
-    from the table's lists in one pass: a 20,000-layer engine has thousands of reformats.
-    """
-    columns = ctx.columns
-    table = ctx.table
-    assert table is not None and table.edges is not None
-    rows, times, edges = table.rows, table.times, table.edges
-    n_inputs, n_outputs, types = columns.n_inputs, columns.n_outputs, columns.types
-    roles = ctx.qdq_roles
-    keep = [i for i in copies if n_inputs[i] and n_outputs[i] and i not in roles]
-    # each reformat's first input and output: where its layer's run starts in the flat lists
-    in_layers, out_layers = edges.in_layers, edges.out_layers
-    in_names, out_names = edges.in_names, edges.out_names
-    at_in = list(map(bisect_left, repeat(in_layers), keep))
-    at_out = list(map(bisect_left, repeat(out_layers), keep))
-    producers = ctx.producers
-    bindings = ctx.bindings
-    n_in, n_out = len(in_layers), len(out_layers)
-    out: list[Reformat] = []
-    for i, a, b in zip(keep, at_in, at_out, strict=True):
-        t = None
-        if times is not None:
-            t = times[i][0]
-            if t != t:  # NaN: not known (time_at)
-                t = None
-        if not t and types[i] == "NoOp":
-            continue  # a NoOp reformat moves no data
-        row = rows[i]  # (the rows join the tensors' types with commas)
-        src_dtype = row[_IN_DTYPES].split(",", 1)[0]
-        dst_dtype = row[_OUT_DTYPES].split(",", 1)[0]
-        if a < n_in and in_layers[a] == i and b < n_out and out_layers[b] == i:
-            src_name, dst_name = in_names[a], out_names[b]
-        else:
-            in_list, out_list = ctx.tensor_names_at(i)
-            src_name, dst_name = in_list[0], out_list[0]
-        # is_network_input_at / is_network_output_at, asked only when they may say yes
-        if (src_name[:5] == "__myl" or src_name not in producers) and ctx.is_network_input_at(
-            i, src_name
-        ):
-            direction = "input"
-        elif (
-            dst_name in bindings
-            if bindings and dst_name[:5] != "__myl"
-            else ctx.is_network_output_at(i, dst_name)
-        ):
-            direction = "output"
-        else:
-            direction = ""
-        found = _classified(ctx, i, direction, src_dtype, dst_dtype, src_name, dst_name, added)
-        if found is not None:
-            out.append(found)
-    return out
 
 
 _COPY_TARGET = re.compile(
@@ -421,11 +344,8 @@ def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[AtRow]:
     columns = ctx.columns
     names = columns.names
     n_inputs, n_outputs = columns.n_inputs, columns.n_outputs
-    total = ctx.total_ms
-    timed = total is not None and total > 0
-    table = ctx.table
-    # a layer's time from the loader's table (time_at, inline) when it kept one
-    times = table.times if table is not None else None
+    total = ctx.total_ms or 0.0
+    timed = total > 0
     producers, consumers = ctx.producers, ctx.consumers
     shorts: dict[int, str] = {}
     # per conversion: the finding's why without the share, its fix, whether raised
@@ -433,12 +353,7 @@ def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[AtRow]:
     for r in items:
         i = r.index
         src_dtype, dst_dtype = r.src_dtype, r.dst_dtype
-        if times is not None:
-            t = times[i][0]
-            if t != t:  # NaN: not known
-                t = None
-        else:
-            t = ctx.time_at(i) if table is None else None
+        t = ctx.time_at(i)
         src, dst = r.src_name, r.dst_name
         if n_inputs[i] == 1 and n_outputs[i] == 1 and src[:5] != "__myl" and dst[:5] != "__myl":
             # upstream_at and downstream_at of one tensor each: the first of each is wanted
