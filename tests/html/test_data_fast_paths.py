@@ -1,4 +1,4 @@
-"""The report's faster ways against the plain ones they replace (issue 15: size and speed).
+"""The report's ways of reading its data against the plain ones a reader would write.
 
 Each shortcut the page's data takes must give what the straightforward code gives: the
 fastest tactics of each layer (one sort, not a grouped rank), and the page's JSON escapes
@@ -245,18 +245,13 @@ def test_the_tactics_section_from_columns_is_the_frames(
 
 @given(st.lists(st.one_of(st.none(), st.sampled_from(["", "a", "b", "c\udcff", "c\\udcff"]))))
 def test_layer_codes_are_the_frames_factorized_layers(layers: list[str | None]) -> None:
-    """``layer_codes`` of a list and of an :class:`Indexed` column against
-    ``pd.factorize(frame["layer"].fillna(""))`` of the frame's column."""
-    from trtlog.buildlog.tactics import Indexed, layer_codes
+    """``layer_codes`` of a column against ``pd.factorize(frame["layer"].fillna(""))``."""
+    from trtlog.buildlog.tactics import layer_codes
     from trtlog.frames.schema import _series
 
     series = _series("tactics", "layer", layers, "string")
     codes, names = pd.factorize(series.fillna(""))
-    distinct = np.empty(len(layers) + 1, dtype=object)
-    distinct[1:] = layers[::-1]
-    indexed = Indexed(distinct, np.arange(len(layers), 0, -1))
-    for column in (layers, indexed):
-        got_codes, got_names, missing = layer_codes(column)
-        assert got_codes.tolist() == codes.tolist()
-        assert got_names == list(names)
-        assert missing.tolist() == series.isna().tolist()
+    got_codes, got_names, missing = layer_codes(layers)
+    assert got_codes.tolist() == codes.tolist()
+    assert got_names == list(names)
+    assert missing.tolist() == series.isna().tolist()
