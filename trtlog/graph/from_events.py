@@ -629,7 +629,7 @@ class _Builder:
         """
         return [n for n in self.g.reach(start) if self._dead_end(n)]
 
-    # -- silent fates (issue 17): nodes the log never names again ------------------------------
+    # -- silent fates: nodes the log never names again -----------------------------------------
     # Kept apart from the event handlers above: these only read what the handlers collected.
 
     def _input_replaced(self, e: InputReplaced) -> None:

@@ -419,7 +419,7 @@ class MergeGraph(_DiGraph):
                 kind = "folded" if folding else "removed"
                 steps.append(removal)
                 if (removal[2].get("evidence") or "log") == "silent":
-                    # the log names no pass: say why (issue 17)
+                    # the log names no pass: say why
                     reason = target_name
             elif ends:
                 kind = "retargeted"

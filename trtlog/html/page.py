@@ -195,8 +195,8 @@ def _ascii_json(utf8: bytes) -> bytes:
 
 
 #: Payloads from this many bytes on (a big log's text, a big page's data) are compressed by
-#: ISA-L's igzip when it is installed (``pip install trtlog[fast]``): a quarter of zlib's
-#: level 1 time on a 50 MB log, and fewer bytes than its level 3. Smaller payloads, and all
+#: ISA-L (isal) when it is installed (``pip install trtlog[fast]``): several times faster than
+#: zlib's level 1 on a big log, and fewer bytes than its level 3. Smaller payloads, and all
 #: of them without isal (or with ``TRTLOG_GZIP=zlib``), take the standard library's zlib.
 FAST_ABOVE = 8 << 20
 
