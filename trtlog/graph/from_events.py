@@ -1005,7 +1005,7 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
 
     Example:
         >>> import trtlog
-        >>> build = trtlog.parse_text("[V] [TRT] Parsing node: Conv_0 [Conv]\n")
+        >>> build = trtlog.parse_text("[V] [TRT] Parsing node: Conv_0 [Conv]\\n")
         >>> merge_graph(build).fate("Conv_0").kind
         'unexplained'
     """
