@@ -246,7 +246,7 @@ def test_the_log_pack_finds_the_line_starts() -> None:
     text = "[I] [TRT] Original: 5 layers\n[W] [TRT] w\n" * 40_000 + "[I] [TRT] Final: 3 layers"
     build = trtlog.parse_text(text)
     assert "_line_starts" not in build.__dict__
-    pack = LogPack(build, set())
+    pack = LogPack(build)
     assert build.__dict__["_line_starts"] == line_starts(text)
     assert pack.lines == build.line_count == 80_001
     # known already: kept as it is
@@ -273,7 +273,7 @@ def test_a_big_ascii_log_is_packed_a_chunk_at_a_time(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(type(build), "utf8", whole)
     for use_isal in (True, False):
         monkeypatch.setattr(page_module, "USE_ISAL", use_isal)
-        pack = page_module.LogPack(build, set())
+        pack = page_module.LogPack(build)
         packed = base64.b64decode(pack.text)
         assert pack.big and pack.lines == build.line_count == 80_001
         assert packed[:3] == b"\x1f\x8b\x08" and packed[4:8] == b"\0\0\0\0"  # mtime 0

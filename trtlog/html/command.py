@@ -20,6 +20,7 @@ __all__ = ["STEPS", "Progress", "add_arguments", "default_output", "run"]
 #: The steps :func:`trtlog.report` announces, in order (the progress bar counts them).
 STEPS = (
     "reading inputs",
+    "packing the log",
     "findings",
     "overview",
     "passes",
@@ -29,7 +30,6 @@ STEPS = (
     "modules",
     "comparison",
     "merge graph",
-    "packing the log",
     "writing the page",
 )
 

@@ -401,7 +401,7 @@ def _graph_texts(graph: MergeGraph) -> dict[str, Any]:
     layer_ids: dict[str, int] = {}  # an engine layer by name (the last of a name)
     by_name: dict[str, int] = {}  # an ONNX node or initializer by name (the first of a name)
     originals: list[int] = []  # the layers no edge comes into
-    for i, d in enumerate(node_data.values()):
+    for i, (node_id, d) in enumerate(node_data.items()):
         kind, name = d["kind"], d["name"]
         names.append(name)
         kinds.append(kind_code.get(kind, 2))  # (a kind the page does not know: intermediate)
@@ -410,13 +410,13 @@ def _graph_texts(graph: MergeGraph) -> dict[str, Any]:
         if kind == "engine_layer":
             layer.append(d.get("index"))
             layer_ids[name] = i
-        else:
-            layer.append(None)
-            if kind in ("onnx_node", "onnx_initializer"):
-                by_name.setdefault(name, i)
-    for node_id, i in ids.items():
-        if node_data[node_id]["kind"] == "intermediate" and not pred[node_id]:
-            originals.append(i)
+            continue
+        layer.append(None)
+        if kind == "intermediate":
+            if not pred[node_id]:
+                originals.append(i)
+        elif kind == "onnx_node" or kind == "onnx_initializer":
+            by_name.setdefault(name, i)
     first: list[int] = []  # each node's first edge
     es: list[int] = []
     et: list[int] = []

@@ -69,10 +69,18 @@ def make(
 
 def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Report:
     main = inputs.main
+    log = None
+    if main.file_build is not None:
+        # the log first: its lines' kinds, read for the page, tell the build's event store
+        # which messages each section's question can skip
+        step("packing the log")
+        log = LogPack(main.file_build)
     # the build or round the page shows, taken once for every section (a round of several
     # reads all of its run's events)
     scoped = page_scope(main.build) if main.build is not None else None
     collected = collect(inputs, step, scoped)
+    if log is not None:
+        log.cite(collected["lines"])
     data = collected["data"]
     available = data["available"]
     graph = None
@@ -84,10 +92,6 @@ def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Rep
             # a graph without an ONNX node or an engine layer (a log without parser lines
             # and layers): the explorer says what input would fill it
             available["explorer"] = EXPLORER_EMPTY
-    log = None
-    if main.file_build is not None:
-        step("packing the log")
-        log = LogPack(main.file_build, collected["lines"])
     step("writing the page")
     overview = collected["overview"]
     summary = overview["summary"]

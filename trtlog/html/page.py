@@ -265,11 +265,13 @@ class LogPack:
             gzip-compressed and base64-encoded.
         wide: whether the codes take two bytes (little-endian).
         kinds: ``[kind, severity]`` of each code.
-        excerpt: ``[[line numbers], [texts]]`` of the lines the page points at.
+        excerpt: ``[[line numbers], [texts]]`` of the lines the page points at (set by
+            :meth:`cite`).
         unfold: whether the page unfolds the whole log at once (small logs).
     """
 
-    def __init__(self, build: Build, wanted: Collection[int]) -> None:
+    def __init__(self, build: Build) -> None:
+        self.build = build
         text = build.text
         self.name = build.source.name
         self.lines = build.line_count
@@ -279,9 +281,13 @@ class LogPack:
         # bytes (with isal, see FAST_ABOVE)
         self.text = _b64_gzip(_utf8_chunks(text), 3 if self.big else 6, self.big)
         self.wide, self.codes, self.kinds = self._codes(build)
+        self.excerpt: list[list[Any]] = [[], []]
+
+    def cite(self, wanted: Collection[int]) -> None:
+        """Keep the text of the lines in ``wanted`` (the excerpt shown before the log unfolds)."""
         shown = sorted(n for n in wanted if 1 <= n <= self.lines)
-        line_text = build.lines_text
-        self.excerpt: list[list[Any]] = [shown, [line_text(n).rstrip("\r\n") for n in shown]]
+        line_text = self.build.lines_text
+        self.excerpt = [shown, [line_text(n).rstrip("\r\n") for n in shown]]
 
     def _codes(self, build: Build) -> tuple[bool, str, list[list[str | None]]]:
         """Whether the codes are wide, each line's code packed, and each code's kind."""
