@@ -1,47 +1,41 @@
-"""``trtlog.report`` of a big build: file size, time to write it, time to open it (issue 15).
+"""``trtlog.report`` against ``trtlog.parse`` of the same log, on generated and real logs.
 
-Generates, with the generators of ``bench/parse_throughput.py`` and ``bench/engine_load.py``,
-a ``trtexec --verbose`` log of ``--mb`` megabytes (default 50) and a detailed
-``--exportLayerInfo`` of ``--layers`` layers (default 20,000) with its ``--exportProfile``.
-Then, in the same process, ``--repeat`` rounds, each on a fresh parse and a fresh engine
-(both are lazy: the report pays for every event and layer object it reads):
+The inputs:
 
-(a) ``trtlog.parse`` of the log;
-(b) ``trtlog.report`` of that build with the engine and its profile (loaded beforehand),
-    with the time of each step of the report;
-(c) the views the page shows, computed by trtlog's API alone (lint, summarize, the frames,
-    the merge graph and every fate, the module tree, the Myelin groups), for reference:
-    (b) - (c) is the report's own work (reshaping, the log packed, the page written);
-(d) the page opened in headless Chromium (when ``chromium`` and ``chromedriver`` are
-    installed): the load event and the moment the page's script has filled every section.
+* generated: a ``trtexec --verbose`` log of ``--mb`` megabytes (default 50; the generator of
+  ``bench/parse_throughput.py``) and a detailed ``--exportLayerInfo`` of ``--layers`` layers
+  (default 20,000) with its ``--exportProfile`` (``bench/engine_load.py``'s);
+* real: the ``--corpus`` (default 5) largest verbose build logs of ``../shared/corpus`` (the
+  ``build-log-verbose`` kinds of its MANIFEST; ``TRTLOG_CORPUS`` moves it), each as it is and
+  repeated to at least ``--min-mb`` megabytes (default 10).
 
-Targets (issue 15): the file at most 15 MB; (b) at most 1.5x (a); the load event within 3 s.
-Two ratios are printed, per round (min / median / max): wall-clock time, the time a user
-waits, which the target is read against since the report computes its merge graph in a
-forked child process on the second core (``trtlog.html.child``); and CPU time of both
-processes (this one's threads, the log compressed in a second one, plus the child's), the
-work done whatever the cores, which a loaded machine turns into wall time.
-``TRTLOG_REPORT_PROCESSES=1`` makes the report in one process, as before the child.
+For each input, ``--repeat`` rounds in this process, alternating (imports and grammars made
+before the first): (a) ``trtlog.parse`` of the log (a fresh build every round) and (b)
+``trtlog.report`` of that build (for the generated input with the engine and its profile,
+loaded beforehand: the page shows them). Printed per input: its size, (a) and (b) (median wall
+seconds) and the ratio (b)/(a) per round (min / median / max) in wall time and in CPU time
+(the report runs in the caller's thread: its CPU time is this process's). Target: (b) at most
+2.0x (a). A shared machine inflates wall times: the load average is printed with them.
 
-Then ``--fresh`` rounds (default 3), each in a fresh process that parses the log and
-makes the report once, as ``trtlog report`` does: its imports, caches and memory are cold
-(the rounds above reuse the memory the round before freed). trtlog's modules are
-byte-compiled first, as pip does when it installs a wheel (``bench/startup.py`` likewise):
-with ``PYTHONDONTWRITEBYTECODE=1`` in the environment, each fresh round would otherwise
-compile the modules the report imports (0.03-0.07 s of its time), which no installed trtlog
-does.
+Then, unless ``--fresh 0``, ``trtlog report`` of each input in a fresh process, as a user runs
+it (the parse included, imports cold; trtlog's modules byte-compiled first, as a wheel
+installs them): its wall and CPU seconds, best of ``--fresh``. Last, unless ``--no-browser``,
+the generated page opened in headless Chromium (when ``chromium`` and ``chromedriver`` are
+installed): the load event and the moment the page's script has filled every section.
 
-Usage: python bench/report.py [--mb 50] [--layers 20000] [--repeat 3] [--fresh 3]
-       [--no-browser]
+Usage: python bench/report.py [--mb 50] [--layers 20000] [--corpus 5] [--min-mb 10]
+       [--repeat 3] [--fresh 3] [--no-browser] [--no-generated] [--folder DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import csv
 import gc
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -49,16 +43,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import trtlog
 
-if TYPE_CHECKING:
-    from trtlog.html import Report
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("TRTLOG_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
 class Steps:
@@ -77,12 +71,6 @@ class Steps:
         self.since, self.current = now, step
 
 
-def children_cpu() -> float:
-    """CPU seconds of this process's reaped children (the report's forked child)."""
-    times = os.times()
-    return times.children_user + times.children_system
-
-
 def stats(values: list[float], digits: int = 2) -> str:
     """``min / median / max`` of ``values``."""
     return " / ".join(
@@ -90,13 +78,16 @@ def stats(values: list[float], digits: int = 2) -> str:
     )
 
 
+def load() -> str:
+    """The machine's load average over the last minute, for the figures' context."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
 def inputs(folder: Path, mb: float, layers: int) -> tuple[Path, Path, Path]:
-    """The log, layer JSON and profile in ``folder``, generated when missing."""
+    """The generated log, layer JSON and profile in ``folder``, generated when missing."""
     log = folder / "build.log"
     layers_path = folder / "model.layers.json"
     profile_path = folder / "model.profile.json"
-    # (the generators import what trtlog does not: numpy, pandas... a fresh round, which
-    # imports this file, must not have them imported before it times the report)
     from engine_load import generate as generate_engine
     from parse_throughput import generate as generate_log
 
@@ -109,50 +100,109 @@ def inputs(folder: Path, mb: float, layers: int) -> tuple[Path, Path, Path]:
     return log, layers_path, profile_path
 
 
-def views(build: trtlog.Build, engine: trtlog.Engine) -> None:
-    """What the page shows, from trtlog's API alone (the calls the report makes)."""
-    from trtlog.summary import summarize
-
-    trtlog.lint(build, engine)
-    tactics = build.tactics_frame()  # made once: the summary counts it, the page shows it
-    summarize(build, tactics=tactics)
-    for frame in ("layer_counts", "passes", "fusions", "removals", "qdq", "memory"):
-        getattr(build, f"{frame}_frame")()
-    from trtlog.frames.choices import engine_tactics
-
-    engine_tactics(tactics)
-    graph = build.merge_graph(engine)
-    graph.fates()
-    engine.layers_frame()
-    engine.groups("myelin")
-    engine.module_tree()
+def corpus_logs(count: int) -> list[Path]:
+    """The ``count`` largest verbose build logs of the corpus (its MANIFEST's kinds)."""
+    manifest = CORPUS / "MANIFEST.tsv"
+    if count <= 0 or not manifest.is_file():
+        return []
+    with manifest.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    found = [
+        CORPUS / row["file"]
+        for row in rows
+        if row["kind"].startswith("build-log-verbose") and (CORPUS / row["file"]).is_file()
+    ]
+    found.sort(key=lambda p: (-p.stat().st_size, p.name))
+    return found[:count]
 
 
-def one_round(log: Path, layers_path: Path, profile_path: Path) -> dict[str, float]:
-    """One round in this process (a fresh one): the parse, then the report, timed."""
-    trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
-    wall, cpu = time.perf_counter(), time.process_time()
-    build = trtlog.parse(log)
-    parse_wall, parse_cpu = time.perf_counter() - wall, time.process_time() - cpu
-    engine = trtlog.load_engine(layers_path, profile=profile_path)
-    children = children_cpu()
-    wall, cpu = time.perf_counter(), time.process_time()
-    trtlog.report(build, engine)
-    report_wall = time.perf_counter() - wall
-    from trtlog.html.child import reaped
-    from trtlog.html.dropper import dropped
+def repeated(log: Path, folder: Path, mb: float) -> Path:
+    """``log`` written again and again into ``folder`` until it holds ``mb`` megabytes."""
+    text = log.read_text(encoding="utf-8", errors="surrogateescape")
+    if not text.endswith("\n"):
+        text += "\n"
+    times = max(1, -(-int(mb * 1e6) // len(text.encode("utf-8", "surrogateescape"))))
+    target = folder / f"{log.stem}.x{times}.log"
+    if not target.exists():
+        target.write_text(text * times, encoding="utf-8", errors="surrogateescape")
+    return target
 
-    # (the report leaves its child to a thread to reap, and the page's makings to one to
-    # free: their CPU counts once they are done)
-    reaped()
-    dropped()
-    report_cpu = time.process_time() - cpu
-    return {
-        "parse wall": parse_wall,
-        "parse cpu": parse_cpu,
-        "report wall": report_wall,
-        "report cpu": report_cpu + children_cpu() - children,
-    }
+
+@dataclass
+class Case:
+    """One input of the benchmark."""
+
+    label: str
+    log: Path
+    layers: Path | None = None
+    profile: Path | None = None
+
+
+@dataclass
+class Rounds:
+    """The timings of one case's rounds."""
+
+    parse_wall: list[float]
+    parse_cpu: list[float]
+    report_wall: list[float]
+    report_cpu: list[float]
+    steps: dict[str, list[float]]
+
+    def wall_ratios(self) -> list[float]:
+        return [r / p for r, p in zip(self.report_wall, self.parse_wall, strict=True)]
+
+    def cpu_ratios(self) -> list[float]:
+        return [r / p for r, p in zip(self.report_cpu, self.parse_cpu, strict=True)]
+
+
+def measure(case: Case, repeat: int) -> tuple[Rounds, trtlog.Build, str]:
+    """``repeat`` rounds of (a) the parse and (b) the report of ``case``, alternating."""
+    out = Rounds([], [], [], [], {})
+    build: trtlog.Build | None = None
+    page = ""
+    for _ in range(repeat):
+        build = None
+        page = ""
+        gc.collect()
+        wall, cpu = time.perf_counter(), time.process_time()
+        build = trtlog.parse(case.log)
+        out.parse_wall.append(time.perf_counter() - wall)
+        out.parse_cpu.append(time.process_time() - cpu)
+        engine = None
+        if case.layers is not None:
+            engine = trtlog.load_engine(case.layers, profile=case.profile)
+        took = Steps()
+        gc.collect()
+        wall, cpu = time.perf_counter(), time.process_time()
+        page = trtlog.report(build, engine, progress=took)
+        out.report_wall.append(time.perf_counter() - wall)
+        out.report_cpu.append(time.process_time() - cpu)
+        took("")
+        for key, seconds in took.seconds.items():
+            out.steps.setdefault(key, []).append(seconds)
+    assert build is not None
+    return out, build, page
+
+
+def fresh(case: Case, page: Path, repeat: int) -> tuple[float, float]:
+    """``trtlog report`` of ``case`` in a fresh process: best wall and CPU seconds."""
+    argv = [sys.executable, "-m", "trtlog", "report", str(case.log), "-o", str(page), "-q"]
+    if case.layers is not None:
+        argv += ["--layers", str(case.layers)]
+    if case.profile is not None:
+        argv += ["--profile", str(case.profile)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.perf_counter()
+        subprocess.run(argv, env=env, check=True, capture_output=True)
+        walls.append(time.perf_counter() - wall)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(
+            after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime,
+        )
+    return min(walls), min(cpus)
 
 
 def open_in_browser(page: Path) -> tuple[float, float] | None:
@@ -194,14 +244,14 @@ def open_in_browser(page: Path) -> tuple[float, float] | None:
             if time.monotonic() > deadline:
                 raise TimeoutError("the page never became ready")
             time.sleep(0.05)
-        load = driver.execute_script(
+        loaded = driver.execute_script(
             "return performance.getEntriesByType('navigation')[0].loadEventEnd"
         )
         ready = float(str(driver.execute_script("return document.documentElement.dataset.readyMs")))
         state = driver.execute_script("return document.documentElement.dataset.ready")
         if state != "1":
             raise RuntimeError(f"the page failed: {state}")
-        return float(load), ready
+        return float(loaded), ready
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
@@ -209,139 +259,82 @@ def open_in_browser(page: Path) -> tuple[float, float] | None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--mb", type=float, default=50.0)
-    ap.add_argument("--layers", type=int, default=20_000)
-    ap.add_argument("--repeat", type=int, default=3, help="rounds")
+    ap.add_argument("--mb", type=float, default=50.0, help="the generated log's size")
+    ap.add_argument("--layers", type=int, default=20_000, help="the generated engine's layers")
+    ap.add_argument("--corpus", type=int, default=5, help="real logs (0: none)")
+    ap.add_argument("--min-mb", type=float, default=10.0, help="a real log repeated to this")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds per input")
+    ap.add_argument("--fresh", type=int, default=3, help="fresh `trtlog report` runs (0: none)")
     ap.add_argument("--no-browser", action="store_true", help="do not open the page")
-    ap.add_argument("--keep", type=Path, help="keep the page at this path")
-    ap.add_argument(
-        "--fresh",
-        type=int,
-        default=3,
-        help="rounds each in a fresh process, as `trtlog report` runs one (0: none)",
-    )
-    ap.add_argument("--one-round", nargs=3, type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--no-generated", action="store_true", help="real logs only")
+    ap.add_argument("--folder", type=Path, help="keep (and reuse) the inputs made here")
     args = ap.parse_args()
-    if args.one_round:
-        print(json.dumps(one_round(*args.one_round)))
-        return 0
 
-    from trtlog.html.child import reaped
-    from trtlog.html.dropper import dropped
+    folder = args.folder or Path(tempfile.mkdtemp(prefix="trtlog-bench-report-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    cases: list[Case] = []
+    if not args.no_generated:
+        log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
+        label = f"generated {args.mb:g} MB + {args.layers:,} layers"
+        cases.append(Case(label, log, layers_path, profile_path))
+    for real in corpus_logs(args.corpus):
+        cases.append(Case(real.name, real))
+        cases.append(Case(f"{real.name} repeated", repeated(real, folder, args.min_mb)))
+    if not cases:
+        print("no input: the corpus is not there and --no-generated was given")
+        return 1
 
-    folder = Path(tempfile.mkdtemp(prefix="trtlog-bench-report-"))
-    log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
-
-    trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
-    # each round on a fresh parse and a fresh engine: the report pays for every event and
-    # layer object it needs, as it does after ``trtlog.parse`` (both are lazy)
-    rounds: dict[str, list[float]] = {
-        k: [] for k in ("parse", "parse wall", "report", "views", "wall", "child")
-    }
-    steps: dict[str, list[float]] = {}
-    page: Report | None = None
-    build: trtlog.Build | None = None
-    for _ in range(args.repeat):
-        page = build = None
-        gc.collect()
-        wall, cpu = time.perf_counter(), time.process_time()
-        build = trtlog.parse(log)
-        rounds["parse"].append(time.process_time() - cpu)
-        rounds["parse wall"].append(time.perf_counter() - wall)
-        engine = trtlog.load_engine(layers_path, profile=profile_path)
-        took = Steps()
-        gc.collect()
-        children = children_cpu()
-        wall, cpu = time.perf_counter(), time.process_time()
-        page = trtlog.report(build, engine, progress=took)
-        rounds["wall"].append(time.perf_counter() - wall)
-        # (the report leaves its child to a thread to reap, and the page's makings to one to
-        # free: their CPU counts once they are done; the next round starts after them)
-        reaped()
-        dropped()
-        parent_cpu = time.process_time() - cpu
-        child = children_cpu() - children
-        rounds["report"].append(parent_cpu + child)
-        rounds["child"].append(child)
-        took("")
-        for key, seconds in took.seconds.items():
-            steps.setdefault(key, []).append(seconds)
-        fresh = trtlog.parse(log)
-        fresh_engine = trtlog.load_engine(layers_path, profile=profile_path)
-        gc.collect()
-        gc.disable()  # as the report runs them
-        try:
-            cpu = time.process_time()
-            views(fresh, fresh_engine)
-            rounds["views"].append(time.process_time() - cpu)
-        finally:
-            gc.enable()
-        del fresh, fresh_engine
-    assert page is not None and build is not None
+    # imports, grammars and the page's templates made before the first timing
+    trtlog.report(trtlog.parse_text("[I] [TRT] Original: 1 layers\n"))
+    print(f"rounds per input: {args.repeat}, alternating (a) parse and (b) report")
+    print(f"load average at the start: {load()} (2 cores shared by other work inflate walls)")
+    ratios: list[float] = []
+    generated_page: str | None = None
+    for case in cases:
+        rounds, build, page = measure(case, args.repeat)
+        if case.layers is not None:
+            generated_page = page
+        size = case.log.stat().st_size / 1e6
+        print(
+            f"\n{case.label}: {size:.1f} MB, {build.line_count:,} lines, "
+            f"{build.event_count:,} events (load {load()})"
+        )
+        print(
+            f"  (a) parse {statistics.median(rounds.parse_wall):.3f} s, (b) report "
+            f"{statistics.median(rounds.report_wall):.3f} s (median wall); page "
+            f"{len(page) / 1e6:.1f} MB"
+        )
+        print(
+            f"  ratio (b)/(a): {stats(rounds.wall_ratios())} wall, {stats(rounds.cpu_ratios())} CPU"
+        )
+        print(
+            "  steps (median wall s): "
+            + ", ".join(f"{k} {statistics.median(v):.3f}" for k, v in rounds.steps.items() if k)
+        )
+        ratios.append(statistics.median(rounds.cpu_ratios()))
+        del build, page
     print(
-        f"log: {log.stat().st_size / 1e6:.1f} MB, {build.line_count:,} lines, "
-        f"{build.event_count:,} events; engine: {args.layers:,} layers with a profile"
+        f"\nratio (b)/(a), CPU, median per input: worst {max(ratios):.2f}, "
+        f"median {statistics.median(ratios):.2f} (target <= 2.0)"
     )
-    target = args.keep or folder / "report.html"
-    page.write(target)
-    size = target.stat().st_size
-    ratio = [r / p for r, p in zip(rounds["report"], rounds["parse"], strict=True)]
-    wall_ratio = [r / p for r, p in zip(rounds["wall"], rounds["parse wall"], strict=True)]
-    own = [
-        (r - v) / p
-        for r, v, p in zip(rounds["report"], rounds["views"], rounds["parse"], strict=True)
-    ]
-    print(f"seconds, min / median / max of {args.repeat} rounds (each on a fresh parse):")
-    print(f"(a) parse of the log, CPU:         {stats(rounds['parse'])}")
-    print(f"    wall time of (a):              {stats(rounds['parse wall'])}")
-    print(f"(b) trtlog.report, log + engine:   {stats(rounds['report'])} CPU of both processes")
-    print(f"    of which the child's:          {stats(rounds['child'])}")
-    print(f"    wall time of (b):              {stats(rounds['wall'])}")
-    print(
-        "    steps (wall, median): "
-        + ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in steps.items() if k)
-    )
-    print(f"(c) the views alone (trtlog API):  {stats(rounds['views'])}")
-    print(f"file: {size / 1e6:.1f} MB (target <= 15)")
-    print(f"ratio (b)/(a) per round: {stats(wall_ratio, 3)} in wall time (target <= 1.5)")
-    print(f"ratio (b)/(a) per round: {stats(ratio)} in CPU time of both processes")
-    print(f"ratio ((b)-(c))/(a) per round: {stats(own)} (the report's own work)")
+    page_path = folder / "report.html"
     if args.fresh:
         compileall.compile_dir(Path(trtlog.__file__).parent, quiet=1)  # as a wheel installs
-        fresh_rounds = [
-            json.loads(
-                subprocess.run(
-                    [sys.executable, __file__, "--one-round"]
-                    + [str(p) for p in (log, layers_path, profile_path)],
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                ).stdout
-            )
-            for _ in range(args.fresh)
-        ]
-        walls = [r["report wall"] / r["parse wall"] for r in fresh_rounds]
-        cpus = [r["report cpu"] / r["parse cpu"] for r in fresh_rounds]
-        print(
-            f"{args.fresh} rounds each in a fresh process (as `trtlog report` runs one): parse "
-            f"{stats([r['parse wall'] for r in fresh_rounds])} s, report "
-            f"{stats([r['report wall'] for r in fresh_rounds])} s wall"
-        )
-        print(f"  ratio (b)/(a): {stats(walls, 3)} in wall time (target <= 1.5)")
-        print(f"  ratio (b)/(a): {stats(cpus)} in CPU time of both processes")
-    if not args.no_browser:
-        opened = open_in_browser(target)
+        print(f"\n`trtlog report` in a fresh process, best of {args.fresh} (wall / CPU s):")
+        for case in cases:
+            wall, cpu = fresh(case, page_path, args.fresh)
+            print(f"  {case.label}: {wall:.3f} / {cpu:.3f} (load {load()})")
+    if not args.no_browser and generated_page is not None:
+        page_path.write_text(generated_page, encoding="utf-8", newline="")
+        opened = open_in_browser(page_path)
         if opened is not None:
-            load, ready = opened
+            loaded, ready = opened
             print(
-                f"(d) headless Chromium: load event {load / 1000:.2f} s (target <= 3), "
+                f"(d) headless Chromium, the generated page: load event {loaded / 1000:.2f} s, "
                 f"every section filled {ready / 1000:.2f} s"
             )
-    if args.keep is None:
-        target.unlink()
-    for path in (log, layers_path, profile_path):
-        path.unlink()
-    folder.rmdir()
+    if args.folder is None:
+        shutil.rmtree(folder)
     return 0
 
 

@@ -1,18 +1,14 @@
-"""The steps of ``trtlog.report`` of a big build, in CPU time of the main thread (issue 15).
+"""The steps of ``trtlog.report`` of a big build, in CPU time.
 
 ``bench/report.py`` prints each step's wall time, which a shared machine inflates (two cores,
-several agents). This script times the same steps with ``time.thread_time()`` of the thread
-that runs them (the log's compression runs in a second thread and is left out: it overlaps
-the steps), on the inputs of ``bench/report.py`` (a ``--mb`` MB log, ``--layers`` layers with
-a profile), each round on a fresh parse and a fresh engine, and prints per step min / median
-/ max over ``--repeat`` rounds, with the parse's CPU time measured in the same run.
-
-For a big input the report computes its merge graph in a forked child (``trtlog.html.child``):
-the "merge graph" step is then the parent's wait, reading and string table, and the child's
-CPU time is printed apart. ``TRTLOG_REPORT_PROCESSES=1`` times every step in this process.
+several agents). This script times the same steps with ``time.thread_time()`` (the report runs
+in the caller's thread), on the generated inputs of ``bench/report.py`` (a ``--mb`` MB log,
+``--layers`` layers with a profile) or on ``--log`` (a log of your own, without an engine),
+each round on a fresh parse and a fresh engine, and prints per step min / median / max over
+``--repeat`` rounds, with the parse's CPU time measured in the same run.
 
 Usage: python bench/report_steps.py [--mb 50] [--layers 20000] [--repeat 3]
-    [--skip "merge graph"] [--folder DIR]  (DIR keeps the generated inputs between runs)
+    [--skip "merge graph"] [--folder DIR] [--log LOG]  (DIR keeps the generated inputs)
 """
 
 from __future__ import annotations
@@ -27,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from report import Steps, children_cpu, inputs, stats
+from report import Steps, inputs, stats
 
 import trtlog
 
@@ -39,27 +35,26 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="rounds")
     ap.add_argument("--skip", action="append", default=[], help="a step left out of the sum")
     ap.add_argument("--folder", type=Path, help="keep (and reuse) the inputs here")
+    ap.add_argument("--log", type=Path, help="time the report of this log instead")
     args = ap.parse_args()
 
     folder = args.folder or Path(tempfile.mkdtemp(prefix="trtlog-bench-steps-"))
     folder.mkdir(parents=True, exist_ok=True)
-    log, layers_path, profile_path = inputs(folder, args.mb, args.layers)
+    made = inputs(folder, args.mb, args.layers) if args.log is None else None
+    log = args.log if made is None else made[0]
 
     trtlog.parse_text("[I] [TRT] Original: 1 layers\n")  # grammars built outside the timing
     parse: list[float] = []
     steps: dict[str, list[float]] = {}
-    child: list[float] = []
     for _ in range(args.repeat):
         gc.collect()
         cpu = time.thread_time()
         build = trtlog.parse(log)
         parse.append(time.thread_time() - cpu)
-        engine = trtlog.load_engine(layers_path, profile=profile_path)
+        engine = None if made is None else trtlog.load_engine(made[1], profile=made[2])
         took = Steps(time.thread_time)
         gc.collect()
-        before = children_cpu()
         trtlog.report(build, engine, progress=took)
-        child.append(children_cpu() - before)
         took("")
         for key, seconds in took.seconds.items():
             steps.setdefault(key, []).append(seconds)
@@ -73,9 +68,8 @@ def main() -> int:
     print(f"  steps{left}: {stats(total, 3)}")
     ratio = [t / p for t, p in zip(total, parse, strict=True)]
     print(f"  steps / parse per round: {stats(ratio, 3)}")
-    print(f"  the child process (CPU): {stats(child, 3)}")
     if args.folder is None:
-        for path in (log, layers_path, profile_path):
+        for path in made or ():
             path.unlink()
         folder.rmdir()
     return 0

@@ -50,6 +50,20 @@ def test_gzip_utf16_bytes_and_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert (opened.kind, opened.source) == ("profile", "<stdin>")
 
 
+def test_a_json_export_is_told_by_its_first_bytes(tmp_path: Path) -> None:
+    cases = {
+        "a.json": ('[\n  {"count": 10}', True),
+        "b.json": ('{"Layers": []}', True),
+        "c.log": ("[04/18/2025-03:51:19] [V] [TRT] Layers:", False),
+        "d.log": ("&&&& RUNNING TensorRT.trtexec", False),
+    }
+    for name, (text, expected) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert is_json_export(tmp_path / name) is expected, name
+    (tmp_path / "e.json.gz").write_bytes(gzip.compress(b'\xef\xbb\xbf{"Layers": []}'))
+    assert is_json_export(tmp_path / "e.json.gz")
+
+
 def test_objects_are_taken_as_they_are() -> None:
     build = trtlog.parse(LOG)
     engine = trtlog.load_engine(LAYERS)

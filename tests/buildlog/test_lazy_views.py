@@ -221,18 +221,14 @@ def test_line_starts_are_those_of_iter_lines(text: str) -> None:
     assert line_starts(text, text.encode("utf-8", "surrogatepass")) == expected
 
 
-def test_the_log_pack_finds_the_line_starts_from_its_bytes() -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
+def test_the_log_pack_finds_the_line_starts() -> None:
     from trtlog.buildlog.model import line_starts
     from trtlog.html.page import LogPack
 
     text = "[I] [TRT] Original: 5 layers\n[W] [TRT] w\n" * 40_000 + "[I] [TRT] Final: 3 layers"
     build = trtlog.parse_text(text)
     assert "_line_starts" not in build.__dict__
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pack = LogPack(build, pool)
-        pack.text.result()
+    pack = LogPack(build)
     assert build.__dict__["_line_starts"] == line_starts(text)
     assert pack.lines == build.line_count == 80_001
     # known already: kept as it is
@@ -242,11 +238,10 @@ def test_the_log_pack_finds_the_line_starts_from_its_bytes() -> None:
 
 
 def test_a_big_ascii_log_is_packed_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a big ASCII log is encoded by the compressing thread a megabyte at a time: neither the
-    # pack nor its line starts encode the whole text
+    # a big ASCII log is encoded a megabyte at a time as it is compressed: neither the pack
+    # nor its line starts encode the whole text
     import base64
     import gzip
-    from concurrent.futures import ThreadPoolExecutor
 
     from trtlog.html import page as page_module
 
@@ -260,9 +255,8 @@ def test_a_big_ascii_log_is_packed_a_chunk_at_a_time(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(type(build), "utf8", whole)
     for use_isal in (True, False):
         monkeypatch.setattr(page_module, "USE_ISAL", use_isal)
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pack = page_module.LogPack(build, pool)
-            packed = base64.b64decode(pack.text.result())
+        pack = page_module.LogPack(build)
+        packed = base64.b64decode(pack.text)
         assert pack.big and pack.lines == build.line_count == 80_001
         assert packed[:3] == b"\x1f\x8b\x08" and packed[4:8] == b"\0\0\0\0"  # mtime 0
         assert gzip.decompress(packed).decode("ascii") == text
@@ -281,7 +275,7 @@ def test_a_text_packed_in_chunks_is_its_utf8(
     monkeypatch.setattr(page_module, "_CHUNK", 7)
     monkeypatch.setattr(page_module, "USE_ISAL", use_isal)
     text = "ab\u00e9c\U0001f600d\udc80e\n" * 50 + "\u4e2d\u6587"
-    packed = base64.b64decode(page_module._b64_gzip_text(text))
+    packed = base64.b64decode(page_module._b64_gzip(page_module._utf8_chunks(text), 6, True))
     assert gzip.decompress(packed) == text.encode("utf-8", "surrogatepass")
 
 

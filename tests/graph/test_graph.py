@@ -6,18 +6,21 @@ import json
 import warnings
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 import pytest
 
 import trtlog
-from tests.conftest import CORPUS, FIXTURES, needs_corpus
+from tests.buildlog.test_store import LOGS
+from tests.conftest import CORPUS, FIXTURES, layer_json_files, needs_corpus
 from trtlog.events.onnx import OnnxParseNode
 from trtlog.graph import FLOWS, MergeGraph, edge_list, to_dot, write_graph
 
 YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
 TINY_INT8 = FIXTURES / "logs" / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log"
 GOLDEN = FIXTURES / "golden"
+SMALLNET = FIXTURES / "logs" / "trt10.16-like_smallnet-fp16_build-verbose-dumpLayerInfo.log"
 
 CONV0 = (
     "model.model.backbone0.conv.weight + /model/backbone0/conv/_weight_quantizer/QuantizeLinear"
@@ -391,3 +394,58 @@ def test_building_writes_what_networkx_would() -> None:
     assert list(g.edges(data=True)) == list(ref.edges(data=True))
     assert list(g.in_edges(data=True)) == list(ref.in_edges(data=True))
     assert all(g.pred[v][u] is g.succ[u][v] for u, v in g.edges())  # one dict per edge
+
+
+def _dead_ends_checked(build: trtlog.Build, engine: trtlog.Engine | None) -> int:
+    """Build the graph, checking that ``finish`` hands ``_held`` every dead end, in node order.
+
+    ``finish`` looks for dead ends only among the nodes from before the engine's layers and
+    the bare layers its loop added; a full scan at ``_infer`` (right after the ``_held``
+    calls, which only add edges out of the dead ends they are given) finds no other.
+    """
+    from trtlog.graph import from_events
+
+    held: list[str] = []
+    checked: list[bool] = []
+    original_held, original_infer = from_events._Builder._held, from_events._Builder._infer
+
+    def record(self: Any, node_id: str, name: str, by_member: Any) -> None:
+        held.append(node_id)
+        original_held(self, node_id, name, by_member)
+
+    def check(self: Any) -> None:
+        nodes, succ = self.nodes, self.succ
+        ends = FLOWS | {"removed by", "retargeted to"}
+        left = {
+            n
+            for n, d in nodes.items()
+            if d["kind"] == "intermediate"
+            and not any(e["relation"] in ends for e in succ[n].values())
+        }
+        wanted = set(held) | left
+        assert held == [n for n in nodes if n in wanted]
+        assert left <= set(held)
+        checked.append(True)
+        original_infer(self)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(from_events._Builder, "_held", record)
+        m.setattr(from_events._Builder, "_infer", check)
+        from_events.merge_graph(build, engine)
+    assert checked == [True]
+    return len(held)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name[:70])
+def test_finish_finds_every_dead_end(path: Path) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        build = trtlog.parse(path)
+    _dead_ends_checked(build, None)
+
+
+def test_finish_finds_every_dead_end_with_an_engine() -> None:
+    """With engines whose layers do not match the log (every layer JSON against smallnet)."""
+    build = trtlog.parse(SMALLNET)
+    found = [_dead_ends_checked(build, trtlog.load_engine(p)) for p in layer_json_files()]
+    assert any(found)  # (some engine leaves the log's layers dead ends)

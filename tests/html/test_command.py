@@ -6,8 +6,8 @@ import io
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,14 +167,25 @@ def test_report_reports_parsing_progress(tmp_path: Path) -> None:
     assert page == trtlog.report(log)
 
 
-def test_progress_redraws_during_a_long_step() -> None:
-    tty = _Terminal()
-    p = Progress(tty)
-    p.start -= 2.0
-    p("reading inputs")
-    time.sleep(0.5)
-    p.close()
-    assert tty.getvalue().count("reading inputs") >= 2
+def test_the_command_starts_no_thread_and_no_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page is made in the caller's thread: the progress bar (on a terminal) included."""
+    import os
+    import threading
+
+    def refused(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("the report started a thread or a process")
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    monkeypatch.setattr(os, "fork", refused)
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    kwargs = REPORTS["tinynet"]
+    out = tmp_path / "page.html"
+    argv = ["report", str(kwargs["build"]), "--profile", str(kwargs["profile"]), "-o", str(out)]
+    argv += ["--reference", str(kwargs["reference"])]
+    assert main(argv) == 0
+    assert out.stat().st_size > 10_000
 
 
 @pytest.mark.slow

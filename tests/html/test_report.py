@@ -21,7 +21,7 @@ import trtlog
 from tests.conftest import CORPUS, FIXTURES, ROOT, needs_corpus
 from tests.html.conftest import REPORTS
 from trtlog.html.data import Strings, collect, graph_section
-from trtlog.html.inputs import looks_like_json, resolve
+from trtlog.html.inputs import resolve
 from trtlog.html.make import SECTIONS
 from trtlog.html.page import decode_embedded, embed_json
 
@@ -197,24 +197,6 @@ def test_import_trtlog_stays_light() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() in ("[]", "['lark']")
-
-
-def test_looks_like_json(tmp_path: Path) -> None:
-    import gzip
-
-    cases = {
-        "a.json": ('[\n  {"count": 10}', True),
-        "b.json": ('{"Layers": []}', True),
-        "c.log": ("[04/18/2025-03:51:19] [V] [TRT] Layers:", False),
-        "d.log": ("&&&& RUNNING TensorRT.trtexec", False),
-    }
-    for name, (text, expected) in cases.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-        assert looks_like_json(tmp_path / name) is expected, name
-    (tmp_path / "e.json.gz").write_bytes(gzip.compress(b'\xef\xbb\xbf{"Layers": []}'))
-    assert looks_like_json(tmp_path / "e.json.gz")
-    (tmp_path / "f.json").write_bytes('{"Layers": []}'.encode("utf-16"))
-    assert looks_like_json(tmp_path / "f.json")
 
 
 def test_strings_table() -> None:

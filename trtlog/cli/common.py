@@ -8,7 +8,6 @@ terminal) and works on one trtexec run of a log (:func:`select_run`).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Sequence
@@ -30,7 +29,6 @@ __all__ = [
     "engine_of_log",
     "export_of",
     "graph_of",
-    "is_json_path",
     "load_engine",
     "log_for",
     "logging_options",
@@ -201,13 +199,6 @@ def write_frame(frame: Any, fmt: str, *, csv_raw: bool = False) -> None:
         table(cells, list(frame.columns), out)
 
 
-def is_json_path(path: str) -> bool:
-    """Whether a path is a JSON export (see ``trtlog.inputs.is_json_export``)."""
-    from trtlog.inputs import is_json_export
-
-    return is_json_export(path)
-
-
 def output_folder(path: str) -> None:
     """Refuse an output path whose folder does not exist, before any work is done."""
     from pathlib import Path
@@ -322,31 +313,18 @@ def compare_sides(args: argparse.Namespace) -> Any:
 
 
 def side(path: str, run: int | None, args: argparse.Namespace) -> Any:
-    """One side of a comparison: a layer JSON path as is, a log's run as a build.
+    """One side of a comparison: a log's run as a build, a layer JSON as the input opened.
 
-    Standard input (``-``) and a named pipe (``<(zcat a.layers.json.gz)``) can be read once
-    only: they are opened here (a log or a layer JSON, told apart by the first bytes), and
-    their engine or build is the side.
+    Opened once (standard input, ``-``, and a named pipe, ``<(zcat a.layers.json.gz)``, can
+    be read only once), and told apart by its first bytes (:func:`open_file`).
     """
-    import stat
-
-    try:
-        once = path == "-" or stat.S_ISFIFO(os.stat(path).st_mode)
-    except OSError:
-        once = False
-    if once:
-        opened = open_file(path, want=("log", "layers"))
-        if opened.engine is not None:
-            if run is not None:
-                what = "standard input is JSON" if path == "-" else f"{path} is a layer JSON"
-                raise UsageError(f"--run-a/--run-b pick a run of a log; {what}")
-            return opened.engine
-        return select_run(opened.build, argparse.Namespace(run_number=run, quiet=args.quiet))
-    if is_json_path(path):
+    opened = open_file(path, want=("log", "layers"))
+    if opened.build is None:
         if run is not None:
-            raise UsageError(f"--run-a/--run-b pick a run of a log; {path} is a layer JSON")
-        return path
-    return select_run(parse_log(path), argparse.Namespace(run_number=run, quiet=args.quiet))
+            what = "standard input is JSON" if path == "-" else f"{path} is a layer JSON"
+            raise UsageError(f"--run-a/--run-b pick a run of a log; {what}")
+        return opened
+    return select_run(opened.build, argparse.Namespace(run_number=run, quiet=args.quiet))
 
 
 def graph_of(args: argparse.Namespace) -> Any:

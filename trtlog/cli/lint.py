@@ -12,9 +12,7 @@ from trtlog._display import clip
 from trtlog.cli.common import (
     UsageError,
     add_run_option,
-    is_json_path,
     open_file,
-    parse_log,
     select_run,
     table,
 )
@@ -71,14 +69,15 @@ def run(args: argparse.Namespace) -> int:
     # linted run by run (CI must see a failure in any of them); --layers and --profile
     # belong to the last run then
     targets: list[tuple[int | None, Any, Any, Any]]
-    if args.file != "-" and is_json_path(args.file):
+    opened = open_file(args.file, want=("log", "layers"))
+    if opened.build is None:
         if args.layers:
             raise UsageError("--layers is for a log; the file given is already a layer JSON")
         if args.run_number is not None:
             raise UsageError("--run picks a run of a log; the file given is a layer JSON")
-        targets = [(None, None, open_file(args.file, want=("layers",)).engine, args.profile)]
+        targets = [(None, None, opened.engine, args.profile)]
     else:
-        whole = parse_log(args.file)
+        whole = opened.build
         engine = load_engine(args.layers) if args.layers else None
         if args.run_number is None and len(whole.runs) > 1:
             last = len(whole.runs) - 1
@@ -90,12 +89,11 @@ def run(args: argparse.Namespace) -> int:
             targets = [(args.run_number, select_run(whole, args), engine, args.profile)]
     reference: Any = None
     if args.reference:
+        found = open_file(args.reference, want=("log", "layers"))
         reference = (
-            args.reference
-            if is_json_path(args.reference)
-            else select_run(
-                parse_log(args.reference), argparse.Namespace(run_number=None, quiet=args.quiet)
-            )
+            found.engine
+            if found.build is None
+            else select_run(found.build, argparse.Namespace(run_number=None, quiet=args.quiet))
         )
     elif args.reference_profile:
         raise UsageError("--reference-profile needs --reference")
@@ -121,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         if len(targets) > 1:
             dumps = [{**d, "run": run} for d, run in zip(dumps, runs_of, strict=True)]
         data = {
-            "source": args.file,
+            "source": opened.source,  # (the name trtlog gives the input: <stdin> for -)
             "findings": dumps,
             "counts": {
                 s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")
@@ -129,8 +127,7 @@ def run(args: argparse.Namespace) -> int:
         }
         out.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     elif args.format == "sarif":
-        artifact = "<stdin>" if args.file == "-" else args.file
-        sarif = to_sarif(findings, artifact=artifact)
+        sarif = to_sarif(findings, artifact=opened.source)
         out.write(json.dumps(sarif, indent=1, ensure_ascii=False) + "\n")
     else:
         if len(targets) > 1:

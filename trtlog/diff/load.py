@@ -17,7 +17,7 @@ from trtlog.diff.models import Comparison, PassComparison, SideInfo
 from trtlog.diff.passes import compare_passes
 from trtlog.engine.model import Engine, Profile, strongly_typed
 from trtlog.errors import InputError
-from trtlog.inputs import engine_with_profile, open_input
+from trtlog.inputs import Opened, engine_with_profile, open_input
 
 __all__ = ["compare"]
 
@@ -28,15 +28,16 @@ __all__ = ["compare"]
 
 def _load(
     label: Literal["A", "B"],
-    value: Build | Engine | str | os.PathLike[str],
+    value: Build | Engine | str | os.PathLike[str] | Opened,
     profile: Profile | str | os.PathLike[str] | None,
 ) -> tuple[Engine | None, Build | None, SideInfo]:
-    if not isinstance(value, Build | Engine | str | os.PathLike):
+    if not isinstance(value, Build | Engine | str | os.PathLike | Opened):
         raise TypeError(
             "trtlog.compare takes a Build, an Engine or a path (a trtexec log or a layer-info "
             f"JSON) for each side; {label} is {type(value).__name__}"
         )
-    opened = open_input(value, want=("log", "layers"))
+    # (an input the CLI opened already: a pipe can be read once)
+    opened = value if isinstance(value, Opened) else open_input(value, want=("log", "layers"))
     build = opened.build
     engine = build.engine if build is not None else opened.engine
     kind: Literal["log", "layer_json", "engine"] = (
@@ -51,8 +52,8 @@ def _load(
 
 
 def compare(
-    a: Build | Engine | str | os.PathLike[str],
-    b: Build | Engine | str | os.PathLike[str],
+    a: Build | Engine | str | os.PathLike[str] | Opened,
+    b: Build | Engine | str | os.PathLike[str] | Opened,
     *,
     profile_a: Profile | str | os.PathLike[str] | None = None,
     profile_b: Profile | str | os.PathLike[str] | None = None,
@@ -65,7 +66,8 @@ def compare(
     optimizer's fusions are compared pass by pass when both sides are verbose logs.
 
     Args:
-        a: the first build (``A``, the reference).
+        a: the first build (``A``, the reference); also an input opened already by
+            :func:`trtlog.inputs.open_input` (the CLI's, which reads a pipe once).
         b: the second build (``B``).
         profile_a: an ``--exportProfile`` file (or :class:`~trtlog.engine.Profile`) for A;
             without it, a log's ``--dumpProfile`` table gives the layer times.

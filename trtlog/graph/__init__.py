@@ -7,9 +7,7 @@ A view package (networkx, imported here only). :mod:`~trtlog.graph.model` holds
 :mod:`~trtlog.graph.export` writes it (:func:`write_graph`). See the model's docstring for
 the nodes, edges and their evidence.
 
-The names below are imported on first use: :mod:`~trtlog.graph.core` and
-:mod:`~trtlog.graph.from_events` load without networkx (the report page reads a
-:class:`~trtlog.graph.core.GraphCore` and never needs it).
+The names below are imported on first use (networkx loads with the first).
 """
 
 from __future__ import annotations
@@ -18,18 +16,38 @@ from importlib import import_module
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
-    from trtlog.graph.core import FLOWS, FateKind, Relation
     from trtlog.graph.export import edge_list, to_dot, write_graph
     from trtlog.graph.from_events import merge_graph
-    from trtlog.graph.model import Fate, MergeGraph, Provenance, Step, fate, members, provenance
+    from trtlog.graph.model import (
+        FLOWS,
+        Fate,
+        FateKind,
+        MergeGraph,
+        Provenance,
+        Relation,
+        Step,
+        fate,
+        members,
+        provenance,
+    )
 
 #: Every public name → the module it is imported from on first use.
 _API: dict[str, str] = {
-    **dict.fromkeys(("FLOWS", "FateKind", "Relation"), "trtlog.graph.core"),
     **dict.fromkeys(("edge_list", "to_dot", "write_graph"), "trtlog.graph.export"),
     "merge_graph": "trtlog.graph.from_events",
     **dict.fromkeys(
-        ("Fate", "MergeGraph", "Provenance", "Step", "fate", "members", "provenance"),
+        (
+            "FLOWS",
+            "Fate",
+            "FateKind",
+            "MergeGraph",
+            "Provenance",
+            "Relation",
+            "Step",
+            "fate",
+            "members",
+            "provenance",
+        ),
         "trtlog.graph.model",
     ),
 }

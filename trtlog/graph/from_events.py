@@ -48,16 +48,14 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
+from trtlog.graph.model import FLOWS, MergeGraph, Relation, _changed, layer_id
 from trtlog.names import Shape, decorated, split_shape
 
 if TYPE_CHECKING:
     from trtlog.buildlog import Build
     from trtlog.buildlog.passes import PassIndex
-    from trtlog.graph.model import MergeGraph
 
-from trtlog.graph.core import FLOWS, GraphCore, Relation, _changed, layer_id
-
-__all__ = ["graph_core", "merge_graph"]
+__all__ = ["merge_graph"]
 
 #: Relations that say where a node went: it flowed on, was removed or was retargeted.
 _ENDS = FLOWS | {"removed by", "retargeted to"}
@@ -99,13 +97,12 @@ _EFFECTS: frozenset[type[EventBase]] = frozenset(
 class _Builder:
     """Walks the events once, in log order, and adds nodes and edges."""
 
-    def __init__(self, graph: GraphCore, passes: PassIndex) -> None:
+    def __init__(self, graph: MergeGraph, passes: PassIndex) -> None:
         self.g = graph
         # networkx's own dicts (the graph mutates them, never replaces them): a view object
         # per node visited cost more than the work
         self.nodes, self.succ = graph.node_data(), graph.out_adjacency()
-        # its in-edges, or None when the graph keeps none (GraphCore.without_in_edges)
-        self.pred = graph.in_adjacency() if graph.keeps_in_edges else None
+        self.pred = graph.in_adjacency()
         self.passes = passes  # which pass was running at a line (Build.pass_index)
         self.running: PassRun | None = None  # the last "Running: <pass> on <x>" still in scope
         self.pass_acted = True  # whether the running pass has printed what it did
@@ -403,7 +400,7 @@ class _Builder:
         _changed(g)
         # the dead ends first: _held only adds edges out of the dead end it is given
         dead: list[tuple[str, str]] = []
-        # (the node and edge dicts share one key order: GraphCore adds a node to both at once);
+        # (the node and edge dicts share one key order: the builder adds a node to both at once);
         # a dead end is a node from before the engine's layers or a bare one the loop added
         # (in node order: the loop's nodes come after, each bare one as added); edges are only
         # added, and those of the loop's nodes only ever changed into ones that end a walk
@@ -451,13 +448,11 @@ class _Builder:
             if found is None:
                 found = nodes[node_id] = {"kind": "intermediate", "name": name, "line": 0}
                 succ[node_id] = {}
-                if pred is not None:
-                    pred[node_id] = {}
+                pred[node_id] = {}
             found["kind"] = "engine_layer"
             found["index"] = index
             if source in ("metadata", "range"):
-                # (without in-edges, a dict of this loop's own that nothing reads)
-                into = pred[node_id] if pred is not None else {}
+                into = pred[node_id]
                 for member in onnx_nodes:
                     member_id = "onnx:" + member
                     if member_id not in nodes:  # (a node of self.order is in the graph)
@@ -479,9 +474,8 @@ class _Builder:
                             "evidence": source,
                         }
                         succ[member_id] = {node_id: edge}
-                        if pred is not None:
-                            pred[member_id] = {}
-                            into[member_id] = edge
+                        pred[member_id] = {}
+                        into[member_id] = edge
                         order[member] = len(names)
                         names.append(member)
                         onnx_ids.append(member_id)
@@ -635,7 +629,7 @@ class _Builder:
         """
         return [n for n in self.g.reach(start) if self._dead_end(n)]
 
-    # -- silent fates (issue 17): nodes the log never names again ------------------------------
+    # -- silent fates: nodes the log never names again -----------------------------------------
     # Kept apart from the event handlers above: these only read what the handlers collected.
 
     def _input_replaced(self, e: InputReplaced) -> None:
@@ -828,15 +822,13 @@ class _Builder:
         succ, pred = self.succ, self.pred
         if out:
             succ[layer] = {}
-            if pred is not None:
-                pred[layer] = {node_id: edge}
+            pred[layer] = {node_id: edge}
             succ[node_id][layer] = edge
             self.bare.append(layer)
         else:
             succ[layer] = {node_id: edge}
-            if pred is not None:
-                pred[layer] = {}
-                pred[node_id][layer] = edge
+            pred[layer] = {}
+            pred[node_id][layer] = edge
 
     def _compose(self, node_id: str, name: str) -> Shape:
         """Edges from the parts of a composed final name into the layer, recursively.
@@ -850,8 +842,7 @@ class _Builder:
         g = self.g
         if op in ("fusion", "merge", "pointwise"):
             nodes, succ, pred = self.nodes, self.succ, self.pred
-            # (without in-edges, a dict of this call's own that nothing reads)
-            into = pred[node_id] if pred is not None else {}
+            into = pred[node_id]
             for part in parts.parts:
                 text = part.text
                 part_id = "layer:" + text
@@ -859,8 +850,7 @@ class _Builder:
                 if out is None:  # MergeGraph.layer, inline (see finish)
                     nodes[part_id] = {"kind": "intermediate", "name": text, "line": 0}
                     out = succ[part_id] = {}
-                    if pred is not None:
-                        pred[part_id] = {}
+                    pred[part_id] = {}
                     # a new node has no edge yet: MergeGraph.relate, inline
                     edge = {
                         "relation": "merged into",
@@ -996,22 +986,22 @@ def _kinds(classes: Iterable[type[EventBase]]) -> list[str]:
     return list(dict.fromkeys(cls.model_fields["kind"].default for cls in classes))
 
 
-def graph_core(build: Build, engine: Engine | None = None, *, in_edges: bool = True) -> GraphCore:
-    """:func:`merge_graph` as a :class:`~trtlog.graph.core.GraphCore`: no networkx.
-
-    The same nodes, edges and attributes, in the same order, with the queries that read
-    fates (the report page's reader: it needs no ``networkx.DiGraph``, nor its import).
+def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
+    """The merge graph of ``build`` (see :mod:`trtlog.graph.model`).
 
     Args:
         build: a parsed log.
         engine: the built engine whose layers are final (default: the log's own layer dump;
             without one, the layers of its placement lines, else the layers the builder
             autotuned).
-        in_edges: whether the core keeps its in-edges (false: a reader of nodes, out-edges
-            and fates only, the report page's: :meth:`GraphCore.without_in_edges`).
+
+    Example:
+        >>> import trtlog
+        >>> build = trtlog.parse_text("[V] [TRT] Parsing node: Conv_0 [Conv]\\n")
+        >>> merge_graph(build).fate("Conv_0").kind
+        'unexplained'
     """
-    source = build.source.name
-    graph = GraphCore(source=source) if in_edges else GraphCore.without_in_edges(source=source)
+    graph = MergeGraph(source=build.source.name)
     builder = _Builder(graph, build.pass_index)
     # only the events the walk reads (every other event says nothing to the graph): a lazy
     # build builds no other event
@@ -1031,20 +1021,6 @@ def graph_core(build: Build, engine: Engine | None = None, *, in_edges: bool = T
     graph.graph["build_finished"] = bool(build.events_of(*_FINISHED))
     builder.finish(engine)
     return graph
-
-
-def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
-    """The merge graph of ``build`` (see the module docstring).
-
-    Args:
-        build: a parsed log.
-        engine: the built engine whose layers are final (default: the log's own layer dump;
-            without one, the layers of its placement lines, else the layers the builder
-            autotuned).
-    """
-    from trtlog.graph.model import MergeGraph
-
-    return MergeGraph.adopt(graph_core(build, engine))
 
 
 def _merged_into(

@@ -41,7 +41,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict
@@ -49,14 +50,6 @@ from pydantic import BaseModel, ConfigDict
 from trtlog._display import html_table, plural, top_counts
 from trtlog._pydantic import assemble
 from trtlog.engine.model import EngineLayer
-from trtlog.graph.core import (
-    FLOWS,
-    FateKind,
-    GraphCore,
-    Relation,
-    _changed,
-    layer_id,
-)
 from trtlog.names import split_name
 
 if TYPE_CHECKING:
@@ -71,10 +64,59 @@ __all__ = [
     "Relation",
     "Step",
     "fate",
+    "is_constant",
     "layer_id",
     "members",
     "provenance",
 ]
+
+Relation = Literal[
+    "registered as",
+    "merged into",
+    "duplicate of",
+    "cloned as",
+    "swapped with",
+    "removed by",
+    "retargeted to",
+    "copied for",
+]
+#: Relations a node's identity flows along: what it becomes.
+FLOWS: frozenset[str] = frozenset({"registered as", "merged into", "duplicate of", "cloned as"})
+
+FateKind = Literal["fused", "removed", "folded", "retargeted", "unexplained"]
+
+# passes and phases that fold constants rather than fuse computation
+_FOLDING = re.compile(r"const|fold", re.IGNORECASE)
+
+
+def is_constant(kind: str | None, op: str | None) -> bool:
+    """Whether a node of ``kind`` (and ``op``) holds a constant (an initializer, a Constant).
+
+    What reaches an engine layer of a constant was folded in, not fused.
+    """
+    return kind == "onnx_initializer" or op == "Constant"
+
+
+def layer_id(name: str) -> str:
+    """The node id of a layer name (ids are prefixed: one name is often a node and a layer)."""
+    return "layer:" + name
+
+
+#: A node's out-edges (target -> edge data) or attributes, as networkx stores them.
+Adjacency = dict[str, dict[str, dict[str, Any]]]
+
+
+def _changed(graph: object) -> None:
+    """What networkx does after a change: drop the graph's cached conversions (3.3+)."""
+    cache = getattr(graph, "__networkx_cache__", None)
+    if cache:
+        cache.clear()
+
+
+def _step_order(step: tuple[str, str, dict[str, Any]]) -> tuple[bool, int]:
+    """Steps with a line first, by line (the order of :attr:`Fate.steps`)."""
+    line = step[2].get("line") or 0
+    return line == 0, line
 
 
 class Step(BaseModel):
@@ -241,32 +283,196 @@ else:
     _DiGraph = nx.DiGraph
 
 
-class MergeGraph(_DiGraph, GraphCore):
+class MergeGraph(_DiGraph):
     """The merge graph of a build (see the module docstring), with its queries.
 
-    The queries (most from :class:`~trtlog.graph.core.GraphCore`) read networkx's own dicts
-    (``_succ``, ``_pred``, ``_node``, through :meth:`out_adjacency`, :meth:`in_adjacency` and
-    :meth:`node_data`) rather than its views: a view object per node visited cost more than
-    the walks themselves on a graph of 100,000 nodes.
+    The builder and the queries read and write networkx's own dicts (``_succ``, ``_pred``,
+    ``_node``, through :meth:`out_adjacency`, :meth:`in_adjacency` and :meth:`node_data`)
+    rather than its views: a view object per node visited cost more than the walks
+    themselves on a graph of 100,000 nodes.
+
+    Example:
+        >>> g = MergeGraph(source="b.log")
+        >>> g.relate(g.layer("a"), g.layer("a + b"), "merged into", "Fusion", 7)
+        >>> g.fate_edges("layer:a")[0], list(g.out_adjacency()["layer:a"])
+        ('unexplained', ['layer:a + b'])
     """
 
-    @classmethod
-    def adopt(cls, core: GraphCore) -> MergeGraph:
-        """The merge graph holding ``core``'s dicts (taken over, not copied).
+    # networkx's own dicts (``DiGraph.__init__`` makes them; its stubs leave them out)
+    _node: dict[str, dict[str, Any]]
+    _succ: Adjacency
+    _pred: Adjacency
 
-        Raises:
-            ValueError: ``core`` keeps no in-edges (:meth:`GraphCore.without_in_edges`).
+    def out_adjacency(self) -> Adjacency:
+        """Node id -> {target id -> edge data}: the graph's out-edges (read-only by contract)."""
+        return self._succ
+
+    def in_adjacency(self) -> Adjacency:
+        """Node id -> {source id -> edge data}: the graph's in-edges (read-only by contract)."""
+        return self._pred
+
+    def node_data(self) -> dict[str, dict[str, Any]]:
+        """Node id -> its attributes (the dict networkx keeps; read-only by contract)."""
+        return self._node
+
+    # -- building ------------------------------------------------------------------------
+
+    def insert(self, node_id: str, attrs: dict[str, Any]) -> None:
+        """Add the node ``node_id``, which is not in the graph yet, with ``attrs`` (taken over).
+
+        What ``add_node`` does, written into networkx's dicts directly: the merge graph of a
+        big build adds a hundred thousand nodes, and ``add_node``'s checks cost as much as
+        the rest of its building.
         """
-        if not core.keeps_in_edges:
-            raise ValueError("a networkx graph needs the in-edges this merge graph did not keep")
-        graph = cls()
-        graph.graph = core.graph
-        graph._node = core._node
-        graph._adj = core._succ  # type: ignore[attr-defined]  # (networkx: _succ is _adj)
-        graph._succ = core._succ
-        graph._pred = core._pred
-        _changed(graph)
-        return graph
+        self._succ[node_id] = {}
+        self._pred[node_id] = {}
+        self._node[node_id] = attrs
+        _changed(self)
+
+    def layer(self, name: str, line: int = 0) -> str:
+        """The id of the layer node ``name`` (created as ``intermediate`` if new)."""
+        node_id = "layer:" + name
+        if node_id not in self._node:
+            self.insert(node_id, {"kind": "intermediate", "name": name, "line": line})
+        return node_id
+
+    def relate(
+        self,
+        source: str,
+        target: str,
+        relation: Relation,
+        pass_name: str | None = None,
+        line: int = 0,
+        evidence: str = "log",
+    ) -> None:
+        """Add an edge unless the same relation already joins the two nodes."""
+        if source == target:
+            return
+        succ: Adjacency = self._succ
+        targets = succ.get(source)
+        current = targets.get(target) if targets is not None else None
+        data = {"relation": relation, "pass_name": pass_name, "line": line, "evidence": evidence}
+        if current is not None:
+            if current["relation"] == relation or current["line"]:
+                return
+            current.update(data)  # as add_edge updates an edge's attributes in place
+        elif targets is None or target not in succ:
+            self.add_edge(source, target, **data)  # networkx's: adds the missing node(s) bare
+            return
+        else:  # add_edge of two nodes in the graph, written into networkx's dicts directly
+            targets[target] = data
+            self._pred[target][source] = data
+        _changed(self)
+
+    # -- queries -------------------------------------------------------------------------
+
+    def find(self, name: str, kinds: Sequence[str] = ()) -> str | None:
+        """The id of the node printed as ``name`` (ONNX nodes first), or ``None``."""
+        order = kinds or ("onnx_node", "onnx_initializer", "engine_layer", "intermediate")
+        ids = {
+            "onnx_node": "onnx:" + name,
+            "onnx_initializer": "init:" + name,
+            "engine_layer": layer_id(name),
+            "intermediate": layer_id(name),
+        }
+        for kind in order:
+            node_id = ids.get(kind)
+            found = self._node.get(node_id) if node_id is not None else None
+            if found is not None and found["kind"] == kind:
+                return node_id
+        return None
+
+    def fate_edges(
+        self, start: str
+    ) -> tuple[FateKind, str | None, list[str], list[tuple[str, str, dict[str, Any]]]]:
+        """The fate of the node ``start`` (a node id) as the graph holds it.
+
+        Its kind, reason, the ids of its final layers and the edges of its steps
+        (``(source id, target id, edge data)``, in the order of :attr:`Fate.steps`): what
+        :meth:`fate` makes a :class:`Fate` of, for a reader of thousands of fates that needs
+        no models (the report page).
+        """
+        # networkx's dicts as attributes (a report reads tens of thousands of fates)
+        nodes: dict[str, dict[str, Any]] = self._node
+        succ: Adjacency = self._succ
+        data = nodes[start]
+        steps: list[tuple[str, str, dict[str, Any]]] = []
+        reached = self._walk(start, steps)
+        finals = [n for n in reached if nodes[n]["kind"] == "engine_layer"]
+        kind: FateKind
+        reason = None
+        if finals:
+            constant = is_constant(data["kind"], data.get("op"))
+            kind = "folded" if constant and start not in finals else "fused"
+        else:
+            ends = [
+                (n, target, edge)
+                for n in reached
+                for target, edge in succ[n].items()
+                if edge["relation"] in ("removed by", "retargeted to")
+            ]
+            removal = next((e for e in ends if e[2]["relation"] == "removed by"), None)
+            if removal is not None:
+                constant = is_constant(data["kind"], data.get("op"))
+                target_name = nodes[removal[1]]["name"]
+                folding = constant or _FOLDING.search(target_name or "") is not None
+                kind = "folded" if folding else "removed"
+                steps.append(removal)
+                if (removal[2].get("evidence") or "log") == "silent":
+                    # the log names no pass: say why
+                    reason = target_name
+            elif ends:
+                kind = "retargeted"
+                steps.append(ends[0])
+            else:
+                kind = "unexplained"
+                reason = self._why(start, reached)
+        if len(steps) > 1:  # (most chains are one step)
+            steps.sort(key=_step_order)
+        return kind, reason, finals, steps
+
+    def reach(self, start: str) -> list[str]:
+        """Node ids reachable from ``start`` along :data:`FLOWS` edges, ``start`` first.
+
+        In the order :meth:`fate` visits them (depth first, each node's edges in the order
+        they were added).
+        """
+        return self._walk(start, None)
+
+    def _walk(self, start: str, steps: list[tuple[str, str, dict[str, Any]]] | None) -> list[str]:
+        """The walk of :meth:`reach`; appends each edge it follows to ``steps`` when given.
+
+        Each edge as ``(source id, target id, edge data)``, what :meth:`fate_edges` returns.
+        """
+        succ: Adjacency = self._succ
+        seen = {start}
+        order = [start]
+        stack = [start]
+        while stack:
+            current = stack.pop()
+            for target, edge in succ[current].items():
+                if target not in seen and edge["relation"] in FLOWS:
+                    seen.add(target)
+                    order.append(target)
+                    stack.append(target)
+                    if steps is not None:
+                        steps.append((current, target, edge))
+        return order
+
+    def _why(self, start: str, reached: list[str]) -> str:
+        if not self.graph.get("final_layers_known"):
+            return "the log has no layer dump and no autotuned layers: the final layers are unknown"
+        if self.graph.get("final_layers_from") == "autotuned layers" and not self.graph.get(
+            "build_finished"
+        ):
+            return (
+                "the build did not finish (the log ends, fails or crashes before the engine is "
+                "built): the final layers are only the ones autotuned so far"
+            )
+        if len(reached) == 1 and start.startswith("onnx:"):
+            return "no TensorRT layer of this name, no fusion and no removal mentions it"
+        last = self._node[reached[-1]]["name"]
+        return f"last seen as {last!r}, which is neither an engine layer nor removed"
 
     def __repr__(self) -> str:
         """One line: ``<MergeGraph 'b.log': 877 nodes (120 ONNX nodes, ...), 863 edges, ...>``."""
@@ -337,16 +543,11 @@ class MergeGraph(_DiGraph, GraphCore):
             raise KeyError(f"no ONNX node, initializer or layer named {node!r} in this build")
         return self._fate(start)
 
-    def _fate(
-        self,
-        start: str,
-        found: tuple[FateKind, str | None, list[str], list[tuple[str, str, dict[str, Any]]]]
-        | None = None,
-    ) -> Fate:
-        """The fate of the node ``start`` (a node id); ``found``: its :meth:`fate_edges`."""
+    def _fate(self, start: str) -> Fate:
+        """The fate of the node ``start`` (a node id)."""
         nodes = self.node_data()
         data = nodes[start]
-        kind, reason, finals, edges = self.fate_edges(start) if found is None else found
+        kind, reason, finals, edges = self.fate_edges(start)
         step = self._step
         steps = [step(a, b, edge) for a, b, edge in edges]
         passes = tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name))
@@ -365,16 +566,19 @@ class MergeGraph(_DiGraph, GraphCore):
             None,
         )
 
-    def fates(self) -> list[Fate]:
-        """The fate of every ONNX node, in parse order."""
+    def onnx_ids(self) -> list[str]:
+        """The node ids of the ONNX nodes, in parse order (the order of :meth:`fates`)."""
         nodes = [
             (data.get("order", 0), data["name"], node_id)
             for node_id, data in self.node_data().items()
             if data["kind"] == "onnx_node"
         ]
+        return [node_id for _, _, node_id in sorted(nodes)]
+
+    def fates(self) -> list[Fate]:
+        """The fate of every ONNX node, in parse order."""
         # an ONNX node's id is "onnx:" + its name: find() would pick that node first
-        ids = [node_id for _, _, node_id in sorted(nodes)]
-        return list(map(self._fate, ids, self.fate_table(ids)))
+        return list(map(self._fate, self.onnx_ids()))
 
     def provenance(self, layer: str | EngineLayer) -> Provenance:
         """The ONNX nodes inside the engine (or intermediate) layer ``layer`` and the chain.

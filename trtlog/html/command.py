@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import TextIO
@@ -21,6 +20,7 @@ __all__ = ["STEPS", "Progress", "add_arguments", "default_output", "run"]
 #: The steps :func:`trtlog.report` announces, in order (the progress bar counts them).
 STEPS = (
     "reading inputs",
+    "packing the log",
     "findings",
     "overview",
     "passes",
@@ -29,18 +29,17 @@ STEPS = (
     "layers",
     "modules",
     "comparison",
-    "packing the log",
-    "writing the page",
     "merge graph",
+    "writing the page",
 )
 
 
 class Progress:
     """A one-line progress bar on stderr: the step, how many are done, the time so far.
 
-    Shown only on a terminal and only once the work has taken a second; a thread redraws it
-    while a long step runs. While a log is parsed (the first step, most of the time of a big
-    log), :meth:`reading` gives the share parsed, which the bar and the text show.
+    Shown only on a terminal and only once the work has taken a second; redrawn when a step
+    starts and while a log is parsed (the first step, most of the time of a big log), when
+    :meth:`reading` gives the share parsed, which the bar and the text show.
 
     Example:
         >>> import io
@@ -58,31 +57,19 @@ class Progress:
         self.done = 0
         self.share: float | None = None  # of the log parsed, while one is
         self.shown = False
-        self.lock = threading.Lock()
-        self.stop = threading.Event()
-        self.thread: threading.Thread | None = None
-        if self.enabled:
-            self.thread = threading.Thread(target=self._tick, name="trtlog-progress", daemon=True)
-            self.thread.start()
 
     def __call__(self, step: str) -> None:
         """Show that ``step`` has started."""
-        with self.lock:
-            self.step = step
-            self.share = None
-            if step in STEPS:
-                self.done = max(self.done, STEPS.index(step))
+        self.step = step
+        self.share = None
+        if step in STEPS:
+            self.done = max(self.done, STEPS.index(step))
         self._draw()
 
     def reading(self, done: int, total: int) -> None:
         """Show that ``done`` of the ``total`` characters of a log are parsed."""
-        with self.lock:
-            self.share = min(1.0, done / total) if total > 0 else None
+        self.share = min(1.0, done / total) if total > 0 else None
         self._draw()
-
-    def _tick(self) -> None:
-        while not self.stop.wait(0.2):
-            self._draw()
 
     def _draw(self) -> None:
         if not self.enabled:
@@ -90,22 +77,17 @@ class Progress:
         elapsed = time.monotonic() - self.start
         if elapsed < 1.0:
             return
-        with self.lock:
-            width = 20
-            share = self.share or 0.0
-            filled = int(width * (self.done + share) / len(STEPS))
-            bar = "#" * filled + "-" * (width - filled)
-            step = self.step if self.share is None else f"{self.step} {self.share:4.0%}"
-            text = f"\rtrtlog: report [{bar}] {step:<21} {elapsed:5.1f} s "
-            self.stream.write(text)
-            self.stream.flush()
-            self.shown = True
+        width = 20
+        share = self.share or 0.0
+        filled = int(width * (self.done + share) / len(STEPS))
+        bar = "#" * filled + "-" * (width - filled)
+        step = self.step if self.share is None else f"{self.step} {self.share:4.0%}"
+        self.stream.write(f"\rtrtlog: report [{bar}] {step:<21} {elapsed:5.1f} s ")
+        self.stream.flush()
+        self.shown = True
 
     def close(self) -> None:
-        """Stop redrawing and clear the line."""
-        self.stop.set()
-        if self.thread is not None:
-            self.thread.join()
+        """Clear the line, if one was drawn."""
         if self.shown:
             self.stream.write("\r" + " " * 69 + "\r")
             self.stream.flush()

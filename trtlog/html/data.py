@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from trtlog.buildlog.tactics import tactic_columns
 from trtlog.findings.registry import lint
-from trtlog.html.child import keep
 from trtlog.html.inputs import Inputs, Side
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
     from trtlog.diff.models import Comparison
     from trtlog.engine.model import Engine
     from trtlog.findings.models import Finding
-    from trtlog.graph.core import GraphCore
+    from trtlog.graph.model import MergeGraph
 
 __all__ = ["Progress", "Strings", "collect"]
 
@@ -84,23 +83,6 @@ class Strings:
             index.update(zip(fresh, range(len(items), len(items) + len(fresh)), strict=True))
             items.extend(fresh)
         return list(map(index.get, texts))
-
-    def many_new(self, texts: list[Any]) -> list[int | None]:
-        """:meth:`many` in one pass over ``texts``, for texts most of which are new.
-
-        Each text is looked up and, when new, added in the same step (``dict.setdefault``):
-        :meth:`many` looks every text up twice and gathers the new ones apart, which costs
-        three times as much for a merge graph's 100,000 names; for texts mostly known
-        already, its ``map`` is quicker. Texts with a ``None`` among them take :meth:`many`.
-        """
-        index, items = self.index, self.items
-        if None in texts or len(index) != len(items):
-            return self.many(texts)
-        before = len(items)
-        add = index.setdefault
-        found: list[int | None] = [add(t, len(index)) for t in texts]
-        items.extend(islice(index, before, None))
-        return found
 
 
 def num(value: Any) -> float | None:
@@ -375,18 +357,13 @@ _FATE_KINDS = ("fused", "folded", "removed", "retargeted", "unexplained")
 def graph_texts(build: Build, engine: Engine | None, given: bool) -> dict[str, Any]:
     """The merge graph (nodes, edges) and the fate of every ONNX node, texts as strings.
 
-    The page's graph section with each node's name and op, each edge's pass and each fate's
-    reason as text, not yet in a string table (:func:`graph_strings` puts them in one).
+    The page's graph section of ``build.merge_graph(engine)`` (the build's own merge graph
+    unless an engine was given apart from the log), with each node's name and op, each
+    edge's pass and each fate's reason as text, not yet in a string table
+    (:func:`graph_strings` puts them in one).
     """
-    from trtlog.graph.from_events import graph_core
-
-    # build.merge_graph(engine)'s nodes and edges, without networkx (its import alone took a
-    # fifth of a second of the report); the build's own merge graph when a view made it
-    # (the page reads nodes, out-edges and fates: a core made for it keeps no in-edges)
-    if given and engine is not None:
-        return _graph_texts(graph_core(build, engine, in_edges=False))
-    made = build.__dict__.get("_merge_graph")
-    return _graph_texts(made if made is not None else graph_core(build, in_edges=False))
+    graph = build.merge_graph(engine) if given and engine is not None else build.merge_graph()
+    return _graph_texts(graph)
 
 
 def graph_strings(section: dict[str, Any], s: Strings) -> dict[str, Any]:
@@ -395,224 +372,111 @@ def graph_strings(section: dict[str, Any], s: Strings) -> dict[str, Any]:
     The names first, then the ops, the passes and the reasons (the string table's order).
     """
     nodes, edges, fates = section["nodes"], section["edges"], section["fates"]
-    nodes["name"] = s.many_new(nodes["name"])
+    nodes["name"] = s.many(nodes["name"])
     nodes["op"] = s.many(nodes["op"])
     edges["pass"] = s.many(edges["pass"])
     fates["reason"] = s.many(fates["reason"])
     return section
 
 
-def _graph_data(graph: GraphCore, s: Strings) -> dict[str, Any]:
-    """The page's graph section of a merge graph made already (see :func:`_graph_texts`)."""
-    return graph_strings(_graph_texts(graph), s)
-
-
-def _graph_texts(graph: GraphCore) -> dict[str, Any]:
+def _graph_texts(graph: MergeGraph) -> dict[str, Any]:
     """:func:`graph_texts` of a merge graph made already.
 
-    Read as columns (a graph of 100,000 nodes): each attribute of the nodes and of the edges
-    by one ``map`` over the graph's own dicts (networkx's, or a core's), positions by node
-    order, and each fate's columns from those; a node whose only edge flows into an engine
-    layer that flows nowhere (most nodes of a big engine) takes its fate from the columns,
-    every other node from :meth:`~trtlog.graph.core.GraphCore.fate_edges`.
+    Nodes and edges as columns, in the graph's order (an edge by its position: per source in
+    node order, its targets as added); the fates from :meth:`MergeGraph.fate_edges`, of
+    every ONNX node (in parse order) and of every layer of the network as parsed that no
+    parser line ties to a node (an excerpt, or a log without parser lines, knows nodes by
+    those), up to :data:`ORIGINAL_FATES` of them.
     """
-    from itertools import chain, compress, repeat
-    from operator import is_, lt
+    from trtlog.graph.model import FLOWS
 
-    import numpy as np
-
-    from trtlog.graph.core import FLOWS, is_constant
-
-    node_data = graph.node_data()
-    succ = graph.out_adjacency()
-    node_ids = list(node_data)
-    datas = list(node_data.values())
-    n = len(node_ids)
-    get = dict.get
-    # every node trtlog adds has a kind and a name, every edge its four attributes; a graph
-    # with a node added bare (by an edge to a missing node) or an edge without them is read
-    # with the defaults below, and its fates one at a time
-    general = False
-    node_kinds: list[Any]
-    node_names: list[Any]
-    node_ops: list[Any]
-    order: list[Any]
-    try:
-        # each node's dict read once for its four attributes (the dicts lie scattered in
-        # memory: a read per attribute and node cost twice as much), then the columns
-        rows = [(d["kind"], d["name"], d.get("op"), d.get("order")) for d in datas]
-        node_kinds, node_names, node_ops, order = (
-            (list(c) for c in zip(*rows, strict=True)) if rows else ([], [], [], [])
-        )
-        keep(rows)  # (a forked child does not free: see child.keep)
-        del rows
-    except KeyError:
-        node_kinds = list(map(get, datas, repeat("kind"), repeat("intermediate")))
-        node_names = list(map(get, datas, repeat("name"), node_ids))
-        node_ops = list(map(get, datas, repeat("op")))
-        order = list(map(get, datas, repeat("order")))
-        general = True
+    node_data, succ, pred = graph.node_data(), graph.out_adjacency(), graph.in_adjacency()
+    ids = dict(zip(node_data, range(len(node_data)), strict=True))
     kind_code = {k: i for i, k in enumerate(_NODE_KINDS)}
-    # the nodes of each kind found by their codes in numpy (one pass per kind in C; a kind
-    # trtlog never gives a node reads as an intermediate on the page, but selects as none)
-    codes = np.fromiter(
-        map(kind_code.get, node_kinds, repeat(len(_NODE_KINDS))), dtype=np.int8, count=n
-    )
-    kinds = np.minimum(codes, 2, where=codes == len(_NODE_KINDS), out=codes.copy()).tolist()
-    ids = dict(zip(node_ids, range(n), strict=True))
-    # an engine layer by name (the last of a name, as assigning in node order), and an ONNX
-    # node (or initializer) by name (the first: read backwards, the first is written last)
-    is_engine = codes == kind_code["engine_layer"]
-    at_layers = np.flatnonzero(is_engine).tolist()
-    layer: list[Any] = [None] * n  # an engine layer's index
-    for i in at_layers:
-        layer[i] = datas[i].get("index")
-    layer_ids = dict(zip(map(node_names.__getitem__, at_layers), at_layers, strict=True))
-    at_nodes = np.flatnonzero(codes <= kind_code["onnx_initializer"])[::-1].tolist()
-    by_name = dict(zip(map(node_names.__getitem__, at_nodes), at_nodes, strict=True))
-    # the edges in the graph's order: per source (node order), its targets as added; each
-    # node's first edge and number of edges by the node's position
-    outs = list(succ.values())
-    sizes = np.fromiter(map(len, outs), dtype=np.int64, count=len(outs))
-    counts = sizes.tolist()
-    starts_at = np.concatenate(([0], np.cumsum(sizes))).tolist()
-    # (networkx and a core add a node to both at once: the same keys, the same objects)
-    if len(succ) == n and all(map(is_, succ, node_ids)):
-        first, degree = starts_at, counts
-        es = np.repeat(np.arange(n), sizes).tolist()
-    else:
-        at_source = list(map(ids.__getitem__, succ))
-        first, degree = [0] * n, [0] * n
-        for i, f, c in zip(at_source, starts_at, counts, strict=False):
-            first[i], degree[i] = f, c
-        es = list(chain.from_iterable(map(repeat, at_source, counts)))
-    et: list[Any]
-    edge_rel: list[Any]
-    edge_pass: list[Any]
-    edge_line: list[Any]
-    edge_ev: list[Any]
-    try:  # (one read of each edge, its target's position with it: one pass, not three)
-        fields = [
-            (ids[b], d["relation"], d["pass_name"], d["line"], d["evidence"])
-            for out in outs
-            for b, d in out.items()
-        ]
-        et, edge_rel, edge_pass, edge_line, edge_ev = (
-            (list(c) for c in zip(*fields, strict=True)) if fields else ([], [], [], [], [])
-        )
-        keep(fields)
-        del fields
-    except KeyError:
-        et = list(map(ids.__getitem__, chain.from_iterable(outs)))
-        edge_data = list(chain.from_iterable(map(dict.values, outs)))
-        edge_rel = list(map(get, edge_data, repeat("relation"), repeat("")))
-        edge_pass = list(map(get, edge_data, repeat("pass_name")))
-        edge_line = list(map(get, edge_data, repeat("line")))
-        edge_ev = list(map(get, edge_data, repeat("evidence")))
-        general = True
-    at = [x or 0 for x in edge_line]
-    relations = Strings()
-    evidence = Strings()
-    rel = relations.many(edge_rel)
-    ev = evidence.many([x or "log" for x in edge_ev])
-    fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
-    # the fate of every ONNX node (in parse order, as MergeGraph.fates), and of every layer of
-    # the network as parsed that no parser line ties to a node (an excerpt, or a log without
-    # parser lines, knows nodes by those)
-    onnx = np.flatnonzero(codes == kind_code["onnx_node"]).tolist()
-    orders: list[Any] = list(map(order.__getitem__, onnx))
-    if None in orders or not all(map(lt, orders, islice(orders, 1, None))):
-        # (a core's nodes are added in parse order: sorted already)
-        onnx = [
-            i
-            for _, _, _, i in sorted(
-                (datas[i].get("order", 0), datas[i]["name"], node_ids[i], i) for i in onnx
-            )
-        ]
-    starts = onnx.copy()
-    f_node: list[int | None] = list(map(by_name.get, map(node_names.__getitem__, onnx)))
-    candidates = np.flatnonzero(codes == kind_code["intermediate"]).tolist()
-    if general:  # (a bare node reads as an intermediate, but is none)
-        candidates = [i for i in candidates if "kind" in datas[i]]
-    # those no edge comes into: the targets of the edge columns (a node has in-edges exactly
-    # when some edge ends at it), not a read of every candidate's in-edge dict
-    targets = set(et)
-    originals = list(filterfalse(targets.__contains__, candidates))
-    if len(originals) <= ORIGINAL_FATES:
+    names: list[str] = []
+    kinds: list[int] = []
+    ops: list[str | None] = []
+    order: list[int | None] = []
+    layer: list[int | None] = []
+    layer_ids: dict[str, int] = {}  # an engine layer by name (the last of a name)
+    by_name: dict[str, int] = {}  # an ONNX node or initializer by name (the first of a name)
+    originals: list[int] = []  # the layers no edge comes into
+    for i, (node_id, d) in enumerate(node_data.items()):
+        kind, name = d["kind"], d["name"]
+        names.append(name)
+        kinds.append(kind_code.get(kind, 2))  # (a kind the page does not know: intermediate)
+        ops.append(d.get("op"))
+        order.append(d.get("order"))
+        if kind == "engine_layer":
+            layer.append(d.get("index"))
+            layer_ids[name] = i
+            continue
+        layer.append(None)
+        if kind == "intermediate":
+            if not pred[node_id]:
+                originals.append(i)
+        elif kind == "onnx_node" or kind == "onnx_initializer":
+            by_name.setdefault(name, i)
+    first: list[int] = []  # each node's first edge
+    es: list[int] = []
+    et: list[int] = []
+    edge_rel: list[str] = []
+    edge_pass: list[str | None] = []
+    edge_line: list[int] = []
+    edge_ev: list[str] = []
+    for source, out in succ.items():
+        i = ids[source]
+        first.append(len(es))
+        for target, d in out.items():
+            es.append(i)
+            et.append(ids[target])
+            edge_rel.append(d["relation"])
+            edge_pass.append(d["pass_name"])
+            edge_line.append(d["line"] or 0)
+            edge_ev.append(d["evidence"] or "log")
+    relations, evidence = Strings(), Strings()
+    # the fates: each start's node on the page (an ONNX node's: the first node of its name)
+    starts = graph.onnx_ids()
+    f_node: list[int | None] = [by_name.get(node_data[n]["name"]) for n in starts]
+    fates_of_originals = len(originals) <= ORIGINAL_FATES
+    if fates_of_originals:
         for i in originals:
             # as MergeGraph.fate finds a node by its name
             start = graph.find(
-                datas[i]["name"], ("onnx_node", "onnx_initializer", "intermediate", "engine_layer")
+                names[i], ("onnx_node", "onnx_initializer", "intermediate", "engine_layer")
             )
             assert start is not None
-            starts.append(ids[start])
+            starts.append(start)
             f_node.append(i)
-    flows = list(map(FLOWS.__contains__, edge_rel))
-    # GraphCore.fate_table's shortcut, on the columns: a start whose one edge flows into an
-    # engine layer that flows nowhere (no edge flowing out of it) takes its fate from that
-    # edge; the shortcut's edge of each start, or -1 (the start takes fate_edges)
-    short: list[int]
-    if general:
-        short = [-1] * len(starts)
-    else:
-        flowing = set(compress(es, flows))  # the nodes an edge flows out of
-        engine = is_engine.tolist()
-        short = [
-            k
-            if degree[i] == 1
-            and flows[k]
-            and (t := et[k]) != i
-            and engine[t]
-            and not engine[i]
-            and t not in flowing
-            else -1
-            for i, k in zip(starts, map(first.__getitem__, starts), strict=True)
-        ]
-    fused, folded = fate_kind["fused"], fate_kind["folded"]
-    # the shortcut's fates as columns (a placeholder where a start takes fate_edges), then
-    # the others in start order (the string table's order: their reasons as met)
-    pairs = list(zip(starts, short, strict=True))
-    f_kind = [
-        (folded if is_constant(node_kinds[i], node_ops[i]) else fused) if k >= 0 else -1
-        for i, k in pairs
-    ]
-    f_reason: list[str | None] = [None] * len(pairs)
-    f_finals = [[layer_ids.get(node_names[et[k]], -1)] if k >= 0 else [] for _, k in pairs]
-    # a fate's steps as the positions of their edges (the page reads each edge's columns)
-    f_steps = [[k] if k >= 0 else [] for k in short]
-    for at_fate in compress(range(len(pairs)), map(lt, short, repeat(0))):
-        i = starts[at_fate]
-        kind, reason, finals, fate_steps = graph.fate_edges(node_ids[i])
-        f_kind[at_fate] = fate_kind.get(kind, 4)
-        f_reason[at_fate] = reason
-        f_finals[at_fate] = [layer_ids.get(node_data[x]["name"], -1) for x in finals]
-        f_steps[at_fate] = [first[ids[a]] + list(succ[a]).index(b) for a, b, _ in fate_steps]
-    keep(locals())  # (the lists the columns were made from: a forked child does not free them)
+    fate_kind = {k: i for i, k in enumerate(_FATE_KINDS)}
+    fates: dict[str, list[Any]] = {"kind": [], "reason": [], "finals": [], "steps": []}
+    for start in starts:
+        kind, reason, finals, steps = graph.fate_edges(start)
+        fates["kind"].append(fate_kind.get(kind, 4))
+        fates["reason"].append(reason)
+        fates["finals"].append([layer_ids.get(node_data[x]["name"], -1) for x in finals])
+        # a step as its edge's position: its source's first edge and its place among them
+        fates["steps"].append([first[ids[a]] + list(succ[a]).index(b) for a, b, _ in steps])
     return {
-        "nodes": {
-            "name": node_names,
-            "kind": kinds,
-            "op": node_ops,
-            "order": order,
-            "layer": layer,
+        "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
+        "edges": {
+            "s": es,
+            "t": et,
+            "rel": relations.many(edge_rel),
+            "pass": edge_pass,
+            "line": edge_line,
+            "ev": evidence.many(edge_ev),
         },
-        "edges": {"s": es, "t": et, "rel": rel, "pass": edge_pass, "line": at, "ev": ev},
         "nodeKinds": list(_NODE_KINDS),
         "fateKinds": list(_FATE_KINDS),
         "relations": relations.items,
         "evidence": evidence.items,
         "flows": sorted(FLOWS),
         "originals": len(originals),
-        "originalFates": len(originals) <= ORIGINAL_FATES,
+        "originalFates": fates_of_originals,
         "finalFrom": graph.graph.get("final_layers_from"),
         "finished": bool(graph.graph.get("build_finished")),
-        "fates": {
-            "node": f_node,
-            "kind": f_kind,
-            "reason": f_reason,
-            "finals": f_finals,
-            "steps": f_steps,
-        },
+        "fates": {"node": f_node, **fates},
     }
 
 
@@ -1195,8 +1059,7 @@ def graph_section(inputs: Inputs, scope: Build | None = None) -> dict[str, Any] 
 
     :func:`graph_texts` of the build (or of the builder round the page shows: ``scope``,
     default :func:`page_scope`'s), its texts put in a table of its own (``"S"``, which the
-    page's script appends to the page's): made apart from the other sections
-    (:mod:`trtlog.html.child`), it shares no state with them.
+    page's script appends to the page's): the section has its own block in the page.
     """
     main = inputs.main
     if main.build is None:
@@ -1206,7 +1069,6 @@ def graph_section(inputs: Inputs, scope: Build | None = None) -> dict[str, Any] 
     s = Strings()
     section = graph_strings(graph_texts(scope, main.engine, main.engine_given), s)
     section["S"] = s.items
-    keep(s)  # (its index: a forked child does not free it, see child.keep)
     return section
 
 
@@ -1229,9 +1091,9 @@ def collect(
     template's context for the Overview section), ``lines`` (the log lines the page points
     at) and the objects the page was made from (``findings``, ``comparison``).
 
-    All but the merge graph's section, which :func:`graph_section` makes apart (it has its
-    own string table and its own block in the page: :mod:`trtlog.html.make`). ``scoped``:
-    :func:`page_scope` of the build, when taken already.
+    All but the merge graph's section, which :func:`graph_section` makes (it has its own
+    string table and its own block in the page). ``scoped``: :func:`page_scope` of the build,
+    when taken already.
     """
     step = progress or (lambda _stage: None)
     s = Strings()

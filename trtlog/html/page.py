@@ -23,8 +23,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Collection, Iterable, Iterator
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -196,8 +195,8 @@ def _ascii_json(utf8: bytes) -> bytes:
 
 
 #: Payloads from this many bytes on (a big log's text, a big page's data) are compressed by
-#: ISA-L's igzip when it is installed (``pip install trtlog[fast]``): a quarter of zlib's
-#: level 1 time on a 50 MB log, and fewer bytes than its level 3. Smaller payloads, and all
+#: ISA-L (isal) when it is installed (``pip install trtlog[fast]``): several times faster than
+#: zlib's level 1 on a big log, and fewer bytes than its level 3. Smaller payloads, and all
 #: of them without isal (or with ``TRTLOG_GZIP=zlib``), take the standard library's zlib.
 FAST_ABOVE = 8 << 20
 
@@ -205,55 +204,41 @@ FAST_ABOVE = 8 << 20
 USE_ISAL = os.environ.get("TRTLOG_GZIP", "").strip().lower() != "zlib"
 
 
-def _b64_gzip(data: bytes, level: int, big: bool | None = None) -> str:
-    """``data`` gzip-compressed and base64-encoded; ``level`` is zlib's (isal: see FAST_ABOVE).
+def _b64_gzip(parts: Iterable[bytes], level: int, big: bool) -> str:
+    """``parts`` joined, gzip-compressed and base64-encoded.
 
-    ``big``: whether the payload belongs to a big page (default: whether it has
-    :data:`FAST_ABOVE` bytes itself).
+    ``level`` is zlib's; ``big``: whether the payload belongs to a big page, which isal
+    compresses when installed (see :data:`FAST_ABOVE`). A gzip member (not raw zlib: the
+    browser's ``DecompressionStream("gzip")`` reads it) with mtime 0, so that the page is
+    reproducible (with the same compressor).
     """
-    # gzip (not raw zlib): the browser's DecompressionStream("gzip") reads it; mtime 0 keeps
-    # the page byte-for-byte reproducible (with the same compressor)
-    packed = None
-    if (len(data) >= FAST_ABOVE if big is None else big) and USE_ISAL:
-        igzip = _igzip()
-        if igzip is not None:
+    module: Any = zlib
+    if big and USE_ISAL:
+        found = _isal_zlib()
+        if found is not None:
             # level 1 of isal's 0-3: its level 2 and 3 take as long or longer for about the
-            # same bytes on logs (a 50 MB log: 5.6 MB at 1, 5.5 MB at 2, 5.6 MB at 3)
-            packed = igzip.compress(data, 1, mtime=0)
-    if packed is None:
-        packed = gzip.compress(data, compresslevel=level, mtime=0)
-    return base64.b64encode(packed).decode("ascii")
+            # same bytes on logs
+            module, level = found, 1
+    compressor = module.compressobj(level, module.DEFLATED, 31)  # (31: a gzip container)
+    packed = [compressor.compress(part) for part in parts]
+    packed.append(compressor.flush())
+    return base64.b64encode(b"".join(packed)).decode("ascii")
 
 
-#: A big log's text is encoded and compressed this many characters at a time (see
-#: :func:`_b64_gzip_text`).
+#: A log's text is encoded and compressed this many characters at a time (see
+#: :func:`_utf8_chunks`).
 _CHUNK = 1 << 20
 
 
-def _b64_gzip_text(text: str) -> str:
-    """A big log's text, UTF-8 encoded, gzip-compressed and base64-encoded, a chunk at a time.
+def _utf8_chunks(text: str) -> Iterator[bytes]:
+    """``text`` in UTF-8 (lone surrogates kept: ``surrogatepass``), a chunk at a time.
 
-    What ``_b64_gzip(text.encode("utf-8", "surrogatepass"), 3)`` makes of a text of
-    :data:`FAST_ABOVE` bytes or more (a gzip member, mtime 0, level 1 of isal or 3 of zlib:
-    see :data:`FAST_ABOVE`; the bytes may differ, the text they hold does not), without the
-    text's bytes whole: encoded a megabyte at a time in the compressing thread, the encoding
-    no longer takes the views' thread, nor the pages of a second copy of the log (12,000
-    page faults on a 50 MB log). The chunks are cut between characters, so that no
-    character's bytes span two of them.
+    The compressor reads the chunks as they are made: a big log's bytes are never held
+    whole next to its text. The chunks are cut between characters, so that no character's
+    bytes span two of them.
     """
-    module: Any = zlib
-    level = 6 if len(text) < 8 << 20 else 3  # (as _b64_gzip's callers choose)
-    if USE_ISAL:
-        found = _isal_zlib()
-        if found is not None:
-            module, level = found, 1
-    compressor = module.compressobj(level, module.DEFLATED, 31)  # (31: a gzip container)
-    parts = [
-        compressor.compress(text[at : at + _CHUNK].encode("utf-8", "surrogatepass"))
-        for at in range(0, len(text), _CHUNK)
-    ]
-    parts.append(compressor.flush())
-    return base64.b64encode(b"".join(parts)).decode("ascii")
+    for at in range(0, len(text), _CHUNK):
+        yield text[at : at + _CHUNK].encode("utf-8", "surrogatepass")
 
 
 @cache
@@ -266,96 +251,51 @@ def _isal_zlib() -> Any:
     return isal_zlib
 
 
-@cache
-def _igzip() -> Any:
-    """The gzip module of isal (ISA-L), or ``None`` when it is not installed."""
-    try:
-        from isal import igzip
-    except ImportError:
-        return None
-    return igzip
-
-
 class LogPack:
     """The whole log for the page: its text compressed, each line's event kind, an excerpt.
-
-    Made in two steps: the text starts compressing in a thread (zlib releases the GIL, so it
-    overlaps the views), at once unless ``start`` is false (then at :meth:`start`, or when
-    :attr:`text` is first asked for), and :meth:`finish` adds the excerpt once the page
-    knows which lines it points at.
 
     Attributes:
         name: the log's file name.
         lines: how many lines it has.
-        text: the text, gzip-compressed (level 6; above 8 MB isal's level 1, or zlib's 3
-            without isal) and base64-encoded (a future while it compresses: see
-            :meth:`start`).
+        big: whether the text has :data:`FAST_ABOVE` characters or more (see
+            :func:`_b64_gzip`).
+        text: the text, gzip-compressed (level 6; a big log at isal's level 1, or zlib's 3
+            without isal) and base64-encoded.
         codes: each line's kind code (one byte, two when there are more than 255 kinds),
             gzip-compressed and base64-encoded.
         wide: whether the codes take two bytes (little-endian).
         kinds: ``[kind, severity]`` of each code.
-        excerpt: ``[[line numbers], [texts]]`` of the lines the page points at.
+        excerpt: ``[[line numbers], [texts]]`` of the lines the page points at (set by
+            :meth:`cite`).
         unfold: whether the page unfolds the whole log at once (small logs).
-        big: whether the text has :data:`FAST_ABOVE` bytes or more (see :func:`_b64_gzip`).
     """
 
-    def __init__(self, build: Build, pool: ThreadPoolExecutor, start: bool = True) -> None:
+    def __init__(self, build: Build) -> None:
         self.build = build
-        self.name = build.source.name
         text = build.text
-        self._pool = pool
-        self._job: tuple[Callable[..., str], tuple[Any, ...]]
-        self._text: Future[str] | None = None
-        if text.isascii() and len(text) >= FAST_ABOVE:
-            # a big log (ASCII: as many bytes as characters) is encoded by the compressing
-            # thread a chunk at a time; line_starts reads the text a megabyte at a time too
-            self.big = True
-            self._job = (_b64_gzip_text, (text,))
-            self.lines = build.line_count
-        else:
-            data = build.utf8()  # (the line starts found from the same bytes: one encoding)
-            self.lines = build.line_count
-            self.big = len(data) >= FAST_ABOVE
-            # level 3 for a big log without isal: under half of level 6's time for a fifth
-            # more bytes (with isal, see FAST_ABOVE)
-            self._job = (_b64_gzip, (data, 6 if len(data) < 8 << 20 else 3))
-        if start:
-            self.start()
-        # every line's kind and severity, read now: the kinds the store learns (most
-        # deferred messages unparsed) let the views' questions skip the messages of others
-        self.parts = build.kind_rows()
-        self.codes = ""
-        self.wide = False
-        self.kinds: list[list[str | None]] = []
-        self.excerpt: list[list[Any]] = [[], []]
+        self.name = build.source.name
+        self.lines = build.line_count
+        self.big = len(text) >= FAST_ABOVE
         self.unfold = self.lines <= UNFOLD_LINES
+        # level 3 for a big log without isal: under half of level 6's time for a fifth more
+        # bytes (with isal, see FAST_ABOVE)
+        self.text = _b64_gzip(_utf8_chunks(text), 3 if self.big else 6, self.big)
+        self.wide, self.codes, self.kinds = self._codes(build)
+        self.excerpt: list[list[Any]] = [[], []]
 
-    @property
-    def started(self) -> bool:
-        """Whether the text has started compressing."""
-        return self._text is not None
+    def cite(self, wanted: Collection[int]) -> None:
+        """Keep the text of the lines in ``wanted`` (the excerpt shown before the log unfolds)."""
+        shown = sorted(n for n in wanted if 1 <= n <= self.lines)
+        line_text = self.build.lines_text
+        self.excerpt = [shown, [line_text(n).rstrip("\r\n") for n in shown]]
 
-    def start(self) -> None:
-        """Start compressing the text in the pool's thread (once: later calls do nothing)."""
-        if self._text is None:
-            function, args = self._job
-            self._text = self._pool.submit(function, *args)
-            self._job = (str, ())  # (the bytes it held are the thread's now)
-
-    @property
-    def text(self) -> Future[str]:
-        """The text, compressed (see the class): compressing starts now if it has not."""
-        self.start()
-        assert self._text is not None
-        return self._text
-
-    def finish(self, wanted: set[int]) -> LogPack:
-        """Add each line's kind and the excerpt of the lines in ``wanted``."""
+    def _codes(self, build: Build) -> tuple[bool, str, list[list[str | None]]]:
+        """Whether the codes are wide, each line's code packed, and each code's kind."""
         import numpy as np
 
         # the kind and severity of every event without building them (Build.kind_rows); a
         # code per (kind, severity), numbered in the order of their first line
-        parts = self.parts
+        parts = build.kind_rows()
         # each part's severities, in the order first met (most parts have one: counted in
         # one C loop over the shared string, without hashing every entry)
         distinct = [
@@ -370,8 +310,8 @@ class LogPack:
                 if key not in first or n < first[key]:
                     first[key] = n
         table = {key: i for i, key in enumerate(sorted(first, key=first.__getitem__))}
-        self.wide = len(table) > 255
-        codes = np.zeros(self.lines, dtype="<u2" if self.wide else "u1")
+        wide = len(table) > 255
+        codes = np.zeros(self.lines, dtype="<u2" if wide else "u1")
         for (kind, firsts, lasts, severities), found in zip(parts, distinct, strict=True):
             if not firsts:
                 continue
@@ -388,12 +328,8 @@ class LogPack:
                     if b > a:
                         codes[a:b] = value if len(found) == 1 else value[i]
         # (one byte a line: a big log's codes take isal as its text does)
-        self.codes = _b64_gzip(codes.tobytes(), 6, self.big)
-        self.kinds = [[k, s] for k, s in table]
-        shown = sorted(n for n in wanted if 1 <= n <= self.lines)
-        text = self.build.lines_text
-        self.excerpt = [shown, [text(n).rstrip("\r\n") for n in shown]]
-        return self
+        packed = _b64_gzip([codes.tobytes()], 6, self.big)
+        return wide, packed, [[k, s] for k, s in table]
 
     def meta(self) -> dict[str, Any]:
         """What the page's script needs to know about the log (the data, not the packs)."""
@@ -453,22 +389,20 @@ def render(
     context: dict[str, Any],
     data: dict[str, Any],
     log: LogPack | None,
-    log_text: bool = True,
+    graph: dict[str, Any] | None,
 ) -> str:
-    """The page: the template filled with ``context``, ``data`` and ``log`` embedded.
-
-    The merge graph's block (``trtlog-graph``) is left empty: :mod:`trtlog.html.make` fills
-    it once the graph is made.
+    """The page: the template filled with ``context``, and ``data``, ``graph`` and ``log``.
 
     Args:
         context: the template's variables (title, inputs, overview, sections).
         data: the JSON data of the page's script.
         log: the packed log, or ``None`` for a report made from JSON only.
-        log_text: whether to put the log's compressed text in (false: its block is left
-            empty, for :mod:`trtlog.html.make` to fill once it is compressed).
+        graph: the merge graph section (its own block, with its own string table), or
+            ``None`` without a log.
     """
     data = {**data, "log": log.meta() if log is not None else None}
     payload, encoding = data_payload(data)
+    graph_payload, graph_encoding = data_payload(graph) if graph is not None else ("", "json")
     scripts = [asset("vendor/dagre.min.js"), asset("assets/report.js")]
     style = asset("assets/report.css")
     for code in scripts:
@@ -494,7 +428,9 @@ def render(
             scripts=scripts,
             data=payload,
             data_encoding=encoding,
-            log_text=log.text.result() if log is not None and log_text else "",
+            graph=graph_payload,
+            graph_encoding=graph_encoding,
+            log_text=log.text if log is not None else "",
             log_codes=log.codes if log is not None else "",
         )
     )
@@ -515,13 +451,14 @@ def data_payload(data: Any) -> tuple[str, str]:
     # numbers to the page's JSON.parse) took a quarter of orjson's time on 25 MB of data
     utf8 = _utf8_json(data, exact=False)
     if utf8 is not None and len(utf8) >= FAST_ABOVE and len(utf8) > COMPRESS_ABOVE:
-        return _b64_gzip(utf8, 1), "gzip+base64"
+        return _b64_gzip([utf8], 1, True), "gzip+base64"
     if utf8 is not None and (_SMALL_FIXED in utf8 or _SHORT_EXPONENT.search(utf8) is not None):
         utf8 = _utf8_json(data)  # the small page's text is json.dumps's, byte for byte
     embedded = _embedded(data, utf8)
     if len(embedded) > COMPRESS_ABOVE:
         # level 1 for big data without isal: a quarter of level 6's time for 15% more bytes
-        return _b64_gzip(embedded, 6 if len(embedded) < 8 << 20 else 1), "gzip+base64"
+        big = len(embedded) >= FAST_ABOVE
+        return _b64_gzip([embedded], 1 if big else 6, big), "gzip+base64"
     return embedded.decode("ascii"), "json"
 
 

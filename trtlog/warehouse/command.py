@@ -132,6 +132,16 @@ class _Bar:
             self.stream.flush()
 
 
+def _is_pipe(path: str) -> bool:
+    """Whether ``path`` is standard input (``-``) or names a pipe (``<(...)`` too)."""
+    import stat
+
+    try:
+        return path == "-" or stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _client(args: argparse.Namespace) -> tuple[Any, Any]:
     """The Dask client (and the cluster it started) that ``--workers``/``--scheduler`` ask for."""
     if args.workers is None and args.scheduler is None:
@@ -180,6 +190,14 @@ def run_ingest(args: argparse.Namespace) -> int:
 
     if not args.inputs and not args.manifest:
         return _fail("ingest needs files, folders or patterns (or --manifest)")
+    for path in args.inputs:
+        if _is_pipe(path):
+            # a build's files are found, grouped and re-read by their paths, and kept by their
+            # digests: a pipe has no path to keep and can be read only once
+            return _fail(
+                f"{path}: ingest reads files (the warehouse keeps each one's path and "
+                "digest), not standard input or a pipe: save it to a file first"
+            )
     if args.jobs is not None and args.jobs < 1:
         return _fail("--jobs needs at least 1")
     client, cluster = _client(args)
