@@ -32,7 +32,7 @@ from trtlog.findings.context import (
     layer_columns,
     name_flags,
 )
-from trtlog.findings.models import Evidence, Severity
+from trtlog.findings.models import Evidence
 
 
 def _log_files() -> list[Path]:
@@ -228,41 +228,6 @@ def _contexts() -> list[tuple[str, LintContext]]:
     return out
 
 
-def test_make_each_at_is_make_of_layers_by_position() -> None:
-    from trtlog.findings.base import make, make_each_at
-    from trtlog.findings.rules.reformat import check_reformat_dtype
-
-    seen = 0
-    for label, ctx in _contexts():
-        n = len(ctx.layers)
-        for i in range(0, n, max(1, n // 150)):  # (about 150 layers of each engine)
-            # one layer, a layer and its neighbours (repeats too), a layer with lines
-            for positions, lines in (
-                ([i], []),
-                ([i, (i + 1) % n, (i * 7) % n, i], []),
-                ([i, (i + 3) % n], [5, 2, 5]),
-                (list(range(n))[i : i + 25], [i + 1]),
-            ):
-                args = (ctx, check_reformat_dtype, "s", "m", "w", "f")
-                severities: tuple[tuple[Severity, float | None], ...] = (
-                    ("info", None),
-                    ("warning", 1.5),
-                    ("error", 2),
-                )
-                for severity, ms in severities:
-                    row = ("s", "m", "w", "f", severity, list(lines), list(positions), ms)
-                    (fast,) = make_each_at(ctx, check_reformat_dtype, [row])
-                    plain = make(
-                        *args, severity=severity, lines=lines, layers=positions, time_ms=ms
-                    )
-                    assert fast == plain, label
-                    assert repr(fast) == repr(plain), label
-                    assert fast.model_fields_set == plain.model_fields_set
-                    assert fast.evidence.model_fields_set == plain.evidence.model_fields_set
-                    seen += 1
-    assert seen > 1000
-
-
 def _reformat_dtype_plain(ctx: LintContext) -> list[Finding]:
     """``reformat-dtype`` as it was written before its batch (one ``make`` per reformat)."""
     from trtlog.findings.base import make
@@ -351,49 +316,6 @@ def test_reformat_dtype_batch_is_the_plain_rule() -> None:
         seen += len(fast)
     # dtype reformats: one in the fixtures, more in the corpus
     assert seen >= (5 if CORPUS.is_dir() else 1)
-
-
-def test_make_each_at_is_make_of_each_row() -> None:
-    from trtlog.findings.base import AtRow, make, make_each_at
-    from trtlog.findings.rules.reformat import check_reformat_dtype
-
-    seen = 0
-    for label, ctx in _contexts():
-        n = len(ctx.layers)
-        rows: list[AtRow] = []
-        for i in range(0, n, max(1, n // 40)):
-            for positions, lines in (
-                ([i], []),
-                ([i, (i + 1) % n, (i * 7) % n, i], []),
-                ([i, (i + 3) % n], [5, 2, 5]),
-                (list(range(n))[i : i + 25], [i + 1]),
-            ):
-                rows.append(("s", f"m{i}", "w", "f", "warning", lines, positions, 1.5))
-                rows.append(("s", "m", "", "", "info", list(lines), list(positions), None))
-                rows.append(("s", "m", "w", "f", "error", list(lines), list(positions), 2))
-        plain = [
-            make(
-                ctx,
-                check_reformat_dtype,
-                subject,
-                message,
-                why,
-                mitigation,
-                severity=severity,
-                lines=lines,
-                layers=positions,
-                time_ms=ms,
-            )
-            for subject, message, why, mitigation, severity, lines, positions, ms in rows
-        ]
-        fast = list(make_each_at(ctx, check_reformat_dtype, rows))
-        assert fast == plain, label
-        assert [repr(f) for f in fast] == [repr(f) for f in plain], label
-        for f, p in zip(fast, plain, strict=True):
-            assert f.model_fields_set == p.model_fields_set
-            assert f.evidence.model_fields_set == p.evidence.model_fields_set
-        seen += len(rows)
-    assert seen > 1000
 
 
 def _timed_contexts(tmp_path: Path) -> list[tuple[str, LintContext]]:

@@ -16,7 +16,7 @@ from trtlog.engine.model import EngineLayer
 from trtlog.findings.context import LintContext
 from trtlog.findings.models import Evidence, Finding, RuleInfo, Severity
 
-__all__ = ["AtRow", "Check", "Rule", "make", "make_each_at", "rule"]
+__all__ = ["Check", "Rule", "make", "rule"]
 
 _MAX_NAMES = 20  # layer names copied into the evidence (the indices list them all)
 
@@ -24,11 +24,6 @@ _MAX_NAMES = 20  # layer names copied into the evidence (the indices list them a
 # shared (frozen models never change them)
 _EVIDENCE_SET = set(Evidence.model_fields)
 _FINDING_SET = set(Finding.model_fields)
-
-
-#: what :func:`make_each_at` takes per finding: ``(subject, message, why, mitigation, severity,
-#: lines, positions, time_ms)``, ``positions`` being places in ``ctx.layers`` (at least one)
-AtRow = tuple[str, str, str, str, Severity, list[int], list[int], float | None]
 
 
 class Check(Protocol):
@@ -193,49 +188,3 @@ def _finding(
         None,
         _FINDING_SET,
     )
-
-
-def make_each_at(ctx: LintContext, check: Check, rows: Iterable[AtRow]) -> Iterator[Finding]:
-    """:func:`make` of each row (:data:`AtRow`), what every finding shares looked up once.
-
-    Each finding is ``make(ctx, check, subject, message, why, mitigation, severity=severity,
-    lines=lines, layers=positions, time_ms=time_ms)`` without its questions about the
-    arguments' kinds: for a rule that yields a finding per layer of a big engine
-    (``reformat-dtype``: thousands; tests/findings compare the two).
-    """
-    columns = ctx.columns
-    names = columns.names
-    positional = columns.positional
-    layers_of = ctx.layers
-    index = ctx.layer_lines if ctx.build is not None else None
-    get = index.get if index else None  # (none: the log shows no layer by name)
-    rule_id = check.info.id
-    log_source = ctx.log_source
-    layer_source = ctx.layer_source
-    name_at = names.__getitem__
-    for subject, message, why, mitigation, severity, lines, positions, time_ms in rows:
-        layer_names = list(map(name_at, positions))
-        indices = positions if positional else [layers_of[i].index for i in positions]
-        if len(indices) > 1:
-            indices = sorted(set(indices))
-        all_lines = lines
-        if get is not None:
-            for name in layer_names:
-                found = get(name)
-                if found:
-                    all_lines = all_lines + found
-        if len(all_lines) > 1:
-            all_lines = sorted(set(all_lines))
-        if len(layer_names) > _MAX_NAMES:
-            layer_names = layer_names[:_MAX_NAMES]
-        if len(layer_names) > 1:
-            layer_names = list(dict.fromkeys(layer_names))
-        evidence = _evidence(
-            log_source if all_lines else None,
-            all_lines,
-            layer_source,
-            indices,
-            layer_names,
-            (),
-        )
-        yield _finding(rule_id, severity, subject, message, why, mitigation, evidence, time_ms)

@@ -26,7 +26,7 @@ from trtlog.engine.model import EngineLayer
 from trtlog.events import (
     ReformatLayerAdded,
 )
-from trtlog.findings.base import AtRow, make, make_each_at, rule
+from trtlog.findings.base import make, rule
 from trtlog.findings.context import NAME_COPY, LintContext, short
 from trtlog.findings.models import Finding, Severity
 from trtlog.tensors import Tensor
@@ -330,17 +330,30 @@ def check_reformat_io_boundary(ctx: LintContext) -> Iterator[Finding]:
 )
 def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     """Reformats that change the data type between two layers of the network."""
-    # a 20,000-layer engine has thousands of these: what the findings share is worked out
-    # once (a neighbour's short name, the cause and fix of a conversion), and each finding
-    # is made by make_each_at (the layers by position)
+    # an engine may have thousands of these: what the findings share is worked out once (a
+    # neighbour's short name, the cause and fix of a conversion)
     items = [r for r in reformats(ctx) if r.kind == "dtype"]
-    if not items:
-        return
-    yield from make_each_at(ctx, check_reformat_dtype, _dtype_rows(ctx, items))
+    for subject, message, why, fix, severity, lines, positions, t in _dtype_rows(ctx, items):
+        yield make(
+            ctx,
+            check_reformat_dtype,
+            subject,
+            message,
+            why,
+            fix,
+            severity=severity,
+            lines=lines,
+            layers=positions,
+            time_ms=t,
+        )
 
 
-def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[AtRow]:
-    """The row of each ``reformat-dtype`` finding (see :func:`make_each_at`)."""
+#: ``(subject, message, why, mitigation, severity, lines, layer positions, time)`` of a finding.
+_Row = tuple[str, str, str, str, Severity, list[int], list[int], float | None]
+
+
+def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[_Row]:
+    """What :func:`make` takes for each ``reformat-dtype`` finding."""
     columns = ctx.columns
     names = columns.names
     n_inputs, n_outputs = columns.n_inputs, columns.n_outputs
