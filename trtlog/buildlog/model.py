@@ -52,49 +52,16 @@ _PROFILE_CLASSES: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
 E = TypeVar("E", bound=EventBase)
 
 
-def line_starts(text: str, utf8: bytes | None = None) -> array[int]:
+def line_starts(text: str) -> array[int]:
     """Where each line of ``text`` starts, and its end (lines as :func:`iter_lines` cuts them).
-
-    A big ASCII text without ``\\r`` (most logs) ends its lines at ``\\n`` only: found with
-    numpy a megabyte at a time, several times faster than a string per line. ``utf8``: the
-    text's UTF-8 bytes when the caller has them (the report's log pack): an ASCII text's
-    bytes are the same, so they are read instead of encoding the text again.
 
     Example:
         >>> list(line_starts("a\\nbc\\r\\nd")), list(line_starts("a\\n\\x1eb\\n"))
         ([0, 2, 6, 7], [0, 2, 5])
-        >>> list(line_starts("a\\nb", "a\\nb".encode()))
-        [0, 2, 3]
     """
     starts = array("q", [0])
-    if utf8 is not None and len(utf8) != len(text):  # (not ASCII: more bytes than characters)
-        utf8 = None
-    if len(text) < _NUMPY_LINES or not text.isascii() or "\r" in text:
-        starts.extend(accumulate(map(len, iter_lines(text))))
-        return starts
-    import numpy as np
-
-    raw = np.frombuffer(utf8, dtype=np.uint8) if utf8 is not None else None
-    step = 1 << 20
-    newline = np.empty(step, dtype=bool)  # one buffer: a text-sized array costs its pages
-    for at in range(0, len(text), step):
-        # without the bytes, each megabyte of the text encoded in turn (the whole text's
-        # bytes at once would cost their pages: 12,000 page faults on a 50 MB log)
-        part = (
-            raw[at : at + step]
-            if raw is not None
-            else np.frombuffer(text[at : at + step].encode("ascii"), dtype=np.uint8)
-        )
-        found = newline[: len(part)]
-        np.equal(part, 10, out=found)
-        starts.frombytes((np.flatnonzero(found) + (at + 1)).astype(np.int64).tobytes())
-    if text and not text.endswith("\n"):
-        starts.append(len(text))  # the last line has no ending
+    starts.extend(accumulate(map(len, iter_lines(text))))
     return starts
-
-
-#: Texts from this many characters on find their line starts with numpy (line_starts).
-_NUMPY_LINES = 1 << 16
 
 
 class SourceMeta(BaseModel):
@@ -240,18 +207,6 @@ class Build(ExactJson):
     @cached_property
     def _line_starts(self) -> array[int]:
         return line_starts(self.text)
-
-    def utf8(self) -> bytes:
-        """The input text as UTF-8 bytes (lone surrogates kept: ``surrogatepass``), made anew.
-
-        The build does not keep them (a 50 MB log would hold its text twice); a caller that
-        needs them once (the report compresses them) asks here, and the line starts, when
-        not known yet, are read from the same bytes instead of a second encoding of the text.
-        """
-        data = self.text.encode("utf-8", "surrogatepass")
-        if "_line_starts" not in self.__dict__:
-            put(self, "_line_starts", line_starts(self.text, data))
-        return data
 
     @property
     def line_count(self) -> int:
