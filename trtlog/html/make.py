@@ -71,8 +71,7 @@ def _make(inputs: Inputs, title: str | None, step: Callable[[str], None]) -> Rep
     main = inputs.main
     log = None
     if main.file_build is not None:
-        # the log first: its lines' kinds, read for the page, tell the build's event store
-        # which messages each section's question can skip
+        # (each line's kind comes from the event store's kind rows: no event is built)
         step("packing the log")
         log = LogPack(main.file_build)
     # the build or round the page shows, taken once for every section (a round of several
