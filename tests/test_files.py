@@ -1,4 +1,4 @@
-"""Files trtlog cannot read give one line and exit 2, never a traceback or a hang (issue 18, 5).
+"""Files trtlog cannot read give one line and exit 2, never a traceback or a hang (5).
 
 A folder, a FIFO (with and without a writer), a missing file, a file without read
 permission, a file that grows while it is read, and gzip bombs (by size and by ratio), through

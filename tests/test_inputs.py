@@ -1,4 +1,4 @@
-"""The input opener: the one "log or JSON export?" decision (trtlog.inputs, issue 13)."""
+"""The input opener: the one "log or JSON export?" decision (trtlog.inputs)."""
 
 from __future__ import annotations
 
@@ -109,8 +109,7 @@ def test_engine_with_profile_explicit_or_the_logs_own_table() -> None:
 def test_a_big_log_is_parsed_into_the_lazy_store_with_the_same_events(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """From ``LAZY_FROM`` characters on, a log is read as ``trtlog.parse`` reads it (issue 15:
-    the CLI parsed a 50 MB log line by line in 2.5 s where the scanner takes 0.9 s)."""
+    """From ``LAZY_FROM`` characters on, a log is read as ``trtlog.parse`` reads it."""
     import trtlog.inputs as inputs_module
     from trtlog.summary import summarize
 

@@ -61,7 +61,7 @@ LAYERS: dict[str, int] = {
     "trtlog": 13,  # the public API gathers everything
 }
 
-#: Upward imports that the restructure of issue 13 removes (importer, imported).
+#: Upward imports that the restructure removes (importer, imported).
 KNOWN: set[tuple[str, str]] = set()
 
 

@@ -317,7 +317,7 @@ def test_layer_counts_of_several_builder_rounds() -> None:
     assert labels == ["network", "round 1", "round 2", "round 3"]
 
 
-# -- issue 12 item 18: what a figure shows stays in it, readable ----------------------------
+# -- what a figure shows stays in it, readable ----------------------------
 
 
 def _draw(ax: Axes) -> tuple[Any, Any]:

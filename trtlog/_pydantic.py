@@ -1,13 +1,13 @@
 """Assembling pydantic models from values the library has already typed, fast.
 
 The base layer: the one module that writes pydantic's instance internals. Validation (and
-pydantic's ``model_construct``) costs 5-10 µs per object; the parser and the engine loader
-build hundreds of thousands of objects from values they have checked or converted themselves,
-so they assemble instances directly with :func:`assemble`. Every caller checks types first and
-falls back to validation (which reports the error) when a value is not what it expects; the
-tests re-validate assembled objects (``type(x).model_validate(x.model_dump())``).
-:func:`gc_paused` keeps the cyclic collector from rescanning the heap while a whole log or
-engine is built.
+pydantic's ``model_construct``) costs several times an object's assembly; the parser and the
+engine loader build hundreds of thousands of objects from values they have checked or
+converted themselves, so they assemble instances directly with :func:`assemble`. Every caller
+checks types first and falls back to validation (which reports the error) when a value is not
+what it expects; the tests re-validate assembled objects
+(``type(x).model_validate(x.model_dump())``). :func:`gc_paused` keeps the cyclic collector
+from rescanning the heap while a whole log or engine is built.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def same_values(a: Any, b: Any) -> bool:
     """``a == b``, except that NaN equals NaN, at any depth (tuples, lists, dicts, models).
 
     trtexec prints ``-nan`` (``enqueue -nan ms``); a model that holds it must still equal its
-    own JSON round trip (issue 18).
+    own JSON round trip.
 
     Example:
         >>> nan = float("nan")
@@ -141,14 +141,14 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 class ExactJson(BaseModel):
     """A base whose instances survive ``model_validate_json(m.model_dump_json()) == m``.
 
-    Two things break pydantic's own round trip on text from hostile logs (issue 18): NaN
+    Two things break pydantic's own round trip on text from hostile logs: NaN
     (which never equals itself: equality here treats NaN as equal to NaN) and lone surrogates
     (``parse_text`` of a string decoded with ``errors="surrogateescape"``), which pydantic's
     JSON writer cannot encode and its reader refuses as ``\\udXXX`` escapes. A model holding
     one is written by Python's ``json`` with such escapes (valid JSON) and read back by it.
     """
 
-    # no schema for this base itself (issue 18: start-up): a model's schema is built when it
+    # no schema for this base itself (start-up time): a model's schema is built when it
     # is first validated or serialised (its subclasses inherit the setting)
     model_config = ConfigDict(defer_build=True)
 

@@ -244,7 +244,7 @@ def _leaf(text: str) -> ComposedName:
 #: How deep names nest (``PWN(PWN(...))``, fusions of foreign nodes...) before the rest of a
 #: name is kept whole, as one leaf: TensorRT's names nest a few levels; the bound keeps the
 #: splitter's cost linear in the name's length and its recursion far from Python's limit
-#: (issue 18: a 4.8 KB name nested 500 deep raised RecursionError).
+#: (a name nested 500 deep must not raise RecursionError).
 MAX_DEPTH = 32
 
 

@@ -46,7 +46,7 @@ def parse_int(text: str) -> int:
     Raises:
         ValueError: not an integer, or past 64 bits (no count, size or dimension is; and
             Python refuses to convert more than 4,300 digits at all). A line holding one
-            does not parse (issue 18).
+            does not parse.
 
     Example:
         >>> parse_int("-1"), parse_int("+2648")

@@ -68,7 +68,7 @@ def shorten(name: str, width: int = 48, breaks: str = _BREAKS) -> str:
         'layer1.0.conv1.…Conv_20'
 
     A ``$`` comes out escaped (a backslash before it): matplotlib would read the text
-    between two of them as maths (and fail on some) where a name holds them (issue 18).
+    between two of them as maths (and fail on some) where a name holds them.
     """
     return plain_text(_shorten(str(name), width, breaks))
 

@@ -173,7 +173,7 @@ def test_questions_after_kind_rows_equal_the_eager_answers(path: Path) -> None:
 )
 def test_a_value_that_does_not_convert_is_not_taken_for_its_rules_kind(line: str) -> None:
     """An integer past Python's 4,300-digit limit: its rule's alternative matches, the value
-    does not convert, the line is ``unrecognized`` (issue 18) in kind_rows as when parsed."""
+    does not convert, the line is ``unrecognized`` in kind_rows as when parsed."""
     ok = line.format(big="12")
     bad = line.format(big="9" * 5000)
     text = "".join(f"[01/10/2024-21:00:00] {x}\n" for x in (ok, bad, ok, ok, bad))

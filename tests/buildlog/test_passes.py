@@ -47,7 +47,7 @@ def test_the_glossary_page_lists_every_pass() -> None:
     assert missing == []
 
 
-# -- one attribution rule for every view (issue 13) ------------------------------------------
+# -- one attribution rule for every view ------------------------------------------
 
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)

@@ -98,7 +98,7 @@ def test_corpus_performance() -> None:
 def test_times_percentiles_are_trtexecs_in_the_summary_and_the_frame() -> None:
     """With 100 inferences trtexec's percentile(99%) is the largest value (it leaves out
     ``int((1 - 0.99) * 100)`` values computed in single precision: 0); the summary's
-    statistics said the 99th value, the frame the 100th (issue 13: one percentile rule)."""
+    statistics said the 99th value, the frame the 100th."""
     from trtlog.buildlog.performance import times_statistics
     from trtlog.engine import Times, TimingRecord, TimingRun
     from trtlog.frames import times_stats_frame

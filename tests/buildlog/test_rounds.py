@@ -135,7 +135,7 @@ def test_a_round_of_a_log_without_banners_has_only_its_events() -> None:
     assert selection == [7.70415]
 
 
-# -- one run index (issue 13) ----------------------------------------------------------------
+# -- one run index ----------------------------------------------------------------
 
 
 def test_the_performance_of_a_run_is_numbered_as_the_run() -> None:

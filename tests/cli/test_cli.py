@@ -265,7 +265,7 @@ def test_summary_of_a_silent_failure_says_how_far_it_got() -> None:
     )
     summary = summarize(trtlog.parse_text(text))
     assert summary.status == "failed" and summary.errors == 0
-    # the last line the run reached, whatever its severity (issue 12)
+    # the last line the run reached, whatever its severity
     assert summary.stopped_after is not None
     assert summary.stopped_after.startswith("line 4: ")
     assert summary.stopped_after.endswith("Registered plugin creator - ::NMS_TRT version 1")
@@ -364,7 +364,7 @@ def test_summary_and_tactics_plot_agree_on_a_5_6_log(
     assert main(["plot", "tactics", str(log), "-o", str(tmp_path / "t.png")]) == 0
 
 
-# -- issue 12 item 16: crashes become one clear line and exit 2 ----------------------------
+# -- crashes become one clear line and exit 2 ----------------------------
 
 
 def _one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
@@ -444,7 +444,7 @@ def test_wrong_input_types_name_what_is_accepted(call: Any, message: str) -> Non
         call()
 
 
-# -- issue 12 item 17: the JSON load_engine reads, on the command line ----------------------
+# -- the JSON load_engine reads, on the command line ----------------------
 
 
 def _names(out: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Safe output (issue 18, item 4): names and messages of the input are data, never control.
+"""Safe output (item 4): names and messages of the input are data, never control.
 
 Every command and format runs on the hostile-terminal fixtures (a log and a layer JSON whose
 names hold ESC/CSI, OSC 8 links ended by ``ESC \\``, OSC titles ended by BEL, ``ESC c``,
@@ -85,7 +85,7 @@ def test_text_output_shows_controls_as_escapes(
 def test_the_escapes_are_visible(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(capsys, "layers", str(LOG))
     # OSC 8 ended by ESC \ is an escape sequence the parser strips from names, as it strips
-    # colour codes (issue 18: the OSC pattern ends at BEL or at the next ESC)
+    # colour codes
     assert "/blk/click/Relu" in out
     assert "\\u202eevil\\u202c\\u200f\\x7fdel" in out  # RTL override, RLM, DEL
     assert "\\x07bell\\x08\\x08bs" in out  # BEL, BS

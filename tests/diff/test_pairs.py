@@ -155,7 +155,7 @@ def test_mnist_fp16_myelin_against_fp32_kernels() -> None:
     assert (group.layers_a, group.layers_b) == ((5,), (4, 5, 6, 7, 8))
     summary = cmp.summary()
     # the INT64 output of kernel __myl_CastReshCast_myl4_4 is no precision change of the
-    # region it is aligned to (issue 12)
+    # region it is aligned to
     assert summary.precision_transitions == {"FP16→FP32": 2}
     assert [v.name for v in summary.reformats_removed] == [
         "Reformatting CopyNode for Input Tensor 0 to {ForeignNode[node_conv2d_1...node_relu_1]}"
@@ -188,7 +188,7 @@ def test_corpus_build_compared_with_itself_is_all_equal(name: str) -> None:
     assert cmp.groups == ()
 
 
-# -- issue 12 item 10: what the summary and the rows say ------------------------------------
+# -- what the summary and the rows say ------------------------------------
 
 
 def test_bert_side_labels_and_region_counts() -> None:

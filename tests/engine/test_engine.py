@@ -519,7 +519,7 @@ def test_layer_json_template_lists_every_field_in_order() -> None:
     assert list(_LAYER_TEMPLATE) == list(EngineLayer.model_fields)
 
 
-# -- issue 12 item 6: Myelin regions and reformats in the module tree ---------------------
+# -- Myelin regions and reformats in the module tree ---------------------
 
 REGION = (
     "{ForeignNode[enc.l0.weight + (Unnamed Layer* 9) [Shuffle].../enc/l1/MatMul + /enc/l1/Add]}"

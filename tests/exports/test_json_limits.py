@@ -1,4 +1,4 @@
-"""Hostile JSON exports (issue 18, "Bombs" and the JSON crash sites): a clear InputError or a
+"""Hostile JSON exports ("Bombs" and the JSON crash sites): a clear InputError or a
 load within the README's limits, never RecursionError, MemoryError, OverflowError or a hang.
 
 Each case runs with orjson (the ``trtlog[fast]`` extra) and with the standard library's json.

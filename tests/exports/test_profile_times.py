@@ -184,7 +184,7 @@ def test_corpus_times() -> None:
     assert len(old.runs) == 7 and old.runs[0].keys == "7.1"
 
 
-# -- issue 12 item 5: the log's own --dumpProfile table --------------------------------------
+# -- the log's own --dumpProfile table --------------------------------------
 
 
 def test_a_log_profile_table_gives_the_engine_its_times() -> None:

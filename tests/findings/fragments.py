@@ -1,4 +1,4 @@
-"""The fragment set of issue 17 (``fixtures/fragments/``): read each fragment, check its golden.
+"""The fragment set (``fixtures/fragments/``): read each fragment, check its golden.
 
 One function per expectation kind of ``fixtures/fragments/README.md``; :func:`check` returns
 the problems of one fragment as text (empty when it meets its golden) with the counts the

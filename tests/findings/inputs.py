@@ -34,7 +34,7 @@ VIT = INFO / "trt8.2-like_vit-attention-fp16_layers-detailed.json"
 VIT_PROFILE = INFO / "trt8.2-like_vit-attention-fp16.profile.json"
 RESNET_DETAILED = INFO / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json"
 RESNET_NAMES = INFO / "trt10.x_resnet18-v1-7-fp16-int8_layers-names.json"
-# TensorRT 11 (issue 11): one small model, built the 10.x way and the 11.x way
+# TensorRT 11: one small model, built the 10.x way and the 11.x way
 SMALL_FP16_10 = INFO / "trt10.16-like_smallnet-fp16_layers-detailed.json"
 SMALL_FP16_10_PROFILE = INFO / "trt10.16-like_smallnet-fp16.profile.json"
 SMALL_FP16_10_LOG = LOGS / "trt10.16-like_smallnet-fp16_build-verbose-dumpLayerInfo.log"

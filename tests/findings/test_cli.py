@@ -434,7 +434,7 @@ def test_missing_file_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFi
 def test_lint_reads_a_pasted_fragment_from_stdin(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``pbpaste | trtlog lint -``: a warning without its envelope is a log (issue 17)."""
+    """``pbpaste | trtlog lint -``: a warning without its envelope is a log."""
     paste = (
         ROOT / "fixtures" / "fragments" / "qdq-missing-scale__fire__no-envelope.txt"
     ).read_bytes()

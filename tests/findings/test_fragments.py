@@ -1,4 +1,4 @@
-"""The fragment set (issue 17 item 6): every fragment meets its golden; hit rate and false findings.
+"""The fragment set: every fragment meets its golden; hit rate and false findings.
 
 Each ``fixtures/fragments/*.expected.json`` names its fragment and what trtlog must make of it
 (``fixtures/fragments/README.md``); :mod:`tests.findings.fragments` reads one. The report test

@@ -51,7 +51,7 @@ CASES: dict[str, tuple[Path, Path | None, Path | None, Path | None]] = {
     PATTERNS_FAILED.stem: (PATTERNS_FAILED, None, None, None),
     DLA.stem: (DLA, None, None, None),
     VIT.stem: (VIT, VIT_PROFILE, None, None),
-    # TensorRT 11 (issue 11): the same small model the 10.x way and the 11.x ways
+    # TensorRT 11: the same small model the 10.x way and the 11.x ways
     SMALL_FP16_10.stem: (SMALL_FP16_10, SMALL_FP16_10_PROFILE, None, None),
     SMALL_FP16_10_LOG.stem: (SMALL_FP16_10_LOG, None, None, None),
     SMALL_AUTOCAST.stem: (SMALL_AUTOCAST, SMALL_AUTOCAST_PROFILE, None, None),

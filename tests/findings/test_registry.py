@@ -33,7 +33,7 @@ from trtlog.findings import (
 from trtlog.frames import SCHEMAS
 
 #: The rule ids the issue names, the one added (INT8 without calibration data) and the one
-#: issue 11 added (a strongly typed build left mostly FP32).
+#: added later (a strongly typed build left mostly FP32).
 ISSUE_IDS = {
     "qdq-unfused-quantizer",
     "qdq-int8-float-output",
@@ -54,7 +54,7 @@ ISSUE_IDS = {
     "int8-slower-than-reference",
 }
 
-#: the rules of issue 17 (docs/fragments-research.md §4)
+#: the fragment rules (docs/fragments-research.md §4)
 ISSUE_17_IDS = {
     "benign-warning",
     "activation-not-fused",

@@ -1,4 +1,4 @@
-"""The tactics frame as trtlog 0.1 built it, event by event (the reference of issue 14).
+"""The tactics frame as trtlog 0.1 built it, event by event.
 
 ``trtlog.frames.tactics_frame`` now builds the frame from the event store's columns; the
 tests require the same frame as this per-event implementation, kept here unchanged.

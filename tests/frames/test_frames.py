@@ -212,7 +212,7 @@ def test_layers_frame_keeps_64_bit_tactic_ids_exact_next_to_missing_ones() -> No
     assert frame["tactic_hex"][0] == "0xfb0beb2dd64ff6e8"
 
 
-# -- issue 12: each removal counted once ------------------------------------------------------
+# -- each removal counted once ------------------------------------------------------
 
 
 def test_a_qdq_duplicate_eliminated_and_removed_is_one_removal(yolo: trtlog.Build) -> None:

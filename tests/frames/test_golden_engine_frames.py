@@ -1,4 +1,4 @@
-"""Golden frames of the TensorRT 11 fixtures (``fixtures/golden/<fixture>/*.csv``, issue 11).
+"""Golden frames of the TensorRT 11 fixtures (``fixtures/golden/<fixture>/*.csv``).
 
 For each input (a layer JSON with its profile, or a log's layer dump with its ``--dumpProfile``
 table): ``layers.csv`` (:meth:`Engine.layers_frame`), ``tensors.csv``

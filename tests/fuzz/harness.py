@@ -1,7 +1,7 @@
 """The fuzz harness: one input through every public entry point, checking trtlog's contract.
 
 Shared by the property tests of ``tests/fuzz/`` and the long campaign ``bench/fuzz.py``. The
-contract (issue 18): the only exception an entry point may raise on any input is
+contract: the only exception an entry point may raise on any input is
 :class:`~trtlog.errors.InputError`; a log parsed from a string gives its text back exactly
 (``to_text()``), its event spans partition its lines, and a build survives its JSON round
 trip. A function here returns normally when the contract holds and raises otherwise (an

@@ -1,7 +1,7 @@
 """Mutations of real log lines and JSON exports, for the fuzz tests and ``bench/fuzz.py``.
 
 Each mutation is a pure function of a :class:`random.Random` and its input, so that a failing
-case is reproduced from the seed alone. The kinds follow issue 18: bit flips, truncation,
+case is reproduced from the seed alone. The kinds follow bit flips, truncation,
 splicing two logs, duplicated and shuffled lines, inserted separators and invisible characters
 (U+001E, U+001F, U+2028, NUL, lone surrogates, right-to-left marks), mixed line endings,
 UTF-16 without a BOM, and digit runs (numbers past every limit).

@@ -1,4 +1,4 @@
-"""Fuzzing every public entry point with hypothesis (issue 18).
+"""Fuzzing every public entry point with hypothesis.
 
 Inputs are grammar-shaped messages (hypothesis.extra.lark over trtlog's own grammars), real
 lines mutated (``tests/fuzz/mutate.py``: bit flips, truncation, splicing two logs, duplicated,

@@ -1,4 +1,4 @@
-"""Every failure the fuzzers found (issue 18), as a test of the input that showed it."""
+"""Every failure the fuzzers found, as a test of the input that showed it."""
 
 from __future__ import annotations
 

@@ -199,10 +199,10 @@ def test_every_parsed_onnx_node_has_one_fate() -> None:
         totals.update(f.kind for f in fates)
     share = totals["unexplained"] / sum(totals.values())
     assert sum(totals.values()) > 500
-    assert share < 0.02, totals  # 0 of 585 ONNX nodes since issue 17 (3 before)
+    assert share < 0.02, totals  # 0 of 585 ONNX nodes
 
 
-# -- issue 12 item 7: fate and provenance narratives ----------------------------------------
+# -- fate and provenance narratives ----------------------------------------
 
 RESNET18_QAT = CORPUS / "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log"
 
@@ -317,7 +317,7 @@ def test_provenance_is_the_same_whatever_the_hash_seed() -> None:
     assert len(outputs) == 1
 
 
-# -- the queries read networkx's own dicts (issue 15: the report's speed) ----------------------
+# -- the queries read networkx's own dicts ----------------------
 
 
 @pytest.mark.parametrize("path", [YOLO, TINY_INT8], ids=lambda p: p.name)

@@ -1,4 +1,4 @@
-"""Silent fates (issue 17 item 3): ONNX nodes the log never names again get a fate and a reason.
+"""Silent fates: ONNX nodes the log never names again get a fate and a reason.
 
 The merge fragments of ``fixtures/fragments/`` hold the ordinary cases (shape computations,
 constants folded into shape tensors, identities, duplicates, ``If`` output layers); the corpus

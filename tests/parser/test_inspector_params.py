@@ -1,4 +1,4 @@
-"""The inspector record's parameter splitter gives what the character walk gave (issue 14).
+"""The inspector record's parameter splitter gives what the character walk gave.
 
 The splitter now cuts at ``", "`` in C and walks only the pieces with brackets or quotes;
 the reference below is the former walk over every special character. Both must agree on
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from trtlog.parser.families.layers import _frozen, _param_value, _split_top_params, pair_matcher
 
-# a process compiles the one-regex split at its 256th split (issue 18: start-up): compare it
+# a process compiles the one-regex split at its 256th split: compare it
 # from the first example on (the walk, used before, is the reference's own algorithm)
 pair_matcher()
 

@@ -1,4 +1,4 @@
-"""The summary (trtlog.summary): every figure checked against the raw log text (issue 12)."""
+"""The summary (trtlog.summary): every figure checked against the raw log text."""
 
 from __future__ import annotations
 
@@ -423,7 +423,7 @@ def test_export_times_of_the_corpus() -> None:
     assert gpu.mean_ms == pytest.approx(statistics.fmean(compute))
 
 
-# -- sharing what the report computes anyway (issue 15: the report's speed) -------------------
+# -- sharing what the report computes anyway -------------------
 
 
 def _logs_with_tactics_and_performance() -> list[Path]:

@@ -105,7 +105,7 @@ class Build(ExactJson):
     """
 
     # the schema of ``list[Event]`` (every event class) is built when first needed
-    # (validation, serialisation), not when trtlog.buildlog is imported (issue 18: start-up)
+    # (validation, serialisation), not when trtlog.buildlog is imported (start-up time)
     model_config = ConfigDict(frozen=True, ser_json_inf_nan="constants", defer_build=True)
 
     source: SourceMeta

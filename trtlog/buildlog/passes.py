@@ -252,7 +252,7 @@ class PassIndex:
         i = bisect.bisect_right(self.lines, line) - 1
         return self.names[i] if i >= 0 else None
 
-    get = at  # the name of issue 12
+    get = at  # the earlier name
 
     def of(self, event: Any) -> str | None:
         """The pass (or stage) an optimizer event is credited to.

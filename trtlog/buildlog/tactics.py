@@ -4,7 +4,7 @@ A fact computed once from a build's events (no pandas): :func:`tactic_columns` r
 autotuner's events and the ``tactic_timing`` columns of the event store into the columns of
 :func:`trtlog.frames.tactics_frame` (which only makes them a frame), and :func:`tactic_rows`
 gives the rows without the engine's marks, which ``trtlog summary`` counts without loading
-pandas (issue 18: the summary of a log answers at once).
+pandas (the summary of a log answers at once).
 """
 
 from __future__ import annotations

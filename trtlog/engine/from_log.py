@@ -59,7 +59,7 @@ ENGINE_EVENTS: tuple[type[EventBase], ...] = (
     PlacementDla,
     PlacementGpu,
     PlacementList,
-    ProfileRow,  # a pasted profile table alone is a names-only engine (issue 17)
+    ProfileRow,  # a pasted profile table alone is a names-only engine
     TimingRunner,
 )
 
@@ -118,7 +118,7 @@ def _read_dumps(events: Sequence[Event]) -> _Dumps | None:
     foreign: dict[str, tuple[str, ...]] = {}
     current: tuple[str, list[DumpRecord]] | None = None
     bindings: dict[int, list[str]] = {}
-    profiled: list[ProfileRow] = []  # a pasted profile table without any dump (issue 17)
+    profiled: list[ProfileRow] = []  # a pasted profile table without any dump
     for event in events:
         if isinstance(event, ProfileRow):
             if not event.is_total:
@@ -227,7 +227,7 @@ def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
         "log_listing" if dump_kind == "listing" else "log_inspector" if is_detailed else "log_names"
     )
     notes = [] if is_detailed else [NAMES_ONLY_NOTE]
-    if dump_kind == "inspector" and is_detailed:  # never silently empty (issue 11)
+    if dump_kind == "inspector" and is_detailed:  # never silently empty
         untyped = {
             t.name: t.format
             for layer in layers

@@ -166,7 +166,7 @@ else:
     """Any event; validation picks the class by ``kind`` (unknown kinds → Unrecognized)."""
 
 #: Reads and writes lists of events (JSON or Python objects). Its schema (every event class's)
-#: is built on first use, not at import (issue 18: start-up).
+#: is built on first use, not at import (start-up time).
 EVENTS_ADAPTER: TypeAdapter[list[Event]] = TypeAdapter(
     list[Event], config=ConfigDict(defer_build=True)
 )

@@ -47,7 +47,7 @@ Envelope = Literal[
     "trtllm",  # [ts] [TRT-LLM] [S] body
     "torch_tensorrt",  # INFO:torch_tensorrt [TensorRT Conversion Context]:body
     "timestamp",  # a timestamp and nothing else (orphan timestamps, formats.md T3)
-    # integrations (issue 17, docs/fragments-research.md §1.4)
+    # integrations (docs/fragments-research.md §1.4)
     "torch_tensorrt_cpp",  # WARNING: [Torch-TensorRT TorchScript Conversion Context] - body
     "trtllm_cpp",  # [TensorRT-LLM][WARNING] body
     "onnxruntime",  # <ts> [W:onnxruntime:..., tensorrt_execution_provider.h:83 log] [<ts> S] body

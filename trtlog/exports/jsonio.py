@@ -154,7 +154,7 @@ _ORJSON: list[Any] = []  # [orjson.loads] once imported, [None] when orjson is n
 
 
 def _orjson_loads() -> Any:
-    """``orjson.loads``, or ``None`` without orjson (imported on first use: ~2 ms)."""
+    """``orjson.loads``, or ``None`` without orjson (imported on first use)."""
     if not _ORJSON:
         try:
             import orjson

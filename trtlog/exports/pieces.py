@@ -1,4 +1,4 @@
-"""Layer-info and profile JSON printed piece by piece (issue 17, docs/fragments-research.md §2).
+"""Layer-info and profile JSON printed piece by piece (docs/fragments-research.md §2).
 
 A pre-pass in front of the JSON export loaders: scripts print ``IEngineInspector``'s
 ``get_layer_information(i, JSON)`` one object per layer, with their own header and separator

@@ -56,7 +56,7 @@ def _series(name: str, col: str, values: Sequence[Any], dtype: str) -> pd.Series
     list to pyarrow (half the time of a large frame); a list of ``str`` and ``None`` needs
     no check. Anything else (or another string storage) takes pandas' own path.
 
-    A log can print any digits where a size or a dimension belongs (issue 18: dims of 2**64);
+    A log can print any digits where a size or a dimension belongs (dims of 2**64);
     no real value is that large, so a nullable column shows it as missing and a plain one
     (which cannot) says which frame and column it is.
     """

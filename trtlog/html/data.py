@@ -824,13 +824,7 @@ def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
     """Whether each row is among the fastest :data:`TACTICS_PER_LAYER` of its layer.
 
     ``rank(method="first") <= TACTICS_PER_LAYER`` of the ``values`` grouped by ``codes``
-    (ties in row order), rows not ``valid`` left unranked. The order by (layer, value, row):
-
-    * one stable sort of int64 keys packing the layer's code and the value as float32 (its
-      bits rise with the value when none is negative), when no two values of a layer that
-      float32 makes equal are out of order (times printed with six digits never are;
-      checked on the sorted rows): 200,000 rows in 7 ms;
-    * else a lexsort of (value, layer) (30 ms).
+    (ties in row order), rows not ``valid`` left unranked: one stable sort by (layer, value).
 
     Example:
         >>> import numpy as np
@@ -848,37 +842,13 @@ def _fastest_of_group(codes: Any, values: Any, valid: Any) -> Any:
         return keep
     group = np.asarray(codes[rows], dtype=np.int64)
     value = values[rows]
-    order = _by_float32(group, value)
-    if order is None:
-        # by group, then value, then row (lexsort is stable: the last key is sorted on first)
-        order = np.lexsort((value, group))
+    # by group, then value, then row (lexsort is stable: the last key is sorted on first)
+    order = np.lexsort((value, group))
     grouped = group[order]
     starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
     place = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n]))
     keep[rows[order[place < TACTICS_PER_LAYER]]] = True
     return keep
-
-
-def _by_float32(group: Any, value: Any) -> Any:
-    """The order by (group, value, row) from (group, float32 of the value) keys, or ``None``.
-
-    ``None`` when a group code or a value is negative, a code does not fit in 31 bits, or
-    two values of a group that float32 makes equal (or infinite) come out of order.
-    """
-    import numpy as np
-
-    if not len(value) or int(group.min()) < 0 or int(group.max()) >= 1 << 31:
-        return None
-    if not bool((value >= 0).all()):
-        return None
-    with np.errstate(over="ignore"):  # past float32's range: infinite, checked below
-        narrow = (value + 0.0).astype(np.float32)  # (-0.0 + 0.0 is 0.0)
-    key = (group << 32) | narrow.view(np.uint32).astype(np.int64)
-    order = np.argsort(key, kind="stable")  # ties: the row order
-    ordered, exact = key[order], value[order]
-    if bool(((ordered[1:] == ordered[:-1]) & (exact[1:] < exact[:-1])).any()):
-        return None
-    return order
 
 
 def _memory(build: Build, s: Strings, lines: Lines) -> dict[str, Any]:

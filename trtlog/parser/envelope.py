@@ -26,7 +26,7 @@ __all__ = [
 
 #: ANSI terminal control sequences (colours, cursor moves), removed before parsing (T10).
 # An OSC sequence ends at BEL or at ST (ESC \\); its body holds no ESC, which keeps the scan
-# linear on unterminated ones (each try stops at the next ESC; issue 18).
+# linear on unterminated ones (each try stops at the next ESC).
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 LETTER_SEVERITY: dict[str, Severity] = {

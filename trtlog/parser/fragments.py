@@ -1,4 +1,4 @@
-"""Fragments: what the envelope split needs beyond whole logs (issue 17).
+"""Fragments: what the envelope split needs beyond whole logs.
 
 Sits next to ``envelope.py`` in the second step of the pipeline and is asked only for lines
 that the trtexec and Python envelopes do not explain, so whole trtexec logs never reach it on

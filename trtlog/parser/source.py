@@ -158,7 +158,7 @@ def _sniff(head: bytes, name: str) -> str:
     if (marked or looks_utf16(head)) and looks_like_json(head):
         raise _json_error(name)  # a JSON export written with a BOM or as UTF-16
     if marked and head in (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
-        # nothing after the mark: an empty capture must not pass as a log (issue 18)
+        # nothing after the mark: an empty capture must not pass as a log
         raise InputError(
             "the input holds only a byte-order mark, no log lines",
             source=name,

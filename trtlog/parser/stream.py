@@ -170,7 +170,7 @@ class LogParser:
         return assemble(cls, data, None, cls._fields_set)
 
     def _no_value(self, route: Route, message: str, span: tuple[int, int], exc: ValueError) -> None:
-        """A message that matched but holds a value that is none: it does not parse (issue 18).
+        """A message that matched but holds a value that is none: it does not parse.
 
         Transformers convert matched text with ``int()``/``float()``; they raise ``ValueError``
         for text no TensorRT prints: an integer past Python's 4,300-digit limit, a compact
@@ -416,7 +416,7 @@ class LogParser:
             return event
         return self._unrecognized(n, text, None, None, False, prefix)
 
-    # -- fragments (issue 17): pasted lines that lost their envelope or their section -------
+    # -- fragments: pasted lines that lost their envelope or their section ------------------
 
     def _start_route(self, start: str) -> Route:
         route = self._starts.get(start)

@@ -1,4 +1,4 @@
-"""The message rules of issue 17 on single lines: what fires, and the guards that keep it silent.
+"""The message rules on single lines: what fires, and the guards that keep it silent.
 
 The fragment set (``tests/findings/test_fragments.py``) holds one fire and one clean fragment
 per rule; these are the guards that need two lines side by side.

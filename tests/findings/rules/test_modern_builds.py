@@ -1,4 +1,4 @@
-"""TensorRT 10/11 Myelin builds judged from the layer JSON (issue 17 item 4).
+"""TensorRT 10/11 Myelin builds judged from the layer JSON.
 
 The fragments (``fixtures/fragments/``) paste the one-line records of ``--dumpLayerInfo``; these
 tests build the same kernels as an ``--exportLayerInfo`` JSON in 11.x shape (``Datatype`` and

@@ -274,7 +274,7 @@ def test_record_parameter_lookup() -> None:
     assert record.tactic == 1000
 
 
-# -- issue 12 item 12: a dump pasted into markdown -------------------------------------------
+# -- a dump pasted into markdown -------------------------------------------
 
 RECORD = (
     "Name: /f/Conv, LayerType: CaskConvolution, Inputs: [ { Name: x, Location: Device, "

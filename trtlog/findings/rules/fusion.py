@@ -1,6 +1,6 @@
 """Fusion rules: an activation left apart from its convolution, a requested precision fused away.
 
-Part of the view package :mod:`trtlog.findings` (issue 17). Both read the engine's layers (a
+Part of the view package :mod:`trtlog.findings`. Both read the engine's layers (a
 record or an engine-listing line each, any version's notation) and, for the precision rule,
 the option lines and the fusion lines of the log.
 """

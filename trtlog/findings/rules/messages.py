@@ -1,6 +1,6 @@
 """Message rules: what one line of TensorRT (or an integration) says, whatever its envelope.
 
-Part of the view package :mod:`trtlog.findings` (issue 17). These rules need no engine and no
+Part of the view package :mod:`trtlog.findings`. These rules need no engine and no
 section of a whole log: one warning pasted alone is their whole evidence (docs/rules.md gives
 each rule's smallest evidence). They read the text of the log's warning, error and info lines
 (and of lines without a severity, pasted without their envelope), never the verbose lines, so

@@ -1,6 +1,6 @@
 """Q/DQ rules read from one layer record: unquantized weights, a float kernel under DQ nodes.
 
-Part of the view package :mod:`trtlog.findings` (issue 17). Both judge a convolution or GEMM
+Part of the view package :mod:`trtlog.findings`. Both judge a convolution or GEMM
 from its record alone (types of its inputs and weights, its kernel name, the ONNX nodes of
 its ``Metadata`` or name), so they work on a pasted record of any version, and on TensorRT
 10/11 Myelin kernels (``gemm`` records with ``Metadata``), where the log prints few fusion

@@ -231,8 +231,8 @@ def _nested(depth: int) -> str:
 
 _INNER = _nested(3)
 # one pair: a key, then a value up to a top-level ", " followed by a key, or the end;
-# compiled at the _PAIR_AFTER-th split (compiling it costs about 9 ms, the walk of a few
-# hundred parameter lists: a short log, a dump of a few layers, walks them; issue 18: start-up)
+# compiled at the _PAIR_AFTER-th split (compiling it costs as much as walking a few hundred
+# parameter lists: a short log, a dump of a few layers, walks them)
 _PAIR_AFTER = 256
 _PAIR = LateRegex(
     rf"(?<![A-Za-z0-9_/])([A-Za-z_][A-Za-z0-9_/]*+): ("
