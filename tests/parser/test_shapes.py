@@ -120,3 +120,32 @@ def test_lines_read_by_the_patterns_give_the_line_parsers_events(
     kinds = [e.kind for e in eager]  # type: ignore[attr-defined]
     assert kinds.count("unrecognized") == 60 * 3 + 60  # past 64 bits, no rule, foreign
     assert sum(len(h.rows.lines) for h in store._hot) == len(lines) - len(store._cold)
+
+
+def test_a_line_with_trailing_blanks_is_read_by_the_learned_pattern(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An ONNX node's inputs line ends in ``", "`` (a real line of the resnet18 QAT log), and
+    its last group is atomic: the learned pattern reads it stripped, as the line parser
+    does, instead of leaving every such line to the slower Python path."""
+    from trtlog.parser import scanner, shapes
+
+    monkeypatch.setattr(scanner, "_TEACH", 3)
+    slow = 0
+    match = shapes.LineShapes.match
+
+    def counted(self: shapes.LineShapes, line: str) -> object:
+        nonlocal slow
+        slow += 1
+        return match(self, line)
+
+    monkeypatch.setattr(shapes.LineShapes, "match", counted)
+    line = _V + "DequantizeLinear_{i} [DequantizeLinear] inputs: [5{i} -> (1, 512)[FLOAT]], "
+    text = "".join(line.format(i=i) + "\n" for i in range(400))
+    store, lazy, eager = _lazy_and_eager(text)
+    assert lazy == eager
+    assert {e.kind for e in eager} == {"onnx_node_io"}  # type: ignore[attr-defined]
+    assert eager[7].tensors[0].name == "57"  # type: ignore[attr-defined]
+    assert sum(len(h.rows.lines) for h in store._hot) == 400  # every line a row
+    # the first lines teach the pattern; it reads the rest
+    assert slow < 50

@@ -219,10 +219,12 @@ def scan(
             n += 1
             if clean:
                 if quick is not None:
-                    m = quick(line)
+                    # (stripped as match() strips it: a last group may take blanks)
+                    stripped = line.rstrip()
+                    m = quick(stripped)
                     if m is not None:
                         append_line, add_texts, at, route = table[m.lastindex]
-                        if route is None or lookup(line[m.end(3) :], None) is route:
+                        if route is None or lookup(stripped[m.end(3) :], None) is route:
                             append_line(n)
                             add_texts(m.group(*at))
                             continue

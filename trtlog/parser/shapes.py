@@ -250,6 +250,9 @@ def alternation(
 ) -> tuple[re.Pattern[str], dict[int, tuple[Known, tuple[int, ...]]]]:
     """One pattern for whole lines of any of ``knowns``, and what each match's ``lastindex`` is.
 
+    The lines it reads are stripped of trailing blanks first, as :meth:`LineShapes.match`
+    strips them.
+
     ``HOT_ENVELOPE`` then the alternatives, each ending in an empty group of its own (the
     last group a match of it closes: ``lastindex``), which maps to the alternative and the
     indices of the envelope's two severity groups and of the groups its ``make`` takes
@@ -263,9 +266,9 @@ def alternation(
     for k, known in enumerate(knowns):
         regex = _GROUP.sub(rf"(?P<s{k}_\1>", bounded(known.shape.regex))
         parts.append(_TOKEN.findall(f"{regex}(?P<e{k}>)"))
-    # trailing blanks after the message, which the line parser strips: the message ends on
-    # a non-blank, so the alternative matched the stripped message whole
-    pattern = re.compile(f"{_HOT_ENVELOPE}(?:{_factored(parts)})(?<!\\s)\\s*")
+    # for lines stripped of trailing blanks, as the line parser strips a message (a pattern
+    # that allowed them after the message would miss lines whose last group is atomic)
+    pattern = re.compile(f"{_HOT_ENVELOPE}(?:{_factored(parts)})")
     table = {
         pattern.groupindex[f"e{k}"]: (
             known,
