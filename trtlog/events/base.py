@@ -56,6 +56,10 @@ Envelope = Literal[
     "wrapped_nvinfer",  # [<ts>][warn][trt_builder.cpp:33]:NVInfer: body
     "gstreamer",  # 0:00:00.209260524   226  0x1a87b20 INFO  nvinfer gstnvinfer.cpp:...
     "deepstream_own",  # WARNING: ../nvdsinfer/nvdsinfer_model_builder.cpp:1487 body
+    # pastes (docs/rules.md, "What trtlog reads")
+    "app_logger",  # 19:54:12.555<TAB>ERROR<TAB>TRT: body (an application's own logger)
+    "nvinfer",  # nvinfer: body (TensorRT's messages as DeepStream and 8.0 samples print them)
+    "polygraphy",  # [!] body (Polygraphy's own fatal error)
 ]
 ENVELOPES: tuple[str, ...] = Envelope.__args__  # type: ignore[attr-defined]
 

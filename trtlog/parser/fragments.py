@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 from trtlog.events.base import Envelope, Severity
 
 __all__ = [
+    "BARE_ERROR",
     "INTEGRATIONS",
     "IntegrationSplit",
     "profile_columns",
@@ -132,6 +133,23 @@ _DEEPSTREAM_OWN = re.compile(
 )
 # jetson-inference "[TRT]" after a web page collapsed its four blanks to one
 _JETSON_ONE = re.compile(r"\[TRT\] (?=[^\[ ])")
+# an application's own logger: "[<date> ]<time><TAB or blanks><LEVEL><TAB or blanks>TRT: <msg>"
+# (the time of day, a level word, TensorRT's message after "TRT: " or "[TRT] ")
+_APP_LOGGER = re.compile(
+    r"(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:[ \t]*\t[ \t]*| +)"
+    r"(VERBOSE|DEBUG|TRACE|INFO|WARNING|WARN|ERROR|FATAL|CRITICAL)(?:[ \t]*\t[ \t]*| +)"
+    r"(TRT: |\[TRT\] )?"
+)
+# TensorRT's logger as DeepStream and the 8.0 samples name it: "nvinfer: <msg>"
+_NVINFER_LOWER = "nvinfer: "
+# Polygraphy's own fatal error: "[!] Could not parse ONNX correctly"
+_POLYGRAPHY = "[!] "
+# TensorRT error text pasted without any envelope (the envelope is cut off, or the text is the
+# second line of a multi-line error): only texts that name TensorRT's own error machinery
+BARE_ERROR = re.compile(
+    r"Error Code \d+: |MyelinCheckException|tensor volume exceeds \(2\^31\)-1|"
+    r"Could not find any implementation for node |no tactics to implement operation"
+)
 
 _LOWER: dict[str, Severity] = {
     "verbose": "verbose",
@@ -142,7 +160,7 @@ _LOWER: dict[str, Severity] = {
     "error": "error",
     "fatal": "fatal",
 }
-_FIRST = frozenset("0123456789DIWEFC[T")
+_FIRST = frozenset("0123456789DIWEFC[Tn")
 
 
 def split_integration(text: str) -> IntegrationSplit | None:
@@ -162,6 +180,15 @@ message='Using an engine')
         return None
     if text[0].isdigit() and text[4:5] != "-" and ":" not in text[1:4]:
         return None  # no date, no GStreamer clock: "0x40dd5800[enqueue]" and the like
+    m = _APP_LOGGER.match(text) if text[2:3] == ":" or text[4:5] == "-" else None
+    # blank-separated columns are an application's logger only with TensorRT's tag
+    if m is not None and ("\t" in text[: m.end()] or m.group(2) is not None):
+        level, tag = m.groups()
+        return IntegrationSplit("app_logger", _WORD[level], tag is not None, text[m.end() :])
+    if text.startswith(_NVINFER_LOWER):
+        return IntegrationSplit("nvinfer", None, True, text[len(_NVINFER_LOWER) :])
+    if text.startswith(_POLYGRAPHY):
+        return IntegrationSplit("polygraphy", "error", False, text[len(_POLYGRAPHY) :])
     head = text[:64]
     m = _TORCH_CPP.match(text) if ": [" in head else None
     if m is not None:

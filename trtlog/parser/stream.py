@@ -26,6 +26,7 @@ from trtlog._pydantic import assemble
 from trtlog.errors import InputError
 from trtlog.events import EVENT_CLASSES, Event
 from trtlog.events.base import Envelope, LogLine, Severity, Unrecognized, make_event_unchecked
+from trtlog.events.errors import TrtError
 from trtlog.parser.compiled import CompiledStart
 from trtlog.parser.dispatch import Dispatcher, Route
 from trtlog.parser.envelope import (
@@ -37,6 +38,7 @@ from trtlog.parser.envelope import (
 from trtlog.parser.families import FAMILIES
 from trtlog.parser.family import Continuation, Rule
 from trtlog.parser.fragments import (
+    BARE_ERROR,
     INTEGRATIONS,
     profile_columns,
     profile_json_record,
@@ -469,7 +471,24 @@ class LogParser:
                 event = self._build(route, message, (n, n), None)
                 if event is not None:
                     return event
+        if BARE_ERROR.search(message) is not None:
+            return self._bare_error(n, message)
         return self._fragment(n, message, None)
+
+    def _bare_error(self, n: int, message: str) -> Any:
+        """TensorRT's error text without its envelope: the error it parses as, else its text.
+
+        A paste often starts inside a multi-line error, or cut the envelope off: the line is
+        still an error of the library (a ``trt_error`` of form ``text`` when no error rule
+        parses it alone).
+        """
+        route = self.dispatcher.lookup(message, None)
+        if route is not None and route.family.name == "errors":
+            event = self._build(route, message, (n, n), "error")
+            if event is not None:
+                return event
+        data = {"kind": "trt_error", "span": (n, n), "severity": "error", "message": message}
+        return make_event_unchecked(TrtError, data)
 
     def close(self) -> list[Any]:
         """Events still open at the end of the input."""
@@ -542,6 +561,8 @@ def _may_be_fragment(text: str) -> bool:
     first = text.lstrip()[:1]
     if first == ">" or first.isalpha():
         return True
+    if first == "[" and BARE_ERROR.search(text) is not None:
+        return True  # "[Matrix Multiply]_output: tensor volume exceeds (2^31)-1 ..."
     if "." in text and (first.isdigit() or text[-1:].isdigit()):
         return True
     return first in ",{" and "averageMs" in text
