@@ -55,6 +55,7 @@ from trtlog.names import (
     normalize_name,
     op_of,
 )
+from trtlog.summary.outcome import Outcome, outcomes
 from trtlog.tensors import Tensor
 
 if TYPE_CHECKING:
@@ -319,6 +320,11 @@ class LintContext:
         if key not in self._memo:
             self._memo[key] = compute(self)
         return self._memo[key]  # type: ignore[no-any-return]
+
+    @cached_property
+    def outcomes(self) -> list[Outcome]:
+        """The outcome of every build of the log (:func:`trtlog.summary.outcome.outcomes`)."""
+        return outcomes(self.build) if self.build is not None else []
 
     # -- sources -----------------------------------------------------------------------------
 

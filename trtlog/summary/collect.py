@@ -64,6 +64,7 @@ from trtlog.summary.model import (
     StageCount,
     Summary,
 )
+from trtlog.summary.outcome import outcome_of
 
 __all__ = ["PERFORMANCE_EVENTS", "summarize"]
 
@@ -225,6 +226,7 @@ def summarize(
         errors=len(errors),
         first_errors=first_errors,
         status=status,
+        outcome=outcome_of(scope_run),
         stopped_after=_stopped_after(scope_run) if status == "failed" or cut_off else None,
         last_line=_last_line(scope_run) if status == "failed" or cut_off else None,
         unrecognized=len(unrec),
@@ -479,6 +481,7 @@ def _run_row(build: Build) -> RunRow:
         first_line=1 if run.index == 0 else run.first_line,
         last_line=run.last_line,
         status=run.status,
+        outcome=outcome_of(build).value,
         model=options.model,
         precision=options.precision,
         batch=options.get("Batch", "Inference") or options.get("Max batch", "Build"),

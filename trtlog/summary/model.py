@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, plural
 from trtlog.buildlog.performance import Performance, TimesSummary
+from trtlog.summary.outcome import Outcome
 
 if TYPE_CHECKING:
     pass
@@ -118,6 +119,8 @@ class RunRow(BaseModel):
         first_line: its first line.
         last_line: its last line.
         status: ``passed``, ``failed``, ``waived``, or ``None`` without a result line.
+        outcome: the run's outcome (``built``, ``failed``, ``killed``, ``incomplete``,
+            ``no-build``: :mod:`trtlog.summary.outcome`).
         model: the model file.
         precision: the ``Precision:`` option.
         batch: the ``Batch:`` option (implicit batch, 7.x), if printed.
@@ -136,6 +139,7 @@ class RunRow(BaseModel):
     first_line: int
     last_line: int
     status: str | None = None
+    outcome: str | None = None
     model: str | None = None
     precision: str | None = None
     batch: str | None = None
@@ -237,6 +241,7 @@ class Summary(BaseModel):
     errors: int = 0
     first_errors: list[str] = Field(default_factory=list)
     status: str | None = None
+    outcome: Outcome | None = None
     stopped_after: str | None = None
     last_line: str | None = None
     unrecognized: int = 0
@@ -262,6 +267,8 @@ class Summary(BaseModel):
             self._runs_text(out)
         row("TensorRT", self.trt_version)
         row("status", self.status)
+        if self.outcome is not None:
+            row("outcome", self.outcome.to_text())
         row("stopped after", self.stopped_after)
         row("last line", self.last_line)
         dev = self.device
@@ -384,7 +391,7 @@ class Summary(BaseModel):
         headers = [
             "run",
             "lines",
-            "status",
+            "outcome",
             "model",
             "precision",
             "batch/shapes",
@@ -403,7 +410,7 @@ class Summary(BaseModel):
                 [
                     f"{r.index + 1}{mark}",
                     f"{r.first_line}-{r.last_line}",
-                    r.status or "-",
+                    r.outcome or r.status or "-",
                     clip(r.model or "", 32),
                     r.precision or "",
                     r.shapes or r.batch or "",

@@ -76,6 +76,7 @@ _BUILDS: list[tuple[str, pa.DataType]] = [
     ("int4", pa.bool_()),
     ("strongly_typed", pa.bool_()),
     ("status", pa.string()),
+    ("outcome", pa.string()),
     ("loaded_engine", pa.bool_()),
     ("log_errors", pa.int64()),
     ("log_warnings", pa.int64()),

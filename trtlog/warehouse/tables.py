@@ -271,6 +271,7 @@ def _log_row(
         precisions=precisions,
         strongly_typed=s.strongly_typed,
         status=_status(s.status),
+        outcome=s.outcome.value if s.outcome is not None else None,
         loaded_engine=s.loaded_engine is not None,
         log_errors=s.errors,
         log_warnings=s.warnings,

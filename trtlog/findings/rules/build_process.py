@@ -17,7 +17,6 @@ from typing import Any
 from trtlog.events import (
     AccuracyCheck,
     AccuracyFailed,
-    AppError,
     CachedTactic,
     CalibratorNotUsed,
     DefaultQuantization,
@@ -25,14 +24,7 @@ from trtlog.events import (
     DlaOffloaded,
     DlaOffloadSummary,
     DynamicRangeSet,
-    EngineBuilt,
-    EngineGenerated,
-    EngineLayerInfoHeader,
-    EngineSize,
-    ErrorRecorded,
-    EventBase,
     GraphBuildDone,
-    InternalError,
     LayerCostsHeader,
     MyelinMemBudget,
     OnnxNodeError,
@@ -47,14 +39,15 @@ from trtlog.events import (
     TimingCacheSerialized,
     TimingCacheWarning,
     TimingRunner,
-    TrtError,
     Unrecognized,
     WorkspaceHint,
 )
+from trtlog.findings.advice import workspace_flag
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import NAME_BRACED, NAME_FOREIGN, LintContext, short
 from trtlog.findings.models import Finding
 from trtlog.names import is_qdq_node, split_name
+from trtlog.summary.outcome import ERROR_EVENTS, Outcome, event_text
 
 __all__ = [
     "check_build_failed",
@@ -149,14 +142,16 @@ def check_tactic_memory_skip(ctx: LintContext) -> Iterator[Finding]:
     else:
         size = f"{-(-wanted // _MIB)}" if wanted else "<MiB>"
         version = ctx.build.trt_version if ctx.build is not None else None
-        old = (version is not None and version < (8, 4)) or (
-            ctx.option("Workspace") is not None and ctx.option("Memory Pools") is None
+        api = (
+            "IBuilderConfig.max_workspace_size"
+            if version is not None and version < (8, 4)
+            else "IBuilderConfig.set_memory_pool_limit"
+            if version is not None
+            else "IBuilderConfig.set_memory_pool_limit, max_workspace_size before 8.4"
         )
-        # --memPoolSize came with 8.4; before it, trtexec printed "Workspace: 16 MB"
-        flag = f"--workspace={size}" if old else f"--memPoolSize=workspace:{size}"
         fix = (
-            f"allow a larger workspace (trtexec {flag}, in MiB, or "
-            "IBuilderConfig.set_memory_pool_limit) if the device has the memory to spare"
+            f"allow a larger workspace (trtexec {workspace_flag(ctx, size)}, in MiB, or "
+            f"{api}) if the device has the memory to spare"
         )
     yield make(
         ctx,
@@ -409,72 +404,13 @@ def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
 
 # -- build-failed --------------------------------------------------------------------------------
 
-_NO_IMPL = re.compile(r"Could not find any implementation for node (?P<node>.+?)(?:\.\s*$|\.\s|$)")
 _PLUGIN = re.compile(
     r"Plugin not found|getPluginCreator could not find|Could not find plugin|plugin creator",
     re.IGNORECASE,
 )
 _NO_IMPORTER = re.compile(r"No importer registered for op|UNSUPPORTED_NODE", re.IGNORECASE)
 _UNSUPPORTED = re.compile(r"unsupported|not supported", re.IGNORECASE)
-_MEMORY = re.compile(r"out of memory|OutOfMemory|could not be allocated|cudaErrorMemory", re.I)
-_CRASH = re.compile(
-    r"Assertion .*failed|Aborted|Segmentation fault|core dumped|terminate called|"
-    r"Assertion failed"
-)
-_FAILED_TEXT = re.compile(
-    r"Could not find any implementation|Engine could not be created|Network validation failed|"
-    r"buildSerializedNetwork|Building engine failed|Failed to parse onnx file|"
-    r"Unable to create engine|Network must have at least one output|"
-    # an internal assertion reported as an error ends the build (NVIDIA/TensorRT#2098: the
-    # fatal "Unknown embedded device" form; TF-TRT's "Assertion Error in fromSymbolic")
-    r"Assertion \S.* failed|^Assertion$",
-    re.IGNORECASE,
-)
-# a tactic skipped because it threw is autotuning noise, not a crash (NVIDIA/TensorRT#4008)
-_TACTIC_EXCEPTION = re.compile(r"Skipping tactic \S+ due to exception")
-_ERRORS: tuple[type[EventBase], ...] = (
-    OnnxNodeError,
-    ErrorRecorded,
-    TrtError,
-    InternalError,
-    AppError,
-    PreOptionNotice,
-)
-# the order in which errors are quoted: the node the parser rejected says most
-_PRIORITY = {cls.model_fields["kind"].default: i for i, cls in enumerate(_ERRORS)}
-_BUILT = (EngineBuilt, EngineGenerated, EngineLayerInfoHeader, EngineSize)
 _WORKING_ON = (TimingRunner, LayerCostsHeader)
-
-
-def _text(e: EventBase) -> str:
-    """What an error event says, in words (the error classes name their text differently)."""
-    if isinstance(e, InternalError) and e.what == "assertion":
-        where = f" at {e.source_file}:{e.source_line}" if e.source_file else ""
-        return f"Assertion `{e.message}' failed{where}"
-    for attr in ("description", "message", "node_text", "text"):
-        value = getattr(e, attr, None)
-        if value:
-            return str(value)
-    return ""
-
-
-def _is_error(e: EventBase) -> bool:
-    if isinstance(e, OnnxNodeError):
-        return True
-    return e.severity in ("error", "fatal") or (isinstance(e, InternalError) and e.severity is None)
-
-
-def _segments(ctx: LintContext) -> list[tuple[int, int, str | None, str]]:
-    """``(first line, last line, status, label)`` per trtexec run, or the whole log."""
-    assert ctx.build is not None
-    runs = ctx.build.runs
-    if not runs:
-        return [(1, ctx.build.line_count, None, "build")]
-    many = len(runs) > 1
-    return [
-        (r.first_line, r.last_line, r.status, f"run {r.index + 1}" if many else "build")
-        for r in runs
-    ]
 
 
 @rule(
@@ -482,54 +418,32 @@ def _segments(ctx: LintContext) -> list[tuple[int, int, str | None, str]]:
     "error",
     "The build failed",
     "The run ended without an engine: an error of the library or of trtexec, an ONNX node the "
-    "parser could not import, an internal assertion, or a crash. The finding quotes the first "
-    "error, names the layer or node it mentions (with the parts of a fused name) and the cause "
-    "when the message identifies one: no kernel for a fused Q/DQ combination, an unsupported "
-    "op, a missing plugin, memory, or a bad command line. A TensorRT 11 run that failed only "
+    "parser could not import, a layer whose every tactic threw during timing, an internal "
+    "assertion, a crash, or the operating system killing the process (`Killed`: the host ran "
+    "out of memory). The outcome comes from trtlog's one decision per build (built, failed, "
+    "killed, incomplete, no-build: docs/rules.md). The finding quotes the line that shows the "
+    "failure, names the layer or node it mentions (with the parts of a fused name) and the "
+    "cause with the fix for the input's TensorRT version. A TensorRT 11 run that failed only "
     "its accuracy check (`--refPair`) is reported with the tensors that exceeded the threshold.",
     needs=("log",),
 )
 def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
-    """The first error of a failed (or crashed) run, its node or layer, and the known cause."""
+    """Every failed or killed build, its cause, the line that shows it and the fix."""
     if ctx.build is None:
         return
-    errors = [e for e in ctx.events(*_ERRORS) if _is_error(e)]
-    crashes: list[EventBase] = [
-        e
-        for e in ctx.events(Unrecognized)
-        if _CRASH.search(e.message) and not _TACTIC_EXCEPTION.search(e.message)
-    ]
-    # a paste without trtexec runs: an unknown error line that ends a build counts too
-    loose = [
-        e
-        for e in ctx.events(Unrecognized)
-        if e.severity in ("error", "fatal") and _FAILED_TEXT.search(e.message)
-    ]
-    built_lines = [e.span[0] for e in ctx.events(*_BUILT)]
-    for first_line, last_line, status, label in _segments(ctx):
-
-        def inside(e: Any, lo: int = first_line, hi: int = last_line) -> bool:
-            return bool(lo <= e.span[0] <= hi)
-
-        errs = sorted((e for e in errors if inside(e)), key=lambda e: e.span[0])
-        if status is None and loose:
-            errs = sorted([*errs, *(e for e in loose if inside(e))], key=lambda e: e.span[0])
-        crash = [e for e in crashes if inside(e)]
-        crash += [e for e in errs if isinstance(e, InternalError) and e.aborting]
-        built = any(first_line <= n <= last_line for n in built_lines)
-        # a log without a trtexec footer (a crash, a Python API build) fails on a crash line
-        # or on an error that ends a build, when no engine followed
-        stopped = not built and any(
-            _FAILED_TEXT.search(_text(e)) or _FAILED_TEXT.search(getattr(e, "category", "") or "")
-            for e in errs
-        )
-        if status != "failed" and not (status is None and (crash or stopped)):
+    many = len(ctx.outcomes) > 1
+    for outcome in ctx.outcomes:
+        if outcome.value not in ("failed", "killed"):
             continue
-        accuracy = [e for e in ctx.events(AccuracyFailed) if inside(e)]
-        if accuracy and not crash and all(e.span[0] in accuracy_lines(accuracy) for e in errs):
-            yield _accuracy_failure(ctx, label, (first_line, last_line), accuracy)
+        label = f"run {outcome.run + 1}" if many and outcome.run is not None else "build"
+        if outcome.cause == "accuracy":
+            segment = (outcome.first_line, outcome.last_line)
+            accuracy = [
+                e for e in ctx.events(AccuracyFailed) if segment[0] <= e.span[0] <= segment[1]
+            ]
+            yield _accuracy_failure(ctx, label, segment, accuracy)
             continue
-        yield _failure(ctx, label, (first_line, last_line), errs, crash)
+        yield _failure(ctx, label, outcome)
 
 
 def accuracy_lines(events: list[Any]) -> set[int]:
@@ -573,63 +487,59 @@ def _accuracy_failure(
     )
 
 
-def _failure(
-    ctx: LintContext, label: str, segment: tuple[int, int], errs: list[Any], crash: list[Any]
-) -> Finding:
+def _failure(ctx: LintContext, label: str, outcome: Outcome) -> Finding:
+    """The finding of a failed or killed build, from its outcome."""
     assert ctx.build is not None
-    first_line, last_line = segment
+    first_line, last_line = outcome.first_line, outcome.last_line
     ends = [e for e in ctx.events(RunEnd) if first_line <= e.span[0] <= last_line]
-    quoted_events = sorted(errs, key=lambda e: (_PRIORITY.get(e.kind, len(_PRIORITY)), e.span[0]))
-    first = quoted_events[0] if quoted_events else (crash[0] if crash else None)
-    lines = sorted({e.span[0] for e in [*errs[:10], *crash[:3], *ends[:1]]})
-    if first is None:
-        end = ends[0] if ends else None
-        stop = end.span[0] if end is not None else last_line
-        last = ctx.last_event(first_line, stop, ("unrecognized", "log_line"))
-        after = (
-            f" after line {last.span[0]}: {short(ctx.build.lines_text(last.span[0]).strip(), 120)}"
-            if last
-            else ""
-        )
-        return make(
-            ctx,
-            check_build_failed,
-            label,
-            f"the run failed without printing an error{after}",
-            "no engine was built, and the log does not say why",
-            "rerun with --verbose to see the failing step; check that the model file exists "
-            "and parses, and that the shape options match the model's inputs",
-            lines=[*([last.span[0]] if last else []), *([stop] if end is not None else [])],
-        )
-    all_text = " ".join(_text(e) for e in [*errs, *crash])
-    node = next((e.node_name for e in errs if isinstance(e, OnnxNodeError) and e.node_name), None)
-    m = _NO_IMPL.search(all_text)
-    if m:
-        node = m.group("node").strip()
+    fatal = [t for t in outcome.exceptions if t.fatal]
+    lines = sorted(
+        {
+            *outcome.errors[:10],
+            *(t.line for t in fatal[:10]),
+            *([outcome.line] if outcome.line is not None else []),
+            *(e.span[0] for e in ends[:1]),
+        }
+    )
+    node = outcome.node
     working_on = None
-    if crash and node is None:
+    if node is None and outcome.cause in ("crash", "killed") and outcome.line is not None:
         # a crash names nothing: the layer the autotuner was timing when it happened
-        before = [e for e in ctx.events(*_WORKING_ON) if first_line <= e.span[0] < crash[0].span[0]]
+        before = [e for e in ctx.events(*_WORKING_ON) if first_line <= e.span[0] < outcome.line]
         if before and before[-1].layer:
             working_on = before[-1].layer
             lines = sorted({*lines, before[-1].span[0]})
-    op = next((e.node_op_type or e.op for e in errs if isinstance(e, OnnxNodeError)), None)
-    cause, fix = _cause(all_text, node, op, [e.kind for e in errs], bool(crash))
+    errors = [e for e in ctx.events(*ERROR_EVENTS) if e.span[0] in set(outcome.errors)]
+    op = next((e.node_op_type or e.op for e in errors if isinstance(e, OnnxNodeError)), None)
+    all_text = " ".join(event_text(e) for e in errors)
+    cause, fix = _cause(ctx, outcome, all_text, op)
     named = node or working_on
     parts = split_name(named).members() if named else []
     part_text = f" (parts: {', '.join(short(p, 60) for p in parts[:6])})" if len(parts) > 1 else ""
-    quoted = short(" ".join(_text(first).split()), 220)
-    if node:
-        names = f"; it names {short(node, 100)}{f' [{op}]' if op else ''}{part_text}"
-    elif working_on:
-        names = f"; the builder was autotuning {short(working_on, 100)}{part_text}"
+    what = "the build" if label == "build" else label
+    if outcome.value == "killed":
+        message = f"{what} was killed (line {outcome.line}: {outcome.text})"
+    elif outcome.cause == "no-error":
+        shown = short(outcome.text or "", 120)
+        after = f" after line {outcome.line}: {shown}" if outcome.line else ""
+        message = f"{what} failed without printing an error{after}"
     else:
-        names = ""
+        message = f"{what} failed: {short(outcome.text or '', 220)}"
+    if fatal:
+        exceptions = list(dict.fromkeys(short(t.exception, 100) for t in fatal))
+        message += (
+            f"; {_n(len(fatal), 'tactic')} of {short(fatal[-1].layer or 'the layer', 100)} "
+            f"threw during timing ({'; '.join(exceptions[:2])}) and none was left"
+        )
+    if node:
+        message += f"; it names {short(node, 100)}{f' [{op}]' if op else ''}{part_text}"
+    elif working_on:
+        message += f"; the builder was autotuning {short(working_on, 100)}{part_text}"
     return make(
         ctx,
         check_build_failed,
         short(named or label, 120),
-        f"{'the build' if label == 'build' else label} failed: {quoted}{names}",
+        message,
         cause,
         fix,
         lines=lines,
@@ -637,10 +547,53 @@ def _failure(
     )
 
 
-def _cause(
-    text: str, node: str | None, op: str | None, kinds: list[str], crashed: bool
-) -> tuple[str, str]:
-    if _NO_IMPL.search(text):
+def _cause(ctx: LintContext, outcome: Outcome, text: str, op: str | None) -> tuple[str, str]:
+    """Why the build failed and what to do, for the outcome's cause and the input's version."""
+    cause = outcome.cause
+    node = outcome.node
+    if cause == "killed":
+        return (
+            "the operating system killed the process: nearly always the host ran out of memory "
+            "(RAM, not GPU memory) while the builder held the network, its weights and the "
+            "engine being serialized",
+            "build on a host with more RAM or swap (a container's memory limit counts), close "
+            "other programs, lower --builderOptimizationLevel or the shape ranges; check `dmesg` "
+            "for the OOM killer's line",
+        )
+    if cause == "tactic-exception":
+        fatal = [t for t in outcome.exceptions if t.fatal]
+        kinds = {t.kind for t in fatal}
+        if "myelin" in kinds:
+            return (
+                "the Myelin compiler threw while compiling this subgraph, so the layer was left "
+                "with no tactic: a defect of Myelin for this graph, not of the model or the "
+                "settings",
+                "try another TensorRT version (newer first) or --builderOptimizationLevel "
+                "(8.6+) lower than the default; change the subgraph (constant-fold it with "
+                "polygraphy surgeon sanitize, split it with a non-fusable op); report it to "
+                "NVIDIA with the model and the exception text",
+            )
+        if "memory" in kinds:
+            return (
+                "every tactic of the layer failed for want of memory",
+                f"give the builder more workspace ({workspace_flag(ctx)}) or reduce the "
+                "shape ranges; free device memory used by other processes",
+            )
+        if "precision" in kinds:
+            return (
+                "no kernel of the requested precision (BF16/FP8/FP4) could run this layer on "
+                "this GPU",
+                "run this layer in FP16/FP32 (remove its Q/DQ nodes or cast, or set its "
+                "precision with --layerPrecisions), or build on a GPU that supports the type",
+            )
+        return (
+            "every tactic of the layer threw during timing (a kernel that fails on this "
+            "GPU, driver or input shape), so the layer has no implementation",
+            "update the driver and try another TensorRT version; change the layer's "
+            "parameters or input shapes; exclude the failing tactic source "
+            "(--tacticSources) if one library's kernels all fail",
+        )
+    if cause == "no-implementation":
         members = split_name(node).members() if node else []
         if any(is_qdq_node(m) for m in members):
             return (
@@ -649,10 +602,74 @@ def _cause(
                 "move or remove the Q/DQ nodes around this layer (let it run in FP16), or try "
                 "another TensorRT version; a larger workspace does not help here",
             )
+        if node and node.startswith("{ForeignNode["):
+            return (
+                "Myelin found no implementation for this region (its profile ends with `Time: "
+                "inf` in a verbose log): the region holds an op or shape Myelin cannot compile "
+                "in this version, or it needs more memory",
+                f"give the builder more workspace ({workspace_flag(ctx)}), try another TensorRT "
+                "version, or simplify the region (polygraphy surgeon sanitize --fold-constants)",
+            )
         return (
             "no kernel (tactic) could run this layer with the formats and memory available",
-            "give the builder more workspace (--memPoolSize=workspace:<MiB>), allow FP16/FP32 for "
+            f"give the builder more workspace ({workspace_flag(ctx)}), allow FP16/FP32 for "
             "this layer, or change the layer's parameters",
+        )
+    if cause == "quantization":
+        return (
+            "TensorRT could not quantize a Q/DQ node: the Q/DQ pattern around it is one its "
+            "quantization passes do not accept (a QuantizeLinear without a DQ before its "
+            "consumer, or one on a tensor that cannot be INT8)",
+            "add the missing DequantizeLinear after the node or remove the Q/DQ pair (re-export "
+            "with the quantization toolkit's recommended placement); newer TensorRT versions "
+            "accept more patterns",
+        )
+    if cause == "tensor-volume":
+        return (
+            "a tensor has more than 2^31-1 elements: TensorRT indexes tensors with 32-bit integers",
+            "reduce the batch or shape ranges (--maxShapes) so that no tensor passes 2^31-1 "
+            "elements, or split the op (chunk the attention or the large MatMul)",
+        )
+    if cause == "command-line":
+        notices = [
+            e
+            for e in ctx.events(PreOptionNotice)
+            if e.notice == "unknown_option" and outcome.first_line <= e.span[0] <= outcome.last_line
+        ]
+        if notices and all(not e.flag for e in notices):
+            return (
+                f"trtexec read {_n(len(notices), 'empty option')} from its command line: a "
+                "doubled blank (or a stray quote or line continuation) between two options "
+                "becomes an option with no name, and trtexec prints its help and stops",
+                "remove the doubled blanks from the command line (check the script that builds "
+                "it); trtexec --help lists the options of this version",
+            )
+        return (
+            "trtexec rejected its command line before building anything",
+            "fix the option (trtexec --help lists the options of this version)",
+        )
+    if cause == "crash":
+        where = "the Myelin compiler" if "myelin" in (text + (outcome.text or "")).lower() else ""
+        return (
+            f"{where or 'TensorRT'} crashed"
+            + (" on an internal assertion" if "ssert" in (outcome.text or text) else ""),
+            "report it with the model to NVIDIA; meanwhile try another TensorRT version, or "
+            "change the subgraph the builder was working on (exclude it from Myelin, or give it "
+            "other precisions)",
+        )
+    if cause == "no-error":
+        return (
+            "no engine was built, and the log does not say why",
+            (
+                "the log is verbose already: the lines before the failure show the last step "
+                "that ran; check that the model file exists and parses, and that the shape "
+                "options match the model's inputs"
+            )
+            if outcome.verbose
+            else (
+                "rerun with --verbose to see the failing step; check that the model file "
+                "exists and parses, and that the shape options match the model's inputs"
+            ),
         )
     if _PLUGIN.search(text):
         return (
@@ -668,7 +685,7 @@ def _cause(
             "replace the op (onnx-graphsurgeon, polygraphy surgeon), implement it as a plugin, "
             "or use a TensorRT version that supports it",
         )
-    if "onnx_node_error" in kinds:
+    if cause == "onnx-parse":
         return (
             f"the ONNX parser could not import the node{f' ({op})' if op else ''}: the quoted "
             "check failed on its inputs or attributes",
@@ -676,23 +693,17 @@ def _cause(
             "and simplify the model (polygraphy surgeon sanitize --fold-constants, "
             "onnx-simplifier) or export it with another opset",
         )
-    if _MEMORY.search(text):
+    if cause == "memory":
         return (
             "the build ran out of device memory",
             "reduce the workspace or the batch/shape ranges, or build on a device with more memory",
         )
-    if "pre_option_notice" in kinds:
+    if "MyelinCheckException" in text or "Myelin" in (outcome.text or ""):
         return (
-            "trtexec rejected its command line before building anything",
-            "fix the option (trtexec --help lists the options of this version)",
-        )
-    if crashed:
-        where = "the Myelin compiler" if "myelin" in text.lower() else "TensorRT"
-        return (
-            f"{where} crashed on an internal assertion",
-            "report it with the model to NVIDIA; meanwhile try another TensorRT version, or "
-            "change the subgraph the builder was working on (exclude it from Myelin, or give it "
-            "other precisions)",
+            "the Myelin compiler failed an internal check while compiling a subgraph: a defect "
+            "of Myelin for this graph",
+            "try another TensorRT version (newer first) or a lower --builderOptimizationLevel "
+            "(8.6+); report it to NVIDIA with the model and the check's text",
         )
     if _UNSUPPORTED.search(text):
         return (
@@ -700,7 +711,11 @@ def _cause(
             "replace the op (onnx-graphsurgeon / polygraphy surgeon), write a plugin, or use a "
             "newer TensorRT",
         )
-    return ("no engine was built", "read the quoted error; rerun with --verbose for context")
+    return (
+        "no engine was built",
+        "read the quoted error"
+        + ("" if outcome.verbose else "; rerun with --verbose for the steps before it"),
+    )
 
 
 # -- int8-no-calibration --------------------------------------------------------------------------

@@ -237,8 +237,14 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
         return
     from trtlog.findings.rules.build_process import uses_dla
 
+    # a line that shows why a build failed is never harmless: a tactic exception that left its
+    # layer without a tactic, the line a failure quotes, a failed build's error lines
+    causes = {t.line for o in ctx.outcomes for t in o.exceptions if t.fatal}
+    causes.update(o.line for o in ctx.outcomes if o.value in ("failed", "killed") and o.line)
     found: dict[str, list[int]] = {}
     for n, text in texts:
+        if n in causes:
+            continue
         if _BENIGN_ANY.search(text) is None:
             continue  # one search for the common line that is none of them
         for benign in _BENIGN:

@@ -154,6 +154,10 @@ class HeaderTransformer(BaseTransformer):
         text = f"Unknown option: {option} {arg}".rstrip()
         return _notice("unknown_option", text, flag=str(option), value=arg or None)
 
+    def unknown_option_empty(self) -> Fields:
+        # trtexec reads a doubled blank in its command line as an option with an empty name
+        return _notice("unknown_option", "Unknown option: ", flag="")
+
     # -- options ----------------------------------------------------------------------------------
 
     def options_section(self, word: Token) -> Fields:
