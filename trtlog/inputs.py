@@ -153,7 +153,10 @@ def open_input(
     else:
         label = name or ("<stdin>" if os.fspath(value) == "-" else os.fspath(value))
     if set(want) == {"log"}:  # the log reader refuses a JSON export itself
-        return Opened(source=label, build=_parse(value, label, progress))
+        try:
+            return Opened(source=label, build=_parse(value, label, progress))
+        except InputError as error:
+            raise _not_a_log(value, label, error) from None
     if isinstance(value, str | os.PathLike) and _is_pipe(value):
         value = read_bytes(os.fspath(value))  # a FIFO or <(...): read once, then sniffed
     if isinstance(value, str | os.PathLike) and os.fspath(value) != "-":
@@ -205,6 +208,29 @@ def _log_or_pieces(
             engine = engine_from_json(names, label).with_profile(profile)
             return Opened(source=label, engine=engine)
     raise wrong_kind(label, pieces.kind, "layers" if "layers" in want else "profile")
+
+
+def _not_a_log(value: str | os.PathLike[str] | bytes, label: str, error: InputError) -> InputError:
+    """The error for a text that is no log: say so when it holds JSON printed piece by piece."""
+    if isinstance(value, str | os.PathLike) and (os.fspath(value) == "-" or _is_pipe(value)):
+        return error  # read once already
+    try:
+        pieces = split_pieces(read_all(open_lines(value, name=label)))
+    except InputError:
+        return error
+    if pieces is None:
+        return error
+    what = (
+        f"{len(pieces.lines)} layer-information objects printed one by one"
+        if pieces.kind == "layers"
+        else f"{len(pieces.lines)} --exportProfile records"
+    )
+    return InputError(
+        f"this holds {what}, not a log",
+        source=label,
+        hint="`trtlog layers`, `lint`, `report` and `ingest` read it (and trtlog.load_engine); "
+        "this command needs the build's log",
+    )
 
 
 def _is_pipe(path: str | os.PathLike[str]) -> bool:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from trtlog._files import read_bytes
 from trtlog._pydantic import assemble, gc_paused
 from trtlog.engine.model import (
     NAMES_ONLY_NOTE,
@@ -29,8 +30,15 @@ from trtlog.engine.model import (
 )
 from trtlog.engine.profile import layer_times
 from trtlog.errors import InputError
+from trtlog.exports.pieces import split_pieces
 from trtlog.exports.profile import load_profile
-from trtlog.exports.read import JsonInput, detect_kind, read_json_file, wrong_kind
+from trtlog.exports.read import (
+    JsonInput,
+    detect_kind,
+    read_json_bytes,
+    read_json_file,
+    wrong_kind,
+)
 from trtlog.exports.times import load_times
 from trtlog.names import onnx_nodes_of_name, parse_metadata
 from trtlog.numbers import parse_tactic
@@ -772,7 +780,9 @@ def load_engine(
 ) -> Engine:
     """Read an ``--exportLayerInfo`` file and optionally merge a profile and a timing trace.
 
-    The file may be names-only or detailed (8.2 → 11), or the JSON of ``IEngineInspector``.
+    The file may be names-only or detailed (8.2 → 11), or the JSON of ``IEngineInspector``,
+    also printed object by object by a script (``--- Layer 3 ---`` between the objects: the
+    pieces :mod:`trtlog.exports.pieces` finds, as every command reads them).
 
     Args:
         path: the layer-info JSON: a path (``.gz`` too), ``"-"`` for standard input, or the
@@ -784,7 +794,21 @@ def load_engine(
     Raises:
         InputError: a file is missing, not JSON, or another kind of export.
     """
-    name, values = read_json_file(path)
+    if isinstance(path, str | os.PathLike) and os.fspath(path) != "-":
+        raw: bytes | None = read_bytes(os.fspath(path))
+        name = os.fspath(path)
+    elif isinstance(path, bytes | bytearray):
+        raw, name = bytes(path), "<bytes>"
+    else:
+        raw, name = None, "<stdin>"
+    try:
+        name, values = read_json_file(path) if raw is None else read_json_bytes(raw, name)
+    except InputError:
+        # layer objects a script printed one by one, with its own lines between them
+        pieces = split_pieces(raw.decode("utf-8", errors="replace")) if raw else None
+        if pieces is None or pieces.kind != "layers":
+            raise
+        values = [pieces.document]
     kind = detect_kind(values[0])
     if kind != "layers":
         raise wrong_kind(name, kind, "layers")

@@ -342,14 +342,14 @@ class _Facts:
         loaded = [n for n in self.loaded if inside(n)]
         started = any(inside(n) for n in self.started) or bool(exception_events)
         last = self._last_text(unrec, hi)
-        base = {"run": run, "first_line": lo, "last_line": hi, "verbose": verbose}
+        base: dict[str, Any] = {"run": run, "first_line": lo, "last_line": hi, "verbose": verbose}
         if last is not None and _KILLED.fullmatch(last[1]) and last[0] is None:
             return self._with_exceptions(
                 Outcome(value="killed", cause="killed", line=last[2], text=last[1], **base),
                 exception_events,
                 built=False,
             )
-        crash = [
+        crash: list[Any] = [
             e for e in unrec if _CRASH.search(e.message) and not _TACTIC_EXCEPTION.search(e.message)
         ]
         crash += [e for e in errors if isinstance(e, InternalError) and e.aborting]

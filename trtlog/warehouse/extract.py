@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 
 from trtlog._version import __version__
-from trtlog.buildlog.parsing import parse
 from trtlog.errors import InputError
 from trtlog.exports import load_engine, load_profile, load_times
+from trtlog.inputs import open_input
 from trtlog.warehouse.files import BuildSpec, InputFile, Role
 from trtlog.warehouse.tables import (
     ABORT,
@@ -139,13 +139,18 @@ def extract_build(spec: BuildSpec, *, stream_bytes: float = math.inf) -> Iterato
         else:
             t0 = time.perf_counter()
             try:
-                build = parse(log.path)
+                # the one input decision: a log, or layer objects printed one by one
+                opened = open_input(log.path, want=("log", "layers"))
             except (InputError, OSError) as exc:
                 errors.append(error_row(spec, log, exc))
             else:
-                parse_seconds = time.perf_counter() - t0
-                yield from _log_build(spec, build, loaded, parse_seconds, started)
-                ingested = True
+                if opened.build is None:  # read as the layers it holds (below)
+                    loaded.engine = loaded.engine or opened.engine
+                    loaded.paths.setdefault("layers", log.path)
+                else:
+                    parse_seconds = time.perf_counter() - t0
+                    yield from _log_build(spec, opened.build, loaded, parse_seconds, started)
+                    ingested = True
     if not ingested and (loaded.engine or loaded.profile or loaded.times):
         yield from json_tables(spec, loaded, started, errors)
     if errors:

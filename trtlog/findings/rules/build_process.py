@@ -24,7 +24,8 @@ from trtlog.events import (
     DlaOffloaded,
     DlaOffloadSummary,
     DynamicRangeSet,
-    GraphBuildDone,
+    EngineBuilt,
+    EngineGenerated,
     LayerCostsHeader,
     MyelinMemBudget,
     OnnxNodeError,
@@ -58,7 +59,6 @@ __all__ = [
 ]
 
 _MIB = 1024 * 1024
-_LONG_TACTICS_S = 60.0
 
 
 def _n(count: int, word: str) -> str:
@@ -350,35 +350,70 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
 
 # -- slow-build-no-timing-cache ------------------------------------------------------------------
 
+#: A build at least this long without a persistent timing cache is a warning: below it a cache
+#: saves too little to matter (a minute is where rebuilding in CI or on a device hurts).
+SLOW_BUILD_S = 60.0
+_LOADED_CACHE = re.compile(r"Loaded \d+ (?:timing )?cache entries|Loaded timing cache", re.I)
+
+
+def _build_seconds(ctx: LintContext) -> tuple[float | None, str, list[int]]:
+    """How long the build took, from what the log has, with what says it and its lines.
+
+    trtexec's ``Engine built in`` (the whole build), else ``Engine generation completed in``
+    (summed over builder rounds), else the tactic selection time.
+    """
+    built = [e for e in ctx.events(EngineBuilt) if not e.loaded]
+    if built:
+        return built[-1].seconds, "Engine built in", [built[-1].span[0]]
+    generated = ctx.events(EngineGenerated)
+    if generated:
+        total = math.fsum(e.seconds for e in generated)
+        return total, "engine generation", [e.span[0] for e in generated[:3]]
+    tactics = ctx.events(TacticsDone)
+    if tactics:
+        total = math.fsum(e.seconds for e in tactics)
+        return total, "tactic selection", [e.span[0] for e in tactics[:3]]
+    return None, "", []
+
 
 @rule(
     "slow-build-no-timing-cache",
-    "info",
-    "The build uses no persistent timing cache",
+    "warning",
+    "A long build without a persistent timing cache",
     "The autotuner times every candidate kernel of every layer, which takes most of a build. "
     "A timing cache file stores those timings so that later builds of the same (or a similar) "
-    "model on the same GPU and TensorRT version reuse them. `Local timing cache in use` (no "
-    "cache file) and `Detected invalid timing cache` mean every build times everything again. "
-    "Info, raised to warning when tactic selection took a minute or more.",
+    "model on the same GPU and TensorRT version reuse them. `Local timing cache in use`, an "
+    "empty `timingCacheFile:` and `Detected invalid timing cache` mean every build times "
+    "everything again. The finding gives the build time (`Engine built in`, else engine "
+    "generation, else tactic selection) and is a warning from 60 seconds on; shorter builds "
+    "get no finding, builds that loaded cache entries neither; an invalid cache given to a "
+    "short build is an info.",
     needs=("log",),
 )
 def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
-    """A build without a persistent (or with an invalid) timing cache."""
+    """A long build without a persistent (or with an invalid) timing cache."""
     invalid = [e for e in ctx.events(TimingCacheWarning) if e.reason == "invalid"]
     local = [e for e in ctx.events(TimingCacheMode) if e.mode == "local"]
-    if not invalid and not local:
+    empty_file = ctx.option("timingCacheFile") == "" or (
+        (ctx.option("timingCacheMode") or "").strip() == "local"
+    )
+    if not invalid and not local and not empty_file:
         return
     if not invalid and (
         ctx.option("timingCacheFile")
         or ctx.events(TimingCacheSaved, TimingCacheSerialized, CachedTactic)
     ):
         return  # a cache file is in use (the local cache was a pass of its own)
-    built = ctx.events(TacticsDone, LayerCostsHeader, TimingRunner, GraphBuildDone)
-    if not built and not invalid:
-        return  # an invalid cache alone is enough: the builder says it starts from scratch
-    seconds = sum(e.seconds for e in ctx.events(TacticsDone))
-    long = seconds >= _LONG_TACTICS_S
-    took = f"; tactic selection took {seconds:.1f} s" if seconds else ""
+    if any(_LOADED_CACHE.search(e.message) for e in ctx.events(Unrecognized)):
+        return  # the build read a cache's entries
+    seconds, source, time_lines = _build_seconds(ctx)
+    if seconds is None and not invalid:
+        return  # no build time: nothing says the build was slow
+    slow = seconds is not None and seconds >= SLOW_BUILD_S
+    if not slow and not invalid:
+        return  # a short build: a cache would save seconds
+    tactics = math.fsum(e.seconds for e in ctx.events(TacticsDone))
+    took = f"; the build took {seconds:.1f} s ({source})" if seconds is not None else ""
     if invalid:
         what = (
             "the timing cache given to the builder was invalid (made by another TensorRT "
@@ -386,19 +421,28 @@ def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
         )
     else:
         what = "no timing cache file was given: the build used a local cache it throws away"
+    if tactics and seconds:
+        saves = (
+            f"a rebuild with a cache file skips most of the {tactics:.1f} s of tactic timing "
+            f"({min(tactics / seconds, 1.0):.0%} of this build)"
+        )
+    elif slow:
+        saves = "a rebuild with a cache file skips most of the autotuning, usually most of a build"
+    else:
+        saves = "every build times every tactic again"
+    cache_lines = [x.span[0] for x in [*invalid, *local][:3]]
+    option_line = ctx.option_lines.get("timingCacheFile")
     yield make(
         ctx,
         check_slow_build_no_timing_cache,
         "timing cache",
         what + took,
-        "every build times every tactic again"
-        + (", which is most of this build's time" if long else ""),
+        saves,
         "pass --timingCacheFile=<file> to trtexec (IBuilderConfig.create_timing_cache/"
         "set_timing_cache in the API) and keep the file between builds on the same GPU and "
         "TensorRT version",
-        severity="warning" if long else "info",
-        lines=[x.span[0] for x in [*invalid, *local][:3]]
-        + [x.span[0] for x in ctx.events(TacticsDone)[:1]],
+        severity="warning" if slow else "info",
+        lines=[*cache_lines, *([option_line] if option_line else []), *time_lines],
     )
 
 
