@@ -145,3 +145,33 @@ def test_the_scanner_reports_its_progress_piece_by_piece() -> None:
     assert done == sorted(set(done)) and done[-1] == len(text)
     # each piece ends at a line end
     assert all(text[d - 1] == "\n" for d in done)
+
+
+DUMP = FIXTURES / "cases" / "inspector-per-layer-dump.txt"
+
+
+def test_a_layer_dump_printed_piece_by_piece_is_read_by_every_reader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = DUMP.read_text(encoding="utf-8")
+    names = [json.loads(line)["Name"] for line in raw.splitlines() if line.startswith("{")]
+    opened = open_input(DUMP, want=("log", "layers"))
+    assert opened.kind == "layers"
+    assert [x.name for x in opened.engine.layers] == names  # type: ignore[union-attr]
+    assert [x.name for x in trtlog.load_engine(DUMP).layers] == names
+    assert trtlog.load_engine(DUMP.read_bytes()).layers == opened.engine.layers  # type: ignore[union-attr]
+    assert trtlog.lint(DUMP) == trtlog.lint(opened.engine)
+    from trtlog.cli.main import main
+
+    page = tmp_path / "dump.html"
+    assert main(["report", str(DUMP), "-o", str(page)]) == 0
+    assert names[0] in page.read_text(encoding="utf-8")
+    assert main(["ingest", "--to", str(tmp_path / "wh"), str(DUMP)]) == 0
+    capsys.readouterr()
+    assert main(["query", str(tmp_path / "wh"), "select count(*) as n from layers"]) == 0
+    assert capsys.readouterr().out.split()[-1] == str(len(names))
+
+
+def test_a_layer_dump_given_to_a_command_that_needs_a_log_says_what_it_is() -> None:
+    with pytest.raises(InputError, match="holds 3 layer-information objects printed one by one"):
+        open_input(DUMP, want=("log",))

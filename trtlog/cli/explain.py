@@ -12,7 +12,7 @@ from trtlog._display import clip, visible
 from trtlog.cli.common import (
     UsageError,
     add_run_option,
-    graph_of,
+    log_for,
     table,
 )
 
@@ -32,7 +32,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Which ONNX nodes went into which engine layers, by which passes (the merge graph)."""
-    graph = graph_of(args)
+    from trtlog.summary.outcome import outcome_of
+
+    build = log_for(args.file, args)
+    engine = None
+    if args.layers:
+        from trtlog.exports.layers import load_engine
+
+        engine = load_engine(args.layers)
+    graph = build.merge_graph(engine)
+    outcome = outcome_of(build)
     out = sys.stdout
     try:
         if args.node:
@@ -61,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     used = [p for found in provenances for p in found.passes]
     if args.format == "json":
         data = {
+            "outcome": outcome.model_dump(mode="json"),
             "final_layers_from": graph.graph.get("final_layers_from"),
             "fates": counts,
             "layers": [found.model_dump(mode="json") for found in provenances],
@@ -70,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
         out.write(json.dumps(data, indent=1) + "\n")
         return 0
     source = graph.graph.get("final_layers_from")
+    if outcome.value in ("failed", "killed", "incomplete"):
+        # the layers below are where the builder got to, not an engine
+        out.write(f"the build did not finish: {outcome.to_text()}\n")
     out.write(f"{len(finals)} final layers (from the {source}); {len(fates)} ONNX nodes: ")
     out.write(", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])))
     out.write("\n\n")

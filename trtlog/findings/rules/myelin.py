@@ -87,8 +87,9 @@ def _may_have_kernel_groups(ctx: LintContext) -> bool:
     "info",
     "Many engine rows are the kernels of one Myelin region",
     "TensorRT compiles transformer blocks (and, in 10.x, whole subgraphs) with its Myelin "
-    "compiler. A default build reports such a region as one `{ForeignNode[...]}` layer; a "
-    "`--profilingVerbosity=detailed` build (or a profile) lists its kernels: `kgen` "
+    "compiler. An 8.x engine reports such a region as one `{ForeignNode[...]}` layer; a 10.x "
+    "engine's layer information (detailed, and often names-only too) and a profile list its "
+    "kernels: `kgen` "
     "generated kernels (`__myl_AddCastMean..._myl0_5`), `gemm` kernels named after their "
     "MatMuls, `_gemm_mha_v2` attention kernels. An engine that 'split into many layers' this "
     "way is not missing fusions. For quantized builds the finding also says whether the "
@@ -130,6 +131,7 @@ def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
             for t, n in sorted(group.kernel_types.items(), key=lambda kv: -kv[1])
             if t != "?"
         )
+        why, fix = _explained(ctx)
         details = []
         attention = [k for k in kernels if _is_attention(k)]
         if attention:
@@ -162,14 +164,31 @@ def check_myelin_subkernels(ctx: LintContext) -> Iterator[Finding]:
             f"{len(kernels)} engine rows{f' ({types})' if types else ''} are the kernels of "
             "one Myelin region "
             f"({short(label, 100)})" + "".join(f"; {d}" for d in details),
-            "a detailed build lists a Myelin region kernel by kernel where a default build "
-            "shows one {ForeignNode[...]} layer: these rows are not separate layers and their "
-            "number is not a missing fusion",
-            "compare with a default build (or group the rows with `trtlog layers --group-by "
-            "myelin`); look inside the region only for kernels that dominate its time",
+            why,
+            fix,
             layers=kernels,
             time_ms=time,
         )
+
+
+def _explained(ctx: LintContext) -> tuple[str, str]:
+    """Why a region shows kernel by kernel, said for what the input is (detailed or names)."""
+    if ctx.engine is not None and not ctx.engine.detailed:
+        return (
+            "this export holds layer names only and still lists the region's kernels: TensorRT "
+            "10 names a Myelin region's kernels at every profiling verbosity (8.x showed one "
+            "{ForeignNode[...]} layer); these rows are not separate layers and their number is "
+            "not a missing fusion",
+            "group the rows with `trtlog layers --group-by myelin`; look inside the region "
+            "only for kernels that dominate its time",
+        )
+    return (
+        "the layer information lists a Myelin region kernel by kernel (an 8.x engine shows one "
+        "{ForeignNode[...]} layer for it): these rows are not separate layers and their "
+        "number is not a missing fusion",
+        "group the rows with `trtlog layers --group-by myelin`; look inside the region only "
+        "for kernels that dominate its time",
+    )
 
 
 _SOFTMAX_TYPES = frozenset({"SoftMax", "CudaSoftMax", "Softmax"})
