@@ -260,9 +260,13 @@ def engine_of_log(build: Any, path: str) -> Any:
 
     engine = build.engine or engine_from_placement(build.events, build.source.name)
     if engine is None:
+        from trtlog.findings.advice import detailed_flag_for
+
+        version = build.trt_version or None
+        # the flags of the log's version (5.x-8.1 trtexec has no --profilingVerbosity)
         raise UsageError(
             f"{path}: the log has no layer dump and no layer placement lines (build with "
-            "--profilingVerbosity=detailed and --dumpLayerInfo, or pass the --exportLayerInfo "
+            f"{detailed_flag_for(version)} and --dumpLayerInfo, or pass the --exportLayerInfo "
             "JSON)"
         )
     return engine

@@ -11,9 +11,12 @@ versions each spelling is meant.
 
 from __future__ import annotations
 
-from trtlog.findings.context import LintContext
+from typing import TYPE_CHECKING
 
-__all__ = ["detailed_flag", "fp16_flag", "version_of", "workspace_flag"]
+if TYPE_CHECKING:
+    from trtlog.findings.context import LintContext
+
+__all__ = ["detailed_flag", "detailed_flag_for", "fp16_flag", "version_of", "workspace_flag"]
 
 Version = tuple[int, ...]
 
@@ -52,14 +55,22 @@ def detailed_flag(ctx: LintContext) -> str:
         >>> detailed_flag(_C())
         '--profilingVerbosity=detailed (TensorRT 8.2+)'
     """
-    version = version_of(ctx)
+    return detailed_flag_for(version_of(ctx))
+
+
+def detailed_flag_for(version: Version | None) -> str:
+    """:func:`detailed_flag` for a version (``None``: unknown).
+
+    Example:
+        >>> detailed_flag_for((5, 1))
+        '--profilingVerbosity=detailed on TensorRT 8.2+ (this version has no such flag)'
+        >>> detailed_flag_for((10, 4))
+        '--profilingVerbosity=detailed'
+    """
     if version is None:
         return "--profilingVerbosity=detailed (TensorRT 8.2+)"
     if version < (8, 2):
-        return (
-            "a TensorRT 8.2+ build with --profilingVerbosity=detailed (this version has no "
-            "layer information export)"
-        )
+        return "--profilingVerbosity=detailed on TensorRT 8.2+ (this version has no such flag)"
     return "--profilingVerbosity=detailed"
 
 

@@ -18,6 +18,7 @@ from trtlog.events import (
     NonconformingImplementation,
     Unrecognized,
 )
+from trtlog.findings.advice import fp16_flag
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
 from trtlog.findings.models import Finding
@@ -80,8 +81,8 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
                 f"run{'' if len(fp32) != 1 else 's'} in FP32 ({names}{more})",
                 "layers without Q/DQ (or without an INT8 kernel) fall back to FP32, not FP16"
                 + (f"; they take {share}" if share else ""),
-                "add --fp16 (trtexec) or BuilderFlag.FP16 so the non-quantized layers can run in "
-                "FP16; quantize them if they should run in INT8",
+                f"add {fp16_flag(ctx)} (trtexec) or BuilderFlag.FP16 so the non-quantized "
+                "layers can run in FP16; quantize them if they should run in INT8",
                 lines=lines,
                 layers=fp32,
                 time_ms=stake,
