@@ -43,6 +43,8 @@ SMALL = {
         ["speed-up over serial", "re-ingest", "GROUP BY", "streamed: True", "peak RSS"],
     ),
     "startup.py": (["--repeat", "1"], ["ratio", "CPU s", "target summary:"]),
+    # the labelled set (corpus cases skip without the corpus)
+    "diagnosis.py": ([], ["hit rate", "false findings 0", "outcomes right"]),
     "fuzz.py": (["--engine", "random", "--seconds", "1", "--seed", "1"], ["inputs tried:"]),
     "linear_time.py": (
         ["--small", "1000", "--large", "10000", "--rounds", "1"],

@@ -90,16 +90,15 @@ _LOADED_KINDS = ("engine_deserialized", "engine_load_size")
 # messages that only a build prints (its optimizer, autotuner or parser at work)
 _BUILD_KINDS = (
     "layer_costs_header",
-    "timing_runner",
-    "runner_profiled",
-    "tactic_timing",
     "layer_count",
-    "pass_run",
     "timing_cache_mode",
     "graph_build_done",
     "tactics_done",
     "onnx_model_info",
+    "legacy_timing_header",
 )
+# a [V] line of any envelope: trtexec's "[V] ", the Python logger's "[TRT] [V] ", 7.x "VERBOSE:"
+_VERBOSE_TEXT = re.compile(r"\[V\] |\[TensorRT\] VERBOSE: |\] VERBOSE ")
 _HEADER_KINDS = ("layer_costs_header", "timing_runner", "legacy_timing_header")
 _TIMED_KINDS = ("tactic_timing", "cached_tactic", "myelin_tactic")
 
@@ -240,6 +239,18 @@ def is_error(e: Any) -> bool:
     return e.severity in ("error", "fatal") or (isinstance(e, InternalError) and e.severity is None)
 
 
+def _of_kinds(build: Build, kinds: Sequence[str]) -> list[Any]:
+    """The events of ``kinds`` in file order, kind by kind from the build's index.
+
+    (``events_of`` of several kinds walks every event of a build whose events are built.)
+    """
+    found: list[Any] = []
+    for kind in kinds:
+        found += build.events_of(kind)
+    found.sort(key=lambda e: e.span[0])
+    return found
+
+
 def _lines_of(build: Build, kinds: Sequence[str]) -> list[int]:
     """The first lines of every event of ``kinds``, sorted, without building the events."""
     wanted = set(kinds)
@@ -294,30 +305,34 @@ class _Facts:
     def __init__(self, build: Build) -> None:
         self.build = build
         self.errors = sorted(
-            (e for e in build.events_of(*_ERROR_KINDS) if is_error(e)), key=lambda e: e.span[0]
+            (e for e in _of_kinds(build, _ERROR_KINDS) if is_error(e)), key=lambda e: e.span[0]
         )
         self.unrecognized = [
             e for e in build.of(Unrecognized) if e.severity != "verbose" and e.message
         ]
         self.ends = build.of(RunEnd)
         engines = build.of(EngineBuilt)
+        # the engine lines are few: the events themselves (a lazy build makes only these)
         self.built = sorted(
-            [e.span[0] for e in engines if not e.loaded] + _lines_of(build, _BUILT_KINDS)
+            [e.span[0] for e in engines if not e.loaded]
+            + [e.span[0] for e in _of_kinds(build, _BUILT_KINDS)]
         )
         self.loaded = sorted(
-            [e.span[0] for e in engines if e.loaded] + _lines_of(build, _LOADED_KINDS)
+            [e.span[0] for e in engines if e.loaded]
+            + [e.span[0] for e in _of_kinds(build, _LOADED_KINDS)]
         )
-        self.started = _lines_of(build, _BUILD_KINDS)
-        self.verbose_lines = self._verbose_lines()
+        self._started: list[int] | None = None
 
-    def _verbose_lines(self) -> list[int]:
-        """The first ``[V]`` line of each kind (enough to tell which segments have any)."""
-        out = []
-        for _kind, firsts, _lasts, severities in self.build.kind_rows():
-            if "verbose" in severities:
-                out += [n for n, s in zip(firsts, severities, strict=True) if s == "verbose"]
-        out.sort()
-        return out
+    def started(self, lo: int, hi: int) -> bool:
+        """Whether a build started in ``lo..hi``: a message only a build prints."""
+        if self._started is None:
+            self._started = sorted(e.span[0] for e in _of_kinds(self.build, _BUILD_KINDS))
+        i = bisect.bisect_left(self._started, lo)
+        return i < len(self._started) and self._started[i] <= hi
+
+    def has_verbose(self, lo: int, hi: int) -> bool:
+        """Whether ``lo..hi`` holds a ``[V]`` line (a search of the raw text: C speed)."""
+        return _VERBOSE_TEXT.search(self.build.lines_text(lo, hi)) is not None
 
     def outcomes(self) -> list[Outcome]:
         return [self._outcome(*segment) for segment in _segments(self.build)]
@@ -328,9 +343,8 @@ class _Facts:
 
         status = info.status if info is not None else None
         command = (info.command_line or "") if info is not None else ""
-        i = bisect.bisect_left(self.verbose_lines, lo)
-        verbose = bool(re.search(r"(?:^|\s)(?:--verbose|-v)\b", command)) or (
-            i < len(self.verbose_lines) and self.verbose_lines[i] <= hi
+        verbose = bool(re.search(r"(?:^|\s)(?:--verbose|-v)\b", command)) or self.has_verbose(
+            lo, hi
         )
         unrec = [e for e in self.unrecognized if inside(e.span[0])]
         exception_events = [
@@ -340,7 +354,7 @@ class _Facts:
         errors = [e for e in self.errors if inside(e.span[0]) and e.span[0] not in exception_lines]
         built = [n for n in self.built if inside(n)]
         loaded = [n for n in self.loaded if inside(n)]
-        started = any(inside(n) for n in self.started) or bool(exception_events)
+        started = bool(exception_events)
         last = self._last_text(unrec, hi)
         base: dict[str, Any] = {"run": run, "first_line": lo, "last_line": hi, "verbose": verbose}
         if last is not None and _KILLED.fullmatch(last[1]) and last[0] is None:
@@ -400,7 +414,9 @@ class _Facts:
             )
         if status == "passed":
             return Outcome(value="built", line=info.end_line, **base)
-        if status == "waived" or not (started or errors or info is not None):
+        if status == "waived" or not (
+            started or errors or info is not None or self.started(lo, hi)
+        ):
             return Outcome(value="no-build", exceptions=tuple(exceptions), **base)
         return Outcome(
             value="incomplete",
@@ -436,7 +452,7 @@ class _Facts:
         if not found:
             return []
         build = self.build
-        headers = build.events_of(*_HEADER_KINDS)
+        headers = _of_kinds(build, _HEADER_KINDS)
         header_lines = [e.span[0] for e in headers]
         timed = _lines_of(build, _TIMED_KINDS)
         profiles = build.of(RunnerProfiled)
