@@ -25,6 +25,7 @@ __all__ = [
     "BlockCount",
     "BlockSize",
     "CacheSerialized",
+    "EmbeddedMemoryCap",
     "EngineBuilt",
     "EngineDeserializationTime",
     "EngineDeserialized",
@@ -477,6 +478,22 @@ class EngineDeserializationTime(EventBase):
     microseconds: int
 
 
+class EmbeddedMemoryCap(EventBase):
+    """A Jetson module TensorRT does not know: a default memory cap ([W], 8.x-10.x).
+
+    ``Unknown embedded device detected. Using <n>MiB as the allocation cap for memory on
+    embedded devices.`` TensorRT did not find the Jetson module in its table and caps its allocations at a
+    default share of the memory; the build goes on (the fatal 8.2 form, ``Assertion
+    upperBound != 0 failed. Unknown embedded device detected. ...``, is an internal error).
+
+    Attributes:
+        cap_mib: the allocation cap, in MiB as printed.
+    """
+
+    kind: Literal["embedded_memory_cap"] = "embedded_memory_cap"
+    cap_mib: int
+
+
 class PlanCrossDeviceWarning(EventBase):
     """``Using an engine plan file across different models of devices is not recommended ...``.
 
@@ -515,7 +532,8 @@ class RuntimeMemoryVerbose(EventBase):
 
 
 MemoryEvent = (
-    MemoryChange
+    EmbeddedMemoryCap
+    | MemoryChange
     | MemorySnapshot
     | MemoryStats
     | BlockAssignmentPhase

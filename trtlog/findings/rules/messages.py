@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from trtlog.events import (
     DeviceKv,
+    EmbeddedMemoryCap,
     EventBase,
     LibraryNote,
     MaxBatchWarning,
@@ -101,16 +102,6 @@ class _Benign:
 
 
 _BENIGN = (
-    _Benign(
-        "unknown embedded device",
-        re.compile(
-            r"Unknown embedded device detected\. Using \d+MiB as the allocation cap for memory "
-            r"on embedded devices"
-        ),
-        "TensorRT did not find the Jetson module in its table and used a default memory cap; "
-        "the build goes on",
-        "https://github.com/marcoslucianops/DeepStream-Yolo/issues/420",
-    ),
     _Benign(
         "CUDA lazy loading",
         re.compile(r"CUDA lazy loading is not enabled\. "),
@@ -211,6 +202,14 @@ _BENIGN = (
         "https://github.com/microsoft/onnxruntime/issues/22164",
     ),
 )
+# read from its typed event (embedded_memory_cap), not from the text
+_EMBEDDED = _Benign(
+    "unknown embedded device",
+    re.compile(r"(?!)"),
+    "TensorRT did not find the Jetson module in its table and used a default memory cap; "
+    "the build goes on",
+    "https://github.com/marcoslucianops/DeepStream-Yolo/issues/420",
+)
 _BENIGN_ANY = re.compile("|".join(f"(?:{b.pattern.pattern})" for b in _BENIGN))
 _DLA_BENIGN = "DLA profile note in a GPU build"
 _CLAMPED = re.compile(r"weights outside the range of INT32 was clamped")
@@ -233,11 +232,14 @@ _FATAL_EMBEDDED = re.compile(r"Assertion upperBound != 0 failed\. Unknown embedd
 def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
     """Known harmless messages, by kind, with counts."""
     texts = message_lines(ctx)
-    if not texts:
+    if not texts and not ctx.events(EmbeddedMemoryCap):
         return
     from trtlog.findings.rules.build_process import uses_dla
 
     found: dict[str, list[int]] = {}
+    caps = [e.span[0] for e in ctx.events(EmbeddedMemoryCap)]
+    if caps:
+        found[_EMBEDDED.key] = caps
     for n, text in texts:
         if _BENIGN_ANY.search(text) is None:
             continue  # one search for the common line that is none of them
@@ -254,7 +256,7 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
         del found["INT64 weights cast to INT32"]  # values did not fit: not harmless
     if not found:
         return
-    by_key = {b.key: b for b in _BENIGN}
+    by_key = {b.key: b for b in (_EMBEDDED, *_BENIGN)}
     parts = [f"{key} ({len(lines)} times): {by_key[key].why}" for key, lines in found.items()]
     count = sum(len(lines) for lines in found.values())
     lines = sorted(n for ns in found.values() for n in ns[:50])
@@ -266,6 +268,7 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
         "none: these messages do not change the engine",
         "nothing to do; look elsewhere for the cause of a problem",
         lines=lines,
+        line_count=count,
     )
 
 

@@ -39,6 +39,9 @@ _RUNTIME = {
 class MemoryTransformer(BaseTransformer):
     """Builds memory events."""
 
+    def embedded_memory_cap(self, cap: int) -> Fields:
+        return {"kind": "embedded_memory_cap", "cap_mib": cap}
+
     def memory_change(
         self, phase: Token, cpu_delta: int, gpu_delta: int, cpu: int, gpu: int
     ) -> Fields:
@@ -269,6 +272,7 @@ FAMILY = Family(
         Rule("runtime_memory_verbose", prefix="Allocated device scratch memory of size "),
     ),
     routed=(
+        "embedded_memory_cap",
         "memory_change",
         "memory_snapshot",
         "block_assignment_phase",
