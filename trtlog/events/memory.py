@@ -482,8 +482,8 @@ class EmbeddedMemoryCap(EventBase):
     """A Jetson module TensorRT does not know: a default memory cap ([W], 8.x-10.x).
 
     ``Unknown embedded device detected. Using <n>MiB as the allocation cap for memory on
-    embedded devices.`` TensorRT did not find the Jetson module in its table and caps its allocations at a
-    default share of the memory; the build goes on (the fatal 8.2 form, ``Assertion
+    embedded devices.`` TensorRT did not find the Jetson module in its table and caps its
+    allocations at a default share of the memory; the build goes on (the fatal 8.2 form, ``Assertion
     upperBound != 0 failed. Unknown embedded device detected. ...``, is an internal error).
 
     Attributes:
