@@ -6,6 +6,7 @@ import re
 
 import trtlog
 from tests.conftest import CORPUS, needs_corpus
+from trtlog.events import SparsityChosen, SparsityEligible, TacticFastSkipped
 
 SPARSE = CORPUS / "trt10.16.2_cookbook-mnist-cnn-sparse-weights-sm90_build-verbose-pylogger.log"
 FAST_SKIP = CORPUS / "trt8.6.1_mobilenetv2-int8-no-calibration_build-verbose.log"
@@ -19,8 +20,8 @@ CHOSE = re.compile(r"(?P<myelin>\(foreignNode\) )?\(Sparsity\) Chose (?P<n>\d+) 
 def test_sparsity_events_equal_the_raw_lines() -> None:
     text = SPARSE.read_text(encoding="utf-8")
     build = trtlog.parse(SPARSE)
-    found = build.events_of("sparsity_eligible")
-    chose = build.events_of("sparsity_chosen")
+    found = build.of(SparsityEligible)
+    chose = build.of(SparsityChosen)
     assert [(e.count, e.myelin) for e in found] == [
         (int(m.group("n")), m.group("myelin") is not None) for m in FOUND.finditer(text)
     ]
@@ -56,7 +57,7 @@ def test_fast_skipped_count_against_the_raw_text() -> None:
     raw = re.findall(r"Fast skip Tactic:(0x[0-9a-f]+) which exceed time limit during pre-run", text)
     assert len(raw) > 20
     build = trtlog.parse(FAST_SKIP)
-    assert [f"0x{e.tactic:016x}" for e in build.events_of("tactic_fast_skipped")] == raw
+    assert [f"0x{e.tactic:016x}" for e in build.of(TacticFastSkipped)] == raw
     (f,) = [x for x in trtlog.lint(build) if x.rule == "tactics-fast-skipped"]
     assert f.subject == f"{len(raw)} tactics"
     assert f"({len(set(raw))} distinct)" in f.message

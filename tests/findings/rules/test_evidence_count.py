@@ -12,6 +12,7 @@ import re
 
 import trtlog
 from tests.conftest import FIXTURES
+from trtlog.events import EmbeddedMemoryCap, Unrecognized
 
 JETSON = FIXTURES / "fragments" / "benign-warning__fire__deepstream-orin-startup.txt"
 CAP = re.compile(r"Unknown embedded device detected\. Using (\d+) ?MiB as the allocation cap")
@@ -27,11 +28,9 @@ def _log(times: int) -> str:
 def test_the_memory_cap_is_an_event() -> None:
     text = _log(3)
     build = trtlog.parse_text(text)
-    caps = build.events_of("embedded_memory_cap")
+    caps = build.of(EmbeddedMemoryCap)
     assert [e.cap_mib for e in caps] == [int(m) for m in CAP.findall(text)]
-    assert not [
-        e for e in build.events_of("unrecognized") if "Unknown embedded device" in e.message
-    ]
+    assert not [e for e in build.of(Unrecognized) if "Unknown embedded device" in e.message]
 
 
 def test_benign_warning_counts_every_matched_line() -> None:
