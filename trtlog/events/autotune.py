@@ -44,6 +44,7 @@ __all__ = [
     "RunnerSkipped",
     "SparsityChosen",
     "SparsityEligible",
+    "StrictTypeViolation",
     "SubgraphCompiled",
     "TacticCountSet",
     "TacticFastSkipped",
@@ -288,6 +289,20 @@ class ReformatLayerAdded(EventBase):
     tensor: LayerName | None = None
     from_format: CompactFormat
     to_format: CompactFormat
+
+
+class StrictTypeViolation(EventBase):
+    """``No implementation of layer <layer> obeys the requested constraints in strict mode. ...``.
+
+    7.x-8.2 with ``kSTRICT_TYPES`` ([W]): no kernel of the requested precision exists for the
+    layer, so TensorRT ignored the request and used the fastest implementation.
+
+    Attributes:
+        layer: the layer.
+    """
+
+    kind: Literal["strict_type_violation"] = "strict_type_violation"
+    layer: LayerName
 
 
 class NonconformingImplementation(EventBase):
@@ -772,7 +787,8 @@ class MlirCodegen(EventBase):
 
 
 AutotuneEvent = (
-    MlirCodegen
+    StrictTypeViolation
+    | MlirCodegen
     | TacticSource
     | TimingCacheMode
     | TimingCacheWarning

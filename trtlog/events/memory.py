@@ -49,6 +49,7 @@ __all__ = [
     "RuntimeMemoryVerbose",
     "SaveFailed",
     "WeightsConversionWarning",
+    "WeightsFp16Issues",
     "WeightsIssue",
 ]
 
@@ -494,6 +495,25 @@ class EmbeddedMemoryCap(EventBase):
     cap_mib: int
 
 
+class WeightsFp16Issues(EventBase):
+    """``Weights [name=<w>] had the following issues when converted to FP16:`` and its lines.
+
+    The per-weights form of 8.4/8.5 ([W]): the issue lines (`` - Subnormal FP16 values
+    detected.``, `` - Values less than smallest positive FP16 Subnormal value detected. ...``)
+    and the closing advice belong to it.
+
+    Attributes:
+        weights: the weights' name (``<layer>.weight`` or ``.bias``).
+        issues: the issue lines, without the leading ``- ``.
+        advice: whether the closing ``If this is not the desired behavior ...`` line follows.
+    """
+
+    kind: Literal["weights_fp16_issues"] = "weights_fp16_issues"
+    weights: str
+    issues: tuple[str, ...] = ()
+    advice: bool = False
+
+
 class PlanCrossDeviceWarning(EventBase):
     """``Using an engine plan file across different models of devices is not recommended ...``.
 
@@ -532,7 +552,8 @@ class RuntimeMemoryVerbose(EventBase):
 
 
 MemoryEvent = (
-    EmbeddedMemoryCap
+    WeightsFp16Issues
+    | EmbeddedMemoryCap
     | MemoryChange
     | MemorySnapshot
     | MemoryStats

@@ -38,11 +38,14 @@ def _cc_text(cc: tuple[int, int]) -> str:
     return f"{cc[0]}.{cc[1]}"
 
 
-def compute_capability(ctx: LintContext) -> tuple[tuple[int, int], int | None] | None:
+def compute_capability(
+    ctx: LintContext, *, exact: bool = False
+) -> tuple[tuple[int, int], int | None] | None:
     """The GPU's compute capability and the log line that shows it, or ``None``.
 
-    From the device block (``Compute Capability: 8.6``); failing that, the SM a chosen
-    kernel was built for (``sm80_xmma_...``: at least that capability, no line).
+    From the device block (``Compute Capability: 8.6``); failing that, unless ``exact``, the
+    SM a chosen kernel was built for (``sm80_xmma_...``: a lower bound, since an 8.6 GPU
+    runs sm80 kernels; no line).
 
     Example:
         >>> from trtlog import parse_text
@@ -61,6 +64,8 @@ def compute_capability(ctx: LintContext) -> tuple[tuple[int, int], int | None] |
             m = _CC.match(device.compute_capability)
             if m:
                 return (int(m.group(1)), int(m.group(2))), None
+    if exact:
+        return None
     for layer in ctx.layers:
         kernel = layer.tactic_name
         if kernel and (m := _SM_KERNEL.search(kernel)):

@@ -122,6 +122,9 @@ class AutotuneTransformer(BaseTransformer):
             "available_bytes": available,
         }
 
+    def strict_type_violation(self, layer: Token, _rest: Token | None) -> Fields:
+        return {"kind": "strict_type_violation", "layer": str(layer)}
+
     def tactic_fast_skipped(self, tactic: int) -> Fields:
         return {"kind": "tactic_fast_skipped", "tactic": tactic}
 
@@ -559,6 +562,7 @@ FAMILY = Family(
     routed=(
         "tactic_line",
         "tactic_fast_skip",
+        "strict_type_violation",
         "sparsity_layers",
         "tactic_named",
         "fastest_tactic",
