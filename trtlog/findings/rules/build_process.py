@@ -197,7 +197,7 @@ def uses_dla(ctx: LintContext) -> bool:
     core = (ctx.option("DLACore") or "").strip()
     if core and core != "-1":
         return True
-    if ctx.events(PlacementDla, DlaFallback, DlaOffloaded):
+    if ctx.events(PlacementDla, DlaFallback, DlaOffloaded, DlaSubgraphLimit):
         return True
     columns = ctx.columns
     # _is_dla_layer over the columns: the type test once per type, the name test inline

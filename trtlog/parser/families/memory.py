@@ -290,7 +290,12 @@ FAMILY = Family(
             then="weights_conversion",
         ),
         Rule("max_batch_warning", prefix="The getMaxBatchSize() function should not be used"),
-        Rule("weights_fp16_issues", prefix="Weights [name=", then="weights_fp16_issue_lines"),
+        Rule(
+            "weights_fp16_issues",
+            prefix="Weights [name=",
+            then="weights_fp16_issue_lines",
+            bare=True,
+        ),
         Rule("plan_cross_device_warning", prefix="Using an engine plan file across different"),
         Rule("runtime_memory_verbose", prefix="Total per-runner "),
         Rule("runtime_memory_verbose", prefix="Allocated activation device memory of size "),

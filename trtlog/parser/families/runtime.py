@@ -631,10 +631,17 @@ FAMILY = Family(
         Rule("ref_pair", prefix="    loadRefOutputs: {"),
         Rule("ref_pair", prefix="  loadInputs: {"),
         Rule("ref_pair", prefix="  loadRefOutputs: {"),
-        # DeepStream's source location comes first: found by the text after it
-        Rule("int8_fallback", contains="INT8 calibration file not specified. Trying FP16 mode."),
-        Rule("int8_fallback", contains="INT8 not supported by platform. Trying FP16 mode."),
-        Rule("int8_fallback", prefix="requested fasted precision for device "),
+        # DeepStream's source location comes first: found by the text after it (pasted
+        # without an envelope too: the text is specific)
+        Rule(
+            "int8_fallback",
+            contains="INT8 calibration file not specified. Trying FP16 mode.",
+            bare=True,
+        ),
+        Rule(
+            "int8_fallback", contains="INT8 not supported by platform. Trying FP16 mode.", bare=True
+        ),
+        Rule("int8_fallback", prefix="requested fasted precision for device ", bare=True),
         Rule("tuning_iteration", prefix="Expanded to ", contains=" build route configurations"),
         # --dryRun lists the routes as "[<i>]:<route>" lines, until the &&&& banner
         Rule("tuning_dry_run", prefix="--dryRun: ", enters=_TUNING_ROUTES),
