@@ -118,7 +118,7 @@ def check_fp32_on_tensor_core_gpu(ctx: LintContext) -> Iterator[Finding]:
     cc, cc_line = found
     if _has_errors(ctx):
         return  # a failed build: its cause comes first (build-failed)
-    weighted = [x for x in ctx.weighted_layers if not x.is_reformat]
+    weighted = list(ctx.weighted_layers)
     if ctx.layers and not weighted:
         return  # no convolution or GEMM: nothing that tensor cores speed up
     ops = set(ctx.ops.values())
@@ -289,10 +289,12 @@ def _is_head(ctx: LintContext, layer: EngineLayer) -> bool:
 
 
 def _compute_type(layer: EngineLayer) -> str | None:
-    precision = layer.precision
-    if precision.compute:
-        return precision.compute
-    return precision.inputs[0] if precision.inputs else None
+    """The type a layer computes in: its first input's, else what its kernel or weights say.
+
+    An INT8 convolution reads INT8 whatever it writes.
+    """
+    first = layer.inputs[0].dtype if layer.inputs else None
+    return first if first is not None else layer.precision.compute
 
 
 @rule(
@@ -309,9 +311,7 @@ def _compute_type(layer: EngineLayer) -> str | None:
 def check_channels_misaligned(ctx: LintContext) -> Iterator[Finding]:
     """Weighted layers in FP16/BF16/INT8/FP8 whose C or K is not a multiple of the alignment."""
     found: list[tuple[EngineLayer, str]] = []
-    for layer in ctx.weighted_layers:
-        if layer.is_reformat:
-            continue
+    for layer in ctx.weighted_layers:  # (no reformat among them)
         kind = _compute_type(layer)
         align = _ALIGN.get(kind or "")
         if align is None:
