@@ -10,6 +10,7 @@ import pytest
 
 import trtlog
 from trtlog.events import (
+    EventBase,
     DlaSubgraphLimit,
     Int8Fallback,
     StrictTypeViolation,
@@ -62,9 +63,11 @@ CASES = [
 @pytest.mark.parametrize(
     ("rule", "text", "cls"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
 )
-def test_the_message_is_an_event_and_the_rule_reads_it(rule: str, text: str, cls: type) -> None:
+def test_the_message_is_an_event_and_the_rule_reads_it(
+    rule: str, text: str, cls: type[EventBase]
+) -> None:
     build = trtlog.parse_text(text)
-    events = build.of(cls)
+    events: list[EventBase] = build.of(cls)
     assert events and not build.of(Unrecognized)
     found = [f for f in trtlog.lint(build) if f.rule == rule]
     assert found
