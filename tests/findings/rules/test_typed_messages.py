@@ -10,8 +10,8 @@ import pytest
 
 import trtlog
 from trtlog.events import (
-    EventBase,
     DlaSubgraphLimit,
+    EventBase,
     Int8Fallback,
     StrictTypeViolation,
     Unrecognized,
