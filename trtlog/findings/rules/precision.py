@@ -114,6 +114,7 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
             "add --precisionConstraints=prefer (or obey) so the per-layer precisions are applied",
             lines=[n for n in (key, line) if n] + [e.span[0] for e in ignored[:20]],
             names=layers,
+            line_count=len([n for n in (key, line) if n]) + len(ignored),
         )
     strict = ctx.events(StrictTypeViolation)
     if strict:
