@@ -68,12 +68,25 @@ ISSUE_17_IDS = {
     "low-precision-unsupported-gpu",
 }
 
+#: the hardware, shape and autotuning rules
+HARDWARE_IDS = {
+    "quantization-unsupported-gpu",
+    "fp32-on-tensor-core-gpu",
+    "dynamic-shape-pinned",
+    "channels-misaligned",
+    "sparsity-not-chosen",
+    "tactics-fast-skipped",
+}
+
 
 def test_rule_ids_are_stable_kebab_case_and_unique() -> None:
     ids = [r.info.id for r in RULES]
     assert len(ids) == len(set(ids))
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", i) for i in ids)
-    assert set(ids) == ISSUE_IDS | ISSUE_17_IDS | {"int8-no-calibration", "strongly-typed-fp32"}
+    assert set(ids) == ISSUE_IDS | ISSUE_17_IDS | HARDWARE_IDS | {
+        "int8-no-calibration",
+        "strongly-typed-fp32",
+    }
     assert ids[0] == "build-failed"
 
 

@@ -42,8 +42,12 @@ __all__ = [
     "RunnerChoice",
     "RunnerProfiled",
     "RunnerSkipped",
+    "SparsityChosen",
+    "SparsityEligible",
+    "StrictTypeViolation",
     "SubgraphCompiled",
     "TacticCountSet",
+    "TacticFastSkipped",
     "TacticGpuError",
     "TacticNameSet",
     "TacticPruning",
@@ -287,6 +291,20 @@ class ReformatLayerAdded(EventBase):
     to_format: CompactFormat
 
 
+class StrictTypeViolation(EventBase):
+    """``No implementation of layer <layer> obeys the requested constraints in strict mode. ...``.
+
+    7.x-8.2 with ``kSTRICT_TYPES`` ([W]): no kernel of the requested precision exists for the
+    layer, so TensorRT ignored the request and used the fastest implementation.
+
+    Attributes:
+        layer: the layer.
+    """
+
+    kind: Literal["strict_type_violation"] = "strict_type_violation"
+    layer: LayerName
+
+
 class NonconformingImplementation(EventBase):
     """``For layer <layer> a non-conforming implementation was chosen than was requested ...``.
 
@@ -382,6 +400,57 @@ class TacticSkipped(EventBase):
     requested_bytes: int | None = None
     available_bytes: int | None = None
     only_option: bool = False
+
+
+class TacticFastSkipped(EventBase):
+    """A tactic dropped after its pre-run: it was already slower than the time limit (G.8).
+
+    ``Fast skip Tactic:<id> which exceed time limit during pre-run`` ([V], 8.6+): the
+    autotuner stops timing a tactic whose first run exceeds the limit the fastest tactic so
+    far sets; the tactic's ``Tactic Name: ... Time:`` line that follows still prints the
+    pre-run time.
+
+    Attributes:
+        tactic: the tactic id.
+    """
+
+    kind: Literal["tactic_fast_skipped"] = "tactic_fast_skipped"
+    tactic: int
+
+
+class SparsityEligible(EventBase):
+    """``(Sparsity) Found <n> layer(s) eligible to use sparse tactics: <layers>`` ([V], 8.0+).
+
+    Printed once per build (and once more by Myelin, with `` (foreignNode)`` in front) when
+    sparsity is enabled: the layers whose weights have the 2:4 structured-sparsity pattern.
+
+    Attributes:
+        count: the number TensorRT printed.
+        layers: the layers it lists (comma-separated in the log).
+        myelin: the Myelin compiler's line (`` (foreignNode) (Sparsity) ...``).
+    """
+
+    kind: Literal["sparsity_eligible"] = "sparsity_eligible"
+    count: int
+    layers: LayerNames = ()
+    myelin: bool = False
+
+
+class SparsityChosen(EventBase):
+    """``(Sparsity) Chose <n> layer(s) using sparse tactics: <layers>`` ([V], 8.0+).
+
+    The eligible layers whose fastest tactic was a sparse one (the others run dense).
+
+    Attributes:
+        count: the number TensorRT printed.
+        layers: the layers it lists (none when ``count`` is 0).
+        myelin: the Myelin compiler's line (`` (foreignNode) (Sparsity) ...``).
+    """
+
+    kind: Literal["sparsity_chosen"] = "sparsity_chosen"
+    count: int
+    layers: LayerNames = ()
+    myelin: bool = False
 
 
 class TacticSkippedMemory(EventBase):
@@ -718,7 +787,8 @@ class MlirCodegen(EventBase):
 
 
 AutotuneEvent = (
-    MlirCodegen
+    StrictTypeViolation
+    | MlirCodegen
     | TacticSource
     | TimingCacheMode
     | TimingCacheWarning
@@ -735,6 +805,9 @@ AutotuneEvent = (
     | TacticTiming
     | TacticNameSet
     | TacticSkipped
+    | TacticFastSkipped
+    | SparsityEligible
+    | SparsityChosen
     | TacticSkippedMemory
     | FastestTactic
     | RunnerProfiled

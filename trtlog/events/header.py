@@ -32,8 +32,10 @@ __all__ = [
     "OptionsSection",
     "PluginLoading",
     "PreOptionNotice",
+    "ProfileSharingDeprecated",
     "RunEnd",
     "RunStart",
+    "Tf32Unsupported",
     "TrtVersion",
     "TuningTask",
 ]
@@ -364,6 +366,25 @@ class PluginLoading(EventBase):
     path: str | None = None
 
 
+class Tf32Unsupported(EventBase):
+    """``BuilderFlag::kTF32 is set but hardware does not support TF32. Disabling TF32.``.
+
+    The GPU predates Ampere (compute capability below 8.0): FP32 runs without TF32. [I] or [W],
+    8.x-10.x.
+    """
+
+    kind: Literal["tf32_unsupported"] = "tf32_unsupported"
+
+
+class ProfileSharingDeprecated(EventBase):
+    """``profileSharing0806 is on by default in TensorRT 10.0. This flag is deprecated ...``.
+
+    A builder flag that has no effect since 10.0 (TensorRT-LLM still sets it). [W], 10.x.
+    """
+
+    kind: Literal["profile_sharing_deprecated"] = "profile_sharing_deprecated"
+
+
 class LibraryNote(EventBase):
     """Other start-up lines of the library (§B.9 and the corpus).
 
@@ -400,7 +421,9 @@ class LibraryNote(EventBase):
 
 
 HeaderEvent = (
-    RunStart
+    Tf32Unsupported
+    | ProfileSharingDeprecated
+    | RunStart
     | RunEnd
     | TuningTask
     | PreOptionNotice

@@ -25,6 +25,7 @@ __all__ = [
     "BlockCount",
     "BlockSize",
     "CacheSerialized",
+    "EmbeddedMemoryCap",
     "EngineBuilt",
     "EngineDeserializationTime",
     "EngineDeserialized",
@@ -48,6 +49,7 @@ __all__ = [
     "RuntimeMemoryVerbose",
     "SaveFailed",
     "WeightsConversionWarning",
+    "WeightsFp16Issues",
     "WeightsIssue",
 ]
 
@@ -477,6 +479,41 @@ class EngineDeserializationTime(EventBase):
     microseconds: int
 
 
+class EmbeddedMemoryCap(EventBase):
+    """A Jetson module TensorRT does not know: a default memory cap ([W], 8.x-10.x).
+
+    ``Unknown embedded device detected. Using <n>MiB as the allocation cap for memory on
+    embedded devices.`` TensorRT did not find the Jetson module in its table and caps its
+    allocations at a default share of the memory; the build goes on (the fatal 8.2 form, ``Assertion
+    upperBound != 0 failed. Unknown embedded device detected. ...``, is an internal error).
+
+    Attributes:
+        cap_mib: the allocation cap, in MiB as printed.
+    """
+
+    kind: Literal["embedded_memory_cap"] = "embedded_memory_cap"
+    cap_mib: int
+
+
+class WeightsFp16Issues(EventBase):
+    """``Weights [name=<w>] had the following issues when converted to FP16:`` and its lines.
+
+    The per-weights form of 8.4/8.5 ([W]): the issue lines (`` - Subnormal FP16 values
+    detected.``, `` - Values less than smallest positive FP16 Subnormal value detected. ...``)
+    and the closing advice belong to it.
+
+    Attributes:
+        weights: the weights' name (``<layer>.weight`` or ``.bias``).
+        issues: the issue lines, without the leading ``- ``.
+        advice: whether the closing ``If this is not the desired behavior ...`` line follows.
+    """
+
+    kind: Literal["weights_fp16_issues"] = "weights_fp16_issues"
+    weights: str
+    issues: tuple[str, ...] = ()
+    advice: bool = False
+
+
 class PlanCrossDeviceWarning(EventBase):
     """``Using an engine plan file across different models of devices is not recommended ...``.
 
@@ -515,7 +552,9 @@ class RuntimeMemoryVerbose(EventBase):
 
 
 MemoryEvent = (
-    MemoryChange
+    WeightsFp16Issues
+    | EmbeddedMemoryCap
+    | MemoryChange
     | MemorySnapshot
     | MemoryStats
     | BlockAssignmentPhase

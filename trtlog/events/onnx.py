@@ -25,6 +25,7 @@ __all__ = [
     "OnnxEvent",
     "OnnxImportInitializer",
     "OnnxImporterDetail",
+    "OnnxInt32Clamped",
     "OnnxInt64Binding",
     "OnnxInt64Weights",
     "OnnxLocalFunction",
@@ -42,6 +43,7 @@ __all__ = [
     "OnnxSearchInput",
     "OnnxStaticCheck",
     "OnnxTensor",
+    "OnnxWeightsTransposed",
     "ParseEnd",
     "ParseStart",
     "PluginLibsNote",
@@ -324,6 +326,30 @@ class OnnxInt64Weights(_Sourced):
     kind: Literal["onnx_int64_weights"] = "onnx_int64_weights"
 
 
+class OnnxInt32Clamped(_Sourced):
+    """``One or more weights outside the range of INT32 was clamped`` ([W], 7.x-8.x).
+
+    The INT64 weights cast down to INT32 held values that do not fit: they were clamped, so
+    the cast is no longer harmless.
+    """
+
+    kind: Literal["onnx_int32_clamped"] = "onnx_int32_clamped"
+
+
+class OnnxWeightsTransposed(_Sourced):
+    """``Weights <name> has been transposed with permutation of (1, 0)! ...`` ([W], 8.x).
+
+    The parser stored a MatMul's constant weights transposed; new weights given to the
+    Refitter must be transposed the same way.
+
+    Attributes:
+        weights: the weights' name.
+    """
+
+    kind: Literal["onnx_weights_transposed"] = "onnx_weights_transposed"
+    weights: str
+
+
 class OnnxInt64Binding(_Sourced):
     """``Make sure <input|output> <name> has Int64 binding.`` (10.x, [W]).
 
@@ -564,7 +590,9 @@ class PluginLibsNote(EventBase):
 
 
 OnnxEvent = (
-    ParseStart
+    OnnxInt32Clamped
+    | OnnxWeightsTransposed
+    | ParseStart
     | ParseEnd
     | OnnxModelInfo
     | OnnxImportInitializer

@@ -21,6 +21,8 @@ __all__ = [
     "DlaMemorySummary",
     "DlaOffloadSummary",
     "DlaOffloaded",
+    "DlaProfileFallback",
+    "DlaSubgraphLimit",
     "DynamicRangeSet",
     "Fusion",
     "FusionInto",
@@ -367,6 +369,32 @@ class DlaOffloaded(EventBase):
     layer: LayerName
 
 
+class DlaSubgraphLimit(EventBase):
+    """``DLA supports only <n> subgraphs per DLA core. Switching to GPU for layer <layer>``.
+
+    [W], 8.x-10.x: the network split into more DLA subgraphs than a core loads, so the
+    layers past the limit run on the GPU.
+
+    Attributes:
+        limit: the number of subgraphs a DLA core supports.
+        layer: the layer sent to the GPU.
+    """
+
+    kind: Literal["dla_subgraph_limit"] = "dla_subgraph_limit"
+    limit: int
+    layer: LayerName
+
+
+class DlaProfileFallback(EventBase):
+    """A DLA build with a dynamic profile: every DLA layer goes to the GPU ([W], 10.x).
+
+    ``DLA requests all profiles have same min, max, and opt value. All dla layers are falling
+    back to GPU``.
+    """
+
+    kind: Literal["dla_profile_fallback"] = "dla_profile_fallback"
+
+
 class DlaFallback(EventBase):
     """A layer that cannot run on DLA goes to the GPU (7.x - 10.x warnings).
 
@@ -664,7 +692,9 @@ class DlaMemorySummary(EventBase):
 
 
 OptimizerEvent = (
-    OptimizerStart
+    DlaSubgraphLimit
+    | DlaProfileFallback
+    | OptimizerStart
     | LayerCount
     | GraphBuildDone
     | GraphOptTime

@@ -27,6 +27,8 @@ __all__ = [
     "ExecContextCreated",
     "InferenceStart",
     "InputFill",
+    "Int8Fallback",
+    "LoggerDiffers",
     "OptProfileHeader",
     "OptProfileInfo",
     "PerfBlock7x",
@@ -71,6 +73,40 @@ Dims = tuple[int, ...]
 Direction = Literal["input", "output"]
 
 # --- §K.1 context and input set-up -------------------------------------------------------------
+
+
+class LoggerDiffers(EventBase):
+    """``The logger passed into createInferRuntime differs from one already provided ...``.
+
+    TensorRT keeps one logger per process; an application that creates a second runtime with
+    another logger gets this [W] (8.x-10.x). Nothing changes in the engine.
+
+    Attributes:
+        text: the rest of the message after ``... already provided for``.
+    """
+
+    kind: Literal["logger_differs"] = "logger_differs"
+    text: str
+
+
+class Int8Fallback(EventBase):
+    """An integration builds FP16 although INT8 was asked (DeepStream, jetson-inference).
+
+    ``INT8 calibration file not specified. Trying FP16 mode.`` and ``INT8 not supported by
+    platform. Trying FP16 mode.`` (DeepStream's model builder, [W] behind its source
+    location), ``requested fasted precision for device GPU without providing valid
+    calibrator, disabling INT8`` (jetson-inference).
+
+    Attributes:
+        reason: ``no_calibration_file``, ``platform`` or ``no_calibrator``.
+        device: the device jetson-inference names (``GPU``, ``DLA``), if any.
+        text: the message as printed (without the source location).
+    """
+
+    kind: Literal["int8_fallback"] = "int8_fallback"
+    reason: Literal["no_calibration_file", "platform", "no_calibrator"]
+    device: str | None = None
+    text: str
 
 
 class PersistentCacheLimit(EventBase):
@@ -827,7 +863,9 @@ class TuningRoute(EventBase):
 
 
 RuntimeEvent = (
-    PersistentCacheLimit
+    LoggerDiffers
+    | Int8Fallback
+    | PersistentCacheLimit
     | ExecContextCreated
     | InputFill
     | BindingCreated

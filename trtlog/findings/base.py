@@ -81,8 +81,12 @@ def make(
     names: Iterable[str] = (),
     reference_layers: Iterable[int] = (),
     time_ms: float | None = None,
+    line_count: int | None = None,
 ) -> Finding:
     """A finding of ``check`` with its evidence (layers also add the log lines that show them).
+
+    ``line_count`` is how many log lines matched when ``lines`` keeps only the first of them
+    (the evidence's ``(+N)`` then counts every match, not the lines kept).
 
     ``layers`` are layer objects, or positions in ``ctx.layers`` (a rule that read a layer's
     values from the columns names it without building its object).
@@ -125,6 +129,7 @@ def make(
         indices,
         layer_names,
         tuple(reference_layers),
+        line_count if line_count is not None and line_count > len(all_lines) else None,
     )
     return _finding(
         check.info.id,
@@ -145,6 +150,7 @@ def _evidence(
     layers: list[int],
     names: list[str],
     reference_layers: tuple[int, ...],
+    line_count: int | None = None,
 ) -> Evidence:
     """The evidence of a finding, assembled (its fields are already what validation makes)."""
     return assemble(
@@ -156,6 +162,7 @@ def _evidence(
             "layers": tuple(layers),
             "names": tuple(names),
             "reference_layers": reference_layers,
+            "line_count": line_count,
         },
         None,
         _EVIDENCE_SET,

@@ -52,6 +52,8 @@ class Evidence(BaseModel):
         layers: engine layer indices (positions in the layer JSON or the log's layer dump).
         names: the layer, node or tensor names involved.
         reference_layers: layer indices in the reference build (rules comparing two builds).
+        line_count: how many log lines matched, when a rule keeps only the first of them in
+            ``lines`` (``None``: ``lines`` holds every line that matched).
     """
 
     model_config = _FROZEN
@@ -62,6 +64,17 @@ class Evidence(BaseModel):
     layers: tuple[int, ...] = ()
     names: tuple[str, ...] = ()
     reference_layers: tuple[int, ...] = ()
+    line_count: int | None = None
+
+    @property
+    def matched(self) -> int:
+        """How many log lines matched (``line_count``, else the number of ``lines``).
+
+        Example:
+            >>> Evidence(lines=(3, 9), line_count=586).matched
+            586
+        """
+        return self.line_count if self.line_count is not None else len(self.lines)
 
 
 class Finding(BaseModel):
@@ -117,9 +130,11 @@ class Finding(BaseModel):
         ev = self.evidence
         refs = []
         if ev.lines:
+            # the count is of the lines that matched, not of those the evidence kept
             shown = ", ".join(str(n) for n in ev.lines[:8])
-            more = f" (+{len(ev.lines) - 8})" if len(ev.lines) > 8 else ""
-            refs.append(f"line {shown}{more}" if len(ev.lines) == 1 else f"lines {shown}{more}")
+            matched = max(ev.matched, len(ev.lines))
+            more = f" (+{matched - min(len(ev.lines), 8)})" if matched > 8 else ""
+            refs.append(f"line {shown}{more}" if matched == 1 else f"lines {shown}{more}")
         if ev.layers:
             shown = ", ".join(str(n) for n in ev.layers[:8])
             more = f" (+{len(ev.layers) - 8})" if len(ev.layers) > 8 else ""

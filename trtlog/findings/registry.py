@@ -18,6 +18,7 @@ from trtlog.engine.model import Engine, Profile
 from trtlog.findings.base import Check
 from trtlog.findings.context import LintContext
 from trtlog.findings.models import Finding, RuleInfo
+from trtlog.findings.rules.autotuning import check_sparsity_not_chosen, check_tactics_fast_skipped
 from trtlog.findings.rules.build_process import (
     check_build_failed,
     check_dla_fallback,
@@ -28,6 +29,11 @@ from trtlog.findings.rules.build_process import (
 from trtlog.findings.rules.fusion import (
     check_activation_not_fused,
     check_layer_precision_overridden,
+)
+from trtlog.findings.rules.hardware import (
+    check_channels_misaligned,
+    check_fp32_on_tensor_core_gpu,
+    check_quantization_unsupported_gpu,
 )
 from trtlog.findings.rules.messages import (
     check_benign_warning,
@@ -57,6 +63,7 @@ from trtlog.findings.rules.reformat import (
     check_reformat_io_boundary,
     check_reformat_layout,
 )
+from trtlog.findings.rules.shapes import check_dynamic_shape_pinned
 from trtlog.inputs import engine_with_profile, open_input
 
 __all__ = ["RULES", "lint", "rule_info", "select_rules"]
@@ -66,6 +73,7 @@ log = logging.getLogger(__name__)
 #: Every rule, in report order (build failures first, then Q/DQ, precision, reformats...).
 RULES: tuple[Check, ...] = (
     check_build_failed,
+    check_quantization_unsupported_gpu,
     check_qdq_unfused_quantizer,
     check_qdq_int8_float_output,
     check_qdq_residual_unquantized,
@@ -76,6 +84,8 @@ RULES: tuple[Check, ...] = (
     check_int8_no_calibration,
     check_precision_fallback,
     check_strongly_typed_fp32,
+    check_fp32_on_tensor_core_gpu,
+    check_dynamic_shape_pinned,
     check_reformat_io_boundary,
     check_reformat_dtype,
     check_reformat_layout,
@@ -93,6 +103,9 @@ RULES: tuple[Check, ...] = (
     check_int8_disabled_by_integration,
     check_fp16_weights_converted,
     check_engine_from_other_device,
+    check_channels_misaligned,
+    check_sparsity_not_chosen,
+    check_tactics_fast_skipped,
     check_benign_warning,
 )
 

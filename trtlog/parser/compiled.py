@@ -98,6 +98,10 @@ class Shape(NamedTuple):
             texts (``args_of``), in :mod:`trtlog.parser.columns`'s terms: ``("none",)``,
             ``("text", i)`` (the text of group ``groups[i]``), ``("conv", f, i)`` (``f`` of
             that text) or ``("expr", f)`` (``f`` of every group's text).
+        one_kind: whether every message the alternative takes gives one event kind. Not so
+            for an alternative that picks among sub-rules of several kinds (``onnx_sourced``:
+            a parser source prefix, then any of a dozen parser messages): rows of one kind
+            cannot hold its lines, so the scanner leaves them to the line parser.
     """
 
     literal: str | None
@@ -106,6 +110,24 @@ class Shape(NamedTuple):
     make: Callable[..., Any]
     method: Callable[..., Any] | None = None
     args: tuple[tuple[Any, ...], ...] = ()
+    one_kind: bool = True
+
+
+def _kinds_picked(value: Value) -> set[str]:
+    """The event kinds among the sub-rules a :data:`Value` may pick (aliases are kinds)."""
+    from trtlog.events import EVENT_CLASSES
+
+    found: set[str] = set()
+    if isinstance(value, list | tuple) and value:
+        if value[0] == "pick":
+            for _marker, call in value[1]:
+                if call[1] in EVENT_CLASSES:
+                    found.add(call[1])
+                found |= _kinds_picked(call)
+        elif value[0] == "call":
+            for arg in value[2]:
+                found |= _kinds_picked(arg)
+    return found
 
 
 class _NotFlat(Exception):
@@ -236,6 +258,7 @@ class CompiledStart:
             namespace["make"],
             spec.method,
             tuple(_arg(value, expr, spec.used, env) for value, expr in spec.args),
+            len(set().union(*(_kinds_picked(value) for value, _expr in spec.args))) <= 1,
         )
 
     def _matching(self, message: str) -> int | None:

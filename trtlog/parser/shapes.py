@@ -214,7 +214,7 @@ class LineShapes:
         if matcher is None:
             return None
         shape = matcher.shape_of(message)
-        if shape is None:
+        if shape is None or not shape.one_kind:
             return None
         known = self._known.get(shape)
         if known is None:

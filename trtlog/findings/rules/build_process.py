@@ -23,6 +23,7 @@ from trtlog.events import (
     DlaFallback,
     DlaOffloaded,
     DlaOffloadSummary,
+    DlaSubgraphLimit,
     DynamicRangeSet,
     EngineBuilt,
     EngineGenerated,
@@ -174,9 +175,7 @@ _DLA_REASONS = {
     "no_dla_layer": "no layer can run on DLA",
     "operation": "operation unsupported on DLA",
 }
-_SUBGRAPH = re.compile(r"subgraphs? per DLA|DLA.*subgraph|too many.*DLA", re.IGNORECASE)
 _NVM = re.compile(r" (?:to|from) nvm$| copy finish$")
-_SWITCHED = re.compile(r"Switching to GPU for layer (?P<layer>.+?)\.?$")
 
 
 def _is_dla_layer(name: str, type_: str | None, placed: frozenset[str] = frozenset()) -> bool:
@@ -193,7 +192,7 @@ def uses_dla(ctx: LintContext) -> bool:
     core = (ctx.option("DLACore") or "").strip()
     if core and core != "-1":
         return True
-    if ctx.events(PlacementDla, DlaFallback, DlaOffloaded):
+    if ctx.events(PlacementDla, DlaFallback, DlaOffloaded, DlaSubgraphLimit):
         return True
     columns = ctx.columns
     # _is_dla_layer over the columns: the type test once per type, the name test inline
@@ -285,9 +284,9 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
             "rebuild with --verbose and look for the DLA messages before this line",
             lines=[summary.span[0]],
         )
-    limits = [e for e in ctx.events(Unrecognized) if _SUBGRAPH.search(e.message)]
+    limits = ctx.events(DlaSubgraphLimit)
     if limits:
-        moved = [m.group("layer") for e in limits if (m := _SWITCHED.search(e.message))]
+        moved = list(dict.fromkeys(e.layer for e in limits))
         shown = ", ".join(short(x, 50) for x in moved[:5]) + (
             f" and {len(moved) - 5} more" if len(moved) > 5 else ""
         )
@@ -295,13 +294,15 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
             ctx,
             check,
             "DLA subgraphs",
-            f"the DLA subgraph limit was hit: {short(limits[0].message.split('. ')[0], 100)}"
+            f"the DLA subgraph limit was hit: DLA supports only {limits[0].limit} subgraphs per "
+            "DLA core"
             + (f"; {len(moved)} layers DLA supports went to the GPU ({shown})" if moved else ""),
             "layers beyond the limit run on the GPU even though DLA supports them",
             "reduce the number of DLA subgraphs (fewer fallback layers in the middle of the "
             "network) or split the model across both DLA cores",
             lines=[e.span[0] for e in limits[:50]],
             names=moved,
+            line_count=len(limits),
         )
     placed = frozenset(e.layer for e in ctx.events(PlacementDla))
     devices = [

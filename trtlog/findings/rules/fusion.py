@@ -247,4 +247,5 @@ def check_layer_precision_overridden(ctx: LintContext) -> Iterator[Finding]:
                 "accuracy (e.g. a no-op between them)",
                 lines=[*option_lines, *lines[:10]],
                 layers=[layer],
+                line_count=len(option_lines) + len(lines),
             )

@@ -15,19 +15,28 @@ from dataclasses import dataclass
 
 from trtlog.events import (
     DeviceKv,
+    DlaProfileFallback,
+    EmbeddedMemoryCap,
     EventBase,
+    Int8Fallback,
     LibraryNote,
+    LoggerDiffers,
     MaxBatchWarning,
+    OnnxInt32Clamped,
     OnnxInt64Weights,
     OnnxParseNode,
+    OnnxWeightsTransposed,
     PlanCrossDeviceWarning,
+    ProfileSharingDeprecated,
     SetTypeNonIo,
     ShapeLayerInt32,
     TensorTypeBuildTime,
+    Tf32Unsupported,
     TimingCacheWarning,
     TrtError,
     Unrecognized,
     WeightsConversionWarning,
+    WeightsFp16Issues,
 )
 from trtlog.findings.base import make, rule
 from trtlog.findings.context import LintContext, short
@@ -58,6 +67,12 @@ _MESSAGE_EVENTS: tuple[type[EventBase], ...] = (
     ShapeLayerInt32,
     SetTypeNonIo,
     TimingCacheWarning,
+    # typed since; benign-warning still reads their text
+    Tf32Unsupported,
+    ProfileSharingDeprecated,
+    LoggerDiffers,
+    DlaProfileFallback,
+    OnnxWeightsTransposed,
 )
 
 
@@ -101,16 +116,6 @@ class _Benign:
 
 
 _BENIGN = (
-    _Benign(
-        "unknown embedded device",
-        re.compile(
-            r"Unknown embedded device detected\. Using \d+MiB as the allocation cap for memory "
-            r"on embedded devices"
-        ),
-        "TensorRT did not find the Jetson module in its table and used a default memory cap; "
-        "the build goes on",
-        "https://github.com/marcoslucianops/DeepStream-Yolo/issues/420",
-    ),
     _Benign(
         "CUDA lazy loading",
         re.compile(r"CUDA lazy loading is not enabled\. "),
@@ -211,9 +216,16 @@ _BENIGN = (
         "https://github.com/microsoft/onnxruntime/issues/22164",
     ),
 )
+# read from its typed event (embedded_memory_cap), not from the text
+_EMBEDDED = _Benign(
+    "unknown embedded device",
+    re.compile(r"(?!)"),
+    "TensorRT did not find the Jetson module in its table and used a default memory cap; "
+    "the build goes on",
+    "https://github.com/marcoslucianops/DeepStream-Yolo/issues/420",
+)
 _BENIGN_ANY = re.compile("|".join(f"(?:{b.pattern.pattern})" for b in _BENIGN))
 _DLA_BENIGN = "DLA profile note in a GPU build"
-_CLAMPED = re.compile(r"weights outside the range of INT32 was clamped")
 # the fatal form of the embedded-device message stops the build (NVIDIA/TensorRT#2098)
 _FATAL_EMBEDDED = re.compile(r"Assertion upperBound != 0 failed\. Unknown embedded device")
 
@@ -233,7 +245,7 @@ _FATAL_EMBEDDED = re.compile(r"Assertion upperBound != 0 failed\. Unknown embedd
 def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
     """Known harmless messages, by kind, with counts."""
     texts = message_lines(ctx)
-    if not texts:
+    if not texts and not ctx.events(EmbeddedMemoryCap):
         return
     from trtlog.findings.rules.build_process import uses_dla
 
@@ -242,6 +254,9 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
     causes = {t.line for o in ctx.outcomes for t in o.exceptions if t.fatal}
     causes.update(o.line for o in ctx.outcomes if o.value in ("failed", "killed") and o.line)
     found: dict[str, list[int]] = {}
+    caps = [e.span[0] for e in ctx.events(EmbeddedMemoryCap)]
+    if caps:
+        found[_EMBEDDED.key] = caps
     for n, text in texts:
         if n in causes:
             continue
@@ -256,11 +271,11 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
                 continue
             found.setdefault(benign.key, []).append(n)
             break
-    if "INT64 weights cast to INT32" in found and any(_CLAMPED.search(text) for _n, text in texts):
+    if "INT64 weights cast to INT32" in found and ctx.events(OnnxInt32Clamped):
         del found["INT64 weights cast to INT32"]  # values did not fit: not harmless
     if not found:
         return
-    by_key = {b.key: b for b in _BENIGN}
+    by_key = {b.key: b for b in (_EMBEDDED, *_BENIGN)}
     parts = [f"{key} ({len(lines)} times): {by_key[key].why}" for key, lines in found.items()]
     count = sum(len(lines) for lines in found.values())
     lines = sorted(n for ns in found.values() for n in ns[:50])
@@ -272,15 +287,11 @@ def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
         "none: these messages do not change the engine",
         "nothing to do; look elsewhere for the cause of a problem",
         lines=lines,
+        line_count=count,
     )
 
 
 # -- engine-from-other-device -----------------------------------------------------------------
-
-_OTHER_DEVICE = re.compile(
-    r"Using an engine plan file across different models of devices is not recommended"
-)
-_HARDWARE_COMPAT = re.compile(r"hardwareCompatibilityLevel|Hardware Compatibility Level: (?!None)")
 
 
 @rule(
@@ -294,11 +305,13 @@ _HARDWARE_COMPAT = re.compile(r"hardwareCompatibilityLevel|Hardware Compatibilit
 )
 def check_engine_from_other_device(ctx: LintContext) -> Iterator[Finding]:
     """The runtime's warning that the plan file comes from another device model."""
-    hits = _find(ctx, _OTHER_DEVICE)
+    hits = ctx.events(PlanCrossDeviceWarning)
     if not hits:
         return
-    if any(_HARDWARE_COMPAT.search(text) for _n, text in message_lines(ctx)):
-        return
+    level = (ctx.option("Hardware Compatibility Level") or "None").strip()
+    command = (ctx.build.command_line or "") if ctx.build is not None else ""
+    if level != "None" or "--hardwareCompatibilityLevel" in command:
+        return  # engines built to move between GPUs
     yield make(
         ctx,
         check_engine_from_other_device,
@@ -308,18 +321,12 @@ def check_engine_from_other_device(ctx: LintContext) -> Iterator[Finding]:
         "its tactics were timed on another GPU: it may run slower or fail",
         "build the engine on the GPU model it runs on (ignore the message if both are the "
         "same model), or build with --hardwareCompatibilityLevel when it must move",
-        lines=[n for n, _m in hits[:20]],
+        lines=[e.span[0] for e in hits[:20]],
+        line_count=len(hits),
     )
 
 
 # -- int8-disabled-by-integration -------------------------------------------------------------
-
-_INT8_DISABLED = re.compile(
-    r"INT8 calibration file not specified\. Trying FP16 mode"
-    r"|INT8 not supported by platform\. Trying FP16 mode"
-    r"|requested fasted precision for device \w+ without providing valid calibrator, "
-    r"disabling INT8"
-)
 
 
 @rule(
@@ -333,13 +340,13 @@ _INT8_DISABLED = re.compile(
 )
 def check_int8_disabled_by_integration(ctx: LintContext) -> Iterator[Finding]:
     """DeepStream's and jetson-inference's silent fall back from INT8 to FP16."""
-    hits = _find(ctx, _INT8_DISABLED)
+    hits = ctx.events(Int8Fallback)
     if not hits:
         return
-    first = hits[0][1].group(0)
-    if "calibration file" in first:
+    first = hits[0].text
+    if hits[0].reason == "no_calibration_file":
         fix = "give the INT8 calibration file (int8-calib-file) in the nvinfer config"
-    elif "platform" in first:
+    elif hits[0].reason == "platform":
         fix = "run INT8 on a GPU with fast INT8, or ask for FP16 explicitly (network-mode=2)"
     else:
         fix = "provide a calibrator (or a calibration cache), or ask for FP16 explicitly"
@@ -351,23 +358,17 @@ def check_int8_disabled_by_integration(ctx: LintContext) -> Iterator[Finding]:
         "the engine runs FP16, slower than the INT8 engine asked for, and its file name may "
         "still say int8",
         fix,
-        lines=[n for n, _m in hits[:20]],
+        lines=[e.span[0] for e in hits[:20]],
+        line_count=len(hits),
     )
 
 
 # -- fp16-weights-converted -------------------------------------------------------------------
 
-_WEIGHTS_ISSUE = re.compile(
-    r"Weights \[name=(?P<name>.+?)\] had the following issues when converted to FP16"
-)
-_WEIGHTS_DETAIL = re.compile(
-    r"- (?:Subnormal FP16 values detected|Values? (?:exceeds?|outside).*FP16|"
-    r"\d+ weights are affected by this issue: .*)"
-)
-_WEIGHTS_SUMMARY = re.compile(
-    r"TensorRT encountered issues when converting weights between types and that could "
-    r"affect accuracy"
-)
+
+def _span(event: EventBase) -> tuple[int, int]:
+    """The event's lines as a range's bounds."""
+    return event.span[0], event.span[1] + 1
 
 
 @rule(
@@ -381,21 +382,12 @@ _WEIGHTS_SUMMARY = re.compile(
 )
 def check_fp16_weights_converted(ctx: LintContext) -> Iterator[Finding]:
     """``Weights [name=...] had the following issues`` and the 8.5+ summary, per layer."""
-    texts = message_lines(ctx)
     layers: dict[str, list[int]] = {}
-    summary: list[int] = []
-    details: list[int] = []
-    for n, text in texts:
-        if "eights" not in text and "FP16" not in text:
-            continue
-        m = _WEIGHTS_ISSUE.search(text)
-        if m is not None:
-            name = m.group("name").removesuffix(".weight").removesuffix(".bias")
-            layers.setdefault(name, []).append(n)
-        elif _WEIGHTS_SUMMARY.search(text):
-            summary.append(n)
-        elif _WEIGHTS_DETAIL.search(text):
-            details.append(n)
+    for e in ctx.events(WeightsFp16Issues):
+        name = e.weights.removesuffix(".weight").removesuffix(".bias")
+        layers.setdefault(name, []).extend(range(e.span[0], e.span[1] + 1))
+    # the 8.5+ summary: its issue lines belong to the event (and the verbose weights lists)
+    summary = [n for e in ctx.events(WeightsConversionWarning) for n in range(*_span(e))]
     if not layers and not summary:
         return
     names = list(layers)
@@ -420,14 +412,13 @@ def check_fp16_weights_converted(ctx: LintContext) -> Iterator[Finding]:
         "compare the FP16 outputs with FP32; if accuracy dropped, keep the named layers in FP32 "
         "(--layerPrecisions with --precisionConstraints=obey) or retrain with weight "
         "regularization",
-        lines=sorted({*[n for ns in layers.values() for n in ns[:5]], *summary, *details[:50]}),
+        lines=sorted({*[n for ns in layers.values() for n in ns[:5]], *summary[:50]}),
         names=names,
     )
 
 
 # -- low-precision-unsupported-gpu ------------------------------------------------------------
 
-_CC = re.compile(r"Compute Capability: (\d+)\.(\d+)")
 _KERNEL_MARK = {"FP8": ("e4m3", "e5m2"), "FP4": ("e2m1",)}
 
 
@@ -486,11 +477,13 @@ def check_low_precision_unsupported_gpu(ctx: LintContext) -> Iterator[Finding]:
     build = ctx.build
     if build is None:
         return
-    device = [(n, m) for n, text in message_lines(ctx) if (m := _CC.search(text))]
-    if not device:
+    from trtlog.findings.rules.hardware import compute_capability
+
+    found_cc = compute_capability(ctx, exact=True)
+    if found_cc is None:
         return
-    n_cc, m_cc = device[-1]
-    cc = (int(m_cc.group(1)), int(m_cc.group(2)))
+    cc, n_cc_line = found_cc
+    n_cc = n_cc_line or 0
     needs = {"FP4": (10, 0), "FP8": (8, 9)}
     wanted = [name for name, needed in needs.items() if cc < needed]  # else the GPU runs it
     shown = _low_precision_lines(ctx, wanted) if wanted else {}

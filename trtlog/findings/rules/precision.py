@@ -9,14 +9,13 @@ model, and an FP32 model runs in FP32 (``strongly-typed-fp32``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from trtlog.engine.model import EngineLayer
 from trtlog.events import (
     Fp16NoNativeSupport,
     NonconformingImplementation,
-    Unrecognized,
+    StrictTypeViolation,
 )
 from trtlog.findings.advice import fp16_flag
 from trtlog.findings.base import make, rule
@@ -116,14 +115,11 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
             "add --precisionConstraints=prefer (or obey) so the per-layer precisions are applied",
             lines=[n for n in (key, line) if n] + [e.span[0] for e in ignored[:20]],
             names=layers,
+            line_count=len([n for n in (key, line) if n]) + len(ignored),
         )
-    strict = [
-        (e, m)
-        for e in ctx.events(Unrecognized)
-        if (m := _STRICT_MODE.search(e.message)) is not None
-    ]
+    strict = ctx.events(StrictTypeViolation)
     if strict:
-        layers = list(dict.fromkeys(m.group("layer") for _e, m in strict))
+        layers = list(dict.fromkeys(e.layer for e in strict))
         shown = ", ".join(short(x, 60) for x in layers[:3]) + (
             f" and {len(layers) - 3} more" if len(layers) > 3 else ""
         )
@@ -136,7 +132,8 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
             "the layers run in another precision than requested (7.x-8.2 strict types)",
             "check that the requested precision has kernels for these layers (an INT8 layer "
             "needs INT8 inputs and outputs, FP16 needs --fp16), or drop the per-layer request",
-            lines=[e.span[0] for e, _m in strict[:20]],
+            lines=[e.span[0] for e in strict[:20]],
+            line_count=len(strict),
             names=layers,
         )
     for e in ctx.events(Fp16NoNativeSupport):
@@ -151,11 +148,6 @@ def check_precision_fallback(ctx: LintContext) -> Iterator[Finding]:
         )
         break
 
-
-# 7.x-8.2 with kSTRICT_TYPES (NVIDIA/TensorRT#1231, #2462)
-_STRICT_MODE = re.compile(
-    r"No implementation of layer (?P<layer>.+?) obeys the requested constraints in strict mode"
-)
 
 # the types a strongly typed build gets only when the model asks for them
 _REDUCED = frozenset({"FP16", "BF16", "FP8", "INT8", "FP4", "INT4"})

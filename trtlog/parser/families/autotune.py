@@ -122,6 +122,30 @@ class AutotuneTransformer(BaseTransformer):
             "available_bytes": available,
         }
 
+    def strict_type_violation(self, layer: Token, _rest: Token | None) -> Fields:
+        return {"kind": "strict_type_violation", "layer": str(layer)}
+
+    def tactic_fast_skipped(self, tactic: int) -> Fields:
+        return {"kind": "tactic_fast_skipped", "tactic": tactic}
+
+    @staticmethod
+    def _sparsity(kind: str, count: int, names: Token | None, myelin: bool) -> Fields:
+        # ", " separates the layers; a fused layer's own " + " stays inside its name
+        layers = tuple(str(names)[1:].split(", ")) if names is not None else ()
+        return {"kind": kind, "count": count, "layers": layers, "myelin": myelin}
+
+    def sparsity_eligible(self, count: int, names: Token | None) -> Fields:
+        return self._sparsity("sparsity_eligible", count, names, False)
+
+    def sparsity_eligible_myelin(self, count: int, names: Token | None) -> Fields:
+        return self._sparsity("sparsity_eligible", count, names, True)
+
+    def sparsity_chosen(self, count: int, names: Token | None) -> Fields:
+        return self._sparsity("sparsity_chosen", count, names, False)
+
+    def sparsity_chosen_myelin(self, count: int, names: Token | None) -> Fields:
+        return self._sparsity("sparsity_chosen", count, names, True)
+
     def tactic_only_option(self, tactic: int) -> Fields:
         return {"kind": "tactic_skipped", "tactic": tactic, "only_option": True}
 
@@ -537,6 +561,9 @@ FAMILY = Family(
     ),
     routed=(
         "tactic_line",
+        "tactic_fast_skip",
+        "strict_type_violation",
+        "sparsity_layers",
         "tactic_named",
         "fastest_tactic",
         "tactic_name_set",

@@ -294,6 +294,12 @@ class HeaderTransformer(BaseTransformer):
     def lazy_loading_on(self) -> Fields:
         return _library("lazy_loading", "CUDA lazy loading is enabled.", enabled=True)
 
+    def tf32_unsupported(self) -> Fields:
+        return {"kind": "tf32_unsupported"}
+
+    def profile_sharing_deprecated(self) -> Fields:
+        return {"kind": "profile_sharing_deprecated"}
+
     def lazy_loading_off(self, text: Token) -> Fields:
         return _library("lazy_loading", str(text), enabled=False)
 
@@ -558,5 +564,6 @@ FAMILY = Family(
         "trt_version",
         "plugin_loading",
         "library_note",
+        "builder_flag_note",
     ),
 )

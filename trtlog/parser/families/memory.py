@@ -39,6 +39,21 @@ _RUNTIME = {
 class MemoryTransformer(BaseTransformer):
     """Builds memory events."""
 
+    def weights_fp16_issues(self, weights: Token, *rest: Token | str | None) -> Fields:
+        issues = tuple(x for x in rest[:-1] if isinstance(x, str))
+        return {
+            "kind": "weights_fp16_issues",
+            "weights": str(weights),
+            "issues": issues,
+            "advice": rest[-1] is not None if rest else False,
+        }
+
+    def fp16_issue(self, _start: Token, text: Token) -> str:
+        return str(text).strip()
+
+    def embedded_memory_cap(self, cap: int) -> Fields:
+        return {"kind": "embedded_memory_cap", "cap_mib": cap}
+
     def memory_change(
         self, phase: Token, cpu_delta: int, gpu_delta: int, cpu: int, gpu: int
     ) -> Fields:
@@ -230,6 +245,18 @@ _WEIGHTS_LINES = (
 )
 
 
+def _is_fp16_issue_line(message: str) -> bool:
+    return message.startswith((" - ", "- ", _FP16_ADVICE)) and (
+        " weights are affected by this issue: " not in message
+    )
+
+
+_FP16_ADVICE = (
+    "If this is not the desired behavior, please modify the weights or retrain with "
+    "regularization to reduce"
+)
+
+
 def _is_weights_line(message: str) -> bool:
     return message.startswith(_WEIGHTS_LINES) or (
         message.startswith("- ") and " weights are affected by this issue: " in message
@@ -263,12 +290,19 @@ FAMILY = Family(
             then="weights_conversion",
         ),
         Rule("max_batch_warning", prefix="The getMaxBatchSize() function should not be used"),
+        Rule(
+            "weights_fp16_issues",
+            prefix="Weights [name=",
+            then="weights_fp16_issue_lines",
+            bare=True,
+        ),
         Rule("plan_cross_device_warning", prefix="Using an engine plan file across different"),
         Rule("runtime_memory_verbose", prefix="Total per-runner "),
         Rule("runtime_memory_verbose", prefix="Allocated activation device memory of size "),
         Rule("runtime_memory_verbose", prefix="Allocated device scratch memory of size "),
     ),
     routed=(
+        "embedded_memory_cap",
         "memory_change",
         "memory_snapshot",
         "block_assignment_phase",
@@ -286,6 +320,12 @@ FAMILY = Family(
         "runtime_memory_verbose",
     ),
     continuations=(
+        Continuation(
+            "weights_fp16_issue_lines",
+            bare=_is_fp16_issue_line,
+            enveloped=_is_fp16_issue_line,
+            max_lines=20,
+        ),
         Continuation(
             "weights_conversion",
             bare=_is_weights_line,

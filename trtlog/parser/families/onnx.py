@@ -311,6 +311,12 @@ class OnnxTransformer(BaseTransformer):
     def onnx_int64_weights(self) -> Fields:
         return {"kind": "onnx_int64_weights"}
 
+    def onnx_int32_clamped(self) -> Fields:
+        return {"kind": "onnx_int32_clamped"}
+
+    def onnx_weights_transposed(self, weights: Token) -> Fields:
+        return {"kind": "onnx_weights_transposed", "weights": str(weights)}
+
     def onnx_int64_binding(self, io: Token, tensor: Token) -> Fields:
         return {"kind": "onnx_int64_binding", "io": str(io), "tensor": str(tensor)}
 
@@ -668,6 +674,8 @@ FAMILY = Family(
             then="deconvolution_params",
         ),
         Rule("onnx_int64_weights", prefix="Your ONNX model has been generated with INT64"),
+        Rule("onnx_int32_clamped", prefix="One or more weights outside the range of INT32"),
+        Rule("onnx_weights_transposed", prefix="Weights ", contains=" has been transposed with"),
         Rule("onnx_int64_binding", prefix="Make sure ", contains=" has Int64 binding."),
         Rule("onnx_opset_warning", prefix="TensorRT supports ONNX graphs generated with"),
         Rule("onnx_plugin_fallback", prefix="Searching for plugin"),

@@ -295,6 +295,12 @@ class OptimizerTransformer(BaseTransformer):
     def dla_offloaded(self, layer: Token) -> Fields:
         return {"kind": "dla_offloaded", "layer": str(layer)}
 
+    def dla_subgraph_limit(self, limit: int, layer: Token) -> Fields:
+        return {"kind": "dla_subgraph_limit", "limit": limit, "layer": str(layer)}
+
+    def dla_profile_fallback(self) -> Fields:
+        return {"kind": "dla_profile_fallback"}
+
     def dla_fallback_default(self, layer: Token) -> Fields:
         return _fallback("not_supported", layer=str(layer))
 
@@ -382,6 +388,8 @@ FAMILY = Family(
         Rule("dla_fallback", prefix="Layer '", contains=": Unsupported on DLA."),
         Rule("dla_fallback", prefix="DLA only supports FP16 and Int8 precision type."),
         Rule("dla_fallback", prefix="setDefaultDeviceType was called but no layer"),
+        Rule("dla_subgraph_limit", prefix="DLA supports only "),
+        Rule("dla_profile_fallback", prefix="DLA requests all profiles have same min, max"),
         Rule("dla_fallback", contains=": DLA cores do not support "),
     ),
     routed=(

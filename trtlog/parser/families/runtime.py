@@ -52,6 +52,29 @@ _COV = re.compile(r"coefficient of variance = ([-+0-9.eE]+|inf|nan)%")
 class RuntimeTransformer(BaseTransformer):
     """Builds runtime events."""
 
+    def logger_differs(self, rest: Token) -> Fields:
+        return {"kind": "logger_differs", "text": str(rest)}
+
+    def int8_fallback_no_calibration_file(self, _source: Token | None) -> Fields:
+        text = "INT8 calibration file not specified. Trying FP16 mode."
+        return {"kind": "int8_fallback", "reason": "no_calibration_file", "text": text}
+
+    def int8_fallback_platform(self, _source: Token | None) -> Fields:
+        text = "INT8 not supported by platform. Trying FP16 mode."
+        return {"kind": "int8_fallback", "reason": "platform", "text": text}
+
+    def int8_fallback_no_calibrator(self, device: Token) -> Fields:
+        text = (
+            f"requested fasted precision for device {device} without providing valid "
+            "calibrator, disabling INT8"
+        )
+        return {
+            "kind": "int8_fallback",
+            "reason": "no_calibrator",
+            "device": str(device),
+            "text": text,
+        }
+
     PNUM = staticmethod(_pnum)
 
     # -- §K.1 -------------------------------------------------------------------------------------
@@ -608,12 +631,24 @@ FAMILY = Family(
         Rule("ref_pair", prefix="    loadRefOutputs: {"),
         Rule("ref_pair", prefix="  loadInputs: {"),
         Rule("ref_pair", prefix="  loadRefOutputs: {"),
+        # DeepStream's source location comes first: found by the text after it (pasted
+        # without an envelope too: the text is specific)
+        Rule(
+            "int8_fallback",
+            contains="INT8 calibration file not specified. Trying FP16 mode.",
+            bare=True,
+        ),
+        Rule(
+            "int8_fallback", contains="INT8 not supported by platform. Trying FP16 mode.", bare=True
+        ),
+        Rule("int8_fallback", prefix="requested fasted precision for device ", bare=True),
         Rule("tuning_iteration", prefix="Expanded to ", contains=" build route configurations"),
         # --dryRun lists the routes as "[<i>]:<route>" lines, until the &&&& banner
         Rule("tuning_dry_run", prefix="--dryRun: ", enters=_TUNING_ROUTES),
         Rule("tuning_route", prefix="[", contains="]:", section=_TUNING_ROUTES),
     ),
     routed=(
+        "logger_differs",
         "persistent_cache_limit",
         "input_fill",
         "opt_profile_header",
