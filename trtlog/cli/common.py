@@ -35,6 +35,7 @@ __all__ = [
     "open_file",
     "output_folder",
     "parse_log",
+    "select_build",
     "select_run",
     "side",
     "table",
@@ -98,7 +99,7 @@ def parse_log(path: str) -> Any:
 
 
 def add_run_option(p: argparse.ArgumentParser) -> None:
-    """Add ``--run N`` (1-based) to a command that reads one log."""
+    """Add ``--run N`` and ``--build N`` (1-based) to a command that reads one log."""
     p.add_argument(
         "--run",
         type=int,
@@ -106,6 +107,14 @@ def add_run_option(p: argparse.ArgumentParser) -> None:
         dest="run_number",
         help="the trtexec run to use when the file holds several (1 = the first; default: "
         "the last, with a note on stderr)",
+    )
+    p.add_argument(
+        "--build",
+        type=int,
+        metavar="N",
+        dest="build_number",
+        help="the engine build of that run to use when it holds several (a program calling "
+        "build_serialized_network more than once; 1 = the first; default: the last)",
     )
 
 
@@ -140,21 +149,50 @@ def select_run(build: Any, args: argparse.Namespace, *, quiet: bool = False) -> 
     """
     runs = build.runs
     number: int | None = getattr(args, "run_number", None)
+    quiet = quiet or bool(getattr(args, "quiet", False))
     if number is not None:
         if not 1 <= number <= max(len(runs), 1):
             raise UsageError(
                 f"--run {number}: the log has {len(runs)} trtexec run(s), numbered from 1"
             )
-        return build.for_run(number - 1) if runs else build
+        return select_build(build.for_run(number - 1) if runs else build, args, quiet=quiet)
     if len(runs) <= 1:
-        return build
+        return select_build(build, args, quiet=quiet)
     last = runs[-1]
-    if not quiet and not args.quiet:
+    if not quiet:
         sys.stderr.write(
             f"trtlog: note: the log holds {len(runs)} trtexec runs; using run {len(runs)} "
             f"(lines {last.first_line}-{last.last_line}); --run N picks another\n"
         )
-    return build.for_run(len(runs) - 1)
+    return select_build(build.for_run(len(runs) - 1), args, quiet=quiet)
+
+
+def select_build(run: Any, args: argparse.Namespace, *, quiet: bool = False) -> Any:
+    """The engine build ``--build N`` names (1-based) of one run, or its last, saying so.
+
+    ``run`` is a log of one run (:func:`select_run` picks it). A run that built several
+    engines (a program calling ``build_serialized_network`` more than once) is never mixed:
+    the command works on one build, the last unless ``--build N`` names another.
+    """
+    builds = run.builds
+    number: int | None = getattr(args, "build_number", None)
+    if number is not None:
+        if not 1 <= number <= max(len(builds), 1):
+            raise UsageError(
+                f"--build {number}: the run has {max(len(builds), 1)} engine build(s), "
+                "numbered from 1"
+            )
+        return run.for_build(number - 1) if builds else run
+    if len(builds) <= 1:
+        return run
+    last = builds[-1]
+    if not quiet:
+        sys.stderr.write(
+            f"trtlog: note: the run holds {len(builds)} engine builds; using build "
+            f"{len(builds)} (lines {last.first_line}-{last.last_line}); --build N picks "
+            "another\n"
+        )
+    return run.for_build(len(builds) - 1)
 
 
 def log_for(path: str, args: argparse.Namespace) -> Any:

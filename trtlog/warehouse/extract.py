@@ -29,6 +29,7 @@ import pyarrow as pa
 
 from trtlog._version import __version__
 from trtlog.buildlog.parsing import parse
+from trtlog.buildlog.performance import split_runs
 from trtlog.errors import InputError
 from trtlog.exports import load_engine, load_profile, load_times
 from trtlog.warehouse.files import BuildSpec, InputFile, Role
@@ -40,7 +41,6 @@ from trtlog.warehouse.tables import (
     now,
     rows_table,
     run_tables,
-    split_runs,
     target_run,
 )
 

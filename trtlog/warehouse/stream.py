@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from trtlog.buildlog.header import derive_header
 from trtlog.buildlog.model import Build, SourceMeta
 from trtlog.buildlog.parsing import iter_events
+from trtlog.buildlog.performance import split_runs
 from trtlog.warehouse.files import BuildSpec, InputFile
 from trtlog.warehouse.tables import (
     Loaded,
@@ -46,7 +47,6 @@ from trtlog.warehouse.tables import (
     StreamedTactics,
     frame_table,
     run_tables,
-    split_runs,
     target_run,
 )
 

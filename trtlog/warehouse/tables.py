@@ -41,7 +41,6 @@ __all__ = [
     "now",
     "rows_table",
     "run_tables",
-    "split_runs",
     "target_run",
 ]
 
@@ -108,13 +107,6 @@ def target_run(build: Build, paths: dict[Role, str]) -> int:
         if any(name and name in command for name in names):
             return run.index
     return max(len(build.runs) - 1, 0)
-
-
-def split_runs(value: Any, runs: int) -> list[Any] | None:
-    """A profile or timing trace with one array per log run, as one object per run."""
-    if value is None or runs < 2 or len(value.runs) != runs:
-        return None
-    return [value.model_copy(update={"runs": (r,)}) for r in value.runs]
 
 
 def _engine_of(build: Build | None, engine_json: Engine | None, profile: Profile | None) -> Any:
