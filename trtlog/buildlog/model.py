@@ -145,7 +145,9 @@ class Build(ExactJson):
         self._materialize()
         state = super().__getstate__()
         state["__dict__"] = {
-            k: v for k, v in state["__dict__"].items() if k not in ("_store", "_views")
+            k: v
+            for k, v in state["__dict__"].items()
+            if k not in ("_store", "_views", "_text_owner")
         }
         return state
 
@@ -206,11 +208,14 @@ class Build(ExactJson):
     @cached_property
     def lines(self) -> list[str]:
         """Every input line, decoded, with its own line ending (line ``n`` is ``lines[n-1]``)."""
-        return list(iter_lines(self.text))
+        owner = self.__dict__.get("_text_owner")
+        return owner.lines if owner is not None else list(iter_lines(self.text))
 
     @cached_property
     def _line_starts(self) -> array[int]:
-        return line_starts(self.text)
+        # a view (a run, build or round) shares its file's text: and the index of its lines
+        owner = self.__dict__.get("_text_owner")
+        return owner._line_starts if owner is not None else line_starts(self.text)
 
     @property
     def line_count(self) -> int:
@@ -465,7 +470,7 @@ class Build(ExactJson):
         that build's (a build or round of a run keeps its run's options).
         """
         if like is not None:
-            return Build.model_construct(
+            view = Build.model_construct(
                 source=self.source,
                 text=self.text,
                 events=events,
@@ -475,20 +480,24 @@ class Build(ExactJson):
                 options=like.options,
                 device=like.device,
             )
-        header = derive_header(events, self.line_count)
-        run = runs[0] if len(runs) == 1 else None
-        return Build.model_construct(
-            source=self.source,
-            text=self.text,
-            events=events,
-            runs=runs,
-            trt_version=(run.trt_version if run else None)
-            or header.trt_version
-            or self.trt_version,
-            command_line=(run.command_line if run else None) or header.command_line,
-            options=header.options,
-            device=header.device or self.device,
-        )
+        else:
+            header = derive_header(events, self.line_count)
+            run = runs[0] if len(runs) == 1 else None
+            view = Build.model_construct(
+                source=self.source,
+                text=self.text,
+                events=events,
+                runs=runs,
+                trt_version=(run.trt_version if run else None)
+                or header.trt_version
+                or self.trt_version,
+                command_line=(run.command_line if run else None) or header.command_line,
+                options=header.options,
+                device=header.device or self.device,
+            )
+        # the file's line index is made once, whatever the number of views
+        put(view, "_text_owner", self.__dict__.get("_text_owner") or self)
+        return view
 
     def for_build(self, index: int) -> Build:
         """The log as one engine build (0-based ``index`` into :attr:`builds`) saw it.

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from trtlog._display import clip
+from trtlog._pydantic import put
 from trtlog.buildlog import Build
 from trtlog.buildlog.builds import EngineBuild
 from trtlog.buildlog.passes import (
@@ -143,9 +144,7 @@ def summarize(
     if n_runs > 1:
         index = n_runs - 1 if run is None else run
         scope_run = build.for_run(index)
-        views = [build.for_run(i) for i in range(n_runs)]  # each made once (Build._views)
-        runs_table = [_run_row(view) for view in views]
-        differ = _differences(views)
+        runs_table, differ = _runs_table(build)
     else:
         scope_run = build.for_run(run) if run is not None else build
     current = scope_run.runs[0] if scope_run.runs else None
@@ -470,6 +469,21 @@ def _column_figures(columns: Mapping[str, Any]) -> dict[str, int]:
         "layers_timed": distinct(timed),
         "reformat_layers_timed": distinct(timed & reformat),
     }
+
+
+def _runs_table(build: Build) -> tuple[list[RunRow], list[str]]:
+    """The run table of a file of several runs, and the options that differ between them.
+
+    Made once per build and kept with it: the warehouse summarizes every run of a file, and
+    each summary shows the same table (a second walk per run would cost runs x events).
+    """
+    found = build.__dict__.get("_runs_table")
+    if found is None:
+        views = [build.for_run(i) for i in range(len(build.runs))]  # each made once
+        found = ([_run_row(view) for view in views], _differences(views))
+        put(build, "_runs_table", found)
+    rows, differ = found
+    return list(rows), list(differ)
 
 
 def _chosen_build(builds: Sequence[EngineBuild], number: int | None) -> EngineBuild | None:

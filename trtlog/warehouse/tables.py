@@ -130,6 +130,8 @@ def run_tables(
     started: float,
     streamed: StreamedTactics | None = None,
     bulk: tuple[int, int] = (0, 0),
+    engine_build: int | None = None,
+    engine_builds: int = 1,
 ) -> Iterator[Piece]:
     """The rows of one run of a log.
 
@@ -172,6 +174,8 @@ def run_tables(
     row.update(
         run=run_index,
         runs=n_runs,
+        engine_build=engine_build,
+        engine_builds=engine_builds,
         table_rows=counts,
         parse_seconds=parse_seconds,
         ingest_seconds=time.perf_counter() - started,
