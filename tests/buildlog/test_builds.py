@@ -6,6 +6,7 @@ Each build's figures are checked against the raw text of a real program that cal
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -163,3 +164,52 @@ def test_times_of_a_sweep_pair_with_the_run_shown(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert f"(its array 7: the run shown): {arrays[6]} inferences" in out
     assert arrays[6] != arrays[0]  # before, run 7 was shown with the first array's
+
+
+def test_every_command_addresses_a_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """events, diff and report take --build (and --build-a/--build-b) as summary does."""
+    build = trtlog.parse(TWO)
+    first, second = build.builds
+    assert main(["events", str(TWO), "--build", "1", "--format", "jsonl"]) == 0
+    lines = [json.loads(x)["span"][0] for x in capsys.readouterr().out.splitlines()]
+    assert lines and all(first.contains(n) for n in lines)
+    assert main(["events", str(TWO), "--run", "1", "--format", "jsonl"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == build.event_count  # the whole run
+    from trtlog.html.inputs import side
+
+    shown = side(TWO, engine_build=0)
+    assert shown.run_note is not None and "this page shows build 1 (lines 1-24)" in shown.run_note
+    assert shown.build is not None
+    assert [e.span for e in shown.build.events] == [e.span for e in build.for_build(0).events]
+    last = side(TWO)
+    assert last.run_note is not None and f"lines {second.first_line}-{second.last_line}" in (
+        last.run_note
+    )
+    with pytest.raises(ValueError, match="2 engine builds"):
+        side(TWO, engine_build=2)
+    page = tmp_path / "p.html"
+    assert main(["report", str(TWO), "-o", str(page), "--build", "1"]) == 0
+    assert "this page shows build 1" in page.read_text(encoding="utf-8")
+
+
+@needs_corpus
+def test_diff_compares_two_builds_of_one_program(capsys: pytest.CaptureFixture[str]) -> None:
+    """Build 1 (LAYER_NAMES_ONLY) against build 3 (DETAILED) of the cookbook program."""
+    build = trtlog.parse(THREE)
+    layers = [len(build.for_build(i).engine.layers) for i in (0, 2)]  # type: ignore[union-attr]
+    # the engine listings of each build, counted in the raw text between its engine line
+    # and the next build
+    text = THREE.read_text(encoding="utf-8").split("\n")
+    listed = [
+        sum(1 for line in text[b.engine_line : b.last_line] if line.startswith("Layer("))
+        for b in (build.builds[0], build.builds[2])
+    ]
+    assert main(["diff", str(THREE), str(THREE), "--build-a", "1", "--build-b", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith(
+        f"log, {layers[0]} layers (builder listing: types and formats), optimizer passes"
+    )
+    assert f"log, {layers[1]} layers (detailed)" in out[1]
+    assert layers[0] == listed[0]

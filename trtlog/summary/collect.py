@@ -120,12 +120,12 @@ def summarize(
         times: an ``--exportTimes`` file of the same run, summarised under the performance.
             When it holds one array per run of the log (trtexec appends one per run), the
             array of the run described (``Summary.times_run`` says which).
-        tactics: the ``tactics_frame()`` of the build summarized (the run, and the round that
-            gave the engine when the builder ran several), when the caller has made it
-            already, or its columns (:func:`trtlog.buildlog.tactics.tactic_columns` of the same
-            build: ``trtlog report`` reads them without making the frame); by default
-            summarize makes them. The tactic figures are counted from it, so it must be that
-            frame.
+        tactics: the ``tactics_frame()`` of the build summarized (the run's engine build, and
+            the round that gave the engine when the builder tried several), when the caller
+            has made it already, or its columns
+            (:func:`trtlog.buildlog.tactics.tactic_columns` of the same build: ``trtlog
+            report`` reads them without making the frame); by default summarize makes them.
+            The tactic figures are counted from it, so it must be that frame.
 
     Raises:
         IndexError: there is no such run or build.
@@ -154,10 +154,7 @@ def summarize(
     builds_table: list[BuildRow] = []
     if chosen is not None:
         scope_build = build.for_build(chosen.index)
-        rounds_of: Counter[int | None] = Counter(r.build for r in build.rounds)
-        builds_table = [
-            _build_row(build.for_build(b.index), b, rounds_of[b.index]) for b in run_builds
-        ]
+        builds_table = [_build_row(build.for_build(b.index), b) for b in run_builds]
     rounds = scope_build.rounds if len(scope_build.rounds) > 1 else ()
     kept = next((r for r in rounds if r.kept), None)
     scope = scope_build.for_round(kept.index) if kept is not None else scope_build
@@ -500,7 +497,7 @@ def _chosen_build(builds: Sequence[EngineBuild], number: int | None) -> EngineBu
     return builds[number] if len(builds) > 1 else None
 
 
-def _build_row(view: Build, b: EngineBuild, rounds: int) -> BuildRow:
+def _build_row(view: Build, b: EngineBuild) -> BuildRow:
     """The figures of one engine build (``view`` is ``Build.for_build`` of it)."""
     stages = view.of(LayerCount)
     graph = view.of(GraphBuildDone)
@@ -514,7 +511,7 @@ def _build_row(view: Build, b: EngineBuild, rounds: int) -> BuildRow:
         outcome=b.outcome,
         first_stage=_stage(stages[0]) if stages else None,
         last_stage=_stage(stages[-1]) if stages else None,
-        rounds=max(rounds, 1),
+        rounds=max(len(view.rounds), 1),
         graph_seconds=graph[0].seconds if graph else None,
         graph_optimization_seconds=_total(view.of(GraphOptTime)),
         tactic_selection_seconds=_total(view.of(TacticsDone)),
