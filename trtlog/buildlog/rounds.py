@@ -105,8 +105,11 @@ class RunIndex:
         return self.runs[max(i, 0)]
 
     def first_line(self, run: Run) -> int:
-        """The first line of ``run``: its banner, or line 1 for the first run."""
-        return 1 if run.index == self.runs[0].index else run.first_line
+        """The first line of ``run``: its banner, or line 1 for the file's first run.
+
+        (A view of one later run, ``Build.for_run``, keeps that run's own first line.)
+        """
+        return 1 if run.index == 0 else run.first_line
 
     def ranges(self) -> list[tuple[int, int, int]]:
         """``(run index, first line, last line)`` of every run, lines before the first in it."""
