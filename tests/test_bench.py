@@ -74,6 +74,10 @@ SMALL = {
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--breakdown", "--cold"],
         ["step 'merge graph' (wall):", "page data:", "engine layers:", "first round"],
     ),
+    "scale.py": (
+        ["--runs", "4", "8", "--commands", "summary", "lint"],
+        ["peak RSS MiB", "ratio summary: 8 runs / 4 runs", "ratio lint:"],
+    ),
     "report_steps.py": (
         ["--mb", "0.3", "--layers", "400", "--repeat", "1", "--skip", "merge graph"],
         ["parse of the log", "writing the page", "steps / parse per round:"],

@@ -40,6 +40,7 @@ LAYERS: dict[str, int] = {
     "trtlog.exports": 3,
     # facts derived once from events
     "trtlog.buildlog.rounds": 4,
+    "trtlog.buildlog.builds": 4,
     "trtlog.buildlog.passes": 4,
     "trtlog.buildlog.performance": 4,
     "trtlog.buildlog.tactics": 4,

@@ -12,6 +12,7 @@ modules; the methods here that return them are one-line conveniences.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from functools import cached_property
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from trtlog._display import clip, html_table, plural, top_counts
 from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused, put
+from trtlog.buildlog.builds import BUILD_KINDS, BuildIndex, EngineBuild, derive_builds
 from trtlog.buildlog.header import Device, Options, Run, derive_header
 from trtlog.buildlog.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
 from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
@@ -142,7 +144,11 @@ class Build(ExactJson):
     def __getstate__(self) -> dict[Any, Any]:
         self._materialize()
         state = super().__getstate__()
-        state["__dict__"] = {k: v for k, v in state["__dict__"].items() if k != "_store"}
+        state["__dict__"] = {
+            k: v
+            for k, v in state["__dict__"].items()
+            if k not in ("_store", "_views", "_text_owner")
+        }
         return state
 
     def __eq__(self, other: object) -> bool:
@@ -202,11 +208,14 @@ class Build(ExactJson):
     @cached_property
     def lines(self) -> list[str]:
         """Every input line, decoded, with its own line ending (line ``n`` is ``lines[n-1]``)."""
-        return list(iter_lines(self.text))
+        owner = self.__dict__.get("_text_owner")
+        return owner.lines if owner is not None else list(iter_lines(self.text))
 
     @cached_property
     def _line_starts(self) -> array[int]:
-        return line_starts(self.text)
+        # a view (a run, build or round) shares its file's text: and the index of its lines
+        owner = self.__dict__.get("_text_owner")
+        return owner._line_starts if owner is not None else line_starts(self.text)
 
     @property
     def line_count(self) -> int:
@@ -313,18 +322,75 @@ class Build(ExactJson):
     def events_in_run(self, index: int) -> list[Event]:
         """The events of run ``index`` (0-based): those of :meth:`for_run`."""
         first, last = self._run_lines(self.runs[index])
-        return [e for e in self.events if first <= e.span[0] <= last]
+        return self.events_between(first, last)
 
     def _run_lines(self, run: Run) -> tuple[int, int]:
         return self.run_index.first_line(run), run.last_line
 
     @cached_property
-    def rounds(self) -> tuple[Round, ...]:
-        """The builder rounds of every run, in file order (see :mod:`trtlog.buildlog.rounds`).
+    def _event_firsts(self) -> array[int]:
+        # the first line of every event, in file order (spans never overlap): the one index
+        # every per-run, per-build and per-round view slices
+        return array("q", (e.span[0] for e in self.events))
 
-        TensorRT 8.6+ may build the network once per backend strategy it tries; each round
-        has its own optimizer stages, tactic selection and engine generation, and one of them
-        gives the engine (``Round.kept``). A run without backend strategies is one round.
+    def events_between(self, first: int, last: int) -> list[Event]:
+        """The events that start on lines ``first`` to ``last``, in file order.
+
+        A slice found by bisection over the events' first lines (built once per build): a
+        view of one run or build costs its own events, not the file's.
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> b = parse_text("[I] [TRT] Original: 5 layers\\n[I] [TRT] Final: 3 layers\\n")
+            >>> [e.span for e in b.events_between(2, 9)]
+            [(2, 2)]
+        """
+        firsts = self._event_firsts
+        return self.events[bisect_left(firsts, first) : bisect_right(firsts, last)]
+
+    @cached_property
+    def builds(self) -> tuple[EngineBuild, ...]:
+        """The engine builds of every run, in file order (see :mod:`trtlog.buildlog.builds`).
+
+        A trtexec run builds once (or loads an engine); a program that calls
+        ``build_serialized_network`` several times prints several builds in one run, each
+        with its own stages, rounds, times and engine.
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> b = parse_text("[I] [TRT] Original: 5 layers\\n")
+            >>> [(x.number, x.first_line, x.last_line, x.outcome) for x in b.builds]
+            [(0, 1, 1, 'started')]
+        """
+        return derive_builds(self.events_of(*BUILD_KINDS), self.runs, self._last_line)
+
+    @cached_property
+    def _build_index(self) -> BuildIndex:
+        return BuildIndex(self.builds)
+
+    def build_of(self, event: Any) -> EngineBuild | None:
+        """The engine build an event belongs to."""
+        return self._build_index.at(event.span[0])
+
+    def builds_of_run(self, index: int | None) -> tuple[EngineBuild, ...]:
+        """The builds of run ``index`` (``Build.runs[i].index``; ``None`` without runs)."""
+        return self._builds_by_run.get(index, ())
+
+    @cached_property
+    def _builds_by_run(self) -> dict[int | None, tuple[EngineBuild, ...]]:
+        found: dict[int | None, list[EngineBuild]] = {}
+        for b in self.builds:
+            found.setdefault(b.run, []).append(b)
+        return {k: tuple(v) for k, v in found.items()}
+
+    @cached_property
+    def rounds(self) -> tuple[Round, ...]:
+        """The builder rounds of every engine build, in file order (:mod:`trtlog.buildlog.rounds`).
+
+        TensorRT 8.6+ may build the network once per backend strategy it tries within one
+        engine build; each round has its own optimizer stages, tactic selection and engine
+        generation, and one of them gives the build's engine (``Round.kept``). A build without
+        backend strategies is one round.
 
         Example:
             >>> from trtlog import parse_text
@@ -332,11 +398,7 @@ class Build(ExactJson):
             >>> [(r.number, r.first_line, r.last_line, r.kept) for r in b.rounds]
             [(0, 1, 1, True)]
         """
-        return derive_rounds(
-            self.events_of("backend_strategy"),
-            self.runs,
-            self._last_line,
-        )
+        return derive_rounds(self.events_of("backend_strategy"), self.builds)
 
     @property
     def _last_line(self) -> int:
@@ -385,41 +447,103 @@ class Build(ExactJson):
     def for_round(self, index: int) -> Build:
         """The build as one builder round (0-based ``index`` into :attr:`rounds`) saw it.
 
-        The events of that round's run, less those of the run's other rounds: the run's own
-        lines before its first round (model parsing, the network's first layer counts) and
-        after its last (the engine saved, its layer dump, inference) stay. With one round per
-        run this is :meth:`for_run`.
+        The events of that round's engine build (:meth:`for_build`), less those of the
+        build's other rounds: the build's own lines before its first round (model parsing,
+        the network's first layer counts) and after its last (the engine saved, its layer
+        dump, inference) stay. With one round per build this is :meth:`for_build`.
 
         Raises:
             IndexError: there is no such round.
         """
         target = self.rounds[index]
-        # ``Round.run`` is the run's index in the file; a build of one run (``for_run``) holds
-        # that run only, at position 0
-        position = next((i for i, r in enumerate(self.runs) if r.index == target.run), None)
-        run = self.for_run(position) if position is not None and len(self.runs) > 1 else self
-        others = [r for r in self.rounds if r.run == target.run and r.index != target.index]
+        whole = self.for_build(target.build) if target.build is not None else self
+        others = [r for r in self.rounds if r.build == target.build and r.index != target.index]
         if not others:
-            return run
-        events = [e for e in run.events if not any(r.contains(e.span[0]) for r in others)]
-        return run._view(events, run.runs)
+            return whole
+        events = [e for e in whole.events if not any(r.contains(e.span[0]) for r in others)]
+        return whole._view(events, whole.runs, like=whole)
 
-    def _view(self, events: list[Event], runs: tuple[Run, ...]) -> Build:
-        """A build of some of these events (sharing the text), without this one's caches."""
-        header = derive_header(events, self.line_count)
-        run = runs[0] if len(runs) == 1 else None
-        return Build.model_construct(
-            source=self.source,
-            text=self.text,
-            events=events,
-            runs=runs,
-            trt_version=(run.trt_version if run else None)
-            or header.trt_version
-            or self.trt_version,
-            command_line=(run.command_line if run else None) or header.command_line,
-            options=header.options,
-            device=header.device or self.device,
-        )
+    def _view(self, events: list[Event], runs: tuple[Run, ...], like: Build | None = None) -> Build:
+        """A build of some of these events (sharing the text), without this one's caches.
+
+        ``like`` gives the header (options, device, version) when the events are a part of
+        that build's (a build or round of a run keeps its run's options).
+        """
+        if like is not None:
+            view = Build.model_construct(
+                source=self.source,
+                text=self.text,
+                events=events,
+                runs=runs,
+                trt_version=like.trt_version,
+                command_line=like.command_line,
+                options=like.options,
+                device=like.device,
+            )
+        else:
+            header = derive_header(events, self.line_count)
+            run = runs[0] if len(runs) == 1 else None
+            view = Build.model_construct(
+                source=self.source,
+                text=self.text,
+                events=events,
+                runs=runs,
+                trt_version=(run.trt_version if run else None)
+                or header.trt_version
+                or self.trt_version,
+                command_line=(run.command_line if run else None) or header.command_line,
+                options=header.options,
+                device=header.device or self.device,
+            )
+        # the file's line index is made once, whatever the number of views
+        put(view, "_text_owner", self.__dict__.get("_text_owner") or self)
+        return view
+
+    def for_build(self, index: int) -> Build:
+        """The log as one engine build (0-based ``index`` into :attr:`builds`) saw it.
+
+        The events of that build's lines, with its run's header (options, device, version):
+        every view of the returned build (summary, engine, frames, findings) sees that build
+        only. With one build per run this is :meth:`for_run`. Views are made once and kept.
+
+        Raises:
+            IndexError: there is no such build.
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> b = parse_text("[V] [TRT] Original: 5 layers\\n"
+            ...                "[I] [TRT] Engine generation completed in 1.5 seconds.\\n"
+            ...                "[V] [TRT] Original: 7 layers\\n")
+            >>> [e.layers for e in b.for_build(1).events_of("layer_count")]
+            [7]
+        """
+        target = self.builds[index]
+        views = self._views
+        key = ("build", target.index)
+        if key not in views:
+            position = self._run_position(target.run)
+            several = position is not None and len(self.runs) > 1
+            run = self.for_run(position) if several and position is not None else self
+            if len(self.builds_of_run(target.run)) == 1:
+                views[key] = run
+            else:
+                events = self.events_between(target.first_line, target.last_line)
+                views[key] = self._view(events, run.runs, like=run)
+        return views[key]
+
+    def _run_position(self, run: int | None) -> int | None:
+        """The position in :attr:`runs` of the run of index ``run`` (``None`` without runs)."""
+        if run is None or not self.runs:
+            return None
+        if run < len(self.runs) and self.runs[run].index == run:
+            return run
+        return next((i for i, r in enumerate(self.runs) if r.index == run), None)
+
+    @cached_property
+    def _views(self) -> dict[tuple[str, int], Build]:
+        # the views of runs and builds made so far (each made once: summary, lint and the
+        # warehouse ask for the same run several times)
+        return {}
 
     def for_run(self, index: int) -> Build:
         """The build of one trtexec run (0-based ``index``): its events, options and device.
@@ -447,8 +571,13 @@ class Build(ExactJson):
             return self
         if not -len(self.runs) <= index < len(self.runs):
             raise IndexError(f"run {index} out of range: the log has {len(self.runs)} run(s)")
-        run = self.runs[index]
-        return self._view(self.events_in_run(index), (run,))
+        index %= len(self.runs)
+        views = self._views
+        key = ("run", index)
+        if key not in views:
+            run = self.runs[index]
+            views[key] = self._view(self.events_in_run(index), (run,))
+        return views[key]
 
     @cached_property
     def engine(self) -> Engine | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,6 +67,7 @@ __all__ = [
     "performance",
     "performances",
     "profile_from_events",
+    "split_runs",
     "times_statistics",
 ]
 
@@ -527,6 +528,30 @@ class TimesSummary(BaseModel):
     source: str
     inferences: int
     metrics: dict[str, LatencyStats] = Field(default_factory=dict)
+
+
+X = TypeVar("X", bound="Profile | Times")
+
+
+def split_runs(value: X | None, runs: int) -> list[X] | None:
+    """An export with one array per run of its log, as one export per run (else ``None``).
+
+    trtexec appends one array to ``--exportTimes``/``--exportProfile`` per run when a file's
+    runs export to the same path (the 7.1 Jetson sweeps: 7 runs, 7 arrays). The arrays pair
+    with the runs in order only when their counts match; otherwise ``None`` (the caller pairs
+    the whole export with the run it names). The one pairing rule of ``summary --times``,
+    the report and the warehouse.
+
+    Example:
+        >>> from trtlog.engine import Times, TimingRun, TimingRecord
+        >>> run = lambda v: TimingRun(keys="8.4", records=(TimingRecord(compute_ms=v),))
+        >>> t = Times(source="t.json", runs=(run(1.0), run(2.0)))
+        >>> [p.records[0].compute_ms for p in split_runs(t, 2)], split_runs(t, 3)
+        ([1.0, 2.0], None)
+    """
+    if value is None or runs < 2 or len(value.runs) != runs:
+        return None
+    return [cast(X, value.model_copy(update={"runs": (r,)})) for r in value.runs]
 
 
 def times_statistics(times: Times) -> TimesSummary:

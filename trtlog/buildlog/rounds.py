@@ -1,4 +1,4 @@
-"""Builder rounds: when TensorRT builds one network several times (backend strategies).
+"""Builder rounds: when one engine build tries several backend strategies (8.6+).
 
 Part of the data model (pydantic only). From TensorRT 8.6 the builder may try several *backend
 strategies* for one network (``Building graph using backend strategy <n>``): each try runs the
@@ -8,9 +8,10 @@ engine's inference time, and keeps it (``Use backend strategy <n> ... as the ini
 <n>...``). 10.16.1 mnist FP16 (corpus) builds three times: tactic selection took 14.81 s,
 7.70 s and 0.395 s (lines 2984, 4424, 4648), and the engine it saved is the second one's.
 
-:func:`derive_rounds` cuts every run of a log into its rounds; ``Build.rounds`` holds them,
-and views use them to keep one round's stages and times apart from the next one's. A run that
-prints no backend strategy is one round.
+:func:`derive_rounds` cuts every engine build of a log (:mod:`~trtlog.buildlog.builds`: a log
+holds runs, a run holds builds, a build holds rounds) into its rounds; ``Build.rounds`` holds
+them, and views use them to keep one round's stages and times apart from the next one's. A
+build that prints no backend strategy, or one, is one round.
 """
 
 from __future__ import annotations
@@ -32,19 +33,20 @@ class Round(BaseModel):
     Attributes:
         index: 0-based position in the file (over every run).
         run: the index of the run it belongs to (``None`` in a log without runs).
-        number: 0-based position within its run.
+        build: the index of the engine build it belongs to (``Build.builds``).
+        number: 0-based position within its build.
         first_line: its first line: its ``Building graph using backend strategy`` line, or the
-            run's first line when the run builds once.
+            build's first line when the build tries one strategy.
         last_line: its last line: the builder's verdict on its engine when printed, else the
-            line before the next round, else the run's last line. Lines of a run outside its
+            line before the next round, else the build's last line. Lines of a build outside its
             rounds (model parsing and the network's first layer counts before the first
-            round, saving the engine and inference after the last) belong to the run.
+            round, saving the engine and inference after the last) belong to the build.
         strategy: the backend strategy it built with (8.6+), if printed.
         outcome: what the builder did with its engine: ``initial`` (kept as the first
             choice), ``chosen`` (faster than the one kept before), ``skipped`` (not faster),
             ``None`` when the log says nothing.
         estimated_time: the builder's estimate of the engine's inference time, as printed.
-        kept: whether the engine the run ends with comes from this round (the last round
+        kept: whether the engine the build ends with comes from this round (the last round
             kept as ``initial`` or ``chosen``; the last round when no outcome is printed).
 
     Example:
@@ -59,6 +61,7 @@ class Round(BaseModel):
 
     index: int
     run: int | None = None
+    build: int | None = None
     number: int = 0
     first_line: int
     last_line: int
@@ -102,44 +105,45 @@ class RunIndex:
         return self.runs[max(i, 0)]
 
     def first_line(self, run: Run) -> int:
-        """The first line of ``run``: its banner, or line 1 for the first run."""
-        return 1 if run.index == self.runs[0].index else run.first_line
+        """The first line of ``run``: its banner, or line 1 for the file's first run.
+
+        (A view of one later run, ``Build.for_run``, keeps that run's own first line.)
+        """
+        return 1 if run.index == 0 else run.first_line
 
     def ranges(self) -> list[tuple[int, int, int]]:
         """``(run index, first line, last line)`` of every run, lines before the first in it."""
         return [(r.index, self.first_line(r), r.last_line) for r in self.runs]
 
 
-def _run_ranges(runs: Sequence[Run], n_lines: int) -> list[tuple[int | None, int, int]]:
-    """(run index, first line, last line) of every run (one range without runs)."""
-    if not runs:
-        return [(None, 1, n_lines)]
-    return list(RunIndex(runs).ranges())
+def derive_rounds(events: Sequence[Any], builds: Sequence[Any]) -> tuple[Round, ...]:
+    """Cut every engine build into its builder rounds (see :class:`Round`).
 
-
-def derive_rounds(events: Sequence[Any], runs: Sequence[Run], n_lines: int) -> tuple[Round, ...]:
-    """Cut every run into its builder rounds (see :class:`Round`).
-
-    ``events`` needs only the ``backend_strategy`` events (others are skipped).
+    ``builds`` are the log's :class:`~trtlog.buildlog.builds.EngineBuild` (in file order);
+    ``events`` needs only the ``backend_strategy`` events (others are skipped). Linear in
+    the events and the builds.
 
     Example:
-        >>> [(r.first_line, r.last_line) for r in derive_rounds([], [], 10)]
+        >>> from trtlog.buildlog.builds import derive_builds
+        >>> [(r.first_line, r.last_line) for r in derive_rounds([], derive_builds([], [], 10))]
         [(1, 10)]
     """
     strategies = [e for e in events if e.kind == "backend_strategy"]
+    firsts = [e.span[0] for e in strategies]
     out: list[Round] = []
-    for run, first, last in _run_ranges(runs, n_lines):
-        mine = [e for e in strategies if first <= e.span[0] <= last]
-        builds = [e for e in mine if e.action == "build"]
+    for build in builds:
+        first, last = build.first_line, build.last_line
+        mine = strategies[bisect.bisect_left(firsts, first) : bisect.bisect_right(firsts, last)]
+        builds_ = [e for e in mine if e.action == "build"]
         rounds: list[dict[str, Any]] = []
-        if len(builds) <= 1:
-            strategy = builds[0].strategy if builds else None
+        if len(builds_) <= 1:
+            strategy = builds_[0].strategy if builds_ else None
             rounds.append({"first_line": first, "last_line": last, "strategy": strategy})
         else:
-            for i, build in enumerate(builds):
-                end = builds[i + 1].span[0] - 1 if i + 1 < len(builds) else last
+            for i, began in enumerate(builds_):
+                end = builds_[i + 1].span[0] - 1 if i + 1 < len(builds_) else last
                 rounds.append(
-                    {"first_line": build.span[0], "last_line": end, "strategy": build.strategy}
+                    {"first_line": began.span[0], "last_line": end, "strategy": began.strategy}
                 )
         for verdict in (e for e in mine if e.action != "build"):
             line = verdict.span[0]
@@ -156,7 +160,16 @@ def derive_rounds(events: Sequence[Any], runs: Sequence[Run], n_lines: int) -> t
         kept = [r for r in rounds if r.get("outcome") in ("initial", "chosen")]
         keeper = (kept or rounds)[-1]
         for number, r in enumerate(rounds):
-            out.append(Round(index=len(out), run=run, number=number, kept=r is keeper, **r))
+            out.append(
+                Round(
+                    index=len(out),
+                    run=build.run,
+                    build=build.index,
+                    number=number,
+                    kept=r is keeper,
+                    **r,
+                )
+            )
     return tuple(out)
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "open_file",
     "output_folder",
     "parse_log",
+    "select_build",
     "select_run",
     "side",
     "table",
@@ -98,7 +99,7 @@ def parse_log(path: str) -> Any:
 
 
 def add_run_option(p: argparse.ArgumentParser) -> None:
-    """Add ``--run N`` (1-based) to a command that reads one log."""
+    """Add ``--run N`` and ``--build N`` (1-based) to a command that reads one log."""
     p.add_argument(
         "--run",
         type=int,
@@ -106,6 +107,14 @@ def add_run_option(p: argparse.ArgumentParser) -> None:
         dest="run_number",
         help="the trtexec run to use when the file holds several (1 = the first; default: "
         "the last, with a note on stderr)",
+    )
+    p.add_argument(
+        "--build",
+        type=int,
+        metavar="N",
+        dest="build_number",
+        help="the engine build of that run to use when it holds several (a program calling "
+        "build_serialized_network more than once; 1 = the first; default: the last)",
     )
 
 
@@ -120,7 +129,7 @@ def add_csv_option(p: argparse.ArgumentParser) -> None:
 
 
 def add_run_options(p: argparse.ArgumentParser) -> None:
-    """Add ``--run-a N`` and ``--run-b N`` to a command that reads two builds."""
+    """Add ``--run-a N``, ``--run-b N``, ``--build-a N``, ``--build-b N`` (two builds read)."""
     for side in ("a", "b"):
         p.add_argument(
             f"--run-{side}",
@@ -129,32 +138,81 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
             help=f"the trtexec run of {side.upper()} when its log holds several (1 = the first; "
             "default: the last)",
         )
+        p.add_argument(
+            f"--build-{side}",
+            type=int,
+            metavar="N",
+            help=f"the engine build of {side.upper()}'s run when it holds several (1 = the "
+            "first; default: the last)",
+        )
 
 
-def select_run(build: Any, args: argparse.Namespace, *, quiet: bool = False) -> Any:
+def select_run(
+    build: Any, args: argparse.Namespace, *, quiet: bool = False, builds: bool = True
+) -> Any:
     """The build of the run ``--run N`` names (1-based), or of the last run, saying so.
 
     A file with several trtexec runs (sweeps, a build then an inference run, two models) is
     never mixed: every command works on one run. Without ``--run`` that is the last one, and
-    a note on stderr says which and how to pick another.
+    a note on stderr says which and how to pick another. Then one engine build of that run
+    (:func:`select_build`), unless ``builds`` is false (the whole run).
     """
+    if not builds:
+        args = argparse.Namespace(**{**vars(args), "build_number": None})
+        pick = _whole_run
+    else:
+        pick = select_build
     runs = build.runs
     number: int | None = getattr(args, "run_number", None)
+    quiet = quiet or bool(getattr(args, "quiet", False))
     if number is not None:
         if not 1 <= number <= max(len(runs), 1):
             raise UsageError(
                 f"--run {number}: the log has {len(runs)} trtexec run(s), numbered from 1"
             )
-        return build.for_run(number - 1) if runs else build
+        return pick(build.for_run(number - 1) if runs else build, args, quiet=quiet)
     if len(runs) <= 1:
-        return build
+        return pick(build, args, quiet=quiet)
     last = runs[-1]
-    if not quiet and not args.quiet:
+    if not quiet:
         sys.stderr.write(
             f"trtlog: note: the log holds {len(runs)} trtexec runs; using run {len(runs)} "
             f"(lines {last.first_line}-{last.last_line}); --run N picks another\n"
         )
-    return build.for_run(len(runs) - 1)
+    return pick(build.for_run(len(runs) - 1), args, quiet=quiet)
+
+
+def _whole_run(run: Any, args: argparse.Namespace, *, quiet: bool = False) -> Any:
+    """The run itself, every engine build of it (``select_run(..., builds=False)``)."""
+    return run
+
+
+def select_build(run: Any, args: argparse.Namespace, *, quiet: bool = False) -> Any:
+    """The engine build ``--build N`` names (1-based) of one run, or its last, saying so.
+
+    ``run`` is a log of one run (:func:`select_run` picks it). A run that built several
+    engines (a program calling ``build_serialized_network`` more than once) is never mixed:
+    the command works on one build, the last unless ``--build N`` names another.
+    """
+    builds = run.builds
+    number: int | None = getattr(args, "build_number", None)
+    if number is not None:
+        if not 1 <= number <= max(len(builds), 1):
+            raise UsageError(
+                f"--build {number}: the run has {max(len(builds), 1)} engine build(s), "
+                "numbered from 1"
+            )
+        return run.for_build(number - 1) if builds else run
+    if len(builds) <= 1:
+        return run
+    last = builds[-1]
+    if not quiet:
+        sys.stderr.write(
+            f"trtlog: note: the run holds {len(builds)} engine builds; using build "
+            f"{len(builds)} (lines {last.first_line}-{last.last_line}); --build N picks "
+            "another\n"
+        )
+    return run.for_build(len(builds) - 1)
 
 
 def log_for(path: str, args: argparse.Namespace) -> Any:
@@ -311,12 +369,12 @@ def compare_sides(args: argparse.Namespace) -> Any:
     """``trtlog.compare`` of the two sides of ``diff`` (and ``plot diff``)."""
     from trtlog.diff import compare
 
-    a = side(args.a, args.run_a, args)
-    b = side(args.b, args.run_b, args)
+    a = side(args.a, args.run_a, args, getattr(args, "build_a", None))
+    b = side(args.b, args.run_b, args, getattr(args, "build_b", None))
     return compare(a, b, profile_a=args.profile_a, profile_b=args.profile_b)
 
 
-def side(path: str, run: int | None, args: argparse.Namespace) -> Any:
+def side(path: str, run: int | None, args: argparse.Namespace, build: int | None = None) -> Any:
     """One side of a comparison: a log's run as a build, a layer JSON as the input opened.
 
     Opened once (standard input, ``-``, and a named pipe, ``<(zcat a.layers.json.gz)``, can
@@ -324,11 +382,13 @@ def side(path: str, run: int | None, args: argparse.Namespace) -> Any:
     """
     opened = open_file(path, want=("log", "layers"))
     if opened.build is None:
-        if run is not None:
+        if run is not None or build is not None:
             what = "standard input is JSON" if path == "-" else f"{path} is a layer JSON"
-            raise UsageError(f"--run-a/--run-b pick a run of a log; {what}")
+            raise UsageError(f"--run-a/--run-b/--build-a/--build-b pick a run of a log; {what}")
         return opened
-    return select_run(opened.build, argparse.Namespace(run_number=run, quiet=args.quiet))
+    return select_run(
+        opened.build, argparse.Namespace(run_number=run, build_number=build, quiet=args.quiet)
+    )
 
 
 def graph_of(args: argparse.Namespace) -> Any:

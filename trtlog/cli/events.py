@@ -39,6 +39,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         dest="run_number",
         help="only the events of this trtexec run (1 = the first; default: every line)",
     )
+    p.add_argument(
+        "--build",
+        type=int,
+        metavar="N",
+        dest="build_number",
+        help="only the events of this engine build of the run (1 = the first; default: the "
+        "whole run)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,8 +58,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     build = parse_log(args.log)
-    if args.run_number is not None:  # the events of every line unless a run is asked for
-        build = select_run(build, args)
+    # the events of every line unless a run (or an engine build of one) is asked for
+    if args.run_number is not None or args.build_number is not None:
+        build = select_run(build, args, builds=args.build_number is not None)
     events = build.events_of(*args.kind) if args.kind else build.events
     out = sys.stdout
     if args.format in ("json", "jsonl"):

@@ -65,28 +65,27 @@ def run(args: argparse.Namespace) -> int:
     if args.file is None:
         raise UsageError("lint needs a LOG (or a layer-info JSON); --list-rules lists the rules")
     engine: Any = None
-    # (run number or None, build, engine, profile): a log with several runs and no --run is
-    # linted run by run (CI must see a failure in any of them); --layers and --profile
-    # belong to the last run then
-    targets: list[tuple[int | None, Any, Any, Any]]
+    # (label or None, build, engine, profile): a log with several runs (or a run with
+    # several engine builds) and no --run/--build is linted build by build (CI must see a
+    # failure in any of them); --layers and --profile belong to the last build then
+    targets: list[tuple[str | None, Any, Any, Any]]
     opened = open_file(args.file, want=("log", "layers"))
     if opened.build is None:
         if args.layers:
             raise UsageError("--layers is for a log; the file given is already a layer JSON")
-        if args.run_number is not None:
-            raise UsageError("--run picks a run of a log; the file given is a layer JSON")
+        if args.run_number is not None or args.build_number is not None:
+            raise UsageError("--run/--build pick a run of a log; the file given is a layer JSON")
         targets = [(None, None, opened.engine, args.profile)]
     else:
         whole = opened.build
         engine = load_engine(args.layers) if args.layers else None
-        if args.run_number is None and len(whole.runs) > 1:
-            last = len(whole.runs) - 1
-            targets = [
-                (i + 1, whole.for_run(i), *((engine, args.profile) if i == last else (None, None)))
-                for i in range(len(whole.runs))
-            ]
+        scopes = _scopes(whole, args)
+        if len(scopes) > 1:
+            targets = [(label, scope, None, None) for label, scope in scopes]
+            label, scope = scopes[-1]
+            targets[-1] = (label, scope, engine, args.profile)
         else:
-            targets = [(args.run_number, select_run(whole, args), engine, args.profile)]
+            targets = [(None, select_run(whole, args), engine, args.profile)]
     reference: Any = None
     if args.reference:
         found = open_file(args.reference, want=("log", "layers"))
@@ -98,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.reference_profile:
         raise UsageError("--reference-profile needs --reference")
     findings: list[Any] = []
-    runs_of: list[int | None] = []
+    runs_of: list[str | None] = []
     for number, build, engine, profile in targets:
         try:
             found = lint(
@@ -117,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         dumps = [f.model_dump(mode="json") for f in findings]
         if len(targets) > 1:
-            dumps = [{**d, "run": run} for d, run in zip(dumps, runs_of, strict=True)]
+            dumps = [{**d, **_where(label)} for d, label in zip(dumps, runs_of, strict=True)]
         data = {
             "source": opened.source,  # (the name trtlog gives the input: <stdin> for -)
             "findings": dumps,
@@ -131,13 +130,53 @@ def run(args: argparse.Namespace) -> int:
         out.write(json.dumps(sarif, indent=1, ensure_ascii=False) + "\n")
     else:
         if len(targets) > 1:
-            out.write(f"{len(targets)} trtexec runs, each linted on its own (--run N for one)\n\n")
+            labels = [t[0] or "" for t in targets]
+            what, how = (
+                ("engine builds", "--build N")
+                if all(x.startswith("b") for x in labels)
+                else ("trtexec runs", "--run N")
+                if not any("." in x for x in labels)
+                else ("builds of trtexec runs", "--run N --build N")
+            )
+            out.write(f"{len(targets)} {what}, each linted on its own ({how} for one)\n\n")
         runs = runs_of if len(targets) > 1 else None
         _lint_table(findings, targets[-1][1], out, runs)  # the runs share the file's lines
     if args.fail_on == "never":
         return 0
     limit = severity_rank(args.fail_on)
     return 1 if any(severity_rank(f.severity) >= limit for f in findings) else 0
+
+
+def _scopes(whole: Any, args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """(label, build) of every build to lint when neither --run nor --build narrows it.
+
+    The label is the run number (``3``), the build number (``b2``) or both (``3.2``),
+    1-based, as ``--run``/``--build`` take them. One scope when the log holds one build.
+    """
+    if args.run_number is not None or args.build_number is not None:
+        return []
+    several_runs = len(whole.runs) > 1
+    out: list[tuple[str, Any]] = []
+    for i in range(max(len(whole.runs), 1)):
+        run = whole.for_run(i) if several_runs else whole
+        builds = run.builds
+        if len(builds) <= 1:
+            out.append((str(i + 1), run))
+            continue
+        for k in range(len(builds)):
+            label = f"{i + 1}.{k + 1}" if several_runs else f"b{k + 1}"
+            out.append((label, run.for_build(k)))
+    return out
+
+
+def _where(label: str | None) -> dict[str, int | None]:
+    """The ``run`` and ``build`` keys (1-based) of a finding's JSON from its scope label."""
+    if label is None:
+        return {"run": None}
+    if label.startswith("b"):
+        return {"run": None, "build": int(label[1:])}
+    run, _, build = label.partition(".")
+    return {"run": int(run), **({"build": int(build)} if build else {})}
 
 
 def _ids(text: str | None) -> list[str] | None:
@@ -147,7 +186,7 @@ def _ids(text: str | None) -> list[str] | None:
 
 
 def _lint_table(
-    findings: Sequence[Any], build: Any, out: TextIO, runs: Sequence[int | None] | None = None
+    findings: Sequence[Any], build: Any, out: TextIO, runs: Sequence[str | None] | None = None
 ) -> None:
     if not findings:
         out.write("no findings\n")
@@ -164,7 +203,10 @@ def _lint_table(
         for i, f in enumerate(findings)
     ]
     headers = ["severity", "rule", "subject", "ms", "lines/layers"]
-    table(rows, headers if runs is None else ["run", *headers], out)
+    if runs is not None:
+        where = "build" if all((r or "").startswith("b") for r in runs) else "run"
+        headers = [where, *headers]
+    table(rows, headers, out)
     out.write("\n")
     for f in findings:
         out.write(f.to_text(build, max_lines=2) + "\n\n")

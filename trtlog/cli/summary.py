@@ -33,7 +33,10 @@ def run(args: argparse.Namespace) -> int:
     """One screen about a build: what was built, how, and what happened.
 
     A file with several trtexec runs gets a table of every run, then the details of the last
-    one (--run N for another).
+    one (--run N for another); a run with several engine builds (a program calling
+    build_serialized_network more than once) a table of its builds, then the details of the
+    last (--build N for another). With --times, an --exportTimes file that holds one array
+    per run pairs its array with the run shown.
     """
     from trtlog.summary import summarize
 
@@ -47,7 +50,20 @@ def run(args: argparse.Namespace) -> int:
         from trtlog.exports.times import load_times
 
         times = load_times(args.times)
-    summary = summarize(build, None if number is None else number - 1, times=times)
+    builds = build.builds_of_run(
+        None if not build.runs else build.runs[-1 if number is None else number - 1].index
+    )
+    which = args.build_number
+    if which is not None and not 1 <= which <= max(len(builds), 1):
+        raise UsageError(
+            f"--build {which}: the run has {max(len(builds), 1)} engine build(s), numbered from 1"
+        )
+    summary = summarize(
+        build,
+        None if number is None else number - 1,
+        engine_build=None if which is None else which - 1,
+        times=times,
+    )
     if args.format == "json":
         sys.stdout.write(summary.model_dump_json(indent=2) + "\n")
     else:

@@ -53,6 +53,7 @@ def report(
     reference_engine: EngineInput | None = None,
     reference_profile: ProfileInput | None = None,
     run: int | None = None,
+    engine_build: int | None = None,
     title: str | None = None,
     path: str | os.PathLike[str] | None = None,
     progress: Callable[[str], None] | None = None,
@@ -70,6 +71,8 @@ def report(
         reference_engine: the reference's layer JSON, when apart from its log.
         reference_profile: the reference's ``--exportProfile``.
         run: the trtexec run to show (0-based) when the log holds several; default the last.
+        engine_build: the engine build of that run to show (0-based) when it holds several
+            (a program calling ``build_serialized_network`` more than once); default the last.
         title: the page title; default the model or file name.
         path: also write the page there.
         progress: called with the name of each step as it starts (for a progress display).
@@ -95,6 +98,7 @@ def report(
         reference_engine=reference_engine,
         reference_profile=reference_profile,
         run=run,
+        engine_build=engine_build,
         title=title,
         progress=progress,
         reading=reading,

@@ -128,6 +128,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the trtexec run to show when the log holds several (1 = the first; default: "
         "the last, with a note)",
     )
+    parser.add_argument(
+        "--build",
+        type=int,
+        metavar="N",
+        dest="build_number",
+        help="the engine build of that run to show when it holds several (a program calling "
+        "build_serialized_network more than once; 1 = the first; default: the last, with a "
+        "note)",
+    )
     parser.add_argument("--title", help="the page title (default: the model or file name)")
 
 
@@ -170,6 +179,8 @@ def _check_inputs(args: argparse.Namespace) -> None:
         raise UsageError("--reference-profile needs --reference (or --reference-layers)")
     if args.run_number is not None and args.run_number < 1:
         raise UsageError(f"--run {args.run_number}: runs are numbered from 1")
+    if args.build_number is not None and args.build_number < 1:
+        raise UsageError(f"--build {args.build_number}: builds are numbered from 1")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -212,6 +223,7 @@ def _run(args: argparse.Namespace) -> int:
             reference_engine=args.reference_layers,
             reference_profile=args.reference_profile,
             run=None if args.run_number is None else args.run_number - 1,
+            engine_build=None if args.build_number is None else args.build_number - 1,
             title=args.title,
             progress=progress,
             reading=progress.reading,

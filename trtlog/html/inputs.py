@@ -105,12 +105,38 @@ def _one_run(build: Build) -> tuple[Build, str | None]:
     return build.for_run(len(build.runs) - 1), note
 
 
+def _one_build(build: Build, number: int | None) -> tuple[Build, str | None]:
+    """The engine build ``number`` (0-based; default the last) of a run of several, and a note.
+
+    A run of one build is the run itself (no note).
+    """
+    builds = build.builds
+    if len(builds) <= 1:
+        if number is not None and number not in (0, -1):
+            raise ValueError(f"build {number + 1}: the run has 1 engine build")
+        return build, None
+    if number is None:
+        number = len(builds) - 1
+    if not -len(builds) <= number < len(builds):
+        raise ValueError(
+            f"build {number + 1}: the run has {len(builds)} engine builds, numbered from 1"
+        )
+    chosen = builds[number]
+    note = (
+        f"the run holds {len(builds)} engine builds; this page shows build {chosen.number + 1} "
+        f"(lines {chosen.first_line}-{chosen.last_line}); trtlog report --build N (or "
+        "build.for_build(i)) shows another"
+    )
+    return build.for_build(chosen.index), note
+
+
 def side(
     value: BuildInput | None,
     engine: EngineInput | None = None,
     profile: ProfileInput | None = None,
     *,
     run: int | None = None,
+    engine_build: int | None = None,
     reading: Callable[[int, int], None] | None = None,
 ) -> Side:
     """One side of a report from what the caller gave.
@@ -120,6 +146,7 @@ def side(
         engine: the engine's layer JSON, when apart from the log.
         profile: an ``--exportProfile`` of the engine.
         run: the trtexec run to show (0-based); default the last.
+        engine_build: the engine build of that run to show (0-based); default the last.
         reading: called while a log path is parsed (characters parsed, total).
 
     Raises:
@@ -156,6 +183,8 @@ def side(
                 note = f"this page shows run {run + 1} of the {len(file_build.runs)} in the log"  # type: ignore[union-attr]
         else:
             build, note = _one_run(build)
+        build, build_note = _one_build(build, engine_build)
+        note = "; ".join(n for n in (note, build_note) if n) or None
     engine_given = engine is not None
     if engine is not None:
         own = _engine(engine, the_profile)
@@ -183,10 +212,11 @@ def resolve(
     reference_engine: EngineInput | None = None,
     reference_profile: ProfileInput | None = None,
     run: int | None = None,
+    engine_build: int | None = None,
     reading: Callable[[int, int], None] | None = None,
 ) -> Inputs:
     """Both sides of a report (see :func:`trtlog.report` for the arguments)."""
-    main = side(build, engine, profile, run=run, reading=reading)
+    main = side(build, engine, profile, run=run, engine_build=engine_build, reading=reading)
     ref = None
     if reference is not None or reference_engine is not None:
         ref = side(reference, reference_engine, reference_profile, reading=reading)

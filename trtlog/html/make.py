@@ -43,6 +43,7 @@ def make(
     reference_engine: EngineInput | None = None,
     reference_profile: ProfileInput | None = None,
     run: int | None = None,
+    engine_build: int | None = None,
     title: str | None = None,
     progress: Callable[[str], None] | None = None,
     reading: Callable[[int, int], None] | None = None,
@@ -58,6 +59,7 @@ def make(
         reference_engine=reference_engine,
         reference_profile=reference_profile,
         run=run,
+        engine_build=engine_build,
         reading=reading,
     )
     # the page is built from many small objects next to a build of millions: a collection

@@ -13,14 +13,21 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from trtlog._display import clip
+from trtlog._pydantic import put
 from trtlog.buildlog import Build
+from trtlog.buildlog.builds import EngineBuild
 from trtlog.buildlog.passes import (
     FUSION_KINDS,
     QDQ_KINDS,
     pass_records,
     qdq_events,
 )
-from trtlog.buildlog.performance import PERFORMANCE_EVENTS, performances, times_statistics
+from trtlog.buildlog.performance import (
+    PERFORMANCE_EVENTS,
+    performances,
+    split_runs,
+    times_statistics,
+)
 from trtlog.buildlog.tactics import column_array, column_take, column_texts, tactic_rows
 from trtlog.events import (
     AccuracyCheck,
@@ -58,6 +65,7 @@ if TYPE_CHECKING:
 from trtlog.summary.model import (
     NO_PASS,
     AccuracyRow,
+    BuildRow,
     PassRow,
     RoundSummary,
     RunRow,
@@ -96,6 +104,7 @@ def summarize(
     build: Build,
     run: int | None = None,
     *,
+    engine_build: int | None = None,
     times: Times | None = None,
     tactics: pd.DataFrame | Mapping[str, Any] | None = None,
 ) -> Summary:
@@ -105,16 +114,22 @@ def summarize(
         build: the parsed log.
         run: which trtexec run to describe (0-based; negative counts from the end). Default:
             the last run. A file with several runs also gets a table of every run.
+        engine_build: which engine build of that run to describe (0-based within the run;
+            negative counts from the end; :attr:`Build.builds <trtlog.buildlog.Build.builds>`).
+            Default: the last. A run with several builds (a program that calls
+            ``build_serialized_network`` more than once) also gets a table of every build.
         times: an ``--exportTimes`` file of the same run, summarised under the performance.
-        tactics: the ``tactics_frame()`` of the build summarized (the run, and the round that
-            gave the engine when the builder ran several), when the caller has made it
-            already, or its columns (:func:`trtlog.buildlog.tactics.tactic_columns` of the same
-            build: ``trtlog report`` reads them without making the frame); by default
-            summarize makes them. The tactic figures are counted from it, so it must be that
-            frame.
+            When it holds one array per run of the log (trtexec appends one per run), the
+            array of the run described (``Summary.times_run`` says which).
+        tactics: the ``tactics_frame()`` of the build summarized (the run's engine build, and
+            the round that gave the engine when the builder tried several), when the caller
+            has made it already, or its columns
+            (:func:`trtlog.buildlog.tactics.tactic_columns` of the same build: ``trtlog
+            report`` reads them without making the frame); by default summarize makes them.
+            The tactic figures are counted from it, so it must be that frame.
 
     Raises:
-        IndexError: there is no such run.
+        IndexError: there is no such run or build.
         ValueError: ``tactics`` is not a tactics frame.
 
     Example:
@@ -126,49 +141,61 @@ def summarize(
     """
     runs_table: list[RunRow] = []
     differ: list[str] = []
-    if len(build.runs) > 1:
-        index = len(build.runs) - 1 if run is None else run
+    n_runs = len(build.runs)
+    if n_runs > 1:
+        index = n_runs - 1 if run is None else run
         scope_run = build.for_run(index)
-        runs_table = [_run_row(build.for_run(i)) for i in range(len(build.runs))]
-        differ = _differences([build.for_run(i) for i in range(len(build.runs))])
+        runs_table, differ = _runs_table(build)
     else:
         scope_run = build.for_run(run) if run is not None else build
     current = scope_run.runs[0] if scope_run.runs else None
-    rounds = scope_run.rounds if len(scope_run.rounds) > 1 else ()
+    run_builds = build.builds_of_run(current.index if current is not None else None)
+    chosen = _chosen_build(run_builds, engine_build)
+    scope_build = scope_run
+    builds_table: list[BuildRow] = []
+    if chosen is not None:
+        scope_build = build.for_build(chosen.index)
+        builds_table = [_build_row(build.for_build(b.index), b) for b in run_builds]
+    rounds = scope_build.rounds if len(scope_build.rounds) > 1 else ()
     kept = next((r for r in rounds if r.kept), None)
-    scope = scope_run.for_round(kept.index) if kept is not None else scope_run
-    round_rows = [_round_summary(scope_run, r) for r in rounds]
+    scope = scope_build.for_round(kept.index) if kept is not None else scope_build
+    round_rows = [_round_summary(scope_build, r) for r in rounds]
+    times_run: int | None = None
+    per_run = split_runs(times, n_runs)
+    if per_run is not None and current is not None:
+        # one array per run (a sweep exporting to one file): the array of the run shown
+        times, times_run = per_run[current.index], current.index
 
     index_ = scope.pass_index
     fusions = Counter(index_.of(e) or NO_PASS for e in _of_kinds(scope, FUSION_KINDS))
     qdq = _qdq_rows(scope)
     tactic_figures = _tactic_figures(scope, tactics)
-    warnings, errors = _warnings_and_errors(scope_run)
-    unrec = scope_run.of(Unrecognized)
+    warnings, errors = _warnings_and_errors(scope_build)
+    unrec = scope_build.of(Unrecognized)
     status: str | None = current.status if current is not None else None
     # a run that printed its &&&& RUNNING banner but no result line crashed or was cut off
     cut_off = current is not None and status is None and current.test is not None
     if cut_off:
         status = "no &&&& result line (crashed or cut off)"
-    first_errors = [scope_run.text_of(e).splitlines()[0].strip() for e in errors[:3]]
+    first_errors = [scope_build.text_of(e).splitlines()[0].strip() for e in errors[:3]]
     device = scope_run.device
-    peak = max((e.gpu_mib or 0 for e in scope_run.of(MemoryStats)), default=0) or None
+    peak = max((e.gpu_mib or 0 for e in scope_build.of(MemoryStats)), default=0) or None
     in_use = [
         e.gpu_mib
-        for e in _of_kinds(scope_run, ("memory_change", "memory_snapshot"))
+        for e in _of_kinds(scope_build, ("memory_change", "memory_snapshot"))
         if isinstance(e, MemoryChange | MemorySnapshot)
         and not e.phase.startswith("TensorRT-managed")
     ]
     weights = [e for e in scope.of(PersistentMemory) if e.memory == "weights"]
-    engine = scope_run.engine
+    engine = scope_build.engine
     engine_layers = None if engine is None else len(engine.layers)
     engine_profile = None if engine is None else engine.profile
-    built = [e for e in scope_run.of(EngineBuilt) if not e.loaded]
-    loaded = [e for e in scope_run.of(EngineBuilt) if e.loaded]
-    graph = scope_run.of(GraphBuildDone)
-    built_size = _last(scope_run.of(EngineSize))
-    loaded_size = _last(scope_run.of(EngineLoadSize))
-    deserialized = _last(scope_run.of(EngineDeserialized))
+    built = [e for e in scope_build.of(EngineBuilt) if not e.loaded]
+    loaded = [e for e in scope_build.of(EngineBuilt) if e.loaded]
+    graph = scope_build.of(GraphBuildDone)
+    built_size = _last(scope_build.of(EngineSize))
+    loaded_size = _last(scope_build.of(EngineLoadSize))
+    deserialized = _last(scope_build.of(EngineDeserialized))
     activation = _last(scope.of(ActivationMemory))
     found = performances(_performance_events(scope_run), scope_run.runs)
     return Summary(
@@ -178,6 +205,12 @@ def summarize(
         run=current.index if current is not None else None,
         run_first_line=_first_line(build, current),
         run_last_line=current.last_line if current is not None else None,
+        builds=max(len(run_builds), 1),
+        build=chosen.number if chosen is not None else None,
+        build_first_line=chosen.first_line if chosen is not None else None,
+        build_last_line=chosen.last_line if chosen is not None else None,
+        build_outcome=chosen.outcome if chosen is not None else None,
+        builds_table=builds_table,
         runs_table=runs_table,
         runs_differ_in=differ,
         trt_version=_version(scope_run),
@@ -203,9 +236,9 @@ def summarize(
         **tactic_figures,
         graph_seconds=graph[0].seconds if graph else None,
         graph_includes_optimization=bool(graph and graph[0].includes_optimization),
-        graph_optimization_seconds=_total(scope_run.of(GraphOptTime)),
-        tactic_selection_seconds=_total(scope_run.of(TacticsDone)),
-        engine_generation_seconds=_total(scope_run.of(EngineGenerated)),
+        graph_optimization_seconds=_total(scope_build.of(GraphOptTime)),
+        tactic_selection_seconds=_total(scope_build.of(TacticsDone)),
+        engine_generation_seconds=_total(scope_build.of(EngineGenerated)),
         engine_build_seconds=built[-1].seconds if built else None,
         engine_load_seconds=loaded[-1].seconds if loaded else None,
         engine_deserialize_seconds=deserialized.seconds if deserialized else None,
@@ -219,9 +252,10 @@ def summarize(
         engine_time_ms=engine_profile.runs[0].total_ms
         if engine_profile is not None and engine_profile.runs
         else None,
-        engine_profile=_profile_source(scope_run, engine_profile),
+        engine_profile=_profile_source(scope_build, engine_profile),
         performance=found[-1] if found else None,
         times=times_statistics(times) if times is not None else None,
+        times_run=times_run,
         warnings=warnings,
         errors=len(errors),
         first_errors=first_errors,
@@ -231,7 +265,7 @@ def summarize(
         last_line=_last_line(scope_run) if status == "failed" or cut_off else None,
         unrecognized=len(unrec),
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
-        events=scope_run.event_count,
+        events=scope_build.event_count,
     )
 
 
@@ -436,8 +470,62 @@ def _column_figures(columns: Mapping[str, Any]) -> dict[str, int]:
     }
 
 
+def _runs_table(build: Build) -> tuple[list[RunRow], list[str]]:
+    """The run table of a file of several runs, and the options that differ between them.
+
+    Made once per build and kept with it: the warehouse summarizes every run of a file, and
+    each summary shows the same table (a second walk per run would cost runs x events).
+    """
+    found = build.__dict__.get("_runs_table")
+    if found is None:
+        views = [build.for_run(i) for i in range(len(build.runs))]  # each made once
+        found = ([_run_row(view) for view in views], _differences(views))
+        put(build, "_runs_table", found)
+    rows, differ = found
+    return list(rows), list(differ)
+
+
+def _chosen_build(builds: Sequence[EngineBuild], number: int | None) -> EngineBuild | None:
+    """The build ``number`` (0-based within its run, negative from the end) of a run's builds.
+
+    ``None`` for a run of one build when no number (or 0, or -1) is asked for.
+    """
+    if number is None:
+        return builds[-1] if len(builds) > 1 else None
+    if not -len(builds) <= number < max(len(builds), 1):
+        raise IndexError(
+            f"build {number} out of range: the run has {max(len(builds), 1)} engine build(s)"
+        )
+    return builds[number] if len(builds) > 1 else None
+
+
+def _build_row(view: Build, b: EngineBuild) -> BuildRow:
+    """The figures of one engine build (``view`` is ``Build.for_build`` of it)."""
+    stages = view.of(LayerCount)
+    graph = view.of(GraphBuildDone)
+    size = _last(view.of(EngineSize)) or _last(view.of(EngineLoadSize))
+    warnings, errors = _warnings_and_errors(view)
+    return BuildRow(
+        index=b.index,
+        number=b.number,
+        first_line=b.first_line,
+        last_line=b.last_line,
+        outcome=b.outcome,
+        first_stage=_stage(stages[0]) if stages else None,
+        last_stage=_stage(stages[-1]) if stages else None,
+        rounds=max(len(view.rounds), 1),
+        graph_seconds=graph[0].seconds if graph else None,
+        graph_optimization_seconds=_total(view.of(GraphOptTime)),
+        tactic_selection_seconds=_total(view.of(TacticsDone)),
+        engine_generation_seconds=_total(view.of(EngineGenerated)),
+        engine_size_mib=size.size_mib if size else None,
+        warnings=warnings,
+        errors=len(errors),
+    )
+
+
 def _round_summary(build: Build, r: Any) -> RoundSummary:
-    events = [e for e in build.events if r.contains(e.span[0])]
+    events = build.events_between(r.first_line, r.last_line)
     stages = [e for e in events if isinstance(e, LayerCount)]
 
     activation = [e.bytes for e in events if isinstance(e, ActivationMemory)]

@@ -10,12 +10,15 @@ Every figure is the one a frame of the same scope gives, counted by the same fun
 :mod:`trtlog.buildlog.passes`): fusions by pass are ``fusions_frame`` rows, removals are
 ``removals_frame`` rows, Q/DQ steps are ``qdq_frame`` rows, tactic figures come from
 ``tactics_frame`` itself. The scope is one trtexec run (the last one unless ``run`` says
-otherwise; a file with several runs gets a table of all of them), and when TensorRT built
-the network several times in that run (backend strategies, :mod:`trtlog.buildlog.rounds`),
-the stage, fusion, removal, Q/DQ, tactic and memory figures are those of the round that gave
-the engine (``Build.for_round``), with a table of every round; times are then totals over the
-rounds, and say so. Only pandas-free work happens here, except for the tactic figures, which read
-``tactics_frame`` (pandas is imported only when the log timed tactics).
+otherwise; a file with several runs gets a table of all of them), one engine build of that run
+(the last unless ``engine_build`` says otherwise; a run with several builds, a program calling
+``build_serialized_network`` more than once, gets a table of them, :mod:`trtlog.buildlog.builds`),
+and when the builder tried several backend strategies in that build
+(:mod:`trtlog.buildlog.rounds`), the stage, fusion, removal, Q/DQ, tactic and memory figures
+are those of the round that gave the engine (``Build.for_round``), with a table of every
+round; times are then totals over the build's rounds, and say so. Only pandas-free work
+happens here, except for the tactic figures, which read ``tactics_frame`` (pandas is imported
+only when the log timed tactics).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AccuracyRow",
+    "BuildRow",
     "PassRow",
     "RoundSummary",
     "RunRow",
@@ -152,6 +156,51 @@ class RunRow(BaseModel):
     errors: int = 0
 
 
+class BuildRow(BaseModel):
+    """One engine build of a run that holds several (a row of the summary's build table).
+
+    A program that calls ``build_serialized_network`` more than once prints several builds in
+    one run (:mod:`trtlog.buildlog.builds`); each row holds that build's own figures.
+
+    Attributes:
+        index: 0-based position in the file (``Build.builds``).
+        number: 0-based position within its run (the text shows it 1-based, as ``--build``
+            takes it).
+        first_line: its first line.
+        last_line: its last line.
+        outcome: ``built``, ``failed``, ``loaded``, ``started`` or ``None`` (see
+            :class:`~trtlog.buildlog.builds.EngineBuild`).
+        first_stage: its first layer count (``Original``), if printed.
+        last_stage: its last layer count, if printed.
+        rounds: its builder rounds (backend strategies tried).
+        graph_seconds: ``Graph construction completed in``.
+        graph_optimization_seconds: the sum of its ``Graph optimization time`` lines.
+        tactic_selection_seconds: the sum of its ``Total time taken for tactic selection``.
+        engine_generation_seconds: the sum of its ``Engine generation completed in``.
+        engine_size_mib: the size of the engine it made, or of the engine loaded after it.
+        warnings: its warning events.
+        errors: its error events.
+    """
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    index: int
+    number: int
+    first_line: int
+    last_line: int
+    outcome: str | None = None
+    first_stage: StageCount | None = None
+    last_stage: StageCount | None = None
+    rounds: int = 1
+    graph_seconds: float | None = None
+    graph_optimization_seconds: float | None = None
+    tactic_selection_seconds: float | None = None
+    engine_generation_seconds: float | None = None
+    engine_size_mib: float | None = None
+    warnings: int = 0
+    errors: int = 0
+
+
 class AccuracyRow(BaseModel):
     """One accuracy check of a run with reference outputs (11.x ``--refPair``).
 
@@ -180,9 +229,11 @@ class AccuracyRow(BaseModel):
 class Summary(BaseModel):
     """What ``trtlog summary`` shows (all fields optional: logs differ a lot).
 
-    The figures describe one run (``run``; the last by default) and, when that run built
-    the network more than once, the round that gave the engine (``round``); ``runs_table``
-    and ``rounds`` list all of them. Times of a run with several rounds are totals.
+    The figures describe one run (``run``; the last by default), one engine build of it
+    (``build``: the last by default, when the run built more than once) and, when that build
+    tried several backend strategies, the round that gave the engine (``round``);
+    ``runs_table``, ``builds_table`` and ``rounds`` list all of them. Times of a build with
+    several rounds are totals over its rounds.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
@@ -195,6 +246,13 @@ class Summary(BaseModel):
     run_last_line: int | None = None
     runs_table: list[RunRow] = Field(default_factory=list)
     runs_differ_in: list[str] = Field(default_factory=list)
+    builds: int = 1
+    build: int | None = None
+    build_first_line: int | None = None
+    build_last_line: int | None = None
+    build_outcome: str | None = None
+    builds_table: list[BuildRow] = Field(default_factory=list)
+    times_run: int | None = None
     trt_version: str | None = None
     command_line: str | None = None
     device: str | None = None
@@ -265,6 +323,8 @@ class Summary(BaseModel):
         row("log", f"{self.source} ({self.lines} lines, {runs})")
         if self.runs_table:
             self._runs_text(out)
+        if self.builds_table:
+            self._builds_text(out)
         row("TensorRT", self.trt_version)
         row("status", self.status)
         if self.outcome is not None:
@@ -372,7 +432,13 @@ class Summary(BaseModel):
         if self.performance is not None:
             out.extend(self.performance.text_lines())
         if self.times is not None:
-            row("--exportTimes", f"{self.times.source}: {self.times.inferences} inferences")
+            which = ""
+            if self.times_run is not None:
+                which = f" (its array {self.times_run + 1}: the run shown)"
+            row(
+                "--exportTimes",
+                f"{self.times.source}{which}: {self.times.inferences} inferences",
+            )
             for stats in self.times.metrics.values():
                 out.append(f"{'':<2}{stats.metric:<24}{stats.describe()}")
         row("warnings / errors", f"{self.warnings} / {self.errors}")
@@ -424,6 +490,41 @@ class Summary(BaseModel):
         out.append(
             f"{'':<2}* below: run {shown} of {len(self.runs_table)} "
             f"(lines {self.run_first_line}-{self.run_last_line}); --run N shows another"
+        )
+
+    def _builds_text(self, out: list[str]) -> None:
+        shown = self.build + 1 if self.build is not None else len(self.builds_table)
+        where = f"run {self.run + 1}" if self.run is not None and self.runs > 1 else "the run"
+        out.append(
+            f"{'engine builds':<22}{len(self.builds_table)} in {where} (build_serialized_network "
+            "calls or trtexec builds)"
+        )
+        headers = ["build", "lines", "outcome", "layers", "rounds", "graph s", "graph opt s"]
+        headers += ["tactics s", "engine gen s", "engine MiB", "warn/err"]
+        rows = []
+        for b in self.builds_table:
+            layers = ""
+            if b.first_stage and b.last_stage:
+                layers = f"{b.first_stage.layers} -> {b.last_stage.layers}"
+            rows.append(
+                [
+                    f"{b.number + 1}{'*' if b.number + 1 == shown else ''}",
+                    f"{b.first_line}-{b.last_line}",
+                    b.outcome or "-",
+                    layers,
+                    str(b.rounds),
+                    _num(b.graph_seconds),
+                    _num(b.graph_optimization_seconds),
+                    _num(b.tactic_selection_seconds),
+                    _num(b.engine_generation_seconds),
+                    "" if b.engine_size_mib is None else f"{b.engine_size_mib:g}",
+                    f"{b.warnings}/{b.errors}",
+                ]
+            )
+        out.extend("  " + line for line in _table(headers, rows))
+        out.append(
+            f"{'':<2}* below: build {shown} of {len(self.builds_table)} "
+            f"(lines {self.build_first_line}-{self.build_last_line}); --build N shows another"
         )
 
     def _rounds_text(self, out: list[str]) -> None:

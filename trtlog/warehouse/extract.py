@@ -7,7 +7,9 @@ fates, ``compare``) and yields ``(table, Arrow table)`` pieces
 (:mod:`trtlog.warehouse.tables`). The serial and the distributed ingest run exactly this
 function, so they give the same tables.
 
-A log with several trtexec runs is one ``builds`` row per run (a view never mixes runs).
+A log with several trtexec runs is one ``builds`` row per run (a view never mixes runs), and
+a run with several engine builds (a program calling ``build_serialized_network`` more than
+once) one row per build (:func:`log_scopes`).
 The JSON files of the build belong to the run whose command line names them, else to the last
 run; an ``--exportProfile``/``--exportTimes`` file that holds one array per run (a looped
 script's output) is split over the runs when the counts agree.
@@ -22,12 +24,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
 from trtlog._version import __version__
+from trtlog.buildlog.performance import split_runs
 from trtlog.errors import InputError
 from trtlog.exports import load_engine, load_profile, load_times
 from trtlog.inputs import open_input
@@ -40,14 +43,13 @@ from trtlog.warehouse.tables import (
     now,
     rows_table,
     run_tables,
-    split_runs,
     target_run,
 )
 
 if TYPE_CHECKING:
     from trtlog.buildlog.model import Build
 
-__all__ = ["ABORT", "Piece", "error_row", "extract_build"]
+__all__ = ["ABORT", "Piece", "Scope", "error_row", "extract_build", "log_scopes", "scope_build"]
 
 
 def error_row(spec: BuildSpec, file: InputFile, exc: BaseException) -> dict[str, Any]:
@@ -160,34 +162,106 @@ def extract_build(spec: BuildSpec, *, stream_bytes: float = math.inf) -> Iterato
 # -- a build with a log ----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Scope:
+    """One ``builds`` row of a log: a run, or one engine build of a run that holds several.
+
+    Attributes:
+        build_id: ``source_id``, ``source_id:<run>`` (a log of several runs), with
+            ``:b<build>`` after it for a run of several engine builds.
+        run: the run's position (``None`` in a log without runs).
+        build: the engine build's index in the file when its run holds several, else
+            ``None`` (the row is the whole run).
+        number: its position within its run (0 for a run of one build).
+        builds: the engine builds of its run.
+        first_line: its first line.
+        last_line: its last line.
+        target: whether the build's JSON files (layers, profile, times) belong to it: the
+            last build of the run they name.
+    """
+
+    build_id: str
+    run: int | None
+    build: int | None
+    number: int
+    builds: int
+    first_line: int
+    last_line: int
+    target: bool
+
+
+def log_scopes(build: Build, source_id: str, target: int) -> list[Scope]:
+    """The ``builds`` rows of a log, in file order (one per run, or per engine build).
+
+    ``target`` is the run the JSON files belong to (:func:`~trtlog.warehouse.tables.target_run`).
+    The serial and the streamed extraction share this: the same ids and ranges.
+    """
+    n_runs = len(build.runs)
+    out: list[Scope] = []
+    for i in range(max(n_runs, 1)):
+        run = build.runs[i] if n_runs else None
+        base = source_id if n_runs <= 1 else f"{source_id}:{i}"
+        builds = build.builds_of_run(run.index if run is not None else None)
+        mine = i == target
+        if len(builds) <= 1:
+            first = 1 if run is None or i == 0 else run.first_line
+            last = run.last_line if run is not None else build.line_count
+            out.append(Scope(base, i if n_runs else None, None, 0, 1, first, last, mine))
+            continue
+        for b in builds:
+            out.append(
+                Scope(
+                    f"{base}:b{b.number}",
+                    i if n_runs else None,
+                    b.index,
+                    b.number,
+                    len(builds),
+                    b.first_line,
+                    b.last_line,
+                    mine and b.number == len(builds) - 1,
+                )
+            )
+    return out
+
+
+def scope_build(build: Build, scope: Scope) -> Build:
+    """The view of a log one ``builds`` row describes."""
+    if scope.build is not None:
+        return build.for_build(scope.build)
+    return build.for_run(scope.run) if scope.run is not None and len(build.runs) > 1 else build
+
+
 def _log_build(
     spec: BuildSpec, build: Build, loaded: Loaded, parse_seconds: float, started: float
 ) -> Iterator[Piece]:
+    from trtlog.summary import summarize  # not in trtlog.__all__ (see docs/warehouse.md)
+
     n_runs = len(build.runs)
-    target = target_run(build, loaded.paths)
     profiles = split_runs(loaded.profile, n_runs)
     times = split_runs(loaded.times, n_runs)
-    for i in range(max(n_runs, 1)):
-        # one run: the build itself (the same events), whose engine and merge graph the
-        # summary has built already
-        run_build = build.for_run(i) if n_runs > 1 else build
-        mine = i == target
-        profile = profiles[i] if profiles else (loaded.profile if mine else None)
-        run_times = times[i] if times else (loaded.times if mine else None)
-        engine_json = loaded.engine if mine else None
-        build_id = spec.source_id if n_runs <= 1 else f"{spec.source_id}:{i}"
-        from trtlog.summary import summarize  # not in trtlog.__all__ (see docs/warehouse.md)
-
-        summary = summarize(build, i if n_runs > 1 else None, times=run_times)
+    for scope in log_scopes(build, spec.source_id, target_run(build, loaded.paths)):
+        i = scope.run or 0
+        mine = scope.target
+        last_of_run = scope.number == scope.builds - 1
+        profile = profiles[i] if profiles and last_of_run else (loaded.profile if mine else None)
+        run_times = times[i] if times and last_of_run else (loaded.times if mine else None)
+        summary = summarize(
+            build,
+            i if n_runs > 1 else None,
+            engine_build=scope.number if scope.build is not None else None,
+            times=run_times,
+        )
         yield from run_tables(
             spec,
-            build_id,
-            run_build,
+            scope.build_id,
+            scope_build(build, scope),
             summary,
-            engine_json,
+            loaded.engine if mine else None,
             profile,
             run_index=i if n_runs else None,
             n_runs=n_runs,
             parse_seconds=parse_seconds,
             started=started,
+            engine_build=scope.number if scope.build is not None else None,
+            engine_builds=scope.builds,
         )

@@ -120,6 +120,8 @@ _BUILDS: list[tuple[str, pa.DataType]] = [
     ("ingest_seconds", pa.float64()),
     ("trtlog_version", pa.string()),
     ("ingested_at", pa.timestamp("us", tz="UTC")),
+    ("engine_build", pa.int32()),
+    ("engine_builds", pa.int32()),
 ]
 
 _ONNX_NODES: list[tuple[str, pa.DataType]] = [

@@ -12,11 +12,12 @@ log), which only the ``tactics`` table needs. So the log is read twice with
    findings and the merge graph are computed as usual;
 2. the runner blocks come again in windows of about :data:`WINDOW_EVENTS`, each cut before a
    ``Computing costs``/``Computing reformatting costs`` header, where the autotuner's state
-   starts afresh, so that no block is split; each window's rows are ``tactics_frame`` of the
-   rest plus that window (the rest holds every header and the layer dump, the window its
-   blocks whole, so each row gets the same layer, runner, format combination, ``fastest``,
-   ``chosen`` and ``in_engine`` as in a whole parse) and are written out before the next
-   window is read.
+   starts afresh, so that no block is split; each window's rows are, for each ``builds`` row
+   (a run, or an engine build of a run that holds several) whose lines it covers,
+   ``tactics_frame`` of that row's rest plus its part of the window (the rest holds every
+   header and the layer dump, the window its blocks whole, so each row gets the same layer,
+   runner, format combination, ``fastest``, ``chosen`` and ``in_engine`` as in a whole parse
+   of that run or build) and are written out before the next window is read.
 
 Differences from a whole parse, documented in docs/warehouse.md: ``in_engine`` marks the
 first matching chosen row of a layer in file order, also when a later window has one with the
@@ -39,6 +40,8 @@ from typing import TYPE_CHECKING, Any
 from trtlog.buildlog.header import derive_header
 from trtlog.buildlog.model import Build, SourceMeta
 from trtlog.buildlog.parsing import iter_events
+from trtlog.buildlog.performance import split_runs
+from trtlog.warehouse.extract import log_scopes, scope_build
 from trtlog.warehouse.files import BuildSpec, InputFile
 from trtlog.warehouse.tables import (
     Loaded,
@@ -46,7 +49,6 @@ from trtlog.warehouse.tables import (
     StreamedTactics,
     frame_table,
     run_tables,
-    split_runs,
     target_run,
 )
 
@@ -149,63 +151,92 @@ def extract_streamed(
     whole = rest_build(log.path, log.size, rest.events, rest.n_lines)
     parse_seconds = time.perf_counter() - t0
     n_runs = len(whole.runs)
-    runs = list(whole.runs)
-    starts = [1 if r.index == 0 else r.first_line for r in runs]
+    target = target_run(whole, loaded.paths)
+    scopes = log_scopes(whole, spec.source_id, target)
+    starts = [scope.first_line for scope in scopes]
     summaries = [
-        summarize(whole, i if n_runs > 1 else None, times=None) for i in range(max(n_runs, 1))
+        summarize(
+            whole,
+            scope.run if n_runs > 1 else None,
+            engine_build=scope.number if scope.build is not None else None,
+            times=None,
+        )
+        for scope in scopes
     ]
-    ids = [
-        spec.source_id if n_runs <= 1 else f"{spec.source_id}:{i}" for i in range(max(n_runs, 1))
-    ]
+    ids = [scope.build_id for scope in scopes]
     counted = [StreamedTactics() for _ in ids]
     excluded = [_other_rounds(s) for s in summaries]
-    marked: set[str] = set()
+    marked: list[set[str]] = [set() for _ in scopes]
+    rest_firsts = [e.span[0] for e in rest.events]
     after = 0
     for last, window in _windows(log.path):
-        events = list(heapq.merge(rest.events, window, key=lambda e: e.span[0]))
-        del window  # (the generator fills the next one while this is still referenced)
-        frame = rest_build(log.path, log.size, events, rest.n_lines).tactics_frame()
-        del events
-        # the rest's own tactic rows (cached, skipped) come out once: in their window
-        frame = frame[(frame["line"] > after) & (frame["line"] <= last)].reset_index(drop=True)
+        window_firsts = [e.span[0] for e in window]
+        # the rows whose lines this window covers (found by bisection: linear in the rows)
+        first_k = max(bisect.bisect_right(starts, after + 1) - 1, 0)
+        for k in range(first_k, bisect.bisect_right(starts, last)):
+            scope = scopes[k]
+            low, high = max(scope.first_line, after + 1), min(scope.last_line, last)
+            if low > high:
+                continue
+            # each row (run or engine build) from its own events: its tactics, its engine
+            merged = heapq.merge(
+                rest.events[
+                    bisect.bisect_left(rest_firsts, scope.first_line) : bisect.bisect_right(
+                        rest_firsts, scope.last_line
+                    )
+                ],
+                window[
+                    bisect.bisect_left(window_firsts, low) : bisect.bisect_right(
+                        window_firsts, high
+                    )
+                ],
+                key=lambda e: e.span[0],
+            )
+            frame = rest_build(log.path, log.size, list(merged), rest.n_lines).tactics_frame()
+            # the rest's own tactic rows (cached, skipped) come out once: in their window
+            keep = (frame["line"] >= low) & (frame["line"] <= high)
+            frame = frame[keep].reset_index(drop=True)
+            _first_in_engine(frame, marked[k])
+            if len(frame):
+                _count(counted[k], frame, excluded[k])
+                yield "tactics", frame_table("tactics", frame, ids[k])
+            del frame
+        del window, window_firsts  # (the generator fills the next one meanwhile)
         after = last
-        _first_in_engine(frame, marked)
-        run_of = [max(bisect.bisect_right(starts, line) - 1, 0) for line in frame["line"]]
-        for i, build_id in enumerate(ids):
-            part = frame[[r == i for r in run_of]] if len(ids) > 1 else frame
-            if len(part):
-                _count(counted[i], part, excluded[i])
-                yield "tactics", frame_table("tactics", part, build_id)
-        del frame, part
-    target = target_run(whole, loaded.paths)
     profiles = split_runs(loaded.profile, n_runs)
     times = split_runs(loaded.times, n_runs)
-    for i, build_id in enumerate(ids):
-        mine = i == target
-        run_times = times[i] if times else (loaded.times if mine else None)
+    for k, scope in enumerate(scopes):
+        i = scope.run or 0
+        mine = scope.target
+        last_of_run = scope.number == scope.builds - 1
+        run_times = times[i] if times and last_of_run else (loaded.times if mine else None)
         summary = (
-            summaries[i]
+            summaries[k]
             if run_times is None
-            else summarize(whole, i if n_runs > 1 else None, times=run_times)
+            else summarize(
+                whole,
+                i if n_runs > 1 else None,
+                engine_build=scope.number if scope.build is not None else None,
+                times=run_times,
+            )
         )
-        run_build = whole.for_run(i) if n_runs > 1 else whole
-        first = starts[i] if n_runs else 1
-        last = runs[i].last_line if n_runs else rest.n_lines
-        lo = bisect.bisect_left(rest.bulk_first, first)
-        hi = bisect.bisect_right(rest.bulk_first, last)
+        lo = bisect.bisect_left(rest.bulk_first, scope.first_line)
+        hi = bisect.bisect_right(rest.bulk_first, scope.last_line)
         yield from run_tables(
             spec,
-            build_id,
-            run_build,
+            scope.build_id,
+            scope_build(whole, scope),
             summary,
             loaded.engine if mine else None,
-            profiles[i] if profiles else (loaded.profile if mine else None),
+            profiles[i] if profiles and last_of_run else (loaded.profile if mine else None),
             run_index=i if n_runs else None,
             n_runs=n_runs,
             parse_seconds=parse_seconds,
             started=started,
-            streamed=counted[i],
+            streamed=counted[k],
             bulk=(hi - lo, sum(rest.bulk_lines[lo:hi])),
+            engine_build=scope.number if scope.build is not None else None,
+            engine_builds=scope.builds,
         )
 
 

@@ -41,7 +41,6 @@ __all__ = [
     "now",
     "rows_table",
     "run_tables",
-    "split_runs",
     "target_run",
 ]
 
@@ -110,13 +109,6 @@ def target_run(build: Build, paths: dict[Role, str]) -> int:
     return max(len(build.runs) - 1, 0)
 
 
-def split_runs(value: Any, runs: int) -> list[Any] | None:
-    """A profile or timing trace with one array per log run, as one object per run."""
-    if value is None or runs < 2 or len(value.runs) != runs:
-        return None
-    return [value.model_copy(update={"runs": (r,)}) for r in value.runs]
-
-
 def _engine_of(build: Build | None, engine_json: Engine | None, profile: Profile | None) -> Any:
     engine = engine_json if engine_json is not None else (build.engine if build else None)
     if engine is not None and profile is not None:
@@ -138,6 +130,8 @@ def run_tables(
     started: float,
     streamed: StreamedTactics | None = None,
     bulk: tuple[int, int] = (0, 0),
+    engine_build: int | None = None,
+    engine_builds: int = 1,
 ) -> Iterator[Piece]:
     """The rows of one run of a log.
 
@@ -180,6 +174,8 @@ def run_tables(
     row.update(
         run=run_index,
         runs=n_runs,
+        engine_build=engine_build,
+        engine_builds=engine_builds,
         table_rows=counts,
         parse_seconds=parse_seconds,
         ingest_seconds=time.perf_counter() - started,
