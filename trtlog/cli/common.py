@@ -255,13 +255,14 @@ def export_of(path: str) -> Any:
 
 
 def engine_of_log(build: Any, path: str) -> Any:
-    """A log's engine: its layer dump, else the layers its placement lines list."""
-    from trtlog.engine.from_log import engine_from_placement
+    """A log's engine: its layer dump, else its placement lines, else its autotuned layers."""
+    from trtlog.engine.from_log import final_layers
 
-    engine = build.engine or engine_from_placement(build.events, build.source.name)
+    engine = final_layers(build)
     if engine is None:
         raise UsageError(
-            f"{path}: the log has no layer dump and no layer placement lines (build with "
+            f"{path}: the log has no layer dump, no layer placement lines and no autotuned "
+            "layers (build with "
             "--profilingVerbosity=detailed and --dumpLayerInfo, or pass the --exportLayerInfo "
             "JSON)"
         )

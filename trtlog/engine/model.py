@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MYELIN_LAYER_TYPES",
     "NAMES_ONLY_NOTE",
+    "ORIGIN_TEXT",
     "Engine",
     "EngineLayer",
     "IoProfile",
@@ -594,7 +595,19 @@ class IoTensor(BaseModel):
         return self.mode == "input"
 
 
-EngineOrigin = Literal["layer_json", "log_inspector", "log_listing", "log_names"]
+EngineOrigin = Literal[
+    "layer_json", "log_inspector", "log_listing", "log_names", "log_placement", "log_autotuned"
+]
+
+#: Where an engine's layers came from, as a phrase (``Engine.origin`` → text).
+ORIGIN_TEXT: dict[str, str] = {
+    "layer_json": "the layer JSON",
+    "log_inspector": "the log's layer dump",
+    "log_listing": "the log's engine layer listing (Engine Layer Information)",
+    "log_names": "the log's names-only layer dump",
+    "log_placement": "the log's placement lines ([GpuLayer] ...)",
+    "log_autotuned": "the layers the log's autotuner timed",
+}
 
 
 class Engine(ExactJson):
@@ -605,7 +618,11 @@ class Engine(ExactJson):
         origin: ``layer_json`` (``--exportLayerInfo`` or ``IEngineInspector`` JSON),
             ``log_inspector`` (the inspector text in a log: ``--dumpLayerInfo`` or the 10.x
             builder ``Layers:`` dump), ``log_listing`` (the builder's ``Engine Layer
-            Information:``), ``log_names`` (a names-only inspector dump in a log).
+            Information:``), ``log_names`` (a names-only inspector dump in a log),
+            ``log_placement`` (a log without a layer dump: its ``[GpuLayer] TYPE: name``
+            placement lines, types as printed) or ``log_autotuned`` (the layers its autotuner
+            timed: ``Computing costs for``, ``Timing Runner:``, the TRT 5-7 ``Timing name(n)``
+            blocks). :data:`ORIGIN_TEXT` says it in words.
         detailed: whether layers carry types and tensors (``--profilingVerbosity=detailed``);
             a names-only engine has names and, from them, the fused parts.
         layers: in execution order.

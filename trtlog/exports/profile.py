@@ -18,7 +18,6 @@ from trtlog.engine.model import (
 )
 from trtlog.errors import InputError
 from trtlog.exports.read import JsonInput, as_float, detect_kind, read_json_file, wrong_kind
-from trtlog.exports.trace import trace_runs
 
 __all__ = ["load_profile", "profile_from_json"]
 
@@ -53,7 +52,9 @@ def profile_from_json(values: Sequence[Any], name: str) -> Profile:
     runs: list[ProfileRun] = []
     for value in values:
         kind = detect_kind(value)
-        if kind == "trace":  # Torch-TensorRT's execution profile: trtlog.exports.trace
+        if kind == "trace":  # Torch-TensorRT's execution profile (imported when one is read)
+            from trtlog.exports.trace import trace_runs
+
             runs.extend(trace_runs(value, name))
             continue
         if kind != "profile":
