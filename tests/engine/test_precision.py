@@ -193,3 +193,22 @@ def test_corpus_layer_json_never_labels_a_mask_or_index(path: Path) -> None:
             assert precision.precision is None
         elif precision.compute is None and any(t not in _INDEX for t in precision.inputs if t):
             assert precision.precision not in _INDEX, layer.name
+
+
+def test_the_fp32_fallback_finding_reads_the_same_precision() -> None:
+    """An INT8 build without FP16: the INT8 convolution writing FP32 is no FP32 layer, from
+    its ``Layer(...)`` line as from its dump (the listing alone called it FP32)."""
+    lines = BOTH.read_text(encoding="utf-8").splitlines(keepends=True)
+    listing_only = "".join(lines[: next(i for i, t in enumerate(lines) if "[I] Layers:" in t)])
+    text = listing_only.replace("Precision: FP32+FP16+INT8", "Precision: FP32+INT8")
+    for build in (
+        trtlog.parse_text(text),
+        trtlog.parse_text(
+            BOTH.read_text(encoding="utf-8").replace(
+                "Precision: FP32+FP16+INT8", "Precision: FP32+INT8"
+            )
+        ),
+    ):
+        assert build.engine is not None
+        found = [f for f in trtlog.lint(build) if f.rule == "precision-fallback"]
+        assert not any("/head/Conv" in f.message for f in found)
