@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import trtlog
-from tests.conftest import corpus_logs, needs_corpus
+from tests.conftest import FIXTURES, corpus_logs, needs_corpus
 from trtlog.buildlog.header import library_version
 
 _LIBRARY = re.compile(
@@ -70,3 +70,12 @@ def test_corpus_versions_from_library_names() -> None:
         assert build.trt_version == tuple(int(p) for p in found[1].split(".")), path.name
         checked += 1
     assert checked >= 3  # the 10.16 Python-logger and bare logs of 2026-12-07
+
+
+def test_a_tensorrt_rtx_banner_gives_its_own_version() -> None:
+    path = FIXTURES / "logs" / "tensorrt-rtx-like_smallnet_run.log"
+    code = int(re.search(r"\[TensorRT-RTX v(\d+)\]", path.read_text(encoding="utf-8"))[1])  # type: ignore[index]
+    build = trtlog.parse(path)
+    (run,) = build.runs
+    assert run.rtx_version == (code // 10000, code // 100 % 100, code % 100) == (1, 4, 0)
+    assert run.trt_version is None and build.trt_version is None  # not a TensorRT version

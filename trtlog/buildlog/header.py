@@ -68,6 +68,9 @@ class Run(BaseModel):
         test: the banner's test name (``TensorRT.trtexec``), if any.
         build_number: the banner's ``[b<n>]`` build number (10.4+), if any.
         end_line: the line of the ``&&&& PASSED|FAILED|WAIVED`` footer, if any.
+        rtx_version: TensorRT-RTX's own version, from the ``[TensorRT-RTX v10400]`` tag of a
+            ``tensorrt_rtx`` banner (``(1, 4, 0)``); not a TensorRT version, so
+            :attr:`trt_version` stays ``None`` for it.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -81,6 +84,7 @@ class Run(BaseModel):
     test: str | None = None
     build_number: int | None = None
     end_line: int | None = None
+    rtx_version: Version | None = None
 
 
 class IoFormat(BaseModel):
@@ -255,6 +259,7 @@ class Header(BaseModel):
 
     runs: tuple[Run, ...] = ()
     trt_version: Version | None = None
+    rtx_version: Version | None = None
     command_line: str | None = None
     options: Options = Field(default_factory=Options)
     device: Device | None = None
@@ -348,6 +353,7 @@ class _Collector:
                     "last_line": self.n_lines,
                     "command_line": ev.command_line,
                     "trt_version": tuple(ev.version) if ev.version else None,
+                    "rtx_version": _rtx_version(ev),
                     "test": ev.test,
                     "build_number": ev.build_number,
                 }
@@ -362,6 +368,8 @@ class _Collector:
                     run[key] = getattr(ev, key)
             if run.get("trt_version") is None and ev.version:
                 run["trt_version"] = tuple(ev.version)
+            if run.get("rtx_version") is None:
+                run["rtx_version"] = _rtx_version(ev)
         elif isinstance(ev, TrtVersion):
             run = self.run()
             if run.get("trt_version") is None:
@@ -436,7 +444,12 @@ class _Collector:
             lists={k: tuple(v) for k, v in self.lists.items()},
         )
         return Header(
-            runs=run_models, trt_version=version, command_line=command, options=options, device=dev
+            runs=run_models,
+            trt_version=version,
+            rtx_version=next((r.rtx_version for r in run_models if r.rtx_version), None),
+            command_line=command,
+            options=options,
+            device=dev,
         )
 
 
@@ -486,6 +499,13 @@ _TRT_LIBRARY = re.compile(
     r"(?:^|[/\\])(?:lib)?nvinfer(?:_builder_resource(?:_sm\d+)?|_plugin|_lean|_dispatch)?"
     r"\.so\.(\d+\.\d+(?:\.\d+){0,2})$"
 )
+
+
+def _rtx_version(ev: RunStart | RunEnd) -> Version | None:
+    """TensorRT-RTX's version of a ``tensorrt_rtx`` banner (its code, no TensorRT version)."""
+    if ev.version is None and ev.version_code and ev.test.startswith("TensorRT-RTX"):
+        return decode_version(ev.version_code)
+    return None
 
 
 def library_version(name: str | None) -> Version | None:
