@@ -10,7 +10,7 @@ import pytest
 import trtlog
 from tests.conftest import CORPUS, FIXTURES, needs_corpus
 from trtlog.cli.main import main
-from trtlog.engine.from_log import final_layers
+from trtlog.engine.from_log import final_layers, with_log_version
 from trtlog.engine.model import ORIGIN_TEXT
 from trtlog.html.page import decode_embedded
 
@@ -94,3 +94,48 @@ def test_a_log_without_layers_says_so(capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert out.startswith("no final layers: the log has no layer dump")
     assert "from the none" not in out
+
+
+_BANNER = re.compile(r"\[TensorRT v(\d+)\]")
+PAIRS = [
+    (
+        "trt10.16.1_cookbook-mnist-cnn-fp32_layers-detailed.json",
+        "trt10.16.1_cookbook-mnist-cnn-fp32_build-dumpLayerInfo.log",
+    ),
+    (
+        "trt8.6.0_cookbook-mnist-cnn-fp16_layers-names.json",
+        "trt8.6.0_cookbook-mnist-cnn-fp16_run-verbose-dumpLayerInfo.log",
+    ),
+]
+
+
+@needs_corpus
+@pytest.mark.parametrize(("layers", "log"), PAIRS)
+def test_a_layer_json_takes_the_version_of_a_log_of_its_engine(layers: str, log: str) -> None:
+    from trtlog.numbers import decode_version
+
+    engine = trtlog.load_engine(CORPUS / layers)
+    assert engine.trt_version is None  # the JSON prints none
+    build = trtlog.parse(CORPUS / log)
+    code = _BANNER.search((CORPUS / log).read_text(encoding="utf-8"))
+    assert code is not None
+    paired = with_log_version(engine, build)
+    assert paired.trt_version == decode_version(int(code[1])) == build.trt_version
+    # the report of the log with the JSON given apart shows the paired engine
+    from trtlog.html.inputs import side
+
+    assert side(CORPUS / log, engine=CORPUS / layers).engine.trt_version == build.trt_version  # type: ignore[union-attr]
+
+
+@needs_corpus
+def test_a_log_of_another_engine_gives_no_version() -> None:
+    engine = trtlog.load_engine(CORPUS / PAIRS[0][0])
+    other = trtlog.parse(CORPUS / PAIRS[1][1])
+    assert other.trt_version is not None
+    assert with_log_version(engine, other).trt_version is None
+
+
+def test_a_logs_own_layers_carry_its_version() -> None:
+    build = trtlog.parse(GEMM)
+    engine = final_layers(build)
+    assert engine is not None and engine.trt_version == build.trt_version == (8, 5, 10)

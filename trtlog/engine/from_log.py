@@ -46,6 +46,8 @@ __all__ = [
     "engine_from_events",
     "engine_from_placement",
     "final_layers",
+    "same_engine",
+    "with_log_version",
 ]
 
 # every event class engine_from_events reads; it skips every other event (a lazy Build hands
@@ -367,9 +369,37 @@ def final_layers(build: Build) -> Engine | None:
         ('log_placement', [('/a/Conv + /a/Relu', 'CONVOLUTION')])
     """
     engine = build.engine
-    if engine is not None:
+    if engine is None:
+        events = build.events_of(*sorted({c.model_fields["kind"].default for c in ENGINE_EVENTS}))
+        engine = engine_from_placement(events, build.source.name) or engine_from_autotuned(
+            events, build.source.name
+        )
+    if engine is None or build.trt_version is None or engine.trt_version is not None:
         return engine
-    events = build.events_of(*sorted({c.model_fields["kind"].default for c in ENGINE_EVENTS}))
-    return engine_from_placement(events, build.source.name) or engine_from_autotuned(
-        events, build.source.name
-    )
+    return engine.model_copy(update={"trt_version": build.trt_version})
+
+
+def same_engine(a: Engine, b: Engine) -> bool:
+    """Whether two descriptions list one engine: the same layer names, in the same order.
+
+    A layer JSON and a log's layer dump of one build name every layer alike (fused names,
+    reformats, ``[profile N]`` suffixes); a names-only and a detailed export of it too.
+    """
+    return bool(a.layers) and [x.name for x in a.layers] == [x.name for x in b.layers]
+
+
+def with_log_version(engine: Engine, build: Build) -> Engine:
+    """``engine`` with the TensorRT version of ``build``, a log of the same engine.
+
+    A layer JSON carries no version (before TensorRT 11, and 11's ``Engine Metadata`` is not
+    known to hold one); the log of the build that made it, or of a run that loaded it, does.
+    The version is taken only when the log describes the same engine (:func:`same_engine`
+    with the log's own layers, :func:`final_layers`) and prints a version; otherwise
+    ``engine`` is returned as it is.
+    """
+    if engine.trt_version is not None or build.trt_version is None:
+        return engine
+    own = final_layers(build)
+    if own is None or not same_engine(engine, own):
+        return engine
+    return engine.model_copy(update={"trt_version": build.trt_version})

@@ -701,6 +701,9 @@ class Engine(ExactJson):
             kernel groups of a detailed engine (in graph order).
         extras: top-level JSON keys other than ``Layers``, ``Bindings`` and ``I/O Tensors``
             (``Engine Metadata``, ``ProfilingVerbosity``... in TensorRT 11), as written.
+        trt_version: the TensorRT version that built it, when known: a log's engine has its
+            log's; a layer JSON (which prints none) takes the version of a log of the same
+            engine paired with it (:func:`trtlog.engine.from_log.with_log_version`).
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
@@ -716,6 +719,7 @@ class Engine(ExactJson):
     notes: tuple[str, ...] = ()
     regions: tuple[str, ...] = ()
     extras: dict[str, Any] = Field(default_factory=dict)
+    trt_version: tuple[int, ...] | None = None
 
     def layer(self, name: str) -> EngineLayer:
         """The first layer called ``name``.
@@ -847,6 +851,10 @@ class Engine(ExactJson):
                 ("source", self.source),
                 ("from", self.origin),
                 ("detailed", "yes" if self.detailed else "no (names only)"),
+                (
+                    "TensorRT",
+                    ".".join(map(str, self.trt_version)) if self.trt_version else None,
+                ),
                 ("layers", f"{len(self.layers):,}"),
                 ("types", top_counts(lay.type for lay in self.layers) if self.detailed else None),
                 ("reformats", sum(lay.is_reformat for lay in self.layers)),
