@@ -171,7 +171,7 @@ def open_input(
     kind = detect_kind(values[0])
     if kind == "layers" and "layers" in want:
         return Opened(source=source, engine=engine_from_json(values[0], source))
-    if kind == "profile" and "profile" in want:
+    if kind in ("profile", "trace") and "profile" in want:
         return Opened(source=source, profile=profile_from_json(values, source))
     if kind == "times" and "times" in want:
         return Opened(source=source, times=times_from_json(values, source))

@@ -159,7 +159,9 @@ def test_explain_overview(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     # the two Constant scales of the input quantizer (lines 103-105) are folded: none is
     # unexplained any more
-    assert out.startswith("3 final layers (from the layer dump); 3 ONNX nodes: 2 folded, 1 fused")
+    assert out.startswith(
+        "3 final layers (from the log's layer dump); 3 ONNX nodes: 2 folded, 1 fused"
+    )
     assert "QConvScaleFusion" in out and "unexplained" not in out
 
 

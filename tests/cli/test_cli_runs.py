@@ -81,7 +81,7 @@ def test_explain_each_model_of_the_googlenet_resnet50_log(
     assert counts == [65, 56, 65, 56]
     assert main(["explain", str(MULTI)]) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith("56 final layers (from the placement)")
+    assert captured.out.startswith("56 final layers (from the log's placement lines")
     assert "using run 4 (lines 2843-3019)" in captured.err
 
 

@@ -31,7 +31,6 @@ from .test_engine import _with_profiles
 
 def _rollup_layer_by_layer(engine: Engine) -> dict[tuple[str, ...], list[Any]]:
     """The module tree's figures as its first version computed them, layer by layer."""
-    from trtlog.engine.model import compute_precision
     from trtlog.engine.modules import layer_modules
     from trtlog.names import module_path
 
@@ -43,9 +42,7 @@ def _rollup_layer_by_layer(engine: Engine) -> dict[tuple[str, ...], list[Any]]:
     node(())
     counted: set[str] = set()
     for layer, where in zip(engine.layers, layer_modules(engine), strict=True):
-        precision = compute_precision(layer) or next(
-            (t.dtype for t in layer.outputs if t.dtype), None
-        )
+        precision = layer.precision.precision
         time = layer.time.average_ms if layer.time and layer.time.known else None
         touched: dict[tuple[str, ...], None] = {}
         for path, fraction in where.shares:

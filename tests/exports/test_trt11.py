@@ -251,18 +251,6 @@ def test_torch_tensorrt_layer_information_and_trace_load() -> None:
     assert sum(x.time.percentage for x in engine.layers if x.time) == pytest.approx(100, abs=1e-3)
 
 
-def test_a_perfetto_trace_is_refused_with_a_hint(tmp_path: Path) -> None:
-    path = tmp_path / "p.trace"
-    path.write_text(
-        '[\n  {\n    "name": "conv",\n    "ph": "X",\n    "ts": 0,\n    "dur": 4982,\n'
-        '    "tid": 1,\n    "pid": "engine Engine Execution",\n    "args": {}\n  }\n]\n',
-        encoding="utf-8",
-    )
-    with pytest.raises(InputError, match="Perfetto trace") as caught:
-        trtlog.load_profile(path)
-    assert "profile_format='trex'" in str(caught.value)
-
-
 @pytest.mark.parametrize("path", [AUTOCAST_11, FP32_11, QDQ_11, NAMES_11, TORCH_LAYERS])
 def test_11x_fixtures_leave_no_tensor_untyped(path: Path) -> None:
     engine = load_engine(path)

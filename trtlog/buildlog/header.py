@@ -11,6 +11,7 @@ prints them, the device from the first run that prints one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -21,6 +22,7 @@ from trtlog.events import (
     DeviceKv,
     DeviceListItem,
     Event,
+    LibraryNote,
     OptionIoFormat,
     OptionKv,
     OptionListItem,
@@ -44,6 +46,7 @@ __all__ = [
     "ShapeOption",
     "decode_version",
     "derive_header",
+    "library_version",
 ]
 
 Version = tuple[int, ...]
@@ -60,10 +63,14 @@ class Run(BaseModel):
         status: ``passed``/``failed``/``waived`` from the footer, ``None`` with no footer
             (crash, truncated paste).
         command_line: the command from the banner, if any.
-        trt_version: the version the banner or ``TensorRT version:`` line gives, if any.
+        trt_version: the version the banner or ``TensorRT version:`` line gives, else the one
+            in the name of a TensorRT library the run loads (see :func:`library_version`).
         test: the banner's test name (``TensorRT.trtexec``), if any.
         build_number: the banner's ``[b<n>]`` build number (10.4+), if any.
         end_line: the line of the ``&&&& PASSED|FAILED|WAIVED`` footer, if any.
+        rtx_version: TensorRT-RTX's own version, from the ``[TensorRT-RTX v10400]`` tag of a
+            ``tensorrt_rtx`` banner (``(1, 4, 0)``); not a TensorRT version, so
+            :attr:`trt_version` stays ``None`` for it.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -77,6 +84,7 @@ class Run(BaseModel):
     test: str | None = None
     build_number: int | None = None
     end_line: int | None = None
+    rtx_version: Version | None = None
 
 
 class IoFormat(BaseModel):
@@ -251,6 +259,7 @@ class Header(BaseModel):
 
     runs: tuple[Run, ...] = ()
     trt_version: Version | None = None
+    rtx_version: Version | None = None
     command_line: str | None = None
     options: Options = Field(default_factory=Options)
     device: Device | None = None
@@ -310,6 +319,9 @@ class _Collector:
         self.device: dict[str, str] = {}
         self.available: list[AvailableDevice] = []
         self.device_run: int | None = None
+        # versions read from loaded libraries' names: per run, and before any run exists
+        self.library_versions: dict[int, Version] = {}
+        self.loose_version: Version | None = None
 
     def run(self) -> dict[str, Any]:
         """The current run (an implicit run 0 when the log has no banner before)."""
@@ -341,6 +353,7 @@ class _Collector:
                     "last_line": self.n_lines,
                     "command_line": ev.command_line,
                     "trt_version": tuple(ev.version) if ev.version else None,
+                    "rtx_version": _rtx_version(ev),
                     "test": ev.test,
                     "build_number": ev.build_number,
                 }
@@ -355,10 +368,20 @@ class _Collector:
                     run[key] = getattr(ev, key)
             if run.get("trt_version") is None and ev.version:
                 run["trt_version"] = tuple(ev.version)
+            if run.get("rtx_version") is None:
+                run["rtx_version"] = _rtx_version(ev)
         elif isinstance(ev, TrtVersion):
             run = self.run()
             if run.get("trt_version") is None:
                 run["trt_version"] = tuple(ev.version)
+        elif isinstance(ev, LibraryNote):
+            version = library_version(ev.name) if ev.note in _LOADS else None
+            if version is None:
+                pass
+            elif self.runs:  # (no implicit run for it: a library line alone starts none)
+                self.library_versions.setdefault(len(self.runs) - 1, version)
+            elif self.loose_version is None:
+                self.loose_version = version
         elif isinstance(ev, _OPTION_CLASSES):
             self.run()
             if self.options_open():
@@ -405,8 +428,13 @@ class _Collector:
             self.section = self.list_key = None
 
     def header(self) -> Header:
+        for i, run in enumerate(self.runs):  # the banner and ``TensorRT version:`` come first
+            if run.get("trt_version") is None:
+                run["trt_version"] = self.library_versions.get(i) or (
+                    self.loose_version if i == 0 else None
+                )
         run_models = tuple(Run(**r) for r in self.runs)
-        version = next((r.trt_version for r in run_models if r.trt_version), None)
+        version = next((r.trt_version for r in run_models if r.trt_version), self.loose_version)
         command = next((r.command_line for r in run_models if r.command_line), None)
         dev = _device(self.device, self.available) if self.device or self.available else None
         options = Options(
@@ -416,7 +444,12 @@ class _Collector:
             lists={k: tuple(v) for k, v in self.lists.items()},
         )
         return Header(
-            runs=run_models, trt_version=version, command_line=command, options=options, device=dev
+            runs=run_models,
+            trt_version=version,
+            rtx_version=next((r.rtx_version for r in run_models if r.rtx_version), None),
+            command_line=command,
+            options=options,
+            device=dev,
         )
 
 
@@ -459,12 +492,43 @@ def derive_header(events: Iterable[Event], n_lines: int) -> Header:
     return collector.header()
 
 
-# the events derive_header reads (a set lookup by class skips the others)
-_HEADER_CLASSES: frozenset[type] = frozenset(
-    {*_OPTION_CLASSES, RunStart, RunEnd, TrtVersion, DeviceKv, DeviceListItem}
+_LOADS = ("library_loading", "library_loaded")
+# TensorRT's own libraries carry the full version in their file name (``.so.10.16.0``, 8.6+
+# for the builder resource); a bare ``.so.10`` names the major version only and is not kept
+_TRT_LIBRARY = re.compile(
+    r"(?:^|[/\\])(?:lib)?nvinfer(?:_builder_resource(?:_sm\d+)?|_plugin|_lean|_dispatch)?"
+    r"\.so\.(\d+\.\d+(?:\.\d+){0,2})$"
 )
+
+
+def _rtx_version(ev: RunStart | RunEnd) -> Version | None:
+    """TensorRT-RTX's version of a ``tensorrt_rtx`` banner (its code, no TensorRT version)."""
+    if ev.version is None and ev.version_code and ev.test.startswith("TensorRT-RTX"):
+        return decode_version(ev.version_code)
+    return None
+
+
+def library_version(name: str | None) -> Version | None:
+    """The TensorRT version in the file name of one of its libraries, if it holds one.
+
+    10.x prints no ``TensorRT version:`` line in a Python program's log, but its builder loads
+    ``libnvinfer_builder_resource_sm89.so.10.16.0`` (formats.md §B.9); trtexec logs print
+    the same line. At least major and minor must be in the name.
+
+    Example:
+        >>> library_version("libnvinfer_builder_resource_sm89.so.10.16.0")
+        (10, 16, 0)
+        >>> library_version("libnvinfer.so.10"), library_version("libcublas.so.11.4.2")
+        (None, None)
+    """
+    m = _TRT_LIBRARY.search(name or "")
+    return tuple(int(p) for p in m[1].split(".")) if m else None
+
+
+_HEADER_TYPES = (RunStart, RunEnd, TrtVersion, LibraryNote, DeviceKv, DeviceListItem)
+# the events derive_header reads (a set lookup by class skips the others)
+_HEADER_CLASSES: frozenset[type] = frozenset({*_OPTION_CLASSES, *_HEADER_TYPES})
 #: The kinds of the events :func:`derive_header` reads.
 HEADER_KINDS: frozenset[str] = frozenset(
-    c.model_fields["kind"].default
-    for c in (*_OPTION_CLASSES, RunStart, RunEnd, TrtVersion, DeviceKv, DeviceListItem)
+    c.model_fields["kind"].default for c in (*_OPTION_CLASSES, *_HEADER_TYPES)
 )

@@ -84,8 +84,9 @@ PASS_GLOSSARY: dict[str, str] = {
     "inputs: the sum is done in the convolution's epilogue",
     "ConvActPoolFusion": "fuses a convolution and its activation with the pooling layer after "
     "them into one layer",
-    "ConvReshapeBiasAddFusion": "looks for a convolution, a reshape and a bias add to fold the "
-    "bias into the convolution (in the corpus logs it runs and fuses nothing)",
+    "ConvReshapeBiasAddFusion": "folds the bias add after a convolution (a MatMul or Gemm "
+    "that MatMulToConvTransform turned into one) and its reshape into the convolution; it "
+    "prints only its Running: line",
     "DeconvScaleFusion": "folds a Scale layer (BatchNormalization) into the deconvolution "
     "before it",
     "DeconvReluFusion": "fuses a deconvolution with the ReLU after it",

@@ -313,18 +313,19 @@ def export_of(path: str) -> Any:
 
 
 def engine_of_log(build: Any, path: str) -> Any:
-    """A log's engine: its layer dump, else the layers its placement lines list."""
-    from trtlog.engine.from_log import engine_from_placement
+    """A log's engine: its layer dump, else its placement lines, else its autotuned layers."""
+    from trtlog.engine.from_log import final_layers
 
-    engine = build.engine or engine_from_placement(build.events, build.source.name)
+    engine = final_layers(build)
     if engine is None:
         from trtlog.findings.advice import detailed_flag_for
 
         version = build.trt_version or None
         # the flags of the log's version (5.x-8.1 trtexec has no --profilingVerbosity)
         raise UsageError(
-            f"{path}: the log has no layer dump and no layer placement lines (build with "
-            f"{detailed_flag_for(version)} and --dumpLayerInfo, or pass the --exportLayerInfo "
+            f"{path}: the log has no layer dump, no layer placement lines and no autotuned "
+            f"layers (build with {detailed_flag_for(version)} and --dumpLayerInfo, or pass the "
+            "--exportLayerInfo "
             "JSON)"
         )
     return engine

@@ -18,6 +18,14 @@ from trtlog.cli.common import (
 
 __all__ = ["add_arguments", "run"]
 
+# the merge graph's final_layers_from, in words
+_FROM = {
+    "engine": "the given layer JSON",
+    "layer dump": "the log's layer dump",
+    "placement": "the log's placement lines, [GpuLayer] ...",
+    "autotuned layers": "the layers the autotuner timed",
+}
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The arguments of ``trtlog explain``."""
@@ -79,11 +87,20 @@ def run(args: argparse.Namespace) -> int:
         }
         out.write(json.dumps(data, indent=1) + "\n")
         return 0
-    source = graph.graph.get("final_layers_from")
+    source = graph.graph.get("final_layers_from") or "none"
     if outcome.value in ("failed", "killed", "incomplete"):
         # the layers below are where the builder got to, not an engine
-        out.write(f"the build did not finish: {outcome.to_text()}\n")
-    out.write(f"{len(finals)} final layers (from the {source}); {len(fates)} ONNX nodes: ")
+        out.write(f"the build did not finish: {outcome.to_text()}
+")
+    if finals or source != "none":
+        where = _FROM.get(source, source)
+        out.write(f"{len(finals)} final layers (from {where}); {len(fates)} ONNX nodes: ")
+    else:
+        out.write(
+            "no final layers: the log has no layer dump, no placement lines and no autotuning "
+            f"lines (a build log without --verbose, or a run of a saved engine); "
+            f"{len(fates)} ONNX nodes: "
+        )
     out.write(", ".join(f"{n} {k}" for k, n in sorted(counts.items(), key=lambda kv: -kv[1])))
     out.write("\n\n")
     rows = []
@@ -97,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
                 passes,
             ]
         )
-    table(rows, ["engine layer", "ONNX nodes", "original layers", "passes"], out)
+    if rows:
+        table(rows, ["engine layer", "ONNX nodes", "original layers", "passes"], out)
     unexplained = [f for f in fates if f.kind == "unexplained"]
     if unexplained:
         out.write(f"\nunexplained ({len(unexplained)}):\n")

@@ -30,7 +30,7 @@ from trtlog.diff.models import (
     SideInfo,
     Step,
 )
-from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, compute_precision
+from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, layer_precision
 from trtlog.names import (
     common_module,
     is_qdq_node,
@@ -135,11 +135,12 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
     reformat = layer.is_reformat or parts.op == "reformat"
     out_dtype = next((t.dtype for t in layer.outputs if t.dtype), None)
     in_dtype = next((t.dtype for t in layer.inputs if t.dtype), None)
-    compute = compute_precision(layer)
+    # the layer's precision (trtlog.engine.model.layer_precision); a reformat shows both types
+    compute = layer_precision(layer.tactic_name, layer.parameters, layer.inputs, layer.outputs)
     if reformat and in_dtype and out_dtype:
         label: str | None = f"{in_dtype}→{out_dtype}"
     else:
-        label = compute or out_dtype
+        label = compute
     first = layer.outputs[0] if layer.outputs else None
     region = name.startswith("{ForeignNode[") or layer.type == "Myelin"
     kernel_like = kernel is not None or (
@@ -505,7 +506,9 @@ def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[
     elif a.compute and b.compute and a.compute != b.compute:
         out.append(f"precision {a.compute}→{b.compute}")
     elif a.out_dtype and b.out_dtype and a.out_dtype != b.out_dtype:
-        out.append(f"precision {a.label}→{b.label}")
+        # the same precision writing another type (an INT8 convolution now writing FP16):
+        # not a precision change
+        out.append(f"output type {a.out_dtype}→{b.out_dtype}")
     if a.layout and b.layout and a.layout != b.layout and not pieces:
         out.append(f"format {a.layout}→{b.layout}")
     if not pieces and not _same_shape(a.shape, b.shape):

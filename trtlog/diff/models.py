@@ -120,8 +120,9 @@ class LayerView(BaseModel):
         index: position in its engine (0-based).
         name: the layer name.
         type: the layer type, ``None`` in a names-only engine.
-        precision: the compute precision when the kernel or weights say it, else the first
-            output type; for a reformat ``FP32→INT8`` (input → output type).
+        precision: the layer's precision (:func:`trtlog.engine.model.layer_precision`: the
+            kernel's, else its inputs' type); for a reformat ``FP32→INT8`` (input → output
+            type).
         shape: the first output's dimensions, if known.
         layout: the first output's layout (``linear``, ``chw32``...), if known.
         tactic: the tactic id, if known.
@@ -164,8 +165,10 @@ class Step(BaseModel):
         index_b: the B layer (``None`` for ``-``).
         reasons: for ``~``: ``split``/``merged`` (one layer became several), ``order`` (moved),
             ``nodes`` (other ONNX nodes), ``q/dq`` (other Q/DQ nodes), ``myelin``,
-            ``name``/``renamed``, ``type A→B``, ``precision A→B``, ``reformat A vs B``,
-            ``format A→B``, ``shape A→B``, ``tactic``.
+            ``name``/``renamed``, ``type A→B``, ``precision A→B`` (the layer's precision,
+            :func:`trtlog.engine.model.layer_precision`), ``output type A→B`` (the same
+            precision writing another type), ``reformat A vs B``, ``format A→B``,
+            ``shape A→B``, ``tactic``.
         group: the :class:`FusionGroup` the row belongs to, if any.
     """
 

@@ -12,7 +12,7 @@ the CLI fall back on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trtlog.engine.model import NAMES_ONLY_NOTE, Engine, EngineLayer, EngineOrigin
 from trtlog.events import (
@@ -27,6 +27,7 @@ from trtlog.events import (
     InspectorLayersHeader,
     InspectorRecord,
     LayerCostsHeader,
+    LegacyTimingHeader,
     OnnxParseNode,
     PlacementDla,
     PlacementGpu,
@@ -36,11 +37,17 @@ from trtlog.events import (
 )
 from trtlog.names import OnnxSource, onnx_nodes_of_name
 
+if TYPE_CHECKING:
+    from trtlog.buildlog import Build
+
 __all__ = [
     "ENGINE_EVENTS",
     "engine_from_autotuned",
     "engine_from_events",
     "engine_from_placement",
+    "final_layers",
+    "same_engine",
+    "with_log_version",
 ]
 
 # every event class engine_from_events reads; it skips every other event (a lazy Build hands
@@ -55,6 +62,7 @@ ENGINE_EVENTS: tuple[type[EventBase], ...] = (
     InspectorLayersHeader,
     InspectorRecord,
     LayerCostsHeader,
+    LegacyTimingHeader,
     OnnxParseNode,
     PlacementDla,
     PlacementGpu,
@@ -253,10 +261,18 @@ def engine_from_events(events: Sequence[Event], source: str) -> Engine | None:
 
 
 _PLACEMENT_NOTE = (
-    "layers from the log's placement lines (`[GpuLayer] ...`, `[DlaLayer] ...`): the network "
-    "after graph optimization, names only, without the reformats and copies the builder adds "
-    "later. Build with `--dumpLayerInfo --profilingVerbosity=detailed` (or pass the "
-    "--exportLayerInfo JSON) for the engine's own layers."
+    "layers from the log's placement lines (`[GpuLayer] TYPE: name`, `[DlaLayer] name`): the "
+    "network after graph optimization, with the layer kind the line prints (CONVOLUTION, "
+    "MYELIN...) as its type but no tensors, precisions or kernels, and without the reformats "
+    "and copies the builder adds later. Build with `--dumpLayerInfo "
+    "--profilingVerbosity=detailed` (or pass the --exportLayerInfo JSON) for the engine's own "
+    "layers."
+)
+_AUTOTUNED_NOTE = (
+    "layers the log's autotuner timed (`Computing costs for`, `Timing Runner:`, or the TRT 5-7 "
+    "`Timing name(n)` blocks): the log lists no layer dump and no placement lines, so these "
+    "are the layers that reached tactic selection, names only (layers with a single tactic "
+    "may be missing), without the reformats the builder adds later."
 )
 
 
@@ -273,23 +289,26 @@ def engine_from_placement(events: Sequence[Event], source: str) -> Engine | None
         >>> [(lay.name, lay.onnx_nodes) for lay in engine_from_placement(b.events, "x").layers]
         [('/a/Conv + /a/Relu', ('/a/Conv', '/a/Relu'))]
     """
-    names: dict[str, None] = {}
+    names: dict[str, str | None] = {}  # name -> the layer kind its line prints
     for event in events:
-        if isinstance(event, PlacementGpu | PlacementDla):
-            names[event.layer] = None
+        if isinstance(event, PlacementGpu):
+            names.setdefault(event.layer, event.layer_type)
+        elif isinstance(event, PlacementDla):
+            names.setdefault(event.layer, None)
         elif isinstance(event, PlacementList):
-            names.update(dict.fromkeys(event.layers))
+            for name in event.layers:
+                names.setdefault(name, None)
     if not names:
         return None
     nodes = _node_order(events)
     order = {n: i for i, n in enumerate(nodes)} if nodes else None
     layers = []
-    for i, name in enumerate(names):
+    for i, (name, kind) in enumerate(names.items()):
         onnx, how = _onnx_of(name, {}, order, nodes)
-        layers.append(EngineLayer(index=i, name=name, onnx_nodes=onnx, onnx_source=how))
+        layers.append(EngineLayer(index=i, name=name, type=kind, onnx_nodes=onnx, onnx_source=how))
     return Engine(
         source=source,
-        origin="log_names",
+        origin="log_placement",
         detailed=False,
         layers=tuple(layers),
         notes=(_PLACEMENT_NOTE,),
@@ -312,11 +331,75 @@ def engine_from_autotuned(events: Sequence[Event], source: str) -> Engine | None
     """
     names: dict[str, None] = {}
     for event in events:
-        if isinstance(event, LayerCostsHeader | TimingRunner):
+        if isinstance(event, LayerCostsHeader | TimingRunner | LegacyTimingHeader):
             name = event.layer
             if name and not name.startswith("Optimizer Reformat("):
                 names[name] = None
     if not names:
         return None
-    layers = tuple(EngineLayer(index=i, name=n) for i, n in enumerate(names))
-    return Engine(source=source, origin="log_names", detailed=False, layers=layers)
+    nodes = _node_order(events)
+    order = {n: i for i, n in enumerate(nodes)} if nodes else None
+    layers = []
+    for i, name in enumerate(names):
+        onnx, how = _onnx_of(name, {}, order, nodes)
+        layers.append(EngineLayer(index=i, name=name, onnx_nodes=onnx, onnx_source=how))
+    return Engine(
+        source=source,
+        origin="log_autotuned",
+        detailed=False,
+        layers=tuple(layers),
+        notes=(_AUTOTUNED_NOTE,),
+    )
+
+
+def final_layers(build: Build) -> Engine | None:
+    """The engine's layers as far as a log tells them, and (``Engine.origin``) from where.
+
+    Its layer dump first (:attr:`Build.engine`, with a ``--dumpProfile`` table merged), else
+    its placement lines (:func:`engine_from_placement`), else the layers its autotuner timed
+    (:func:`engine_from_autotuned`); ``None`` when the log has none of them (a build log
+    without ``--verbose``). The merge graph, ``trtlog layers``, ``trtlog explain`` and the
+    report all take a log's layers from here.
+
+    Example:
+        >>> from trtlog import parse_text
+        >>> b = parse_text("[I] [TRT] [GpuLayer] CONVOLUTION: /a/Conv + /a/Relu\\n")
+        >>> engine = final_layers(b)
+        >>> engine.origin, [(x.name, x.type) for x in engine.layers]
+        ('log_placement', [('/a/Conv + /a/Relu', 'CONVOLUTION')])
+    """
+    engine = build.engine
+    if engine is None:
+        events = build.events_of(*sorted({c.model_fields["kind"].default for c in ENGINE_EVENTS}))
+        engine = engine_from_placement(events, build.source.name) or engine_from_autotuned(
+            events, build.source.name
+        )
+    if engine is None or build.trt_version is None or engine.trt_version is not None:
+        return engine
+    return engine.model_copy(update={"trt_version": build.trt_version})
+
+
+def same_engine(a: Engine, b: Engine) -> bool:
+    """Whether two descriptions list one engine: the same layer names, in the same order.
+
+    A layer JSON and a log's layer dump of one build name every layer alike (fused names,
+    reformats, ``[profile N]`` suffixes); a names-only and a detailed export of it too.
+    """
+    return bool(a.layers) and [x.name for x in a.layers] == [x.name for x in b.layers]
+
+
+def with_log_version(engine: Engine, build: Build) -> Engine:
+    """``engine`` with the TensorRT version of ``build``, a log of the same engine.
+
+    A layer JSON carries no version (before TensorRT 11, and 11's ``Engine Metadata`` is not
+    known to hold one); the log of the build that made it, or of a run that loaded it, does.
+    The version is taken only when the log describes the same engine (:func:`same_engine`
+    with the log's own layers, :func:`final_layers`) and prints a version; otherwise
+    ``engine`` is returned as it is.
+    """
+    if engine.trt_version is not None or build.trt_version is None:
+        return engine
+    own = final_layers(build)
+    if own is None or not same_engine(engine, own):
+        return engine
+    return engine.model_copy(update={"trt_version": build.trt_version})

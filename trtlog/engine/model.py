@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MYELIN_LAYER_TYPES",
     "NAMES_ONLY_NOTE",
+    "ORIGIN_TEXT",
     "Engine",
     "EngineLayer",
     "IoProfile",
@@ -44,6 +45,7 @@ __all__ = [
     "TimingRun",
     "compute_precision",
     "is_reformat_layer",
+    "layer_precision",
     "precision_of",
     "strongly_typed",
     "time_by_key",
@@ -338,13 +340,15 @@ class LayerTime(BaseModel):
 
 
 class LayerPrecision(BaseModel):
-    """The element types a layer reads, computes in (where known) and writes.
+    """The element types a layer reads, computes in and writes.
 
     Attributes:
         inputs: the input tensors' types (``None`` where the format does not say).
         compute: the math precision when the kernel name or weights give it away
             (``i8i8`` kernels, ``Weights: Int8``...), else ``None``.
         outputs: the output tensors' types.
+        precision: the layer's precision (:func:`layer_precision`: the kernel's, else its
+            inputs'): the ``precision`` column of ``layers_frame``.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -352,6 +356,7 @@ class LayerPrecision(BaseModel):
     inputs: tuple[str | None, ...] = ()
     compute: str | None = None
     outputs: tuple[str | None, ...] = ()
+    precision: str | None = None
 
     @property
     def summary(self) -> str:
@@ -441,11 +446,12 @@ class EngineLayer(BaseModel):
 
     @property
     def precision(self) -> LayerPrecision:
-        """The element types in and out, and the compute precision when known."""
+        """The element types in and out, the kernel's precision and the layer's."""
         return LayerPrecision(
             inputs=tuple(t.dtype for t in self.inputs),
             compute=compute_precision(self),
             outputs=tuple(t.dtype for t in self.outputs),
+            precision=layer_precision(self.tactic_name, self.parameters, self.inputs, self.outputs),
         )
 
 
@@ -500,8 +506,65 @@ def strongly_typed(build: Build | None, engine: Engine | None) -> bool:
 
 
 def compute_precision(layer: EngineLayer) -> str | None:
-    """The precision a layer computes in, when its kernel name or weights tell it."""
+    """The precision a layer computes in, when its kernel name or weights tell it.
+
+    The kernel's evidence only; :func:`layer_precision` is a layer's precision (this, else its
+    inputs' type).
+    """
     return precision_of(layer.tactic_name, layer.parameters)
+
+
+# element types that index, count or mask rather than carry the values a layer computes on
+# (a Gather's INT64 indices, a Myelin region's BOOL attention mask, a shape tensor)
+_INDEX_TYPES = frozenset(("BOOL", "INT32", "INT64"))
+
+
+def _values_type(tensors: Sequence[Tensor]) -> str | None:
+    """The first type of ``tensors`` that is not an index or mask type, else the first type."""
+    first = None
+    for t in tensors:
+        dtype = t.dtype
+        if dtype is not None:
+            if dtype not in _INDEX_TYPES:
+                return dtype
+            if first is None:
+                first = dtype
+    return first
+
+
+def layer_precision(
+    kernel: str | None,
+    parameters: dict[str, Any],
+    inputs: Sequence[Tensor],
+    outputs: Sequence[Tensor] = (),
+) -> str | None:
+    """A layer's precision: what it computes in, the same from every form of its layers.
+
+    1. the kernel name (``TacticName``) when it tells the math precision (``i8i8``, ``imma``,
+       ``h1688``, ``fp16``...: :func:`precision_of`);
+    2. else the weights' type (``Weights: {"Type": "Int8"}``);
+    3. else the type of its inputs: the first input type that is not an index or mask type
+       (``BOOL``, ``INT32``, ``INT64``), else the first input type;
+    4. else, with no typed input, its outputs read the same way.
+
+    An INT8 convolution writing FP32 is INT8 whether the kernel name (detailed dump, layer
+    JSON) or its ``Int8`` input (the builder's ``Layer(...)`` listing) says so; a Myelin region
+    whose first output is a BOOL mask is the type of the values it reads. A reformat is the
+    type it reads (its output type is in the output-types column). Names-only layers have
+    none. See docs/guide.md, "A layer's precision".
+
+    Example:
+        >>> from trtlog.tensors import Tensor
+        >>> i8, f32 = Tensor(name="x", dtype="INT8"), Tensor(name="y", dtype="FP32")
+        >>> layer_precision(None, {}, [i8], [f32])
+        'INT8'
+        >>> layer_precision(None, {}, [Tensor(name="m", dtype="BOOL"), f32], [])
+        'FP32'
+    """
+    found = precision_of(kernel, parameters)
+    if found is not None:
+        return found
+    return _values_type(inputs) or _values_type(outputs)
 
 
 def precision_of(kernel: str | None, parameters: dict[str, Any]) -> str | None:
@@ -594,7 +657,19 @@ class IoTensor(BaseModel):
         return self.mode == "input"
 
 
-EngineOrigin = Literal["layer_json", "log_inspector", "log_listing", "log_names"]
+EngineOrigin = Literal[
+    "layer_json", "log_inspector", "log_listing", "log_names", "log_placement", "log_autotuned"
+]
+
+#: Where an engine's layers came from, as a phrase (``Engine.origin`` → text).
+ORIGIN_TEXT: dict[str, str] = {
+    "layer_json": "the layer JSON",
+    "log_inspector": "the log's layer dump",
+    "log_listing": "the log's engine layer listing (Engine Layer Information)",
+    "log_names": "the log's names-only layer dump",
+    "log_placement": "the log's placement lines ([GpuLayer] ...)",
+    "log_autotuned": "the layers the log's autotuner timed",
+}
 
 
 class Engine(ExactJson):
@@ -605,7 +680,11 @@ class Engine(ExactJson):
         origin: ``layer_json`` (``--exportLayerInfo`` or ``IEngineInspector`` JSON),
             ``log_inspector`` (the inspector text in a log: ``--dumpLayerInfo`` or the 10.x
             builder ``Layers:`` dump), ``log_listing`` (the builder's ``Engine Layer
-            Information:``), ``log_names`` (a names-only inspector dump in a log).
+            Information:``), ``log_names`` (a names-only inspector dump in a log),
+            ``log_placement`` (a log without a layer dump: its ``[GpuLayer] TYPE: name``
+            placement lines, types as printed) or ``log_autotuned`` (the layers its autotuner
+            timed: ``Computing costs for``, ``Timing Runner:``, the TRT 5-7 ``Timing name(n)``
+            blocks). :data:`ORIGIN_TEXT` says it in words.
         detailed: whether layers carry types and tensors (``--profilingVerbosity=detailed``);
             a names-only engine has names and, from them, the fused parts.
         layers: in execution order.
@@ -622,6 +701,9 @@ class Engine(ExactJson):
             kernel groups of a detailed engine (in graph order).
         extras: top-level JSON keys other than ``Layers``, ``Bindings`` and ``I/O Tensors``
             (``Engine Metadata``, ``ProfilingVerbosity``... in TensorRT 11), as written.
+        trt_version: the TensorRT version that built it, when known: a log's engine has its
+            log's; a layer JSON (which prints none) takes the version of a log of the same
+            engine paired with it (:func:`trtlog.engine.from_log.with_log_version`).
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True, ser_json_inf_nan="constants")
@@ -637,6 +719,7 @@ class Engine(ExactJson):
     notes: tuple[str, ...] = ()
     regions: tuple[str, ...] = ()
     extras: dict[str, Any] = Field(default_factory=dict)
+    trt_version: tuple[int, ...] | None = None
 
     def layer(self, name: str) -> EngineLayer:
         """The first layer called ``name``.
@@ -768,6 +851,10 @@ class Engine(ExactJson):
                 ("source", self.source),
                 ("from", self.origin),
                 ("detailed", "yes" if self.detailed else "no (names only)"),
+                (
+                    "TensorRT",
+                    ".".join(map(str, self.trt_version)) if self.trt_version else None,
+                ),
                 ("layers", f"{len(self.layers):,}"),
                 ("types", top_counts(lay.type for lay in self.layers) if self.detailed else None),
                 ("reformats", sum(lay.is_reformat for lay in self.layers)),

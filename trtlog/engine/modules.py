@@ -19,7 +19,7 @@ from trtlog.engine.model import (
     Engine,
     EngineLayer,
     is_reformat_layer,
-    precision_of,
+    layer_precision,
     total_of,
 )
 from trtlog.engine.rows import module_of_node, serve_reformats, served_by_name
@@ -105,14 +105,11 @@ def _columns(engine: Engine) -> _Columns:
     fields = [layer.__dict__ for layer in engine.layers]  # (no attribute lookup each)
     names = [d["name"] for d in fields]
     types = [d["type"] for d in fields]
-    precisions = []
-    for d in fields:
-        # the layer's precision (LayerPrecision.compute, else its first output type) without
-        # making the LayerPrecision model
-        found = precision_of(d["tactic_name"], d["parameters"])
-        if found is None:
-            found = next((t.dtype for t in d["outputs"] if t.dtype), None)
-        precisions.append(found)
+    # the layer's precision (LayerPrecision.precision) without making the LayerPrecision model
+    precisions = [
+        layer_precision(d["tactic_name"], d["parameters"], d["inputs"], d["outputs"])
+        for d in fields
+    ]
     times: list[float | None] = []
     for d in fields:
         time = d["time"]

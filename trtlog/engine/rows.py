@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from trtlog.engine.model import is_reformat_layer, precision_of
+from trtlog.engine.model import is_reformat_layer, layer_precision
 from trtlog.names import _DECORATED, _REFORMAT, common_module, parse_kernel_name, split_name
 from trtlog.numbers import U64
 from trtlog.tensors import dims_text
@@ -111,7 +111,7 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
             tactic_hex = hex_of.get(tactic)
             if tactic_hex is None:
                 tactic_hex = hex_of[tactic] = f"0x{tactic % U64:016x}"
-        precision = precision_of(kernel_name, parameters)
+        precision = layer_precision(kernel_name, parameters, inputs, outputs)
         if parameters:
             origin = parameters.get("Origin")
             if origin is not None and type(origin) is not str:
@@ -122,11 +122,9 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
         if len(outputs) == 1:  # (most layers)
             first = outputs[0]
             output_dtypes, output_layouts = first.dtype, first.layout
-            precision = precision or output_dtypes
             dims = first.dims
         else:
             output_dtypes, output_layouts = _dtypes_layouts(outputs)
-            precision = precision or next((t.dtype for t in outputs if t.dtype), None)
             dims = outputs[0].dims if outputs else None
         input_dtypes, input_layouts = _dtypes_layouts(inputs)
         n_nodes = len(nodes)

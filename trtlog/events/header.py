@@ -51,8 +51,9 @@ class RunStart(EventBase):
     Attributes:
         status: always ``running``.
         test: the test name, ``TensorRT.trtexec`` for trtexec.
-        version_code: the banner's version code (``8412``, ``101601``), 8.0+.
-        version: the decoded version (``(8, 4, 12)``), see
+        version_code: the banner's version code (``8412``, ``101601``), 8.0+; TensorRT-RTX's
+            own (``[TensorRT-RTX v10400]``), with ``version`` then ``None``.
+        version: the decoded TensorRT version (``(8, 4, 12)``), see
             :func:`trtlog.numbers.decode_version`.
         build_number: the ``[b<n>]`` build number (10.4+).
         command_line: the command line as printed (argv joined by blanks).

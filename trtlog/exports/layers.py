@@ -749,6 +749,7 @@ def _engine(
         "notes": tuple(notes),
         "regions": (),
         "extras": extras,
+        "trt_version": None,  # a layer JSON prints none (with_log_version pairs a log)
     }
     given = set(_ENGINE_FIELDS_SET)
     if profile is not None:

@@ -1,7 +1,8 @@
 """Loading ``--exportProfile`` files (per-layer times) into a ``Profile`` model.
 
 Part of the exports package. Every version's keys (``medianMs`` from 8.4), 7.x files with one
-array per run, Torch-TensorRT's TREx traces.
+array per run, Torch-TensorRT's TREx traces, and its Chrome/Perfetto execution profile
+(read by :mod:`trtlog.exports.trace`).
 """
 
 from __future__ import annotations
@@ -48,9 +49,14 @@ def profile_from_json(values: Sequence[Any], name: str) -> Profile:
         InputError: a value is another kind of export, or an entry is malformed.
     """
     nan = float("nan")
-    runs = []
+    runs: list[ProfileRun] = []
     for value in values:
         kind = detect_kind(value)
+        if kind == "trace":  # Torch-TensorRT's execution profile (imported when one is read)
+            from trtlog.exports.trace import trace_runs
+
+            runs.extend(trace_runs(value, name))
+            continue
         if kind != "profile":
             raise wrong_kind(name, kind, "profile")
         iterations: int | None = None

@@ -36,9 +36,7 @@ _LOADER = {
     "profile": "trtlog.load_profile (or `trtlog layers FILE`)",
     "times": "trtlog.load_times (or `trtlog layers FILE`)",
     "output": "nothing in trtlog yet (it holds output tensor values, not timings)",
-    "trace": "nothing in trtlog: it holds per-layer totals without the iteration count; have "
-    "Torch-TensorRT write its profile in the TREx format (profile_format='trex', the "
-    "default), which trtlog.load_profile reads",
+    "trace": "trtlog.load_profile (or `trtlog layers LAYER_JSON --profile FILE`)",
 }
 _DESCRIPTION = {
     "layers": "a layer-info export (--exportLayerInfo)",
@@ -158,6 +156,8 @@ def detect_kind(value: Any) -> JsonKind:
     if isinstance(value, dict):
         if "Layers" in value or "layers" in value:
             return "layers"
+        if isinstance(value.get("traceEvents"), list):  # a Chrome trace's object form
+            return "trace"
         return "unknown"
     if not isinstance(value, list) or not value:
         return "unknown"

@@ -112,9 +112,11 @@ def _dims(dims: tuple[int, ...] | None) -> str | None:
 def layers_frame(engine: Engine) -> pd.DataFrame:
     """One row per engine layer, in execution order.
 
-    Columns: ``index``, ``name``, ``type``, ``parameter_type``, ``precision`` (compute
-    precision when the kernel or weights tell it, else the first output type),
-    ``input_dtypes``/``output_dtypes``/``input_layouts``/``output_layouts`` (comma-joined),
+    Columns: ``index``, ``name``, ``type``, ``parameter_type``, ``precision`` (the layer's
+    precision, :func:`trtlog.engine.model.layer_precision`: the kernel's when its name or
+    weights tell it, else its inputs' type, never an index or mask type when another is
+    read), ``input_dtypes``/``output_dtypes`` (the types read and written, separate columns)
+    and ``input_layouts``/``output_layouts`` (comma-joined),
     ``output_dims`` (``1x64x56x56``, first output), ``n_inputs``, ``n_outputs``, ``tactic``
     and ``tactic_hex``, ``tactic_name``, ``stream_id``, ``origin`` (reformats), ``is_reformat``,
     ``sparse_weights``, ``myelin_graph``, ``onnx_nodes`` (tuple), ``n_onnx_nodes``,

@@ -15,11 +15,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
-from trtlog.engine.from_log import (
-    ENGINE_EVENTS,
-    engine_from_autotuned,
-    engine_from_placement,
-)
+from trtlog.engine.from_log import final_layers
 from trtlog.engine.model import Engine
 from trtlog.events import (
     ConcatElimination,
@@ -48,7 +44,7 @@ from trtlog.events import (
     Retarget,
     SliceElimination,
 )
-from trtlog.graph.model import FLOWS, MergeGraph, Relation, _changed, layer_id
+from trtlog.graph.model import FLOWS, MergeGraph, Relation, _changed, encode_conversion, layer_id
 from trtlog.names import Shape, decorated, split_shape
 
 if TYPE_CHECKING:
@@ -275,8 +271,14 @@ class _Builder:
         g.relate(a, b, "swapped with", self.passes.at(line), line)
 
     def _type_change(self, e: QdqSwap | LayerTypeChange) -> None:
-        node = self.nodes[self.g.layer(e.layer, e.span[0])]
+        line = e.span[0]
+        node = self.nodes[self.g.layer(e.layer, line)]
         node["types"] = (node.get("types") or "") + f"{e.from_type}->{e.to_type};"
+        # the layer's history (MergeGraph.provenance): which pass converted it, at which line
+        # (a text attribute, as GraphML holds them)
+        node["conversions"] = (node.get("conversions") or "") + encode_conversion(
+            e.from_type, e.to_type, self.passes.at(line), line
+        )
 
     def _slice(self, e: SliceElimination) -> None:
         self._retarget(e.slice, e.to_tensor, "SliceElimination", e.span[0])
@@ -605,14 +607,21 @@ class _Builder:
         tensors = [name] if start.startswith("init:") else outputs.get(name, [])
         if name in constant:
             ends = self._ends(start)
-            readers = [c for t in tensors for c in self.consumers.get(t, ())]
-            targets = [x for r in dict.fromkeys(readers) for x in self._registered("onnx:" + r)]
+            readers = list(dict.fromkeys(c for t in tensors for c in self.consumers.get(t, ())))
+            targets = [
+                (x, self._bias_fusion(r, x, tensors))
+                for r in readers
+                for x in self._registered("onnx:" + r)
+            ]
             for end in ends:
-                for target in targets:
+                for target, by in targets:
                     # a reader fused with the constant already holds it (no cycle)
                     if end not in g.reach(target):
                         self.inferred += 1
-                        g.relate(end, target, "merged into", None, 0, "dataflow")
+                        if by is None:
+                            g.relate(end, target, "merged into", None, 0, "dataflow")
+                        else:
+                            g.relate(end, target, "merged into", by[0], by[1], "pass")
             return
         found = self._silent_fusion(name)
         if found is not None:
@@ -751,6 +760,26 @@ class _Builder:
                     seen.add(target)
                     stack.append(target)
         return False
+
+    def _bias_fusion(
+        self, reader: str, layer_id: str, tensors: list[str]
+    ) -> tuple[str, int] | None:
+        """The silent bias fusion that folded a constant into ``reader``'s layer, if any.
+
+        A ``Gemm`` node's third input is its bias; TensorRT adds it with a layer of its own,
+        which ``ConvReshapeBiasAddFusion`` (``Running: ... on <the Gemm>``, and nothing else
+        printed; after ``MatMulToConvTransform``) folds into the convolution the Gemm became
+        (8.5.10 bevformer log lines 453-465). ``(pass, line of its Running: line)``.
+        """
+        if self._op(reader) != "Gemm":
+            return None
+        inputs = self.inputs.get(reader, [])
+        if len(inputs) < 3 or inputs[2] not in tensors:
+            return None
+        for pass_name, line in self.silent.get(self.nodes[layer_id]["name"], ()):
+            if "Bias" in pass_name and "Fusion" in pass_name:
+                return pass_name, line
+        return None
 
     def _silent_fusion(self, name: str) -> tuple[str, str, int] | None:
         """A producer layer of ``name``'s inputs that a fusion pass ran on silently."""
@@ -978,6 +1007,16 @@ def _derived_layer(name: str, registered: set[str]) -> str | None:
     return derived if derived in registered else None
 
 
+# Engine.origin of a log's engine -> the graph's final_layers_from
+_FINALS_FROM = {
+    "log_inspector": "layer dump",
+    "log_listing": "layer dump",
+    "log_names": "layer dump",
+    "log_placement": "placement",
+    "log_autotuned": "autotuned layers",
+    "layer_json": "engine",
+}
+
 #: The kinds of event that say the build made an engine.
 _FINISHED = ("engine_built", "engine_generated", "engine_layer_info_header")
 
@@ -1009,15 +1048,9 @@ def merge_graph(build: Build, engine: Engine | None = None) -> MergeGraph:
         builder.event(event)
     finals = "engine"
     if engine is None:
-        engine, finals = build.engine, "layer dump"
-    if engine is None:
-        # the readers of the placement lines and of the autotuner read engine events only
-        events = build.events_of(*_kinds(ENGINE_EVENTS))
-        engine, finals = engine_from_placement(events, build.source.name), "placement"
-        if engine is None:
-            engine = engine_from_autotuned(events, build.source.name)
-            finals = "autotuned layers"
-    graph.graph["final_layers_from"] = finals if engine is not None else "none"
+        engine = final_layers(build)
+        finals = _FINALS_FROM[engine.origin] if engine is not None else "none"
+    graph.graph["final_layers_from"] = finals
     graph.graph["build_finished"] = bool(build.events_of(*_FINISHED))
     builder.finish(engine)
     return graph

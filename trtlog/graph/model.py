@@ -63,6 +63,8 @@ __all__ = [
     "Provenance",
     "Relation",
     "Step",
+    "TypeConversion",
+    "encode_conversion",
     "fate",
     "is_constant",
     "layer_id",
@@ -130,9 +132,10 @@ class Step(BaseModel):
         line: the log line that shows it (0 when the evidence is a name or metadata).
         evidence: ``log`` (a log line), ``name`` (a composed layer name), ``metadata``
             (engine layer metadata), ``order`` (a ``{ForeignNode[a...b]}`` range in parse
-            order), or an inference where the log is silent: ``dataflow`` (a constant folded
-            into its only reader) or ``pass`` (a fusion pass ran on the producer and printed
-            nothing; ``line`` is that ``Running:`` line), or ``silent`` (a node the log never
+            order), ``pass`` (a fusion pass that prints only its ``Running: <pass> on
+            <layer>`` line ran on the layer the node went into; ``line`` is that line), or an
+            inference where the log is silent: ``dataflow`` (a constant folded into its only
+            reader), or ``silent`` (a node the log never
             names again: a shape computation, an identity-like node or a duplicate; the
             target says which).
     """
@@ -152,7 +155,10 @@ class Step(BaseModel):
         if self.pass_name and not (self.relation == "removed by" and self.pass_name == self.target):
             text += f" by {self.pass_name}"
         if self.evidence == "pass":
-            text += f" (inferred: the pass ran on it at line {self.line} and printed nothing)"
+            text += (
+                f" (line {self.line}: the pass ran on {self.target} and prints no line of what "
+                "it fuses)"
+            )
         elif self.evidence == "dataflow":
             text += " (inferred: its only reader)"
         elif self.evidence == "silent":
@@ -162,6 +168,53 @@ class Step(BaseModel):
         else:
             text += f" (from the {self.evidence})"
         return text
+
+
+class TypeConversion(BaseModel):
+    """A layer whose type a pass changed (``Convert layer type of <layer> from A to B``).
+
+    Attributes:
+        layer: the layer converted.
+        from_type: its type before (``MATRIX_MULTIPLY``, ``FULLY_CONNECTED``, ``IDENTITY``...).
+        to_type: its type after (``CONVOLUTION``, ``CAST``...).
+        pass_name: the pass running at that line (``MatMulToConvTransform``), if any.
+        line: the log line.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    layer: str
+    from_type: str
+    to_type: str
+    pass_name: str | None = None
+    line: int = 0
+
+    def describe(self) -> str:
+        """``converted from A to B by <pass> (line N)``."""
+        by = f" by {self.pass_name}" if self.pass_name else ""
+        return f"converted from {self.from_type} to {self.to_type}{by} (line {self.line})"
+
+
+def encode_conversion(from_type: str, to_type: str, pass_name: str | None, line: int) -> str:
+    """A type conversion as the text a graph node keeps (GraphML holds text, not tuples)."""
+    return f"{from_type}\t{to_type}\t{pass_name or ''}\t{line}\n"
+
+
+def _conversions(layer: str, text: str | None) -> list[TypeConversion]:
+    """The conversions :func:`encode_conversion` wrote into a node's ``conversions``."""
+    found = []
+    for row in (text or "").splitlines():
+        from_type, to_type, pass_name, line = row.split("\t")
+        found.append(
+            TypeConversion(
+                layer=layer,
+                from_type=from_type,
+                to_type=to_type,
+                pass_name=pass_name or None,
+                line=int(line),
+            )
+        )
+    return found
 
 
 class Fate(BaseModel):
@@ -219,7 +272,10 @@ class Provenance(BaseModel):
             TensorRT's own layers (``reshape_before_Gemm_311``), or layers whose parsing the
             log does not show (an excerpt); TensorRT names a parsed layer after its node.
         steps: every edge that led into the layer, in log order.
-        passes: the passes that built it, in log order, without repeats.
+        conversions: the type conversions of the layers it holds (``MatMulToConvTransform``
+            turning a MatMul into a convolution), in log order.
+        passes: the passes that built it (its steps' and conversions'), in log order, without
+            repeats.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -231,6 +287,7 @@ class Provenance(BaseModel):
     original_layers: tuple[str, ...] = ()
     unparsed: tuple[str, ...] = ()
     steps: tuple[Step, ...] = ()
+    conversions: tuple[TypeConversion, ...] = ()
     passes: tuple[str, ...] = ()
 
     def describe(self) -> str:
@@ -261,9 +318,12 @@ class Provenance(BaseModel):
             lines += [f"    {n}" for n in self.original_layers]
         if self.initializers:
             lines.append(f"  initializers: {', '.join(self.initializers)}")
-        if self.steps:
+        if self.steps or self.conversions:
             lines.append("  built by:")
-            lines += [f"    {s.source} {s.describe()}" for s in self.steps]
+            # steps and conversions in log order (steps without a line, inferred, last)
+            history = [(s.line == 0, s.line, 0, f"{s.source} {s.describe()}") for s in self.steps]
+            history += [(False, c.line, 1, f"{c.layer} {c.describe()}") for c in self.conversions]
+            lines += [f"    {text}" for *_, text in sorted(history)]
         return "\n".join(lines)
 
 
@@ -628,6 +688,17 @@ class MergeGraph(_DiGraph):
             for a, b, edge in self.subgraph(seen).edges(data=True)
             if edge["relation"] == "registered as"
         }
+        conversions = sorted(
+            (
+                c
+                for n in seen
+                if self.nodes[n].get("conversions")
+                for c in _conversions(self.nodes[n]["name"], self.nodes[n]["conversions"])
+            ),
+            key=lambda c: (c.line, c.layer),
+        )
+        credited = [(s.line == 0, s.line, s.pass_name) for s in steps if s.pass_name]
+        credited += [(False, c.line, c.pass_name) for c in conversions if c.pass_name]
         return Provenance(
             layer=self.nodes[start]["name"],
             onnx_nodes=tuple(name for _, name, _ in nodes),
@@ -636,7 +707,8 @@ class MergeGraph(_DiGraph):
             original_layers=original,
             unparsed=tuple(n for n in original if n not in registered),
             steps=tuple(steps),
-            passes=tuple(dict.fromkeys(s.pass_name for s in steps if s.pass_name)),
+            conversions=tuple(conversions),
+            passes=tuple(dict.fromkeys(name for *_, name in sorted(credited))),
         )
 
     def members(self, layer: str | EngineLayer) -> list[tuple[str, str | None]]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from trtlog.buildlog.model import Build
+from trtlog.engine.from_log import final_layers, with_log_version
 from trtlog.engine.model import Engine, Profile
 from trtlog.exports import load_engine, load_profile
 from trtlog.inputs import open_input
@@ -188,8 +189,10 @@ def side(
     engine_given = engine is not None
     if engine is not None:
         own = _engine(engine, the_profile)
-    elif own is None and build is not None and build.engine is not None:
-        own = _engine(build.engine, the_profile)
+        if build is not None:  # a layer JSON prints no version: the log's, if it is the same
+            own = with_log_version(own, build)
+    elif own is None and build is not None and (found := final_layers(build)) is not None:
+        own = _engine(found, the_profile)  # its layer dump, else its placement lines...
     if build is None and own is None:
         raise ValueError("a report needs a log or an engine (a layer-info JSON)")
     return Side(

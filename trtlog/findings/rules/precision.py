@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from trtlog.engine.model import EngineLayer
+from trtlog.engine.model import EngineLayer, layer_precision
 from trtlog.events import (
     Fp16NoNativeSupport,
     NonconformingImplementation,
@@ -33,7 +33,12 @@ _SHAPE_TYPES = frozenset({"Constant", "NoOp", "Shuffle", "Slice", "Gather", "Con
 
 
 def _fp32_compute(ctx: LintContext, layer: EngineLayer) -> bool:
-    """A layer that computes in FP32 (its outputs are FP32; reformats and constants aside)."""
+    """A layer that computes in FP32 and writes FP32 (reformats and constants aside).
+
+    Its precision is :func:`~trtlog.engine.model.layer_precision`'s (the kernel's, else the
+    type it reads): an INT8 convolution writing FP32 is not one, whichever form of the
+    engine's layers tells it.
+    """
     if layer.is_reformat or layer.type in _SHAPE_TYPES or ctx.qdq_role(layer) is not None:
         return False
     if layer.type in ("signal", "wait", "shape_call"):
@@ -41,8 +46,8 @@ def _fp32_compute(ctx: LintContext, layer: EngineLayer) -> bool:
     outs = [t.dtype for t in layer.outputs if t.dtype]
     if not outs or not all(d == "FP32" for d in outs):
         return False
-    compute = layer.precision.compute
-    return compute in (None, "FP32")
+    precision = layer_precision(layer.tactic_name, layer.parameters, layer.inputs, layer.outputs)
+    return precision in (None, "FP32")
 
 
 @rule(
@@ -154,8 +159,9 @@ _REDUCED = frozenset({"FP16", "BF16", "FP8", "INT8", "FP4", "INT4"})
 
 
 def _low_compute(layer: EngineLayer) -> bool:
-    """A layer that computes or writes a reduced-precision type."""
-    if layer.precision.compute in _REDUCED:
+    """A layer that computes or writes a reduced-precision type (``layer_precision``)."""
+    precision = layer_precision(layer.tactic_name, layer.parameters, layer.inputs, layer.outputs)
+    if precision in _REDUCED:
         return True
     return any(t.dtype in _REDUCED for t in layer.outputs)
 

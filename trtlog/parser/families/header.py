@@ -28,7 +28,13 @@ _TASK_ROUTE = re.compile(r"BuildRoute = '(.*)'$", re.DOTALL)
 _LEADING_NUMBER = re.compile(r"(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?: ([A-Za-z/%]+))?")
 
 
+class _RtxCode(int):
+    """The version code of a ``[TensorRT-RTX v<code>]`` tag: kept, but no TensorRT version."""
+
+
 def _version_fields(code: int | None) -> dict[str, object]:
+    if isinstance(code, _RtxCode):  # TensorRT-RTX's own version (buildlog.header reads it)
+        return {"version_code": int(code), "version": None}
     return {"version_code": code, "version": decode_version(code) if code else None}
 
 
@@ -45,8 +51,9 @@ class HeaderTransformer(BaseTransformer):
     def trt_tag(self, code: int) -> int:
         return code
 
-    def rtx_tag(self, _code: int) -> None:
-        return None  # a TensorRT-RTX version: not a TensorRT version (the test name says RTX)
+    def rtx_tag(self, code: int) -> int:
+        # a TensorRT-RTX version: not a TensorRT version (the test name says RTX)
+        return _RtxCode(code)
 
     def build_tag(self, number: int) -> int:
         return number
