@@ -59,8 +59,17 @@ def run(args: argparse.Namespace) -> int:
 
     out = sys.stdout
     if args.list_rules:
-        rows = [[r.info.id, r.info.severity, r.info.title] for r in RULES]
-        table(rows, ["rule", "severity", "title"], out)
+        # the severity a rule's findings get: its default, and when it is raised or lowered
+        rows = [
+            [
+                r.info.id,
+                " / ".join(r.info.severities),
+                r.info.title,
+                "; ".join(f"{sev} {when}" for sev, when in r.info.other_severities),
+            ]
+            for r in RULES
+        ]
+        table(rows, ["rule", "severity", "title", "other severity"], out)
         return 0
     if args.file is None:
         raise UsageError("lint needs a LOG (or a layer-info JSON); --list-rules lists the rules")

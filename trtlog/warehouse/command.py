@@ -332,7 +332,7 @@ def _write(table: Any, args: argparse.Namespace) -> int:
             return _fail("--format parquet writes binary: give -o FILE (or redirect stdout)")
         sink: Any = args.output if args.output else sys.stdout.buffer
         pq.write_table(table, sink, compression="zstd")
-        if args.output:
+        if args.output and not getattr(args, "quiet", False):
             sys.stderr.write(f"trtlog: wrote {table.num_rows} rows to {args.output}\n")
         return 0
     out: TextIO
@@ -478,7 +478,8 @@ def run_trend(args: argparse.Namespace) -> int:
         axes = plot_trend(result.frame)
         if axes:
             axes[0].get_figure().savefig(args.plot, dpi=110)  # type: ignore[union-attr]
-            sys.stderr.write(f"trtlog: wrote {args.plot}\n")
+            if not getattr(args, "quiet", False):
+                sys.stderr.write(f"trtlog: wrote {args.plot}\n")
     return 0
 
 

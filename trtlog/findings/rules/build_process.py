@@ -217,6 +217,7 @@ def uses_dla(ctx: LintContext) -> bool:
     "transitions, each with a reformat and a synchronization, often costing more than the "
     "layer saved. Constants that fall back are harmless and only counted.",
     needs=("log", "engine"),
+    other_severities=(("info", "when only constants fell back"),),
 )
 def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
     """DLA fallbacks by reason, subgraph limits, offload counts, DLA↔GPU transitions."""
@@ -366,6 +367,7 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
     "cache file) and `Detected invalid timing cache` mean every build times everything again. "
     "Info, raised to warning when tactic selection took a minute or more.",
     needs=("log",),
+    other_severities=(("warning", f"when tactic selection took {_LONG_TACTICS_S:g} s or more"),),
 )
 def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
     """A build without a persistent (or with an invalid) timing cache."""
