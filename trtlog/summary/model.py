@@ -376,6 +376,14 @@ class Summary(BaseModel):
         )
         return "\n".join(out) + "\n"
 
+    def stage_reached(self) -> StageCount | None:
+        """The stage that reached the final layer count (later stages may keep it).
+
+        The summary's text and the report name this stage for the final count.
+        """
+        changes = _count_changes(self.layer_counts)
+        return changes[-1] if changes else None
+
     def _runs_text(self, out: list[str]) -> None:
         shown = self.run + 1 if self.run is not None else len(self.runs_table)
         differ = f"; they differ in {', '.join(self.runs_differ_in)}" if self.runs_differ_in else ""
