@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from trtlog._display import clip
+from trtlog._display import number as short_number
 from trtlog.cli.common import (
     UsageError,
     add_run_option,
@@ -167,7 +168,7 @@ def _lint_table(
             f.severity,
             f.rule,
             clip(f.subject, 60),
-            "" if f.time_ms is None or f.time_ms != f.time_ms else f"{f.time_ms:.4g}",
+            "" if f.time_ms is None or f.time_ms != f.time_ms else short_number(f.time_ms),
             ",".join(str(n) for n in (f.evidence.lines or f.evidence.layers)[:4]),
         ]
         for i, f in enumerate(findings)
