@@ -175,3 +175,15 @@ def test_dask_says_nothing_by_default(tmp_path: Path) -> None:
     )
     assert loud.returncode == 0, loud.stderr
     assert "trtlog: INFO: " in loud.stderr
+
+
+def test_rules_page_and_registry_agree_on_severities() -> None:
+    # docs/rules.md says in words when a rule's findings get another severity; the registry
+    # declares the same (lint --list-rules shows it)
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    for check in RULES:
+        info = check.info
+        section = text.split(f"## `{info.id}`", 1)[1].split("\n## ", 1)[0]
+        line = section.split("**Severity:**", 1)[1].split("\n- **", 1)[0]
+        said = {s for s in ("info", "warning", "error") if re.search(rf"\b{s}\b", line)}
+        assert said == set(info.severities), (info.id, line)
