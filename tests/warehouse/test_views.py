@@ -267,3 +267,11 @@ def test_compare_by_module_and_errors(tinynets: Path) -> None:
         compare(con, [""])
     with pytest.raises(WarehouseError, match="one distinct label per build"):
         compare(con, [fp16, int8], labels=["x", "x"])
+
+
+@pytest.mark.parametrize("by", ["status", "precision", "batch", "fusions", "run"])
+def test_trend_by_a_column_the_rows_also_read(toy: Path, by: str) -> None:
+    result = trend(open(toy), "toy", by=by)
+    assert list(result.frame.columns).count(by) == 1
+    assert len(result.frame) == 3
+    assert "None" not in result.to_text()

@@ -52,6 +52,18 @@ _BUILD_COLUMNS = [m for m in METRICS if m in TABLES["builds"].names]
 #: else ``batch``) and ``precision`` (the ``precision`` option, else ``engine_precisions``).
 GROUPINGS = ("shape", "precision")
 
+#: The builds columns a trend row reads besides its figures.
+_ROW_COLUMNS = [
+    "build_id",
+    "run",
+    "runs",
+    "status",
+    "batch",
+    "shapes",
+    "precision",
+    "engine_precisions",
+]
+
 
 @dataclass(frozen=True)
 class Jump:
@@ -135,12 +147,13 @@ class Trend:
         if self.grouped_by:
             head += f", compared within {len(groups)} group(s) of one {how}"
         lines = [head]
-        drop = ["build_id", self.by]
+        drop = {"build_id", self.by}
         if self.grouped_by:
-            drop += ["batch", "shapes", "precision"]  # the group names them
+            drop |= {"batch", "shapes", "precision"}  # the group names them
         else:
-            drop.append("group")
-        shown = self.frame.drop(columns=drop).copy()
+            drop.add("group")
+        drop -= {"label", "status", *METRICS}  # (shown even when the builds are ordered by it)
+        shown = self.frame.drop(columns=sorted(drop)).copy()
         shown.insert(1, "build", self.frame["build_id"].map(short_id))
         cells = [[_cell(v) for v in row] for row in shown.itertuples(index=False, name=None)]
         keep = [i for i in range(len(shown.columns)) if any(r[i] for r in cells)]
@@ -209,13 +222,16 @@ def trend(
         )
     order = "trt_version_parts" if by == "trt_version" else by
     condition = f" AND ({where})" if where else ""
-    columns = ", ".join(_BUILD_COLUMNS)
+    wanted = [*_ROW_COLUMNS, *_BUILD_COLUMNS]
     frame = wh.execute(
-        f"SELECT CAST({by} AS VARCHAR) AS {by}, build_id, run, runs, status, batch, shapes, "
-        f"precision, engine_precisions, {columns} FROM builds "
+        f"SELECT CAST({by} AS VARCHAR) AS by_value, {', '.join(wanted)} FROM builds "
         f"WHERE model = ?{condition} ORDER BY {order} NULLS FIRST, ingested_at, run, build_id",
         [model],
     ).df()
+    # (ordered by one of the row's own columns: that column, not a copy)
+    frame = (
+        frame.drop(columns="by_value") if by in wanted else frame.rename(columns={"by_value": by})
+    )
     if frame.empty:
         known = [
             r[0] for r in wh.execute("SELECT DISTINCT model FROM builds ORDER BY 1").fetchall()
@@ -232,7 +248,8 @@ def trend(
     first = {g: i for i, g in reversed(list(enumerate(frame["group"])))}
     frame = frame.assign(_first=frame["group"].map(first)).sort_values("_first", kind="stable")
     ordered = [by, "label", "group", "build_id", "status", "batch", "shapes", "precision"]
-    frame = frame[[*ordered, *METRICS, "precision_mix"]].reset_index(drop=True)
+    ordered = list(dict.fromkeys([*ordered, *METRICS, "precision_mix"]))
+    frame = frame[ordered].reset_index(drop=True)
     jumps = _jumps(frame, threshold)
     at: dict[str, list[str]] = {}
     for j in jumps:
