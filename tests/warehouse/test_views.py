@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,14 @@ from trtlog.warehouse.driver import ingest
 TS = "[01/10/2026-10:00:00]"
 
 
-def _toy_log(version: str, layers: int, fusions: int, seconds: float, latency: float) -> str:
+def _toy_log(
+    version: str,
+    layers: int,
+    fusions: int,
+    seconds: float,
+    latency: float,
+    precision: str = "FP32+FP16",
+) -> str:
     """A small build log of model toy.onnx printed by TensorRT ``version``."""
     major, minor, patch = (int(p) for p in version.split("."))
     code = f"{major}{minor:02d}{patch:02d}" if major >= 10 else f"{major}{minor}{patch:02d}"
@@ -28,7 +36,7 @@ def _toy_log(version: str, layers: int, fusions: int, seconds: float, latency: f
         f"{TS} [I] === Model Options ===",
         f"{TS} [I] Model: toy.onnx",
         f"{TS} [I] === Build Options ===",
-        f"{TS} [I] Precision: FP32+FP16",
+        f"{TS} [I] Precision: {precision}",
         f"{TS} [V] [TRT] Original: {layers + fusions} layers",
         *(f"{TS} [V] [TRT] ConvReluFusion: Fusing conv{i} with relu{i}" for i in range(fusions)),
         f"{TS} [V] [TRT] After vertical fusions: {layers} layers",
@@ -97,13 +105,105 @@ def test_trend_command(toy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[
     image = tmp_path / "trend.png"
     assert main(["trend", str(toy), "--model", "toy", "--plot", str(image)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("toy: 3 build(s) by trt_version")
+    assert out.startswith("toy: 3 build(s) by trt_version, compared within 1 group(s)")
     assert image.stat().st_size > 10_000
     assert main(["trend", str(toy), "--model", "toy", "--format", "csv"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].startswith("trt_version,build_id,status,")
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header.startswith("trt_version,label,group,build_id,status,batch,shapes,precision,")
     assert main(["trend", str(toy), "--model", "nope"]) == 2
     assert "no build of model 'nope'" in capsys.readouterr().err
     assert main(["trend", str(toy), "--model", "toy", "--where", "nope = 1"]) == 2
+
+
+SWEEP = FIXTURES / "logs" / "trt10.16-like_batch-sweep_two-runs.log"
+
+
+def test_trend_compares_runs_of_one_shape_only(tmp_path: Path) -> None:
+    # a sweep: batch 1, then batch 64, in one file (the "+2491% jump ... at None")
+    raw = SWEEP.read_text(encoding="utf-8")
+    shapes = re.findall(r"Input inference shape : (\w+)=(\S+)", raw)
+    latencies = [float(v) for v in re.findall(r"Latency: .*median = ([\d.]+) ms", raw)]
+    version = re.search(r"TensorRT version: (\S+)", raw)
+    assert len(shapes) == len(latencies) == 2 and version is not None
+    shutil.copy(SWEEP, tmp_path)
+    root = tmp_path / "wh"
+    ingest([tmp_path / SWEEP.name], to=root)
+    con = open(root)
+    rows = con.execute("SELECT shapes, latency_median_ms FROM builds ORDER BY run").fetchall()
+    assert rows == [(f"{t}:{d}", m) for (t, d), m in zip(shapes, latencies, strict=True)]
+    result = trend(con, "sweepnet")
+    assert result.jumps == []
+    labels = [f"{version.group(1)} run 1", f"{version.group(1)} run 2"]
+    assert list(result.frame["label"]) == labels
+    assert [g.split(",")[0] for g in result.frame["group"]] == [
+        f"shapes {t}:{d}" for t, d in shapes
+    ]
+    text = result.to_text()
+    assert "None" not in text and "no figure changed" in text
+    # without grouping the two runs compare, and the jump names both, never None
+    (jump,) = trend(con, "sweepnet", group_by=()).jumps
+    assert jump.relative == pytest.approx(latencies[1] / latencies[0] - 1)
+    assert jump.describe().startswith(
+        f"latency_median_ms {latencies[0]:g} → {latencies[1]:g} "
+        f"(+{100 * (latencies[1] / latencies[0] - 1):.1f}%) at {labels[1]} after {labels[0]}"
+    )
+    assert "None" not in jump.describe()
+
+
+def test_trend_keeps_fp16_and_fp32_builds_apart(tmp_path: Path) -> None:
+    builds = {  # file: version, latency, precision
+        "toy-a.log": ("10.8.0", 1.00, "FP32+FP16"),
+        "toy-b.log": ("10.9.0", 2.00, "FP32"),
+        "toy-c.log": ("10.13.0", 1.05, "FP32+FP16"),
+        "toy-d.log": ("10.14.0", 2.04, "FP32"),
+    }
+    for name, (version, latency, precision) in builds.items():
+        text = _toy_log(version, 12, 8, 30.0, latency, precision)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    ingest([tmp_path], to=tmp_path / "wh")
+    con = open(tmp_path / "wh")
+    result = trend(con, "toy")
+    logged = {
+        re.search(r"Precision: (.+)", (tmp_path / n).read_text()).group(1)  # type: ignore[union-attr]
+        for n in builds
+    }
+    assert set(result.frame["group"]) == logged == {"FP32+FP16", "FP32"}
+    assert result.jumps == []  # 1.00 → 1.05 and 2.00 → 2.04: under 10% within each
+    mixed = trend(con, "toy", group_by=())
+    assert {j.metric for j in mixed.jumps} == {"latency_median_ms"}
+    # by precision alone, by shape alone (all one shape: the FP16 and FP32 builds mix)
+    assert trend(con, "toy", group_by=["precision"]).jumps == []
+    assert trend(con, "toy", group_by=["shape"]).jumps != []
+    with pytest.raises(WarehouseError, match="cannot group by colour"):
+        trend(con, "toy", group_by=["colour"])
+
+
+def test_engine_precisions_are_the_layers_precisions(wh: Any) -> None:
+    rows = wh.execute(
+        "SELECT build_id, engine_precisions FROM builds WHERE engine_precisions IS NOT NULL"
+    ).fetchall()
+    assert rows
+    for build_id, text in rows:
+        counts = wh.execute(
+            "SELECT precision, count(*) n FROM layers WHERE build_id = ? AND precision IS NOT "
+            "NULL GROUP BY 1 ORDER BY n DESC, precision",
+            [build_id],
+        ).fetchall()
+        assert text == "+".join(p for p, _ in counts), build_id
+
+
+def test_trend_command_groups_and_labels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SWEEP, tmp_path)
+    ingest([tmp_path / SWEEP.name], to=tmp_path / "wh")
+    assert main(["trend", str(tmp_path / "wh"), "--model", "sweepnet"]) == 0
+    out = capsys.readouterr().out
+    assert "None" not in out and "run 1" in out and "run 2" in out
+    assert "no figure changed" in out
+    assert main(["trend", str(tmp_path / "wh"), "--model", "sweepnet", "--group-by", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "jump: latency_median_ms" in out and "None" not in out
 
 
 @pytest.fixture(scope="module")
@@ -167,3 +267,11 @@ def test_compare_by_module_and_errors(tinynets: Path) -> None:
         compare(con, [""])
     with pytest.raises(WarehouseError, match="one distinct label per build"):
         compare(con, [fp16, int8], labels=["x", "x"])
+
+
+@pytest.mark.parametrize("by", ["status", "precision", "batch", "fusions", "run"])
+def test_trend_by_a_column_the_rows_also_read(toy: Path, by: str) -> None:
+    result = trend(open(toy), "toy", by=by)
+    assert list(result.frame.columns).count(by) == 1
+    assert len(result.frame) == 3
+    assert "None" not in result.to_text()

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from trtlog._display import number
 from trtlog.buildlog.header import Run, derive_header
 from trtlog.buildlog.rounds import RunIndex
 from trtlog.engine.model import Profile, ProfileRecord, ProfileRun
@@ -137,7 +138,7 @@ class LatencyStats(BaseModel):
             'min 0.13, median 0.134, p99 0.135, max 0.69 ms'
         """
         parts = [
-            f"{name} {value:g}"
+            f"{name} {number(value, 6)}"
             for name, value in (
                 ("min", self.min_ms),
                 ("mean", self.mean_ms),
@@ -145,9 +146,9 @@ class LatencyStats(BaseModel):
             )
             if value is not None
         ]
-        parts += [f"p{p:g} {ms:g}" for p, ms in self.percentiles]
+        parts += [f"p{p:g} {number(ms, 6)}" for p, ms in self.percentiles]
         if self.max_ms is not None:
-            parts.append(f"max {self.max_ms:g}")
+            parts.append(f"max {number(self.max_ms, 6)}")
         return ", ".join(parts) + " ms"
 
 
@@ -283,8 +284,8 @@ class Performance(BaseModel):
         if self.throughput_qps is not None:
             trace = ""
             if self.queries is not None and self.trace_s is not None:
-                trace = f" ({self.queries} queries in {self.trace_s:g} s)"
-            row("throughput", f"{self.throughput_qps:g} qps{trace}")
+                trace = f" ({self.queries} queries in {number(self.trace_s, 6)} s)"
+            row("throughput", f"{number(self.throughput_qps, 6)} qps{trace}")
         order = [*METRICS, *(m for m in self.latency if m not in METRICS)]
         for metric in order:
             stats = self.latency.get(metric)
@@ -293,7 +294,8 @@ class Performance(BaseModel):
         if self.gpu_compute_s is not None and self.host_walltime_s is not None:
             utilization = self.gpu_utilization
             share = f" ({100 * utilization:.1f}% busy)" if utilization is not None else ""
-            walltime = f"{self.gpu_compute_s:g} s of {self.host_walltime_s:g} s host walltime"
+            compute, wall = number(self.gpu_compute_s, 6), number(self.host_walltime_s, 6)
+            walltime = f"{compute} s of {wall} s host walltime"
             row("  GPU compute total", walltime + share)
         for warning in self.warnings:
             text = f"line {warning.line}: {warning.text}"

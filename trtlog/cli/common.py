@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from trtlog._display import clip, visible, write_csv
+from trtlog._display import clip, number, visible, write_csv
 from trtlog.errors import TrtlogError
 
 __all__ = [
@@ -240,7 +240,7 @@ def cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return "" if value != value else f"{value:.4g}"
+        return "" if value != value else number(value)
     text = str(value)
     return "" if text in ("<NA>", "nan") else clip(text, 70)
 

@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
         path = write_graph(graph, args.output)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    sys.stdout.write(
-        f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)\n"
-    )
+    if not getattr(args, "quiet", False):  # -q: only errors
+        sys.stdout.write(
+            f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)\n"
+        )
     return 0

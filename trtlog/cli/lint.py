@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from trtlog._display import clip
+from trtlog._display import number as short_number
 from trtlog.cli.common import (
     UsageError,
     add_run_option,
@@ -59,8 +60,17 @@ def run(args: argparse.Namespace) -> int:
 
     out = sys.stdout
     if args.list_rules:
-        rows = [[r.info.id, r.info.severity, r.info.title] for r in RULES]
-        table(rows, ["rule", "severity", "title"], out)
+        # the severity a rule's findings get: its default, and when it is raised or lowered
+        rows = [
+            [
+                r.info.id,
+                " / ".join(r.info.severities),
+                r.info.title,
+                "; ".join(f"{sev} {when}" for sev, when in r.info.other_severities),
+            ]
+            for r in RULES
+        ]
+        table(rows, ["rule", "severity", "title", "other severity"], out)
         return 0
     if args.file is None:
         raise UsageError("lint needs a LOG (or a layer-info JSON); --list-rules lists the rules")
@@ -197,7 +207,7 @@ def _lint_table(
             f.severity,
             f.rule,
             clip(f.subject, 60),
-            "" if f.time_ms is None or f.time_ms != f.time_ms else f"{f.time_ms:.4g}",
+            "" if f.time_ms is None or f.time_ms != f.time_ms else short_number(f.time_ms),
             ",".join(str(n) for n in (f.evidence.lines or f.evidence.layers)[:4]),
         ]
         for i, f in enumerate(findings)

@@ -93,6 +93,18 @@ class _VisibleFormatter(logging.Formatter):
         return visible(super().format(record), lines=True)
 
 
+class _OwnInfo(logging.Filter):
+    """Other packages' records below WARNING only from ``-vv`` on (trtlog's own from ``-v``)."""
+
+    def __init__(self, verbose: int) -> None:
+        super().__init__()
+        self.verbose = verbose
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        own = record.name == "trtlog" or record.name.startswith("trtlog.")
+        return own or record.levelno >= logging.WARNING or self.verbose >= 2
+
+
 #: Formats whose output is JSON: escaped the JSON way, so that it stays exact.
 _JSON_FORMATS = frozenset({"json", "jsonl", "sarif"})
 #: Formats written as they are (CSV cells are guarded cell by cell; Parquet is binary).
@@ -145,6 +157,10 @@ def _main(argv: Sequence[str] | None) -> int:
     level = logging.ERROR if args.quiet else logging.WARNING - 10 * min(args.verbose, 2)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_VisibleFormatter("trtlog: %(levelname)s: %(message)s"))
+    # The handler's own level holds even where a library raised its loggers' (Dask's
+    # distributed sets INFO on import and tells of every worker it starts and stops).
+    handler.setLevel(level)
+    handler.addFilter(_OwnInfo(args.verbose))
     logging.basicConfig(level=level, handlers=[handler])
     if not getattr(args, "run", None):
         parser.print_help(sys.stderr)

@@ -150,5 +150,6 @@ def run(args: argparse.Namespace) -> int:
     ax = args.plot(args)
     figure = ax.get_figure()
     figure.savefig(args.output, dpi=120)
-    sys.stdout.write(f"wrote {args.output}\n")
+    if not getattr(args, "quiet", False):  # -q: only errors
+        sys.stdout.write(f"wrote {args.output}\n")
     return 0

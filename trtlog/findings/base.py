@@ -46,6 +46,7 @@ def rule(
     explanation: str,
     needs: tuple[str, ...] = (),
     qdq: bool = False,
+    other_severities: tuple[tuple[Severity, str], ...] = (),
 ) -> Callable[[Callable[[LintContext], Iterator[Finding]]], Check]:
     """Declare a rule: the decorated ``check_*`` function gets its :class:`RuleInfo`.
 
@@ -57,7 +58,13 @@ def rule(
         'demo-rule'
     """
     info = RuleInfo(
-        id=id, severity=severity, title=title, explanation=explanation, needs=needs, qdq=qdq
+        id=id,
+        severity=severity,
+        title=title,
+        explanation=explanation,
+        needs=needs,
+        qdq=qdq,
+        other_severities=other_severities,
     )
 
     def wrap(fn: Callable[[LintContext], Iterator[Finding]]) -> Check:

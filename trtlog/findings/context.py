@@ -20,6 +20,7 @@ from functools import cached_property
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, TypeVar, overload
 
+from trtlog._display import number
 from trtlog.engine.model import (
     MYELIN_LAYER_TYPES,
     Engine,
@@ -157,10 +158,10 @@ def short(text: str, width: int = 90) -> str:
 
 
 def fmt_ms(value: float | None) -> str:
-    """``0.0152 ms`` (4 significant digits), or ``?`` when unknown."""
+    """``0.0152 ms`` (4 significant digits, every integer digit), or ``?`` when unknown."""
     if value is None or math.isnan(value):
         return "?"
-    return f"{value:.4g} ms"
+    return f"{number(value)} ms"
 
 
 #: bits of :attr:`LayerColumns.name_flags`: what a layer name holds

@@ -161,6 +161,8 @@ class RuleInfo(BaseModel):
         explanation: one paragraph: what the rule detects and why it matters.
         needs: what the rule reads: ``log``, ``engine``, ``profile``, ``reference``.
         qdq: whether the rule is a Q/DQ rule (it never runs on a build without Q/DQ nodes).
+        other_severities: every other severity its findings may get, with when
+            (``(("warning", "when it takes 2% or more of the layer time"),)``).
     """
 
     model_config = _FROZEN
@@ -171,3 +173,9 @@ class RuleInfo(BaseModel):
     explanation: str
     needs: tuple[str, ...] = ()
     qdq: bool = False
+    other_severities: tuple[tuple[Severity, str], ...] = ()
+
+    @property
+    def severities(self) -> tuple[Severity, ...]:
+        """The default severity, then every other one a finding of the rule may get."""
+        return (self.severity, *(s for s, _ in self.other_severities))

@@ -172,14 +172,18 @@ def _overview(
     ``tactics``: the tactics frame's columns (:func:`trtlog.buildlog.tactics.tactic_columns`)
     of the round ``summarize`` counts, when already made.
     """
+    from trtlog.html.overview import cut_off, layer_time, performance_figure
     from trtlog.summary import summarize
 
     engine = side.engine
     out: dict[str, Any] = {"engine": None, "summary": None, "top": [], "performance": []}
+    summary = None
     if side.build is not None:
         summary = summarize(side.build, tactics=tactics)
         out["summary"] = summary
         out["performance"] = summary.performance.text_lines() if summary.performance else []
+        if summary.performance is not None:
+            lines.add(summary.performance.first_line)
         for stage in summary.layer_counts:
             lines.add(stage.line)
         for run in side.build.runs:
@@ -196,6 +200,14 @@ def _overview(
             "notes": list(engine.notes),
         }
 
+    out["layer_time"] = layer_time(summary, engine)
+    out["perf"] = performance_figure(summary.performance if summary is not None else None)
+    out["cut_off"] = cut_off(summary)
+    out["versus"] = []
+    if out["perf"] is not None:
+        for row in out["perf"]["rows"]:
+            lines.add(row["line"])
+
     def rank(i: int) -> tuple[int, float, int]:
         f = findings[i]
         return (-_SEVERITY_RANK.get(f.severity, 0), -(num(f.time_ms) or 0.0), i)
@@ -206,6 +218,17 @@ def _overview(
         s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "info")
     }
     return out
+
+
+def _versus(inputs: Inputs, summary: Any) -> list[dict[str, Any]]:
+    """The Overview's headline against the reference (:func:`trtlog.html.overview.versus`)."""
+    from trtlog.html.overview import versus
+    from trtlog.summary import summarize
+
+    ref = inputs.reference
+    assert ref is not None
+    ref_summary = summarize(ref.build) if ref.build is not None else None
+    return versus(summary, inputs.main.engine, ref_summary, ref.engine)
 
 
 def _findings(
@@ -639,10 +662,13 @@ def _ops(group: Any, members: list[int]) -> Iterable[tuple[int, str]]:
 def _modules(engine: Engine, s: Strings) -> list[Any]:
     """The module tree as nested lists.
 
-    Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children.
-    The figures of :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_figures`,
-    which that tree is made of), without a model per module (a big model has tens of
-    thousands).
+    Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children,
+    and how many submodules are left out. The figures of :meth:`Engine.module_tree`
+    (:func:`~trtlog.engine.modules.module_figures`, which that tree is made of), without a
+    model per module (a big model has tens of thousands). A module without a layer (its
+    nodes all run in layers of its parent, fused with its siblings: ``reader/conv1``,
+    ``reader/relu`` in one ``reader`` layer) is left out of its parent's children: a row of
+    "0 layers" and no time says nothing the parent's own layers do not.
     """
     import numpy as np
 
@@ -661,7 +687,7 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     if not all(map(isfinite, splits)):
         splits = [ms if isfinite(ms) else None for ms in splits]
     made = [
-        [name, layers, own, nodes, ms, split, precisions, []]
+        [name, layers, own, nodes, ms, split, precisions, [], 0]
         for name, layers, own, nodes, ms, split, precisions in zip(
             names.tolist(),
             figures.layers,
@@ -680,10 +706,12 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
         cuts = np.flatnonzero(np.diff(ups)) + 1
         starts = [0, *cuts.tolist()]
         ends = [*cuts.tolist(), len(ups)]
-        get = made.__getitem__
         children = by_parent.tolist()
+        counts = figures.layers
         for up, a, b in zip(ups[starts].tolist(), starts, ends, strict=True):
-            made[up][7] = list(map(get, children[a:b]))
+            kept = [made[c] for c in children[a:b] if counts[c]]
+            made[up][7] = kept
+            made[up][8] = b - a - len(kept)
     return made[0]
 
 
@@ -1138,6 +1166,7 @@ def collect(
     comparison = None
     if inputs.reference is not None:
         step("comparison")
+        overview["versus"] = _versus(inputs, overview["summary"])
         comparison = _compare(inputs)
         data["cmp"] = _comparison(comparison, s)
     else:

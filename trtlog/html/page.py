@@ -28,6 +28,8 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from trtlog._display import number
+
 if TYPE_CHECKING:
     from jinja2 import Environment
 
@@ -362,11 +364,11 @@ def _environment() -> Environment:
 
 
 def _fmt_ms(value: float | None) -> str:
-    return "\u2013" if value is None or value != value else f"{value:.4g} ms"
+    return "\u2013" if value is None or value != value else f"{number(value)} ms"
 
 
 def _fmt_seconds(value: float | None) -> str:
-    return "\u2013" if value is None else f"{value:g} s"
+    return "\u2013" if value is None else f"{number(value, 6)} s"
 
 
 def _fmt_mib(value: float | None) -> str:

@@ -60,6 +60,7 @@ from trtlog.events import (
 if TYPE_CHECKING:
     import pandas as pd
 
+    from trtlog.buildlog.header import Options
     from trtlog.engine.model import Times
 
 from trtlog.summary.model import (
@@ -74,7 +75,7 @@ from trtlog.summary.model import (
 )
 from trtlog.summary.outcome import outcome_of
 
-__all__ = ["PERFORMANCE_EVENTS", "summarize"]
+__all__ = ["PERFORMANCE_EVENTS", "inference_shape", "summarize"]
 
 #: The event classes :func:`trtlog.buildlog.performance.performances` reads (every other event
 #: leaves its result unchanged): summarize hands it only these, not every line of the log.
@@ -552,6 +553,17 @@ def _stage(event: LayerCount) -> StageCount:
     return StageCount(stage=event.stage, layers=event.layers, line=event.span[0])
 
 
+def inference_shape(options: Options) -> tuple[str | None, str | None]:
+    """A run's ``Batch:`` option (implicit batch, 7.x) and inference shapes (``x:4x1x28x28``).
+
+    What the summary's run table shows and the warehouse's ``batch`` and ``shapes`` hold.
+    """
+    batch = options.get("Batch", "Inference") or options.get("Max batch", "Build")
+    shapes = [s for s in options.shapes if s.phase == "inference" and not s.model]
+    text = ",".join(f"{s.tensor}:{'x'.join(map(str, s.dims or s.opt_dims or ()))}" for s in shapes)
+    return batch, text or None
+
+
 def _run_row(build: Build) -> RunRow:
     run = build.runs[0]
     options = build.options
@@ -563,7 +575,7 @@ def _run_row(build: Build) -> RunRow:
         return stats.median_ms if stats is not None else None
 
     engine: list[Any] = build.events_of("engine_built")
-    shapes = [s for s in options.shapes if s.phase == "inference" and not s.model]
+    batch, shapes = inference_shape(options)
     return RunRow(
         index=run.index,
         first_line=1 if run.index == 0 else run.first_line,
@@ -572,11 +584,8 @@ def _run_row(build: Build) -> RunRow:
         outcome=outcome_of(build).value,
         model=options.model,
         precision=options.precision,
-        batch=options.get("Batch", "Inference") or options.get("Max batch", "Build"),
-        shapes=",".join(
-            f"{s.tensor}:{'x'.join(map(str, s.dims or s.opt_dims or ()))}" for s in shapes
-        )
-        or None,
+        batch=batch,
+        shapes=shapes,
         engine_seconds=engine[-1].seconds if engine else None,
         engine_loaded=bool(engine and engine[-1].loaded),
         throughput_qps=perf.throughput_qps if perf is not None else None,

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog._display import clip, plural
+from trtlog._display import clip, number, plural
 from trtlog.buildlog.performance import Performance, TimesSummary
 from trtlog.summary.outcome import Outcome
 
@@ -359,22 +359,20 @@ class Summary(BaseModel):
         if self.rounds:
             self._rounds_text(out)
         if self.layer_counts:
-            first, last = self.layer_counts[0], self.layer_counts[-1]
-            row(
-                "layers",
-                f"{first.layers} ({first.stage}) -> {last.layers} ({last.stage})",
-            )
-            # only the stages that changed the count (the JSON output keeps every stage)
-            previous = None
-            hidden = 0
-            for stage in self.layer_counts:
-                if stage.layers == previous:
-                    hidden += 1
-                    continue
-                previous = stage.layers
+            # only the stages that changed the count (the JSON output keeps every stage); the
+            # header names the same stage as the list for each count: the one that reached it
+            changes = _count_changes(self.layer_counts)
+            first, last = changes[0], changes[-1]
+            row("layers", f"{first.layers} ({first.stage}) -> {last.layers} ({last.stage})")
+            for stage in changes:
                 out.append(f"{'':<24}{stage.layers:>7}  {stage.stage}")
+            hidden = len(self.layer_counts) - len(changes)
             if hidden:
-                out.append(f"{'':<24}{'':>7}  ({hidden} stage(s) that changed nothing not shown)")
+                final = self.layer_counts[-1].stage
+                through = f"; the count holds through {final}" if final != last.stage else ""
+                out.append(
+                    f"{'':<24}{'':>7}  ({hidden} stage(s) that changed nothing not shown{through})"
+                )
         if passes:
             self._passes_text(out)
         elif self.fusions_by_pass:
@@ -420,9 +418,10 @@ class Summary(BaseModel):
         if self.engine_time_ms is not None:
             row(
                 "engine layer time",
-                clip(f"{self.engine_time_ms:.4g} ms per inference ({self.engine_profile})", 100),
+                clip(f"{number(self.engine_time_ms)} ms per inference ({self.engine_profile})"),
             )
-        row("engine size", f"{self.engine_size_mib:g} MiB" if self.engine_size_mib else None)
+        size = self.engine_size_mib
+        row("engine size", f"{number(size, 6)} MiB" if size else None)
         row("activation memory", _mib(self.activation_memory_bytes))
         row("weights memory", _mib(self.weights_memory_bytes))
         row(
@@ -450,6 +449,14 @@ class Summary(BaseModel):
         )
         return "\n".join(out) + "\n"
 
+    def stage_reached(self) -> StageCount | None:
+        """The stage that reached the final layer count (later stages may keep it).
+
+        The summary's text and the report name this stage for the final count.
+        """
+        changes = _count_changes(self.layer_counts)
+        return changes[-1] if changes else None
+
     def _runs_text(self, out: list[str]) -> None:
         shown = self.run + 1 if self.run is not None else len(self.runs_table)
         differ = f"; they differ in {', '.join(self.runs_differ_in)}" if self.runs_differ_in else ""
@@ -469,7 +476,7 @@ class Summary(BaseModel):
         rows = []
         for r in self.runs_table:
             mark = "*" if r.index + 1 == shown else ""
-            engine = None if r.engine_seconds is None else f"{r.engine_seconds:.3g}"
+            engine = None if r.engine_seconds is None else number(r.engine_seconds, 3)
             if engine and r.engine_loaded:
                 engine += " (load)"
             rows.append(
@@ -610,6 +617,15 @@ _OUTCOMES = {
 }
 
 
+def _count_changes(counts: Sequence[StageCount]) -> list[StageCount]:
+    """The stages whose layer count differs from the stage before (the first always)."""
+    out: list[StageCount] = []
+    for stage in counts:
+        if not out or stage.layers != out[-1].layers:
+            out.append(stage)
+    return out
+
+
 def _table(headers: list[str], rows: Sequence[Sequence[str | None]]) -> list[str]:
     cells = [headers] + [["" if c is None else c for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
@@ -617,11 +633,11 @@ def _table(headers: list[str], rows: Sequence[Sequence[str | None]]) -> list[str
 
 
 def _num(value: float | None) -> str:
-    return "" if value is None else f"{value:.4g}"
+    return "" if value is None else number(value)
 
 
 def _seconds(value: float | None) -> str:
-    return "" if value is None else f"{value:.3g} s"
+    return "" if value is None else f"{number(value, 3)} s"
 
 
 def _mib(value: int | None) -> str | None:

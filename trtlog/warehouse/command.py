@@ -332,7 +332,7 @@ def _write(table: Any, args: argparse.Namespace) -> int:
             return _fail("--format parquet writes binary: give -o FILE (or redirect stdout)")
         sink: Any = args.output if args.output else sys.stdout.buffer
         pq.write_table(table, sink, compression="zstd")
-        if args.output:
+        if args.output and not getattr(args, "quiet", False):
             sys.stderr.write(f"trtlog: wrote {table.num_rows} rows to {args.output}\n")
         return 0
     out: TextIO
@@ -415,6 +415,14 @@ def add_trend_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--where", metavar="SQL", help="an extra condition on builds")
     p.add_argument(
+        "--group-by",
+        default="shape,precision",
+        metavar="WHAT",
+        help="compare builds only within groups of one shape (shapes or batch), one precision "
+        "(the Precision: option, else the engine's layer precisions), both (the default: "
+        "shape,precision) or neither (none)",
+    )
+    p.add_argument(
         "--threshold",
         type=float,
         default=10.0,
@@ -451,8 +459,14 @@ def run_trend(args: argparse.Namespace) -> int:
         _check_image(args.plot)
     con = open_warehouse(args.warehouse)
     try:
+        groups = [g.strip() for g in args.group_by.split(",") if g.strip() not in ("", "none")]
         result = make_trend(
-            con, args.model, by=args.by, where=args.where, threshold=args.threshold / 100
+            con,
+            args.model,
+            by=args.by,
+            where=args.where,
+            threshold=args.threshold / 100,
+            group_by=groups,
         )
     except duckdb.Error as exc:
         return _fail(f"query failed: {_one_line(str(exc))}")
@@ -478,7 +492,8 @@ def run_trend(args: argparse.Namespace) -> int:
         axes = plot_trend(result.frame)
         if axes:
             axes[0].get_figure().savefig(args.plot, dpi=110)  # type: ignore[union-attr]
-            sys.stderr.write(f"trtlog: wrote {args.plot}\n")
+            if not getattr(args, "quiet", False):
+                sys.stderr.write(f"trtlog: wrote {args.plot}\n")
     return 0
 
 

@@ -21,6 +21,7 @@ from trtlog.diff.load import compare
 from trtlog.findings.frame import findings_frame
 from trtlog.findings.models import Finding
 from trtlog.findings.registry import lint
+from trtlog.summary.collect import inference_shape
 from trtlog.warehouse.files import BuildSpec, Role, name_role
 from trtlog.warehouse.schema import ROW_TABLES, TABLES
 
@@ -36,6 +37,7 @@ __all__ = [
     "Loaded",
     "Piece",
     "StreamedTactics",
+    "engine_precisions",
     "frame_table",
     "json_tables",
     "now",
@@ -171,6 +173,7 @@ def run_tables(
             event_lines=row["event_lines"] + bulk[1],
             streamed=True,
         )
+    row["engine_precisions"] = engine_precisions(frames.get("layers"))
     row.update(
         run=run_index,
         runs=n_runs,
@@ -256,7 +259,10 @@ def _log_row(
     # a log without optimizer stages (not --verbose, or a --loadEngine run) says nothing about
     # fusions: NULL, not 0
     optimized = bool(s.layer_counts or s.fusions_by_pass)
+    batch, shapes = inference_shape(options)
     row.update(
+        batch=batch,
+        shapes=shapes,
         model=spec.model or model_name(s.model) or model_name(s.loaded_engine),
         model_path=s.model or s.loaded_engine,
         trt_version=s.trt_version,
@@ -304,6 +310,20 @@ def _log_row(
         row["engine_time_ms"] = s.engine_time_ms
     _finding_counts(row, findings)
     return row
+
+
+def engine_precisions(layers: pd.DataFrame | None) -> str | None:
+    """The precisions of an engine's layers, most layers first: ``FP16+INT8+FP32``.
+
+    From the ``precision`` column of the layers frame (the ``layers`` table's), so that a
+    build of JSON exports alone, without a ``Precision:`` option, still tells an FP16
+    engine from an FP32 one. ``None`` without layers or without any known precision.
+    """
+    if layers is None or not len(layers):
+        return None
+    counts = layers["precision"].dropna().value_counts(sort=False)
+    ranked = sorted(counts.items(), key=lambda kv: (-int(kv[1]), str(kv[0])))
+    return "+".join(str(p) for p, _ in ranked) or None
 
 
 def _stat(s: Summary, metric: str) -> float | None:
@@ -433,6 +453,7 @@ def json_tables(
     if engine is not None and engine.trt11_shape:
         row["strongly_typed"] = True
     _engine_figures(row, engine, comparison)
+    row["engine_precisions"] = engine_precisions(frames.get("layers"))
     _finding_counts(row, findings)
     if loaded.times is not None:
         from trtlog.frames import times_stats_frame

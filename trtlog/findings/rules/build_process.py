@@ -211,6 +211,7 @@ def uses_dla(ctx: LintContext) -> bool:
     "transitions, each with a reformat and a synchronization, often costing more than the "
     "layer saved. Constants that fall back are harmless and only counted.",
     needs=("log", "engine"),
+    other_severities=(("info", "when only constants fell back"),),
 )
 def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
     """DLA fallbacks by reason, subgraph limits, offload counts, DLA↔GPU transitions."""
@@ -390,6 +391,7 @@ def _build_seconds(ctx: LintContext) -> tuple[float | None, str, list[int]]:
     "get no finding, builds that loaded cache entries neither; an invalid cache given to a "
     "short build is an info.",
     needs=("log",),
+    other_severities=(("warning", f"when tactic selection took {_LONG_TACTICS_S:g} s or more"),),
 )
 def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
     """A long build without a persistent (or with an invalid) timing cache."""

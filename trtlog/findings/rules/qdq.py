@@ -150,6 +150,7 @@ def _merged_after(ctx: LintContext) -> dict[str, int]:
     "as info.",
     needs=("log", "engine"),
     qdq=True,
+    other_severities=(("info", "for a Q or DQ at a network input or output"),),
 )
 def check_qdq_unfused_quantizer(ctx: LintContext) -> Iterator[Finding]:
     """Standalone Q/DQ layers of the engine, and Q/DQ nodes the log turned into copies."""

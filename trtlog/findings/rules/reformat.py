@@ -54,6 +54,7 @@ _DTYPE_FLAG = {"FP32": "fp32", "FP16": "fp16", "INT8": "int8", "BF16": "bf16", "
 _LOW = frozenset({"INT8", "FP8", "INT4", "FP4", "UINT8"})
 #: A reformat (or group of them) taking this share of the layer time is a warning.
 COSTLY_SHARE = 0.02
+_COSTLY = f"when it takes {100 * COSTLY_SHARE:g}% or more of the layer time"
 
 
 @dataclass(slots=True)
@@ -266,6 +267,7 @@ def _flag(t: Tensor) -> str:
     "use. Reformats of the same conversion are reported together; raised to warning when "
     "they take 2% or more of the layer time.",
     needs=("engine",),
+    other_severities=(("warning", _COSTLY),),
 )
 def check_reformat_io_boundary(ctx: LintContext) -> Iterator[Finding]:
     """Reformats at network bindings, grouped by direction and conversion, with the flag."""
@@ -327,6 +329,7 @@ def check_reformat_io_boundary(ctx: LintContext) -> Iterator[Finding]:
     "warning for a float↔INT8 conversion in a Q/DQ network or a copy that takes 2% or more "
     "of the layer time.",
     needs=("engine",),
+    other_severities=(("warning", "for float↔INT8 in a Q/DQ network, or " + _COSTLY),),
 )
 def check_reformat_dtype(ctx: LintContext) -> Iterator[Finding]:
     """Reformats that change the data type between two layers of the network."""
@@ -465,6 +468,7 @@ def _dtype_advice(
     "(fewer layout-changing ops such as Transpose/Reshape next to convolutions, channel "
     "counts that are multiples of 8 or 32) can avoid it.",
     needs=("engine",),
+    other_severities=(("warning", _COSTLY),),
 )
 def check_reformat_layout(ctx: LintContext) -> Iterator[Finding]:
     """Reformats that change only the layout, one finding per conversion (``A → B``)."""

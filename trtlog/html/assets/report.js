@@ -445,12 +445,33 @@
 
   // -- charts: horizontal bars as SVG --------------------------------------------------------
 
+  // the width of a chart text in its font (svg.chart text in report.css), measured before
+  // the chart is in the page, so that no label or value runs past the chart's edge
+  let measurer = null;
+  function textWidth(text) {
+    if (!measurer) {
+      measurer = doc.createElement('canvas').getContext('2d');
+      measurer.font = '11.5px system-ui, sans-serif';
+    }
+    return measurer.measureText(text).width;
+  }
+
+  function fitText(text, width) {
+    text = visible(text);
+    if (textWidth(text) <= width) return text;
+    let n = Math.max(1, Math.floor(width / 6.6));
+    while (n > 1 && textWidth(text.slice(0, n - 1) + '\u2026') > width) n--;
+    return text.slice(0, n - 1) + '\u2026';
+  }
+
   // rows: [{label, value, text, href, title, cls}]
   function barChart(rows, options) {
     options = options || {};
-    const width = options.width || 620;
     const labelWidth = options.labelWidth || 250;
-    const valueWidth = 90;
+    // the value texts sit right of their bars: the widest sets the margin
+    const texts = rows.map((r) => visible(r.text || num(r.value)));
+    const valueWidth = Math.ceil(Math.max(60, ...texts.map(textWidth))) + 10;
+    const width = Math.max(options.width || 620, labelWidth + valueWidth + 120);
     const bar = 18;
     const gap = 4;
     const height = rows.length * (bar + gap) + 6;
@@ -469,9 +490,9 @@
       const w = Math.max(1, (Math.abs(r.value || 0) / max) * plot);
       const g = svg('g', { class: 'bar ' + (r.cls || '') });
       g.append(svg('title', null, r.title || r.label + ': ' + (r.text || r.value)));
-      g.append(svg('text', { x: labelWidth - 6, y: y + bar - 5, 'text-anchor': 'end', class: 'label' }, clip(r.label, Math.floor(labelWidth / 6.6))));
+      g.append(svg('text', { x: labelWidth - 6, y: y + bar - 5, 'text-anchor': 'end', class: 'label' }, fitText(r.label, labelWidth - 10)));
       g.append(svg('rect', { x: labelWidth, y: y, width: w, height: bar, rx: 2 }));
-      g.append(svg('text', { x: labelWidth + w + 4, y: y + bar - 5, class: 'value' }, r.text || num(r.value)));
+      g.append(svg('text', { x: labelWidth + w + 4, y: y + bar - 5, class: 'value' }, texts[k]));
       if (r.href) {
         const a = svg('a', { href: r.href });
         a.append(g);
@@ -532,7 +553,8 @@
         if (f.inLog) {
           const quote = h('pre', { class: 'quote' });
           for (const n of f.lines.slice(0, 3)) {
-            if (excerpt.has(n)) quote.append(h('span', { class: 'qline' }, h('a', { href: '#L' + n, class: 'line-link' }, String(n).padStart(6)), '  ', clip(excerpt.get(n), 240), '\n'));
+            // the line break is markup, not data: a text node (h() shows a data newline as \x0a)
+            if (excerpt.has(n)) quote.append(h('span', { class: 'qline' }, h('a', { href: '#L' + n, class: 'line-link' }, String(n).padStart(6)), '  ', clip(excerpt.get(n), 240)), doc.createTextNode('\n'));
           }
           if (quote.childNodes.length) ev.push(quote);
         }
@@ -1100,7 +1122,7 @@
       if (!root[7].length) {
         host.append(note('The layers name no ONNX module: the tree has only its root (' + root[1] + ' layers).'));
       }
-      host.append(h('p', { class: 'note' }, 'Time is each module\u2019s layers rolled up' + (this.total === null ? ' (no profile: layer counts only)' : ', ' + ms(this.total) + ' in all') + '; \u201csplit\u201d is an even share of a layer whose nodes lie in several modules (a Myelin region), an estimate. \u201clayers\u201d opens them in the layers table.'));
+      host.append(h('p', { class: 'note' }, 'Time is each module\u2019s layers rolled up' + (this.total === null ? ' (no profile: layer counts only)' : ', ' + ms(this.total) + ' in all') + '; \u201csplit\u201d is an even share of a layer whose nodes lie in several modules (a Myelin region), an estimate. \u201clayers\u201d opens them in the layers table. A module whose nodes all run inside layers of its parent (fused with its siblings) has no layer of its own and is not listed.'));
       this.tree = h('div', { class: 'tree', id: 'module-tree' });
       host.append(this.tree);
       this.tree.append(this.node(root, '', 0, true));
@@ -1115,7 +1137,7 @@
         'summary',
         { class: kids.length ? '' : 'leaf' },
         h('span', { class: 'mname' }, depth === 0 ? '/ (the model)' : str(m[0])),
-        h('span', { class: 'mstat' }, m[1] + ' layers' + (m[2] && m[2] !== m[1] ? ' (' + m[2] + ' own)' : '')),
+        h('span', { class: 'mstat', title: m[8] ? plural(m[8], 'submodule') + ' whose nodes all run in layers of this module: not listed' : null }, plural(m[1], 'layer') + (m[2] && m[2] !== m[1] ? ' (' + m[2] + ' own)' : '')),
         h('span', { class: 'mtime' }, time === null ? '' : ms(time) + (share !== null ? ' \u00b7 ' + num(share, 3) + '%' : '') + (m[5] ? ' (split ' + num(m[5]) + ')' : '')),
         h('span', { class: 'mbar' }, share !== null ? h('span', { class: 'fill', style: null }) : null),
         h('span', { class: 'mix' }, mix.map(([p, n]) => h('span', { class: 'prec p-' + p.replace(/[^A-Za-z0-9]/g, ''), title: n + ' layer(s) in ' + p }, p + ' ' + n))),
