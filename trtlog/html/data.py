@@ -636,17 +636,12 @@ def _ops(group: Any, members: list[int]) -> Iterable[tuple[int, str]]:
             yield k, name
 
 
-#: The deepest level of the module tree the page holds: the page's data is nested lists, and
-#: JSON encoders (and readers) recurse once per level, so a name of thousands of ``/``-parts
-#: would otherwise exhaust their stack. A module at this depth keeps its figures (those of
-#: everything below it) and one child that says how many modules below are not shown.
-MODULE_DEPTH = 64
-
-
 def _modules(engine: Engine, s: Strings) -> list[Any]:
-    """The module tree as nested lists, at most :data:`MODULE_DEPTH` levels deep.
+    """The module tree as nested lists.
 
-    Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children.
+    At most :data:`trtlog.names.MODULE_DEPTH` levels deep: the JSON encoders, and the page's
+    reader, go down one level at a time. Each node: name, layers, own layers, ONNX nodes,
+    ms, split ms, precision mix, children.
     The figures of :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_figures`,
     which that tree is made of), without a model per module (a big model has tens of
     thousands).
@@ -691,35 +686,7 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
         children = by_parent.tolist()
         for up, a, b in zip(ups[starts].tolist(), starts, ends, strict=True):
             made[up][7] = list(map(get, children[a:b]))
-    _cut_deep(made, walk, parent, s)
     return made[0]
-
-
-def _cut_deep(made: list[list[Any]], walk: list[int], parent: list[int], s: Strings) -> None:
-    """Cut the tree at :data:`MODULE_DEPTH` (in place).
-
-    Each module there gets one child: a note of how many modules below it are not shown
-    (their layers stay counted in it).
-    """
-    depth = [0] * len(made)
-    below = [0] * len(made)
-    cut: list[int] = []
-    for i in walk[1:]:  # (preorder: a parent before its children; no recursion)
-        depth[i] = depth[parent[i]] + 1
-        if depth[i] == MODULE_DEPTH and made[i][7]:
-            cut.append(i)
-    if not cut:
-        return
-    for i in reversed(walk[1:]):  # descendants counted bottom up
-        if depth[i] > MODULE_DEPTH:
-            below[parent[i]] += below[i] + 1
-    for i in cut:
-        node = made[i]
-        note = (
-            f"\u2026 {below[i]:,} deeper module(s) not shown: the page shows the module tree "
-            f"{MODULE_DEPTH} levels deep (`trtlog layers --group-by module` lists them all)"
-        )
-        node[7] = [[s(note), node[1] - node[2], 0, node[3], None, 0.0, {}, []]]
 
 
 #: Above this many tactic rows, the page keeps per layer only the rows that matter (chosen,
