@@ -29,7 +29,7 @@ import io
 import os
 import stat
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from trtlog.errors import InputError, OutputError
@@ -107,10 +107,24 @@ def open_binary(path: str) -> tuple[IO[bytes], int | None]:
         raise
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of a file (see :func:`open_binary` for what is refused)."""
+def read_bytes(
+    path: str, *, limit: int | None = None, refuse: Callable[[int, str], None] | None = None
+) -> bytes:
+    """The bytes of a file (see :func:`open_binary` for what is refused).
+
+    With ``limit``, a file larger than ``limit`` bytes is not read: ``refuse(size, path)``
+    raises (a stream is read up to one byte past the limit, then refused).
+    """
     stream, size = open_binary(path)
     with stream:
+        if limit is not None and refuse is not None:
+            if size is not None and size > limit:
+                refuse(size, path)
+            if size is None:
+                data = stream.read(limit + 1)
+                if len(data) > limit:
+                    refuse(len(data), path)
+                return data
         if size is None:
             return stream.read()
         # one read of the size the file had when opened (``read()`` alone goes by 8 KiB
