@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import CORPUS, FIXTURES, ROOT, needs_corpus
 from trtlog.cli import main
 
 LOG = FIXTURES / "logs" / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log"
@@ -376,3 +376,57 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("faults") / "wh"
     ingest([str(LOG), str(LAYERS)], to=root, jobs=1)
     return root
+
+
+# -- big inputs ---------------------------------------------------------------------------------
+
+BIG_LOG = CORPUS / "trt8.2.3_centerpoint-rpn-centerhead-fp16_build-verbose.log"
+
+
+@needs_corpus
+def test_a_big_logs_page_holds_its_first_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Over the page's log limit (set to 200,000 characters here), the page holds the first
+    whole lines within it and every cited line, and says what it leaves out."""
+    from trtlog.html import page as page_module
+    from trtlog.html.page import decode_embedded
+
+    monkeypatch.setattr(page_module, "LOG_PAGE_CHARS", 200_000)
+    raw = BIG_LOG.read_bytes().decode("utf-8")
+    assert len(raw) > 200_000
+    out = tmp_path / "big.html"
+    code, _out, err = _run(["report", str(BIG_LOG), "-o", str(out)], capsys)
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    held = decode_embedded(text, "trtlog-log")
+    meta = decode_embedded(text, "trtlog-data")["log"]
+    lines = re.findall(r"[^\n]*\n", raw)  # the raw file's lines
+    kept = len(re.findall(r"[^\n]*\n", raw[:200_000]))  # whole lines within the limit
+    assert held == "".join(lines[:kept])
+    cut = meta["cut"]
+    assert cut["lines"] == kept and cut["allLines"] == len(lines) == meta["lines"]
+    assert f"the first {kept:,} of the log's {len(lines):,} lines" in cut["note"]
+    cited, texts = meta["excerpt"]
+    assert [lines[n - 1].rstrip("\r\n") for n in cited] == texts
+    assert max(cited) > kept  # cited lines past the cut are still on the page
+
+
+def test_a_json_export_over_the_limit_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import trtlog
+    from trtlog.errors import InputError
+
+    profile = FIXTURES / "layer_info" / "trt10.16-like_smallnet-fp16.profile.json"
+    size = profile.stat().st_size
+    monkeypatch.setenv("TRTLOG_MAX_JSON_BYTES", str(size - 1))
+    with pytest.raises(InputError, match=f"has {size:,} bytes, more than the {size - 1:,}"):
+        trtlog.load_profile(profile)
+    monkeypatch.setenv("TRTLOG_MAX_JSON_BYTES", str(size))
+    assert len(trtlog.load_profile(profile).records) > 0
+    layers = LAYERS.stat().st_size
+    monkeypatch.setenv("TRTLOG_MAX_JSON_BYTES", str(layers - 1))
+    code, _out, err = _run(["layers", str(LAYERS)], capsys)
+    line = _one_error(err)
+    assert code == 2 and str(LAYERS) in line and "TRTLOG_MAX_JSON_BYTES" in line

@@ -281,9 +281,10 @@ class LogPack:
             for the reader); ``None`` when the page holds the whole log.
     """
 
-    def __init__(self, build: Build, limit: int = LOG_PAGE_CHARS) -> None:
+    def __init__(self, build: Build, limit: int | None = None) -> None:
         self.build = build
         text = build.text
+        limit = LOG_PAGE_CHARS if limit is None else limit
         self.name = build.source.name
         self.lines = build.line_count
         self.cut: dict[str, Any] | None = None
@@ -297,7 +298,7 @@ class LogPack:
         self.wide, self.codes, self.kinds = self._codes(build)
         self.excerpt: list[list[Any]] = [[], []]
 
-    def _cut(self, text: str, limit: int) -> str:
+    def _cut(self, text: str, limit: int) -> str:  # (called with a text over the limit)
         """The first whole lines of ``text`` within ``limit`` characters (see :attr:`cut`)."""
         end = text.rfind("\n", 0, limit) + 1  # (0: a first line longer than the limit)
         kept = text.count("\n", 0, end)
@@ -309,7 +310,7 @@ class LogPack:
             "note": (
                 f"This page holds the first {kept:,} of the log's {self.lines:,} lines "
                 f"({end / 1e6:,.1f} of {len(text) / 1e6:,.1f} MB; a page holds at most "
-                f"{LOG_PAGE_CHARS >> 20} MiB of log) and every line it points at. The whole "
+                f"{limit / 2**20:,.4g} MiB of log) and every line it points at. The whole "
                 f"log is {self.name}: `trtlog events` lists every line."
             ),
         }
