@@ -170,6 +170,22 @@ def test_ingest_into_a_read_only_warehouse(
         assert sorted(os.listdir(folder / "parts")) == parts
 
 
+def test_ingest_on_a_full_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The disk fills up before the next ingest writes its part: one line, nothing staged."""
+    folder = tmp_path / "disk"
+    with _mounted(folder, "size=2m,mode=0777"):
+        root = folder / "wh"
+        assert main(["ingest", str(LOG), "--to", str(root), "--jobs", "1"]) == 0
+        capsys.readouterr()
+        parts = sorted(os.listdir(root / "parts"))
+        _fill(folder)
+        code, _out, err = _run(["ingest", str(LAYERS), "--to", str(root)], capsys)
+        line = _one_error(err)
+        assert code == 2 and str(root) in line and "no space left" in line
+        assert sorted(os.listdir(root / "parts")) == parts
+        assert os.listdir(root / ".staging") == []
+
+
 @pytest.mark.parametrize("to", ["/dev/null/warehouse", "{file}"], ids=["under-a-device", "a-file"])
 def test_a_warehouse_folder_that_cannot_be(
     to: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trtlog._files import output_error
+from trtlog.errors import OutputError
 from trtlog.warehouse import store
 from trtlog.warehouse.files import (
     BuildSpec,
@@ -506,13 +508,12 @@ def _commit_batches(
 ) -> None:
     batches = _batches(todo, workers, stream_bytes, batch_bytes)
     totals = Progress(0, sum(len(s.files) for s in todo), 0, sum(s.size for s in todo), 0, 0.0)
-    jobs_ = [
-        BatchJob(str(root), store.new_part(root)[0], tuple(batch), stream_bytes)
-        for batch in batches
-    ]
-    files_of = {job.part: sum(len(s.files) for s in job.specs) for job in jobs_}
+    jobs_: list[BatchJob] = []
     seen_workers: set[int] = set()
     try:
+        for batch in batches:
+            jobs_.append(BatchJob(str(root), store.new_part(root)[0], tuple(batch), stream_bytes))
+        files_of = {job.part: sum(len(s.files) for s in job.specs) for job in jobs_}
         for result in _run(jobs_, client):
             added = store.commit_part(root, result.part, set(result.sources), committed)
             report.raced += len(set(result.sources) - added)
@@ -537,6 +538,12 @@ def _commit_batches(
             totals.seconds = time.perf_counter() - started
             if progress is not None:
                 progress(totals)
+    except OSError as exc:
+        # the warehouse could not be written (a worker's failure to read an input is an
+        # errors row, never an exception): one error naming the place, no traceback
+        if isinstance(exc, OutputError):
+            raise
+        raise output_error(exc, exc.filename or root) from exc
     finally:
         for job in jobs_:  # this ingest's uncommitted parts (an error or an interrupt)
             folder = root / store.STAGING / job.part

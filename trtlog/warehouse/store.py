@@ -324,7 +324,11 @@ def new_part(root: Path) -> tuple[str, Path]:
     folder = root / STAGING / part
     folder.mkdir(parents=True)
     owner = {"host": socket.gethostname(), "pid": os.getpid(), "started": time.time()}
-    (folder / _OWNER).write_text(json.dumps(owner))
+    try:
+        (folder / _OWNER).write_text(json.dumps(owner))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return part, folder
 
 
