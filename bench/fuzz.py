@@ -11,7 +11,8 @@ Engines:
     fixture logs and the fixture exports. The first byte of an input picks the target: the
     log as a string (``parse_text``, ``iter_events``, exact ``to_text()``), the log as bytes
     (``parse``, any encoding), a JSON export (``load_engine``/``load_profile``/``load_times``)
-    or the command line (``main(argv)``: every command, some plots).
+    or the command line (``main(argv)``: every command with ``report`` and ``diff``, some
+    plots, and for a quarter of the inputs ``ingest`` into a warehouse and ``query`` of it).
 ``random``
     structured mutations of real lines (``tests/fuzz/mutate.py``: bit flips, truncation,
     splicing, duplicated/shuffled lines, separators, surrogates, right-to-left marks, line
@@ -86,9 +87,11 @@ class Campaign:
                 elif target == "json":
                     self.harness.check_json(data)
                 else:
-                    plots = hashlib.sha1(data).digest()[0] < 32
+                    pick = hashlib.sha1(data).digest()
                     suffix = ".json" if data.lstrip()[:1] in (b"{", b"[") else ".log"
-                    self.harness.check_cli(data, suffix=suffix, plots=plots)
+                    self.harness.check_cli(
+                        data, suffix=suffix, plots=pick[0] < 32, warehouse=pick[1] < 64
+                    )
         except Exception as exc:
             self.failed += 1
             key = cause(exc)

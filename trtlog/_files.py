@@ -13,25 +13,37 @@ line, never a traceback and never a hang:
 * a gzip file that expands past :data:`MAX_GUNZIP_BYTES`, or more than
   :data:`MAX_GUNZIP_RATIO` times its compressed size once past
   :data:`RATIO_CHECK_AFTER` bytes (a gzip bomb): refused before it fills the memory.
+
+And the one way trtlog writes a file (:func:`atomic_output`): into a temporary file of the
+same folder, renamed over the requested name once whole, so a failure (disk full, a
+read-only folder, an interrupt) leaves the old file or nothing, never a partial one, and
+raises one :class:`~trtlog.errors.OutputError` line naming the path.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import gzip
 import io
 import os
 import stat
-from typing import IO
+import uuid
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
-from trtlog.errors import InputError
+from trtlog.errors import InputError, OutputError
 
 __all__ = [
     "MAX_GUNZIP_BYTES",
     "MAX_GUNZIP_RATIO",
     "RATIO_CHECK_AFTER",
     "BoundedGzip",
+    "atomic_output",
     "gunzip",
     "open_binary",
+    "os_error_text",
+    "output_error",
     "read_bytes",
 ]
 
@@ -95,10 +107,24 @@ def open_binary(path: str) -> tuple[IO[bytes], int | None]:
         raise
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of a file (see :func:`open_binary` for what is refused)."""
+def read_bytes(
+    path: str, *, limit: int | None = None, refuse: Callable[[int, str], None] | None = None
+) -> bytes:
+    """The bytes of a file (see :func:`open_binary` for what is refused).
+
+    With ``limit``, a file larger than ``limit`` bytes is not read: ``refuse(size, path)``
+    raises (a stream is read up to one byte past the limit, then refused).
+    """
     stream, size = open_binary(path)
     with stream:
+        if limit is not None and refuse is not None:
+            if size is not None and size > limit:
+                refuse(size, path)
+            if size is None:
+                data = stream.read(limit + 1)
+                if len(data) > limit:
+                    refuse(len(data), path)
+                return data
         if size is None:
             return stream.read()
         # one read of the size the file had when opened (``read()`` alone goes by 8 KiB
@@ -253,3 +279,124 @@ def gunzip(data: bytes, name: str, *, limit: int | None = None) -> bytes:
         while chunk := stream.read(1 << 20):
             out.write(chunk)
     return out.getvalue()
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+#: What to say (and suggest) for the errors a write meets most.
+_WRITE_ERRORS: dict[int, tuple[str, str | None]] = {
+    errno.ENOSPC: ("no space left on the device", "free some space, or write elsewhere"),
+    errno.EDQUOT: ("the disk quota is used up", "free some space, or write elsewhere"),
+    errno.EROFS: ("the file system is read-only", "write to another folder"),
+    errno.EACCES: ("permission denied", "check the folder's permissions, or write elsewhere"),
+    errno.EPERM: ("operation not permitted", "check the folder's permissions"),
+    errno.ENOENT: ("the folder does not exist", "create it first"),
+    errno.ENOTDIR: ("a part of the path is not a folder", "check the path"),
+    errno.EISDIR: ("that is a folder", "give a file name"),
+    errno.ENAMETOOLONG: ("the name is too long", "give a shorter name"),
+    errno.EFBIG: ("the file is too large for the file system", None),
+    errno.EIO: ("an input/output error of the device", None),
+}
+
+
+def os_error_text(exc: OSError) -> str:
+    """What an :class:`OSError` means, in the words of :data:`_WRITE_ERRORS` when it has some.
+
+    Example:
+        >>> os_error_text(OSError(errno.ENOSPC, "No space left on device"))
+        'no space left on the device'
+    """
+    known = _WRITE_ERRORS.get(exc.errno or -1)
+    if known is not None:
+        return known[0]
+    return (exc.strerror or str(exc) or type(exc).__name__).rstrip(".")
+
+
+def output_error(exc: OSError, path: str | os.PathLike[str]) -> OutputError:
+    """The :class:`~trtlog.errors.OutputError` of a failed write to ``path``.
+
+    Example:
+        >>> str(output_error(OSError(errno.EROFS, "Read-only file system"), "out.html"))
+        'cannot write out.html: the file system is read-only (hint: write to another folder)'
+    """
+    known = _WRITE_ERRORS.get(exc.errno or -1)
+    hint = known[1] if known is not None else None
+    return OutputError(os_error_text(exc), path=os.fspath(path), hint=hint)
+
+
+@contextlib.contextmanager
+def atomic_output(
+    path: str | os.PathLike[str],
+    *,
+    binary: bool = False,
+    encoding: str = "utf-8",
+    newline: str | None = None,
+) -> Iterator[IO[Any]]:
+    """A file to write that appears under ``path`` only once it is whole.
+
+    The data goes to a hidden temporary file in the same folder (made with the permissions a
+    new file gets, or those of the file it replaces), which is flushed, synced and renamed
+    over ``path`` when the block ends without an error; on any error it is deleted, so
+    ``path`` keeps its old content or stays absent. A ``path`` that exists and is no regular
+    file (``/dev/stdout``, a named pipe, ``/dev/null``) is written directly: it cannot be
+    replaced, and what is written to it streams anyway.
+
+    Raises:
+        OutputError: the file cannot be made, written or renamed (the path, what happened,
+            what to do), the :class:`OSError` as its cause.
+
+    Example:
+        >>> import tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> with atomic_output(os.path.join(folder, "a.txt")) as f:
+        ...     _ = f.write("whole")
+        >>> open(os.path.join(folder, "a.txt")).read(), sorted(os.listdir(folder))
+        ('whole', ['a.txt'])
+    """
+    target = os.fspath(path)
+    mode = "wb" if binary else "w"
+    text_args: dict[str, Any] = {} if binary else {"encoding": encoding, "newline": newline}
+    try:
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise output_error(exc, target) from exc
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise output_error(OSError(errno.EISDIR, "Is a directory"), target)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        try:
+            stream = open(target, mode, **text_args)  # noqa: SIM115  (closed below)
+        except OSError as exc:
+            raise output_error(exc, target) from exc
+        try:
+            with stream:
+                yield stream
+        except OSError as exc:
+            raise output_error(exc, target) from exc
+        return
+    folder = os.path.dirname(target) or "."
+    tmp = os.path.join(folder, f".trtlog-{uuid.uuid4().hex[:16]}.tmp")
+    permissions = stat.S_IMODE(st.st_mode) if st is not None else 0o666  # (umask applies)
+    try:
+        fd = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), permissions
+        )
+    except OSError as exc:
+        raise output_error(exc, target) from exc
+    try:
+        with open(fd, mode, **text_args) as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        if st is not None:
+            os.chmod(tmp, permissions)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        # (an OSError of another file, read inside the block, stays what it is)
+        ours = isinstance(exc, OSError) and exc.filename in (None, tmp, target)
+        if ours and not isinstance(exc, OutputError):
+            raise output_error(exc, target) from exc  # type: ignore[arg-type]
+        raise

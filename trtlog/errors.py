@@ -7,7 +7,7 @@ TensorRT line); text that merely contains unknown lines is data, not an error.
 
 from __future__ import annotations
 
-__all__ = ["InputError", "TrtlogError"]
+__all__ = ["InputError", "OutputError", "TrtlogError"]
 
 
 class TrtlogError(Exception):
@@ -69,3 +69,31 @@ class InputError(TrtlogError, ValueError):
             if self.column is not None:
                 text += "\n    " + " " * max(self.column - 1, 0) + "^"
         return text
+
+
+class OutputError(TrtlogError, OSError):
+    """A file trtlog was asked to write could not be written (disk full, read-only, no folder).
+
+    Nothing is left under the requested name (writes go to a temporary file first); the
+    message names the path, what went wrong and what to do.
+
+    Example:
+        >>> str(OutputError("no space left on the device", path="out/report.html"))
+        'cannot write out/report.html: no space left on the device'
+    """
+
+    def __init__(self, message: str, *, path: str, hint: str | None = None) -> None:
+        self.message = message
+        self.path = path
+        self.hint = hint
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        """The message on one line, as the command-line tool prints it."""
+        text = f"cannot write {self.path}: {self.message}"
+        if self.hint:
+            text += f" (hint: {self.hint})"
+        return text
+
+    def __str__(self) -> str:
+        return self.one_line()

@@ -619,18 +619,31 @@ def op_of(node: str, ops: dict[str, str] | None = None) -> str | None:
 # -- ONNX module paths ------------------------------------------------------------------------
 
 
+#: The deepest module path kept: past it, the rest of a name's parts are one module, named
+#: by them joined with ``/`` (its key is still the name's path). Real models nest a few dozen
+#: levels at most; a name of thousands of parts would make the module tree's keys and the
+#: report's nested data grow with the square of its depth.
+MODULE_DEPTH = 64
+
+
 def module_path(node: str) -> tuple[str, ...]:
     """The module path of an ONNX node name: its ``/``-separated parts without the op.
+
+    At most :data:`MODULE_DEPTH` parts: the last one holds the rest of a deeper name.
 
     Example:
         >>> module_path("/encoder/layers.0/mha/attn/MatMul")
         ('encoder', 'layers.0', 'mha', 'attn')
         >>> module_path("conv1"), module_path("inception_3a/1x1")
         ((), ('inception_3a',))
+        >>> module_path("".join(f"/m{i}" for i in range(100)) + "/Conv")[-1][:12]
+        'm63/m64/m65/'
     """
     parts = node.split("/")
     if "" in parts:
         parts = [p for p in parts if p]
+    if len(parts) > MODULE_DEPTH + 1:
+        return (*parts[: MODULE_DEPTH - 1], "/".join(parts[MODULE_DEPTH - 1 : -1]))
     return tuple(parts[:-1])
 
 

@@ -199,6 +199,15 @@ LOG_COMMANDS: tuple[tuple[str, ...], ...] = (
     ("graph", "-o", "{tmp}/g.graphml"),
     ("graph", "-o", "{tmp}/g.dot"),
     ("diff", "{path}"),
+    ("report", "-o", "{tmp}/r.html"),
+)
+
+# The warehouse commands, on a warehouse of the one input (the input is placed explicitly).
+WAREHOUSE_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("ingest", "{path}", "--to", "{tmp}/wh", "--jobs", "1"),
+    ("query", "{tmp}/wh", "SELECT count(*) AS n, max(line_count) FROM builds"),
+    ("query", "{tmp}/wh", "SELECT name, type, time_ms FROM layers", "--format", "csv"),
+    ("query", "{tmp}/wh", "SELECT * FROM errors", "--locked", "--format", "json"),
 )
 
 PLOT_COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -212,11 +221,15 @@ PLOT_COMMANDS: tuple[tuple[str, ...], ...] = (
 
 
 @_quiet
-def check_cli(data: bytes, *, suffix: str = ".log", plots: bool = False) -> list[int]:
+def check_cli(
+    data: bytes, *, suffix: str = ".log", plots: bool = False, warehouse: bool = False
+) -> list[int]:
     """Every command through ``main(argv)`` on a file of these bytes; their exit codes.
 
     Exit codes must be 0, 1 or 2 (2 for input errors); any exception escaping ``main`` (the
-    CLI turns InputError into exit 2) breaks the contract.
+    CLI turns InputError into exit 2) breaks the contract, and so does a temporary file left
+    next to an output. ``warehouse``: also ingest the file and query the warehouse (needs
+    the warehouse extra; skipped without it).
     """
     from trtlog.cli.main import main
 
@@ -224,9 +237,13 @@ def check_cli(data: bytes, *, suffix: str = ".log", plots: bool = False) -> list
     with _files(data, suffix) as path:
         tmp = str(path.parent)
         commands = LOG_COMMANDS + (PLOT_COMMANDS if plots else ())
+        if warehouse and _has_warehouse():
+            commands += WAREHOUSE_COMMANDS
         for command in commands:
             argv = [part.format(tmp=tmp, path=path) for part in command]
-            if command[0] == "plot":
+            if "{path}" in command or command[0] == "query":
+                pass  # (the input is in place)
+            elif command[0] == "plot":
                 argv += [str(path), "-o", os.path.join(tmp, "p.png")]
             elif command[0] == "layers" and suffix == ".json":
                 argv += [str(path)]
@@ -241,5 +258,13 @@ def check_cli(data: bytes, *, suffix: str = ".log", plots: bool = False) -> list
                 except SystemExit as exc:  # argparse: a usage error
                     code = int(exc.code or 0)
             assert code in (0, 1, 2), (argv, code)
+            left = [p.name for p in path.parent.iterdir() if p.name.startswith(".trtlog-")]
+            assert not left, (argv, left)
             codes.append(code)
     return codes
+
+
+def _has_warehouse() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(m) is not None for m in ("duckdb", "pyarrow"))

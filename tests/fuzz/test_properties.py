@@ -29,6 +29,7 @@ _SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much]
 LINES = settings(max_examples=40, suppress_health_check=_SLOW, deadline=None)
 VIEWS = settings(max_examples=15, suppress_health_check=_SLOW, deadline=None)
 CLI = settings(max_examples=2, suppress_health_check=_SLOW, deadline=None)
+WAREHOUSE = settings(max_examples=2, suppress_health_check=_SLOW, deadline=None)
 
 
 @st.composite
@@ -80,6 +81,14 @@ def test_cli_commands_on_mutated_logs(text: str) -> None:
 @CLI
 def test_cli_commands_on_mutated_json(rng: random.Random) -> None:
     codes = harness.check_cli(mutate.mutate_json(rng, rng.choice(EXPORTS)), suffix=".json")
+    assert set(codes) <= {0, 1, 2}
+
+
+@given(mutated_log(most=25))
+@WAREHOUSE
+def test_ingest_and_query_on_mutated_logs(text: str) -> None:
+    """A mutated log ingested into a warehouse, which three queries (one locked) then read."""
+    codes = harness.check_cli(text.encode("utf-8", "surrogatepass"), warehouse=True)
     assert set(codes) <= {0, 1, 2}
 
 

@@ -236,3 +236,12 @@ def test_a_mangled_format_is_not_a_format() -> None:
     fresh = trtlog.parse_text(text)
     assert fresh.counts() == {"autotune_reformat": 80, "unrecognized": 1}
     assert [e.kind for e in fresh.events] == kinds
+
+
+def test_a_name_of_hundreds_of_parts_through_every_command() -> None:
+    """A layer and ONNX node of 600 ``/``-parts: ``report`` raised RecursionError (the page's
+    module tree, nested one level per part, was encoded by recursion)."""
+    deep = "".join(f"/m{i}" for i in range(600)) + "/Conv"
+    layer = {"Name": deep, "LayerType": "Convolution", "Metadata": f"[ONNX Layer: {deep}]"}
+    data = json.dumps({"Layers": [layer], "Bindings": []}).encode()
+    assert harness.check_cli(data, suffix=".json")[-1] == 0  # (the report)

@@ -11,20 +11,22 @@ success, 1 findings at or above ``--fail-on``, 2 usage errors and input that can
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import logging
+import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 from trtlog._display import SafeStream, visible
 from trtlog._version import __version__
 from trtlog.cli import registry
 from trtlog.cli.common import LOGGING_OPTIONS, UsageError
 from trtlog.cli.registry import Command
-from trtlog.errors import InputError
+from trtlog.errors import InputError, OutputError
 
 __all__ = ["main"]
 
@@ -118,6 +120,74 @@ def _safe_stdout(fmt: str | None) -> TextIO | None:
     return SafeStream(sys.stdout, json=fmt in _JSON_FORMATS)  # type: ignore[return-value]
 
 
+class _StdoutError(OSError):
+    """Standard output could not be written (``trtlog summary > /dev/full``)."""
+
+
+class _GuardedStdout:
+    """Standard output whose write failures (not a closed pipe) raise :class:`_StdoutError`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            _silence_stdout()
+            raise _StdoutError(exc.errno or 0, exc.strerror or str(exc)) from exc
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        _flush_stdout(self.stream)
+
+    def __getattr__(self, name: str) -> Any:  # isatty, buffer, encoding, fileno, ...
+        return getattr(self.stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point the process's standard output at the null device (after a failed write).
+
+    The rest of the output would fail again at exit ("Exception ignored ...").
+    """
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())  # type: ignore[union-attr]
+        os.close(devnull)
+
+
+def _flush_stdout(stream: TextIO | None = None) -> None:
+    """Flush standard output now, so that a failure to write it is one error line."""
+    try:
+        (stream or sys.stdout).flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _silence_stdout()
+        raise _StdoutError(exc.errno or 0, exc.strerror or str(exc)) from exc
+
+
+def _os_error_line(exc: OSError) -> str:
+    """One line for an I/O failure: the file (or standard output), what happened."""
+    from trtlog._files import os_error_text
+
+    if isinstance(exc, _StdoutError):
+        return f"cannot write the standard output: {os_error_text(exc)}"
+    names = [str(n) for n in (exc.filename, exc.filename2) if n is not None]
+    where = " -> ".join(names)
+    return f"{where}: {os_error_text(exc)}" if where else os_error_text(exc)
+
+
+def _no_thread(exc: RuntimeError) -> bool:
+    """Whether ``exc`` is Python's "can't start new thread" (a process or pids limit)."""
+    return "can't start new thread" in str(exc) or "cannot start new thread" in str(exc)
+
+
 #: The cyclic collector's thresholds while a command runs (Python's default: 700, 10, 10).
 #: Importing pydantic and the event classes makes hundreds of thousands of long-lived
 #: objects; at the default they set off dozens of collections that each scan the growing
@@ -147,9 +217,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.freeze()
 
 
+#: Thread pools of numerical libraries that trtlog does not need: its arrays are vectors, never
+#: matrix products. OpenBLAS starts a thread per core when numpy is imported, and where no
+#: thread can start (a pids limit) it stops the process with SIGINT instead of failing.
+_ONE_THREAD = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def _main(argv: Sequence[str] | None) -> int:
     if argv is None:
         argv = sys.argv[1:]
+        for name in _ONE_THREAD:  # (the program only: a caller's process is its own)
+            os.environ.setdefault(name, "1")
     parser = _parser(argv)
     args = parser.parse_args(argv)
     args.verbose += getattr(args, "sub_verbose", 0)
@@ -168,15 +246,15 @@ def _main(argv: Sequence[str] | None) -> int:
     stdout = sys.stdout
     safe = _safe_stdout(getattr(args, "format", None))
     try:
-        if safe is not None:
-            sys.stdout = safe
+        sys.stdout = cast(TextIO, _GuardedStdout(safe if safe is not None else stdout))
         with warnings.catch_warnings():  # restores Python's own display on return
             warnings.showwarning = _show_warning
             if not sys.warnoptions:  # -W options given to Python win
                 warnings.simplefilter("ignore" if args.quiet else "default")
             code: int = args.run(args)
+        _flush_stdout()
         return code
-    except InputError as exc:
+    except (InputError, OutputError) as exc:
         sys.stderr.write(f"trtlog: error: {visible(exc.one_line())}\n")
         return 2
     except UsageError as exc:
@@ -188,5 +266,17 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback from wherever it landed
         sys.stderr.write("\ntrtlog: interrupted\n")
         return 130
+    except OSError as exc:  # an I/O failure of the machine, not a bug: one line, exit 2
+        sys.stderr.write(f"trtlog: error: {visible(_os_error_line(exc))}\n")
+        return 2
+    except RuntimeError as exc:
+        if not _no_thread(exc):
+            raise
+        sys.stderr.write(
+            "trtlog: error: cannot start a thread: the limit of processes and threads is "
+            "reached (hint: raise `ulimit -u` or the container's pids limit, or run fewer "
+            "programs at once)\n"
+        )
+        return 2
     finally:
         sys.stdout = stdout

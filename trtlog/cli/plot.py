@@ -149,7 +149,11 @@ def run(args: argparse.Namespace) -> int:
     _image_path(args.output)
     ax = args.plot(args)
     figure = ax.get_figure()
-    figure.savefig(args.output, dpi=120)
+    from trtlog._files import atomic_output
+
+    suffix = args.output.rsplit(".", 1)[-1].lower()
+    with atomic_output(args.output, binary=True) as out:  # whole or not at all
+        figure.savefig(out, dpi=120, format=suffix)
     if not getattr(args, "quiet", False):  # -q: only errors
         sys.stdout.write(f"wrote {args.output}\n")
     return 0

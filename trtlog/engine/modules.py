@@ -24,6 +24,7 @@ from trtlog.engine.model import (
 )
 from trtlog.engine.rows import module_of_node, serve_reformats, served_by_name
 from trtlog.names import (
+    MODULE_DEPTH,
     common_path,
     module_path,
     parse_kernel_name,
@@ -371,7 +372,12 @@ ModuleStats = list[Any]
 
 def _path_of(node: str, paths_of: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
     """``module_path(node)``, kept in ``paths_of``."""
-    if node[:1] == "/" and node[-1] != "/" and "//" not in node:  # /a/b/Op: no empty part
+    if (  # /a/b/Op: no empty part, no deeper than module_path keeps
+        node[:1] == "/"
+        and node[-1] != "/"
+        and "//" not in node
+        and node.count("/") <= MODULE_DEPTH + 1
+    ):
         path = tuple(node[1:].split("/")[:-1])
     else:
         path = module_path(node)

@@ -17,7 +17,56 @@ import re
 import warnings
 from typing import Any
 
-__all__ = ["USE_ORJSON", "JsonLimitError", "JsonRepairWarning", "plain_json", "read_json_values"]
+__all__ = [
+    "MAX_JSON_BYTES",
+    "USE_ORJSON",
+    "JsonLimitError",
+    "JsonRepairWarning",
+    "check_json_size",
+    "max_json_bytes",
+    "plain_json",
+    "read_json_values",
+]
+
+#: The largest JSON export trtlog reads (bytes, after gzip): ``$TRTLOG_MAX_JSON_BYTES``
+#: overrides it. A file is read whole and every record becomes an object: a profile takes
+#: about five times its size in memory at its peak (1,000,000 records, 180 MB: under 1 GiB),
+#: so this keeps the largest one under about 2 GiB. Real exports are far smaller: the
+#: corpus's largest is a 3.5 MB timing file, and 20,000 detailed layers take 33 MB.
+MAX_JSON_BYTES = 256 << 20
+
+
+def max_json_bytes() -> int:
+    """:data:`MAX_JSON_BYTES`, or ``$TRTLOG_MAX_JSON_BYTES`` when set to a number."""
+    setting = os.environ.get("TRTLOG_MAX_JSON_BYTES", "").strip()
+    return int(setting) if setting.isdigit() else MAX_JSON_BYTES
+
+
+def check_json_size(size: int, source: str) -> None:
+    """Refuse a JSON export of ``size`` bytes over :func:`max_json_bytes`, before it is read.
+
+    Raises:
+        InputError: it is larger.
+
+    Example:
+        >>> check_json_size(10, "profile.json")
+        >>> check_json_size(1 << 40, "profile.json")
+        Traceback (most recent call last):
+        ...
+        trtlog.errors.InputError: profile.json: the JSON export has 1,099,511,627,776 bytes, more than the 268,435,456 trtlog reads (its records would take several times that in memory) (hint: set TRTLOG_MAX_JSON_BYTES to a larger number of bytes if the memory is there, or export fewer iterations)
+    """  # noqa: E501
+    limit = max_json_bytes()
+    if size > limit:
+        from trtlog.errors import InputError
+
+        raise InputError(
+            f"the JSON export has {size:,} bytes, more than the {limit:,} trtlog reads (its "
+            "records would take several times that in memory)",
+            source=source,
+            hint="set TRTLOG_MAX_JSON_BYTES to a larger number of bytes if the memory is "
+            "there, or export fewer iterations",
+        )
+
 
 #: Whether to read JSON with orjson when it is installed (``pip install trtlog[fast]``): a
 #: faster decoder for the common case, a file that is valid JSON; anything it rejects is read

@@ -17,7 +17,13 @@ from typing import Any, Literal
 
 from trtlog._files import gunzip, read_bytes
 from trtlog.errors import InputError
-from trtlog.exports.jsonio import JsonLimitError, plain_json, read_json_values
+from trtlog.exports.jsonio import (
+    JsonLimitError,
+    check_json_size,
+    max_json_bytes,
+    plain_json,
+    read_json_values,
+)
 
 __all__ = [
     "JsonInput",
@@ -66,6 +72,7 @@ def read_json_file(path: JsonInput) -> tuple[str, list[Any]]:
     """
     if isinstance(path, bytes | bytearray):
         name, raw = "<bytes>", bytes(path)
+        check_json_size(len(raw), name)
     elif not isinstance(path, str | os.PathLike):
         raise TypeError(
             "trtlog.load_engine, load_profile and load_times take a path to a JSON export "
@@ -73,10 +80,12 @@ def read_json_file(path: JsonInput) -> tuple[str, list[Any]]:
             f"{type(path).__name__}"
         )
     elif os.fspath(path) == "-":
-        name, raw = "<stdin>", sys.stdin.buffer.read()
+        name, raw = "<stdin>", sys.stdin.buffer.read(max_json_bytes() + 1)
+        check_json_size(len(raw), name)
     else:
         name = os.fspath(path)
-        raw = read_bytes(name)  # missing, folder, no permission, FIFO: trtlog/_files.py
+        # missing, folder, no permission, FIFO: trtlog/_files.py; too big: refused unread
+        raw = read_bytes(name, limit=max_json_bytes(), refuse=check_json_size)
     return read_json_bytes(raw, name)
 
 
@@ -91,6 +100,7 @@ def read_json_bytes(raw: bytes, name: str) -> tuple[str, list[Any]]:
             raw = gunzip(raw, name)  # bounded: a gzip bomb is an InputError
         except (OSError, EOFError) as exc:
             raise InputError(f"the gzip file cannot be read ({exc})", source=name) from None
+        check_json_size(len(raw), name)
     if raw.startswith(codecs.BOM_UTF8):
         text = raw[3:].decode("utf-8", errors="replace")
     elif raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):

@@ -7,7 +7,10 @@ Names come from the model and the log, and hold anything: quotes, backslashes, `
 exactly too (a carriage return as ``&#13;``), except the characters XML 1.0 cannot hold at
 all (C0 controls other than tab, newline and CR, U+FFFE, U+FFFF, lone surrogates), which are
 written as their Python escape (``\\x07``). DOT node ids escape every backslash, quote and
-control character; labels show a name's lines as lines and its controls as escapes.
+control character; labels show a name's lines as lines and its controls as escapes. Graphviz
+refuses a quoted string of about 16,000 characters or more, so a name longer than
+:data:`DOT_NAME_CHARS` gets a digest id, and its label shows its start and how much is left out
+(the GraphML and JSON files keep it whole).
 """
 
 from __future__ import annotations
@@ -21,7 +24,11 @@ import networkx as nx
 
 from trtlog._display import visible
 
-__all__ = ["edge_list", "to_dot", "write_graph"]
+__all__ = ["DOT_NAME_CHARS", "edge_list", "to_dot", "write_graph"]
+
+#: The longest name DOT output carries whole (as an id, or in a label); Graphviz's lexer
+#: refuses quoted strings from about 16,380 characters on.
+DOT_NAME_CHARS = 2000
 
 # what XML 1.0 cannot carry, even as a character reference
 _NOT_XML = re.compile("[\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ud800-\\udfff\\ufffe\\uffff]")
@@ -66,7 +73,12 @@ def _dot_id(text: str) -> str:
     written at all, and controls would reach the file raw. Ids are never shown (labels are),
     so such a name gets a stable id of its own instead.
     """
-    if "\\" not in text and '"' not in text and visible(text) == text:
+    if (
+        len(text) <= DOT_NAME_CHARS
+        and "\\" not in text
+        and '"' not in text
+        and visible(text) == text
+    ):
         return f'"{text}"'
     import hashlib
 
@@ -82,11 +94,23 @@ def _dot_label(*lines: str) -> str:
     parts = [
         visible(part).replace("\\", "\\\\").replace('"', '\\"')
         for line in lines
-        for part in line.split("\n")
+        for part in _clipped(line).split("\n")
     ]
     text = "\\n".join(parts)
     # a backslash right before the closing quote would escape it: end on a blank instead
     return '"' + text + (" " if text.endswith("\\") else "") + '"'
+
+
+def _clipped(text: str) -> str:
+    """``text``, or its first :data:`DOT_NAME_CHARS` characters and how many are left out.
+
+    Example:
+        >>> _clipped("a" * 2003)[-30:]
+        'aaaa… (3 more characters)'
+    """
+    if len(text) <= DOT_NAME_CHARS:
+        return text
+    return f"{text[:DOT_NAME_CHARS]}… ({len(text) - DOT_NAME_CHARS:,} more characters)"
 
 
 _SHAPES = {
@@ -121,20 +145,25 @@ def write_graph(graph: nx.DiGraph[str], path: str | Path) -> Path:
 
     Raises:
         ValueError: another extension.
+        OutputError: the file cannot be written (nothing is left under ``path``).
     """
     import json
+
+    from trtlog._files import atomic_output
 
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".graphml":
-        path.write_text(_graphml(_plain(graph)), encoding="utf-8")
+        text = _graphml(_plain(graph))
     elif suffix == ".json":
         data = nx.node_link_data(graph, edges="edges")
-        path.write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
+        text = json.dumps(data, indent=1, default=str) + "\n"
     elif suffix in (".dot", ".gv"):
-        path.write_text(to_dot(graph), encoding="utf-8")
+        text = to_dot(graph)
     else:
         raise ValueError(f"{path.name}: write .graphml, .json or .dot")
+    with atomic_output(path) as out:  # whole or not at all
+        out.write(text)
     return path
 
 

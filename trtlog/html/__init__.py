@@ -38,9 +38,16 @@ class Report(str):
     sections: tuple[str, ...] = ()
 
     def write(self, path: str | os.PathLike[str]) -> Path:
-        """Write the page to ``path`` (UTF-8) and return the path."""
+        """Write the page to ``path`` (UTF-8, whole or not at all) and return the path.
+
+        Raises:
+            OutputError: it cannot be written (nothing is left under ``path``).
+        """
+        from trtlog._files import atomic_output
+
         target = Path(path)
-        target.write_text(self, encoding="utf-8", newline="")
+        with atomic_output(target, newline="") as out:
+            out.write(self)
         return target
 
 

@@ -190,14 +190,15 @@ def run(args: argparse.Namespace) -> int:
     passes, a merge explorer (what became of each ONNX node), the engine's layers, the module
     tree, tactics, memory, the comparison with --reference, and the raw log.
     """
+    from trtlog._display import visible
     from trtlog.errors import InputError
 
     try:
         return _run(args)
     except InputError as exc:
-        sys.stderr.write(f"trtlog: error: {exc.one_line()}\n")
+        sys.stderr.write(f"trtlog: error: {visible(exc.one_line())}\n")
     except UsageError as exc:
-        sys.stderr.write(f"trtlog: error: {exc}\n")
+        sys.stderr.write(f"trtlog: error: {visible(str(exc))}\n")
     return 2
 
 
@@ -238,6 +239,8 @@ def _run(args: argparse.Namespace) -> int:
         progress.close()
     quiet = getattr(args, "quiet", False)
     if not quiet:
+        from trtlog._display import visible
+
         size = os.path.getsize(output)
-        sys.stderr.write(f"trtlog: wrote {output} ({size / 1e6:.1f} MB)\n")
+        sys.stderr.write(f"trtlog: wrote {visible(str(output))} ({size / 1e6:.1f} MB)\n")
     return 0

@@ -662,13 +662,14 @@ def _ops(group: Any, members: list[int]) -> Iterable[tuple[int, str]]:
 def _modules(engine: Engine, s: Strings) -> list[Any]:
     """The module tree as nested lists.
 
-    Each node: name, layers, own layers, ONNX nodes, ms, split ms, precision mix, children,
-    and how many submodules are left out. The figures of :meth:`Engine.module_tree`
-    (:func:`~trtlog.engine.modules.module_figures`, which that tree is made of), without a
-    model per module (a big model has tens of thousands). A module without a layer (its
-    nodes all run in layers of its parent, fused with its siblings: ``reader/conv1``,
-    ``reader/relu`` in one ``reader`` layer) is left out of its parent's children: a row of
-    "0 layers" and no time says nothing the parent's own layers do not.
+    At most :data:`trtlog.names.MODULE_DEPTH` levels deep: the JSON encoders, and the page's
+    reader, go down one level at a time. Each node: name, layers, own layers, ONNX nodes, ms,
+    split ms, precision mix, children, and how many submodules are left out. The figures of
+    :meth:`Engine.module_tree` (:func:`~trtlog.engine.modules.module_figures`, which that tree
+    is made of), without a model per module (a big model has tens of thousands). A module
+    without a layer (its nodes all run in layers of its parent, fused with its siblings:
+    ``reader/conv1``, ``reader/relu`` in one ``reader`` layer) is left out of its parent's
+    children: a row of "0 layers" and no time says nothing the parent's own layers do not.
     """
     import numpy as np
 

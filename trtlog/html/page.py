@@ -42,6 +42,14 @@ COMPRESS_ABOVE = 1 << 20
 
 #: Logs of at most this many lines are unfolded as soon as the page is open.
 UNFOLD_LINES = 50_000
+#: The most characters of a log's text a page holds (whole lines from the first): a longer
+#: log's page holds its first lines up to this size, plus every line the page points at, and
+#: says what is left out (the log itself has it all: ``trtlog events LOG`` lists every line).
+#: About 4 MB of page for a verbose log (it compresses about 8x); the rest of the page is
+#: bounded by its sections' own limits (tactic rows, for one).
+LOG_PAGE_CHARS = 32 << 20
+#: The most characters of cited lines (the excerpt shown before the log unfolds) a page holds.
+EXCERPT_CHARS = 8 << 20
 
 #: Characters the JSON keeps out of a ``<script>`` block (json.dumps escapes the rest).
 _UNSAFE = ((b"<", b"\\u003c"), (b">", b"\\u003e"), (b"&", b"\\u0026"))
@@ -270,13 +278,20 @@ class LogPack:
         excerpt: ``[[line numbers], [texts]]`` of the lines the page points at (set by
             :meth:`cite`).
         unfold: whether the page unfolds the whole log at once (small logs).
+        cut: for a log longer than :data:`LOG_PAGE_CHARS`, what the page leaves out
+            (``lines`` and ``chars`` kept, of ``allLines`` and ``allChars``, and a ``note``
+            for the reader); ``None`` when the page holds the whole log.
     """
 
-    def __init__(self, build: Build) -> None:
+    def __init__(self, build: Build, limit: int | None = None) -> None:
         self.build = build
         text = build.text
+        limit = LOG_PAGE_CHARS if limit is None else limit
         self.name = build.source.name
         self.lines = build.line_count
+        self.cut: dict[str, Any] | None = None
+        if len(text) > limit:
+            text = self._cut(text, limit)
         self.big = len(text) >= FAST_ABOVE
         self.unfold = self.lines <= UNFOLD_LINES
         # level 3 for a big log without isal: under half of level 6's time for a fifth more
@@ -285,11 +300,40 @@ class LogPack:
         self.wide, self.codes, self.kinds = self._codes(build)
         self.excerpt: list[list[Any]] = [[], []]
 
+    def _cut(self, text: str, limit: int) -> str:  # (called with a text over the limit)
+        """The first whole lines of ``text`` within ``limit`` characters (see :attr:`cut`)."""
+        end = text.rfind("\n", 0, limit) + 1  # (0: a first line longer than the limit)
+        kept = text.count("\n", 0, end)
+        self.cut = {
+            "lines": kept,
+            "chars": end,
+            "allLines": self.lines,
+            "allChars": len(text),
+            "note": (
+                f"This page holds the first {kept:,} of the log's {self.lines:,} lines "
+                f"({end / 1e6:,.1f} of {len(text) / 1e6:,.1f} MB; a page holds at most "
+                f"{limit / 2**20:,.4g} MiB of log) and every line it points at. The whole "
+                f"log is {self.name}: `trtlog events` lists every line."
+            ),
+        }
+        return text[:end]
+
     def cite(self, wanted: Collection[int]) -> None:
-        """Keep the text of the lines in ``wanted`` (the excerpt shown before the log unfolds)."""
+        """Keep the text of the lines in ``wanted`` (the excerpt shown before the log unfolds).
+
+        At most :data:`EXCERPT_CHARS` characters of them, the first lines first.
+        """
         shown = sorted(n for n in wanted if 1 <= n <= self.lines)
         line_text = self.build.lines_text
-        self.excerpt = [shown, [line_text(n).rstrip("\r\n") for n in shown]]
+        texts: list[str] = []
+        size = 0
+        for n in shown:
+            line = line_text(n).rstrip("\r\n")
+            size += len(line)
+            if size > EXCERPT_CHARS:
+                break
+            texts.append(line)
+        self.excerpt = [shown[: len(texts)], texts]
 
     def _codes(self, build: Build) -> tuple[bool, str, list[list[str | None]]]:
         """Whether the codes are wide, each line's code packed, and each code's kind."""
@@ -342,6 +386,7 @@ class LogPack:
             "wide": self.wide,
             "excerpt": self.excerpt,
             "unfold": self.unfold,
+            "cut": self.cut,
         }
 
 

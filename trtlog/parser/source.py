@@ -433,7 +433,7 @@ def open_lines(source: LogInput, *, name: str | None = None, call: str = "trtlog
         path = os.fspath(source)
         if path == "-":
             return _decode_stream(sys.stdin.buffer, name or "<stdin>", None, owned=False)
-        if "\n" in path:
+        if "\n" in path and not os.path.lexists(path):  # a file's name may hold a newline
             raise InputError(
                 "got log text where a path was expected",
                 source=name or "<string>",

@@ -10,6 +10,7 @@ the warehouse and its packages (DuckDB, PyArrow, Dask) are imported when a comma
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from trtlog._display import visible, write_csv
+from trtlog._files import atomic_output
 
 __all__ = [
     "add_ingest_arguments",
@@ -31,28 +33,51 @@ _FORMATS = ("table", "csv", "json", "parquet")
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"trtlog: error: {message}\n")
+    sys.stderr.write(f"trtlog: error: {visible(message)}\n")
     return 2
 
 
+def _engine_errors() -> tuple[type[BaseException], ...]:
+    """The error classes of DuckDB and PyArrow, of those this process has imported."""
+    found: list[type[BaseException]] = []
+    if "duckdb" in sys.modules:
+        found.append(sys.modules["duckdb"].Error)
+    if "pyarrow" in sys.modules:
+        found.append(sys.modules["pyarrow"].ArrowException)
+    return tuple(found)
+
+
 def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """Turn the warehouse's usage errors (and a missing extra) into exit code 2."""
+    """Turn the warehouse's usage errors, a missing extra and engine failures into exit 2.
+
+    A DuckDB or PyArrow failure (a damaged file, an engine out of memory) is one line that
+    names the warehouse, never a traceback.
+    """
 
     def guarded(args: argparse.Namespace) -> int:
+        from trtlog.errors import InputError, OutputError
         from trtlog.warehouse import MissingExtraError
 
         try:
             return run(args)
         except MissingExtraError as exc:
             return _fail(str(exc))
-        except ValueError as exc:
-            from trtlog.errors import InputError
+        except (InputError, OutputError) as exc:
+            return _fail(exc.one_line())
+        except Exception as exc:
             from trtlog.warehouse.store import WarehouseError
 
-            if isinstance(exc, InputError):
-                return _fail(exc.one_line())
             if isinstance(exc, WarehouseError):
                 return _fail(str(exc))
+            if isinstance(exc, _engine_errors()):
+                where = getattr(args, "warehouse", None) or getattr(args, "to", None) or ""
+                text = _one_line(str(exc)) or type(exc).__name__
+                if "launch worker thread" in text or "thread creation failed" in text:
+                    text += (
+                        " (hint: the limit of processes and threads is reached: raise "
+                        "`ulimit -u` or the container's pids limit)"
+                    )
+                return _fail(f"{where}: {text}")
             raise
 
     guarded.__doc__ = run.__doc__
@@ -75,7 +100,13 @@ def add_ingest_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to", required=True, metavar="WAREHOUSE", help="the warehouse folder")
     where = p.add_mutually_exclusive_group()
     where.add_argument(
-        "--workers", type=int, metavar="N", help="start a local Dask cluster of N worker processes"
+        "--jobs",
+        "--workers",
+        dest="jobs",
+        type=int,
+        metavar="N",
+        help="read builds in a local Dask cluster of N worker processes (1: this process "
+        "alone; default: one worker per CPU above 32 MB of new input, else this process)",
     )
     where.add_argument(
         "--scheduler",
@@ -83,12 +114,11 @@ def add_ingest_arguments(p: argparse.ArgumentParser) -> None:
         help="run on an existing Dask cluster (tcp://host:8786); its workers must reach the "
         "inputs and the warehouse under the same paths",
     )
-    where.add_argument(
-        "--jobs",
-        type=int,
-        metavar="N",
-        help="local processes without Dask (1: this process; default: one per CPU, or this "
-        "process alone for small inputs)",
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="rebuild the parts of the warehouse that hold a broken Parquet file, from their "
+        "source files (no PATH needed)",
     )
     p.add_argument(
         "--manifest",
@@ -142,30 +172,16 @@ def _is_pipe(path: str) -> bool:
         return False
 
 
-def _client(args: argparse.Namespace) -> tuple[Any, Any]:
-    """The Dask client (and the cluster it started) that ``--workers``/``--scheduler`` ask for."""
-    if args.workers is None and args.scheduler is None:
-        return None, None
+def _client(args: argparse.Namespace) -> Any:
+    """The Dask client of ``--scheduler`` (``None`` without it: the driver starts its own)."""
+    if args.scheduler is None:
+        return None
     from trtlog.warehouse import require_extra
 
     require_extra(dask=True)
-    import logging
+    from distributed import Client
 
-    from distributed import Client, LocalCluster
-
-    if args.scheduler is not None:
-        return Client(args.scheduler), None  # type: ignore[no-untyped-call]
-    if args.workers < 1:
-        raise _usage("--workers needs at least 1 worker")
-    cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=args.workers,
-        threads_per_worker=1,  # one build at a time per worker: bounded memory
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
-    return Client(cluster), cluster  # type: ignore[no-untyped-call]
+    return Client(args.scheduler)  # type: ignore[no-untyped-call]
 
 
 def _usage(message: str) -> Exception:
@@ -187,9 +203,15 @@ def run_ingest(args: argparse.Namespace) -> int:
 
     require_extra()
     from trtlog.warehouse.driver import ingest as run_ingest
+    from trtlog.warehouse.driver import repair
 
-    if not args.inputs and not args.manifest:
-        return _fail("ingest needs files, folders or patterns (or --manifest)")
+    if args.repair and (args.inputs or args.manifest):
+        return _fail(
+            "--repair rebuilds the broken parts of --to from their own source files: "
+            "give no PATH or --manifest with it"
+        )
+    if not args.inputs and not args.manifest and not args.repair:
+        return _fail("ingest needs files, folders or patterns (or --manifest, or --repair)")
     for path in args.inputs:
         if _is_pipe(path):
             # a build's files are found, grouped and re-read by their paths, and kept by their
@@ -200,26 +222,36 @@ def run_ingest(args: argparse.Namespace) -> int:
             )
     if args.jobs is not None and args.jobs < 1:
         return _fail("--jobs needs at least 1")
-    client, cluster = _client(args)
+    client = _client(args)
     bar = _Bar(sys.stderr)
     try:
-        report = run_ingest(
-            args.inputs,
-            to=args.to,
-            client=client,
-            jobs=args.jobs,
-            manifest=args.manifest,
-            stream_bytes=args.stream_mb * 1e6,
-            progress=bar,
-        )
+        if args.repair:
+            report = repair(
+                args.to,
+                client=client,
+                jobs=args.jobs,
+                stream_bytes=args.stream_mb * 1e6,
+                progress=bar,
+            )
+        else:
+            report = run_ingest(
+                args.inputs,
+                to=args.to,
+                client=client,
+                jobs=args.jobs,
+                manifest=args.manifest,
+                stream_bytes=args.stream_mb * 1e6,
+                progress=bar,
+            )
     finally:
         bar.close()
         if client is not None:
             client.close()
-        if cluster is not None:
-            cluster.close()
     for pattern in report.unmatched:
-        sys.stderr.write(f"trtlog: warning: {pattern} matches no file\n")
+        sys.stderr.write(f"trtlog: warning: {visible(pattern)} matches no file\n")
+    if args.repair and not report.repaired:
+        sys.stdout.write(f"{visible(report.warehouse)}: no broken part to repair\n")
+        return 0
     if report.files == 0:
         return _fail("no input file found: " + ", ".join(args.inputs))
     out = sys.stdout
@@ -239,15 +271,16 @@ def run_ingest(args: argparse.Namespace) -> int:
             "seconds": report.seconds,
             "mb_per_s": report.mb_per_s,
             "executor": report.executor,
+            "raced": report.raced,
+            "repaired": report.repaired,
         }
         out.write(json.dumps(data, indent=1) + "\n")
     else:
         out.write(report.describe() + "\n")
     if report.failures:
         for path, message in report.failures[:5]:
-            sys.stderr.write(
-                f"trtlog: failed: {message if path in message else path + ': ' + message}\n"
-            )
+            line = message if path in message else path + ": " + message
+            sys.stderr.write(f"trtlog: failed: {visible(line)}\n")
         more = len(report.failures) - 5
         if more > 0:
             sys.stderr.write(f"trtlog: ... and {more} more (SELECT * FROM errors)\n")
@@ -279,6 +312,13 @@ def add_query_arguments(p: argparse.ArgumentParser) -> None:
         help="write the result here (parquet: needed on a terminal)",
     )
     p.add_argument(
+        "--locked",
+        action="store_true",
+        help="for SQL you did not write: the query may read the warehouse's tables only (no "
+        "other file, no COPY TO, ATTACH, INSTALL or LOAD, no setting changed; "
+        "docs/security.md)",
+    )
+    p.add_argument(
         "--max-rows",
         type=int,
         default=200,
@@ -289,6 +329,11 @@ def add_query_arguments(p: argparse.ArgumentParser) -> None:
 
 def _one_line(message: str) -> str:
     """DuckDB's message on one line (its caret excerpt folded in)."""
+    from trtlog.warehouse.store import BROKEN_TABLE
+
+    broken = BROKEN_TABLE.split("{", 1)[0]
+    if broken in message:  # the warehouse's own message: without DuckDB's prefix
+        message = message[message.index(broken) :]
     lines = [line.strip() for line in str(message).splitlines() if line.strip()]
     head = [line for line in lines if not line.startswith(("LINE ", "^"))]
     where = next((line for line in lines if line.startswith("LINE ")), None)
@@ -310,7 +355,7 @@ def run_query(args: argparse.Namespace) -> int:
 
     from trtlog.warehouse.store import open_warehouse
 
-    con = open_warehouse(args.warehouse)
+    con = open_warehouse(args.warehouse, locked=args.locked)
     try:
         relation = con.sql(args.sql)
         if relation is None:
@@ -330,33 +375,34 @@ def _write(table: Any, args: argparse.Namespace) -> int:
 
         if args.output is None and sys.stdout.isatty():
             return _fail("--format parquet writes binary: give -o FILE (or redirect stdout)")
-        sink: Any = args.output if args.output else sys.stdout.buffer
-        pq.write_table(table, sink, compression="zstd")
-        if args.output and not getattr(args, "quiet", False):
-            sys.stderr.write(f"trtlog: wrote {table.num_rows} rows to {args.output}\n")
+        if not args.output:
+            pq.write_table(table, sys.stdout.buffer, compression="zstd")
+            return 0
+        with atomic_output(args.output, binary=True) as sink:  # whole or not at all
+            pq.write_table(table, sink, compression="zstd")
+        if not getattr(args, "quiet", False):
+            sys.stderr.write(f"trtlog: wrote {table.num_rows} rows to {visible(args.output)}\n")
         return 0
-    out: TextIO
-    close = False
-    if args.output:
-        out = open(args.output, "w", encoding="utf-8", newline="")  # noqa: SIM115
-        close = True
-    else:
-        out = sys.stdout
-    try:
-        frame = table.to_pandas(types_mapper=_types_mapper())
-        if fmt == "csv":
-            write_csv(frame, out, raw=getattr(args, "csv_raw", False))
-        elif fmt == "json":
-            out.write(
-                frame.to_json(orient="records", indent=1, force_ascii=False, date_format="iso")
-                + "\n"
-            )
-        else:
-            _table(frame, out, getattr(args, "max_rows", None))
-    finally:
-        if close:
-            out.close()
+    with contextlib.ExitStack() as stack:
+        out: Any = (
+            stack.enter_context(atomic_output(args.output, newline=""))
+            if args.output
+            else sys.stdout
+        )
+        _write_text(table, out, args)
     return 0
+
+
+def _write_text(table: Any, out: TextIO, args: argparse.Namespace) -> None:
+    frame = table.to_pandas(types_mapper=_types_mapper())
+    if args.format == "csv":
+        write_csv(frame, out, raw=getattr(args, "csv_raw", False))
+    elif args.format == "json":
+        out.write(
+            frame.to_json(orient="records", indent=1, force_ascii=False, date_format="iso") + "\n"
+        )
+    else:
+        _table(frame, out, getattr(args, "max_rows", None))
 
 
 def _types_mapper() -> Any:
@@ -491,9 +537,15 @@ def run_trend(args: argparse.Namespace) -> int:
 
         axes = plot_trend(result.frame)
         if axes:
-            axes[0].get_figure().savefig(args.plot, dpi=110)  # type: ignore[union-attr]
+            from trtlog._files import atomic_output
+
+            suffix = os.path.splitext(args.plot)[1].lower().lstrip(".")
+            with atomic_output(args.plot, binary=True) as image:  # whole or not at all
+                axes[0].get_figure().savefig(  # type: ignore[union-attr]
+                    image, dpi=110, format="jpeg" if suffix == "jpg" else suffix
+                )
             if not getattr(args, "quiet", False):
-                sys.stderr.write(f"trtlog: wrote {args.plot}\n")
+                sys.stderr.write(f"trtlog: wrote {visible(args.plot)}\n")
     return 0
 
 

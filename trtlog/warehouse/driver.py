@@ -1,10 +1,13 @@
-"""``ingest``: put builds into a warehouse, serially, in local processes or on a Dask cluster.
+"""``ingest``: put builds into a warehouse, serially or on a Dask cluster.
 
 The driver (this module) finds the input files, hashes them, groups them into builds
 (:mod:`~trtlog.warehouse.files`), leaves out the builds the warehouse already holds (same
 content, same ``source_id``), cuts the rest into batches and hands each batch to
 :func:`process_batch`, the one function that every executor runs: in this process
-(``jobs=1``), in a pool of local processes, or on Dask workers (``client``). A worker reads
+(``jobs=1``) or on Dask workers: a ``LocalCluster`` this module starts (``jobs=N``, and by
+default above 32 MB of new input) or the cluster of a ``client``. Dask is the one parallel
+engine: its worker processes end with the process that started them (a worker exits when
+its nanny's pipe closes, even after a ``kill -9``). A worker reads
 one build at a time and writes the batch's tables into a staging folder of the warehouse;
 the driver commits each finished batch (:func:`~trtlog.warehouse.store.commit_part`).
 So an ingest can be stopped at any point and run again: the committed batches stay, the rest
@@ -13,17 +16,19 @@ is done again (resumable), and nothing is stored twice (idempotent).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from trtlog._files import output_error
+from trtlog.errors import OutputError
 from trtlog.warehouse import store
 from trtlog.warehouse.files import (
     BuildSpec,
@@ -33,7 +38,16 @@ from trtlog.warehouse.files import (
     read_manifest,
 )
 
-__all__ = ["BatchJob", "BatchResult", "IngestReport", "Progress", "ingest", "process_batch"]
+__all__ = [
+    "BatchJob",
+    "BatchResult",
+    "IngestReport",
+    "Progress",
+    "ingest",
+    "local_client",
+    "process_batch",
+    "repair",
+]
 
 #: Logs larger than this are streamed in batches of events instead of parsed whole (a whole
 #: parse holds about five times the file in memory).
@@ -111,6 +125,7 @@ def process_batch(job: BatchJob) -> BatchResult:
 
     start, cpu = time.perf_counter(), time.process_time()
     writer = store.PartWriter(Path(job.root) / store.STAGING / job.part)
+    store.write_sources(writer.folder, job.specs)
     failures: list[tuple[str, str]] = []
     for spec in job.specs:
         writer.begin_build(spec.source_id)
@@ -215,13 +230,16 @@ class IngestReport:
         present_failures: builds skipped because an earlier ingest recorded them in ``errors``.
         input_bytes: the bytes read by this ingest.
         seconds: wall time.
-        executor: ``serial``, ``processes (N)`` or ``dask (N workers)``.
+        executor: ``serial`` or ``dask (N workers)``.
         workers: the worker processes that did the work.
         peak_rss_bytes: the highest peak resident memory of a worker process.
         unmatched: input patterns that matched no file.
         cleaned: staging folders of dead ingests removed.
         worker_seconds: the time each worker spent on its batches.
         worker_cpu_seconds: the CPU time each worker process spent on them.
+        raced: builds this ingest read that another ingest into the same warehouse committed
+            first (kept once: theirs).
+        repaired: parts ``repair`` rebuilt (their old ids).
     """
 
     warehouse: str
@@ -242,6 +260,8 @@ class IngestReport:
     cleaned: list[str] = field(default_factory=list)
     worker_seconds: dict[int, float] = field(default_factory=dict)
     worker_cpu_seconds: dict[int, float] = field(default_factory=dict)
+    raced: int = 0
+    repaired: list[str] = field(default_factory=list)
 
     @property
     def mb_per_s(self) -> float:
@@ -257,6 +277,13 @@ class IngestReport:
         )
         if self.present_failures:
             text += f" ({self.present_failures} of them recorded in errors before)"
+        if self.raced:
+            text += (
+                f"; {self.raced} build(s) read but committed first by another ingest into "
+                "this warehouse (stored once, by that ingest)"
+            )
+        if self.repaired:
+            text += f"; {len(self.repaired)} broken part(s) rebuilt"
         text += f"; {failed} file(s) failed"
         if self.input_bytes:
             text += (
@@ -311,8 +338,10 @@ def ingest(
         to: the warehouse folder.
         client: a ``dask.distributed.Client``: the batches run on its workers, which must
             reach the warehouse folder and the input files under the same paths.
-        jobs: without a client, how many local processes read builds (``1``: in this
-            process); by default one per CPU, or this process alone for small inputs.
+        jobs: without a client, how many Dask worker processes read builds on a
+            ``LocalCluster`` started for this ingest (``1``: this process alone, no Dask);
+            by default one per CPU when the new input passes 32 MB and holds two builds or
+            more, else this process.
         manifest: a CSV saying which files form one build (see
             :func:`trtlog.warehouse.files.read_manifest`); its files are ingested too.
         stream_bytes: logs larger than this are streamed in batches of events.
@@ -327,6 +356,7 @@ def ingest(
     Raises:
         WarehouseError: ``to`` cannot be a warehouse.
         InputError: the manifest cannot be read.
+        MissingExtraError: ``jobs`` above 1 without Dask installed.
 
     Example:
         >>> import tempfile
@@ -342,6 +372,14 @@ def ingest(
     root = store.create(to)
     report = IngestReport(warehouse=str(to))
     report.cleaned = store.clean_stale(root)
+    broken = store.broken_parts(root, full=False)
+    if broken:
+        files = ", ".join(f for damaged in broken.values() for f in damaged)
+        warnings.warn(
+            f"{to}: broken Parquet file(s): {files}; their builds count as present: "
+            f"`trtlog ingest --repair --to {to}` rebuilds them",
+            stacklevel=2,
+        )
     rows = read_manifest(os.fspath(manifest)) if manifest is not None else []
     found, report.unmatched = discover([os.fspath(p) for p in paths], exclude=str(root))
     found = sorted({*found, *(r.path for r in rows)})
@@ -355,19 +393,130 @@ def ingest(
     report.present_failures = sum(
         1 for s in specs if s.source_id in committed.error_ids and s.source_id in present
     )
-    executor, workers = _executor(client, jobs, todo)
-    report.executor = executor
+    _ingest_specs(
+        root, todo, committed, report, client, jobs, stream_bytes, batch_bytes, progress, started
+    )
+    return report
+
+
+def repair(
+    to: str | os.PathLike[str],
+    client: Any = None,
+    *,
+    jobs: int | None = None,
+    stream_bytes: float = STREAM_BYTES,
+    progress: Callable[[Progress], None] | None = None,
+) -> IngestReport:
+    """Rebuild every part of the warehouse ``to`` that holds a broken Parquet file.
+
+    A part's builds are read again from the files its ``sources.json`` names (each checked
+    against the digest it had); the old part is set aside while they are, and removed once
+    the new one is committed (restored if the rebuild fails). ``report.repaired`` lists the
+    parts rebuilt.
+
+    Raises:
+        WarehouseError: ``to`` is not a warehouse, a broken part has no list of its sources
+            (made before trtlog kept one), or a source file is gone or changed: the message
+            names the part and the file, and nothing is changed.
+    """
+    from trtlog.warehouse.files import BuildSpec, InputFile, file_digest
+
+    started = time.perf_counter()
+    root = store.require(to)
+    report = IngestReport(warehouse=str(to))
+    report.cleaned = store.clean_stale(root)
+    store.restore_all(root)  # parts a killed repair had set aside: checked again below
+    broken = store.broken_parts(root, full=True)
+    plans: dict[str, list[BuildSpec]] = {}
+    for part, files in sorted(broken.items()):
+        sources = store.part_sources(root / store.PARTS / part)
+        what = "; ".join(f"{f} ({why})" for f, why in files.items())
+        if not sources:
+            raise store.WarehouseError(
+                f"{what}: its part {part} has no list of its source files (made by an older "
+                f"trtlog): remove {root / store.PARTS / part} and ingest its files again"
+            )
+        specs = []
+        for s in sources:
+            inputs = tuple(InputFile(str(a), b, int(c), str(d)) for a, b, c, d in s["files"])
+            for f in inputs:
+                if not os.path.isfile(f.path) or file_digest(f.path) != f.digest:
+                    gone = "is gone" if not os.path.isfile(f.path) else "has changed since"
+                    raise store.WarehouseError(
+                        f"{what}: cannot rebuild part {part}: its source file {f.path} {gone} "
+                        f"(remove {root / store.PARTS / part} and ingest the files again)"
+                    )
+            labels = tuple((str(k), str(v)) for k, v in s.get("labels") or [])
+            specs.append(BuildSpec(s["source_id"], inputs, s["grouping"], s.get("model"), labels))
+        plans[part] = specs
+    for part, specs in plans.items():
+        aside = store.set_aside(root, part)
+        committed = store.Committed(root)
+        committed.refresh()
+        try:
+            _ingest_specs(
+                root, specs, committed, report, client, jobs, stream_bytes, None, progress, started
+            )
+        except BaseException:
+            store.restore(root, part, aside)
+            raise
+        store.drop_aside(aside)
+        report.repaired.append(part)
+    report.files = sum(len(s.files) for specs in plans.values() for s in specs)
+    report.builds = sum(len(specs) for specs in plans.values())
+    return report
+
+
+def _ingest_specs(
+    root: Path,
+    todo: Sequence[BuildSpec],
+    committed: store.Committed,
+    report: IngestReport,
+    client: Any,
+    jobs: int | None,
+    stream_bytes: float,
+    batch_bytes: float | None,
+    progress: Callable[[Progress], None] | None,
+    started: float,
+) -> None:
+    """Read the builds ``todo`` on the executor and commit them, batch by batch."""
+    with contextlib.ExitStack() as stack:
+        workers = _workers(client, jobs, todo)
+        if client is None and workers > 1:
+            client = stack.enter_context(local_client(workers))
+        if client is not None:
+            workers = len(client.scheduler_info().get("workers", {})) or 1
+            report.executor = f"dask ({workers} workers)"
+        _commit_batches(
+            root, todo, committed, report, client, workers, stream_bytes, batch_bytes,
+            progress, started,
+        )  # fmt: skip
+    report.seconds = time.perf_counter() - started
+
+
+def _commit_batches(
+    root: Path,
+    todo: Sequence[BuildSpec],
+    committed: store.Committed,
+    report: IngestReport,
+    client: Any,
+    workers: int,
+    stream_bytes: float,
+    batch_bytes: float | None,
+    progress: Callable[[Progress], None] | None,
+    started: float,
+) -> None:
     batches = _batches(todo, workers, stream_bytes, batch_bytes)
     totals = Progress(0, sum(len(s.files) for s in todo), 0, sum(s.size for s in todo), 0, 0.0)
-    jobs_ = [
-        BatchJob(str(root), store.new_part(root)[0], tuple(batch), stream_bytes)
-        for batch in batches
-    ]
-    files_of = {job.part: sum(len(s.files) for s in job.specs) for job in jobs_}
+    jobs_: list[BatchJob] = []
     seen_workers: set[int] = set()
     try:
-        for result in _run(jobs_, client, executor, workers):
+        for batch in batches:
+            jobs_.append(BatchJob(str(root), store.new_part(root)[0], tuple(batch), stream_bytes))
+        files_of = {job.part: sum(len(s.files) for s in job.specs) for job in jobs_}
+        for result in _run(jobs_, client):
             added = store.commit_part(root, result.part, set(result.sources), committed)
+            report.raced += len(set(result.sources) - added)
             if added:
                 report.ingested += len(added)
                 report.builds_rows += result.builds
@@ -389,6 +538,12 @@ def ingest(
             totals.seconds = time.perf_counter() - started
             if progress is not None:
                 progress(totals)
+    except OSError as exc:
+        # the warehouse could not be written (a worker's failure to read an input is an
+        # errors row, never an exception): one error naming the place, no traceback
+        if isinstance(exc, OutputError):
+            raise
+        raise output_error(exc, exc.filename or root) from exc
     finally:
         for job in jobs_:  # this ingest's uncommitted parts (an error or an interrupt)
             folder = root / store.STAGING / job.part
@@ -396,51 +551,101 @@ def ingest(
                 import shutil
 
                 shutil.rmtree(folder, ignore_errors=True)
-    report.workers = max(len(seen_workers), 1)
-    report.seconds = time.perf_counter() - started
-    return report
+    report.workers = max(report.workers, len(seen_workers), 1)
 
 
-def _executor(client: Any, jobs: int | None, todo: Sequence[BuildSpec]) -> tuple[str, int]:
+def _workers(client: Any, jobs: int | None, todo: Sequence[BuildSpec]) -> int:
+    """How many worker processes to start (1: this process, no Dask)."""
     if client is not None:
-        workers = len(client.scheduler_info().get("workers", {})) or 1
-        return f"dask ({workers} workers)", workers
+        return 0
     if jobs is None:
         small = sum(s.size for s in todo) < _SERIAL_BELOW or len(todo) < 2
-        jobs = 1 if small else (os.cpu_count() or 1)
-    if jobs <= 1:
-        return "serial", 1
-    return f"processes ({jobs})", jobs
+        if small or not _has_dask():
+            return 1
+        jobs = os.cpu_count() or 1
+    return max(1, min(jobs, len(todo)))
 
 
-def _run(
-    jobs: Sequence[BatchJob], client: Any, executor: str, workers: int
-) -> Iterator[BatchResult]:
-    """Run the batches on the executor; yield each result as it finishes."""
+def _has_dask() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("distributed") is not None
+
+
+@contextlib.contextmanager
+def local_client(workers: int) -> Iterator[Any]:
+    """A Dask client of a ``LocalCluster`` of ``workers`` processes (one thread each).
+
+    The cluster listens on 127.0.0.1 only, has no dashboard, and is closed when the block
+    ends. Its worker processes end with this process even when it is killed (``kill -9``):
+    each worker exits when the pipe to its nanny in this process closes.
+
+    Raises:
+        MissingExtraError: Dask (``distributed``) is not installed.
+    """
+    from trtlog.warehouse import require_extra
+
+    require_extra(dask=True)
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    # Dask's configuration sets its loggers to INFO when it is imported: the start and stop
+    # of a cluster this ingest owns are no news to its caller, and its failures reach the
+    # caller as exceptions (a failed start below, a failed batch from its future)
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
+    chatty = [logging.getLogger(name) for name in ("distributed", *names)]
+    levels = [logger.level for logger in chatty]
+    for logger in chatty:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        try:
+            cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=workers,
+                threads_per_worker=1,  # one build at a time per worker: bounded memory
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+        except Exception as exc:  # a process or thread limit, no loopback, no memory
+            raise store.WarehouseError(
+                f"cannot start a local Dask cluster of {workers} worker(s): {_root_cause(exc)} "
+                "(hint: --jobs 1 reads the builds in this process)"
+            ) from exc
+        try:
+            client = Client(cluster)  # type: ignore[no-untyped-call]
+            try:
+                yield client
+            finally:
+                client.close()  # type: ignore[no-untyped-call]
+        finally:
+            cluster.close()
+    finally:
+        for logger, level in zip(chatty, levels, strict=True):
+            logger.setLevel(level)
+
+
+def _root_cause(exc: BaseException) -> str:
+    """The message of the first error in ``exc``'s chain of causes."""
+    while exc.__cause__ is not None or exc.__context__ is not None:
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _run(jobs: Sequence[BatchJob], client: Any) -> Iterator[BatchResult]:
+    """Run the batches (on the client's workers, or here); yield each result as it finishes."""
     if not jobs:
         return
-    if client is not None:
-        from distributed import as_completed as dask_completed
-
-        futures = [client.submit(process_batch, job, pure=False) for job in jobs]
-        try:
-            for future in dask_completed(futures):  # type: ignore[no-untyped-call]
-                yield future.result()
-        finally:
-            client.cancel([f for f in futures if not f.done()])
-        return
-    if executor == "serial":
+    if client is None:
         for job in jobs:
             yield process_batch(job)
         return
-    import multiprocessing
+    from distributed import as_completed as dask_completed
 
-    context = multiprocessing.get_context("forkserver")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        pending: list[Future[BatchResult]] = [pool.submit(process_batch, job) for job in jobs]
-        try:
-            for future in as_completed(pending):
-                yield future.result()
-        finally:
-            for f in pending:
-                f.cancel()
+    futures = [client.submit(process_batch, job, pure=False) for job in jobs]
+    try:
+        for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+            yield future.result()
+    finally:
+        client.cancel([f for f in futures if not f.done()])

@@ -4,8 +4,10 @@ Layout of a warehouse folder::
 
     trtlog-warehouse.json        what the folder is (format version)
     parts/<part>/<table>/*.parquet   committed rows; a part holds a batch of whole builds
+    parts/<part>/sources.json     the files of its builds (what ``ingest --repair`` re-reads)
     .staging/<part>/...           parts being written (never read by a query)
     .lock                         taken while a part is committed
+    .repair/<part>/               a broken part set aside while ``ingest --repair`` rebuilds it
 
 An ingest writes each batch of builds into ``.staging/<part>/`` (each file written, flushed
 and synced before the next step) and commits it with one ``rename`` of the folder into
@@ -13,6 +15,11 @@ and synced before the next step) and commits it with one ``rename`` of the folde
 leaves only a staging folder, which queries never read and the next ingest removes. Commits
 take an exclusive lock on ``.lock`` and first drop the builds another ingest committed in the
 meantime, so two ingests into one warehouse never store a build twice.
+
+A Parquet file damaged after its commit (a disk fault, a copy cut short) is *broken*: a query
+that does not read its table runs as if it were not there, with a warning naming it; a query
+that reads its table fails with one line naming it; ``trtlog ingest --repair`` rebuilds its
+part from the part's source files (:func:`broken_parts`, :func:`trtlog.warehouse.driver.repair`).
 """
 
 from __future__ import annotations
@@ -43,8 +50,10 @@ __all__ = [
     "Committed",
     "PartWriter",
     "WarehouseError",
+    "broken_parts",
     "commit_part",
     "create",
+    "file_damage",
     "new_part",
     "open_warehouse",
     "require",
@@ -55,8 +64,11 @@ MARKER = "trtlog-warehouse.json"
 PARTS = "parts"
 STAGING = ".staging"
 LOCK = ".lock"
+REPAIR = ".repair"
 FORMAT = 1
 _OWNER = "owner.json"
+#: The files of a part's builds (source id, paths, roles, digests, grouping), for a repair.
+SOURCES = "sources.json"
 
 # rows a table's buffer holds before they go to its Parquet file; a build's pending rows
 # beyond this go to a file of their own (a log streamed in batches)
@@ -228,6 +240,80 @@ class PartWriter:
                 _sync_dir(path)
 
 
+def _write_json(path: Path, value: Any) -> None:
+    """``value`` as JSON in ``path``, written whole (temporary file, sync, rename)."""
+    from trtlog._files import atomic_output
+
+    with atomic_output(path) as out:
+        out.write(json.dumps(value, indent=1) + "\n")
+
+
+def write_sources(folder: Path, specs: Any) -> None:
+    """Record the files of a part's builds (``specs``: its ``BuildSpec``s) in the part."""
+    _write_json(
+        folder / SOURCES,
+        [
+            {
+                "source_id": s.source_id,
+                "files": [[f.path, f.role, f.size, f.digest] for f in s.files],
+                "grouping": s.grouping,
+                "model": s.model,
+                "labels": [list(label) for label in s.labels],
+            }
+            for s in specs
+        ],
+    )
+
+
+def part_sources(folder: Path) -> list[dict[str, Any]]:
+    """The builds a part holds and their files (its ``sources.json``; ``[]`` if none)."""
+    try:
+        value = json.loads((folder / SOURCES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return value if isinstance(value, list) else []
+
+
+def file_damage(path: str | os.PathLike[str], *, full: bool = False) -> str | None:
+    """What is wrong with a committed Parquet file, or ``None`` when it looks whole.
+
+    The quick check (for every query) reads its last 8 bytes: the footer's length and the
+    ``PAR1`` mark a cut file lacks; ``full`` also reads its footer (what ``--repair`` does).
+    """
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            if size < 12:
+                return f"{size} bytes: too short for a Parquet file"
+            f.seek(size - 8)
+            tail = f.read(8)
+            f.seek(0)
+            head = f.read(4)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    footer = int.from_bytes(tail[:4], "little")
+    if head != b"PAR1" or tail[4:] != b"PAR1" or footer > size - 12:
+        return "not a whole Parquet file (cut short or overwritten)"
+    if full:
+        try:
+            pq.read_metadata(os.fspath(path))
+        except (OSError, pa.ArrowException) as exc:
+            return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return None
+
+
+def broken_parts(root: str | os.PathLike[str], *, full: bool = True) -> dict[str, dict[str, str]]:
+    """The committed parts with a broken file: part id -> {file path: what is wrong}."""
+    out: dict[str, dict[str, str]] = {}
+    for files in table_files(root).values():
+        for file in files:
+            damage = file_damage(file, full=full)
+            if damage is not None:
+                part = Path(file).parent.parent.name
+                out.setdefault(part, {})[file] = damage
+    return out
+
+
 def new_part(root: Path) -> tuple[str, Path]:
     """A new part id and its staging folder (owned by this process, for stale-part cleanup).
 
@@ -238,7 +324,11 @@ def new_part(root: Path) -> tuple[str, Path]:
     folder = root / STAGING / part
     folder.mkdir(parents=True)
     owner = {"host": socket.gethostname(), "pid": os.getpid(), "started": time.time()}
-    (folder / _OWNER).write_text(json.dumps(owner))
+    try:
+        (folder / _OWNER).write_text(json.dumps(owner))
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return part, folder
 
 
@@ -292,8 +382,14 @@ class Committed:
         for folder in sorted((self.root / PARTS).glob("*")):
             if folder.name in self.parts:
                 continue
-            self.ids.update(_ids(folder / "builds"))
-            errors = _ids(folder / "errors")
+            try:
+                self.ids.update(_ids(folder / "builds"))
+                errors = _ids(folder / "errors")
+            except (OSError, pa.ArrowException):
+                # a broken file: the part's sources say which builds it holds (they stay
+                # "present" until ``--repair`` rebuilds the part, so none is stored twice)
+                self.ids.update(s["source_id"] for s in part_sources(folder))
+                errors = set()
             self.error_ids.update(errors)
             self.ids.update(errors)
             self.parts.add(folder.name)
@@ -355,11 +451,51 @@ def commit_part(root: Path, part: str, sources: set[str], committed: Committed) 
             shutil.rmtree(folder)
             return set()
         (folder / _OWNER).unlink()
+        if already and (folder / SOURCES).exists():
+            kept = [s for s in part_sources(folder) if s["source_id"] in added]
+            _write_json(folder / SOURCES, kept)
         os.rename(folder, root / PARTS / part)
         _sync_dir(root / PARTS)
         committed.ids.update(added)
         committed.parts.add(part)
     return added
+
+
+def set_aside(root: Path, part: str) -> Path:
+    """Move a committed part out of ``parts/`` (queries stop seeing it) for a repair."""
+    aside = root / REPAIR / part
+    aside.parent.mkdir(exist_ok=True)
+    with _locked(root):
+        os.rename(root / PARTS / part, aside)
+        _sync_dir(root / PARTS)
+    return aside
+
+
+def restore(root: Path, part: str, aside: Path) -> None:
+    """Put a part :func:`set_aside` back (its rebuild failed)."""
+    with _locked(root):
+        os.rename(aside, root / PARTS / part)
+        _sync_dir(root / PARTS)
+
+
+def restore_all(root: Path) -> list[str]:
+    """Put back every part a repair set aside and did not finish with (it was killed)."""
+    done = []
+    asides = sorted((root / REPAIR).glob("*"))
+    present = Committed(root).refresh() if asides else set()
+    for aside in asides:
+        ids = {s["source_id"] for s in part_sources(aside)}
+        if ids and ids <= present:
+            shutil.rmtree(aside, ignore_errors=True)  # its rebuild was committed
+        else:
+            restore(root, aside.name, aside)
+            done.append(aside.name)
+    return done
+
+
+def drop_aside(aside: Path) -> None:
+    """Remove a part set aside, once its builds are committed again."""
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -377,16 +513,38 @@ def _sql_text(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def open_warehouse(root: str | os.PathLike[str], *, threads: int | None = None) -> Any:
+#: What a broken table's view says when a query reads it (``{table}``, ``{files}``, ``{root}``).
+BROKEN_TABLE = (
+    "the warehouse table {table} has a broken Parquet file: {files}; `trtlog ingest --repair "
+    "--to {root}` rebuilds its part from the source files"
+)
+
+
+def open_warehouse(
+    root: str | os.PathLike[str], *, threads: int | None = None, locked: bool = False
+) -> Any:
     """A DuckDB connection (in memory) with one view per warehouse table.
 
     The views read the committed Parquet files directly; a view lists the files that exist
     when it is queried, so builds committed by an ingest running meanwhile appear at their
-    commit, whole. A table no build has rows for yet is an empty view with its columns.
+    commit, whole. A table no build has rows for yet is an empty view with its columns. A
+    table with a broken file (:func:`file_damage`) is a view that fails, naming the file,
+    when a query reads it; the others work, and a warning names the file.
+
+    Args:
+        root: the warehouse folder.
+        threads: DuckDB's threads (default: its own choice).
+        locked: for SQL from someone you do not trust (docs/security.md): the views read the
+            warehouse's Parquet files through pyarrow, and DuckDB may open no file at all
+            (``enable_external_access = false``: no ``read_csv``, ``COPY ... TO``, ``ATTACH``,
+            ``INSTALL``/``LOAD``), read no Python variable as a table, and change no setting
+            (``lock_configuration``) so the query cannot undo it.
 
     Raises:
         WarehouseError: ``root`` is not a warehouse.
     """
+    import warnings
+
     import duckdb
 
     path = require(root).resolve()
@@ -396,16 +554,43 @@ def open_warehouse(root: str | os.PathLike[str], *, threads: int | None = None) 
     files = table_files(path)
     plain = not any(c in str(path) for c in "*?[{")
     for table, schema in TABLES.items():
-        if files[table]:
+        broken = {f: why for f in files[table] if (why := file_damage(f)) is not None}
+        good = [f for f in files[table] if f not in broken]
+        if broken:
+            warnings.warn(
+                BROKEN_TABLE.format(
+                    table=table,
+                    files=", ".join(f"{f} ({why})" for f, why in broken.items()),
+                    root=root,
+                )
+                + " (queries that do not read it are answered)",
+                stacklevel=2,
+            )
+        if good and locked:
+            # DuckDB may not open files itself: pyarrow reads them (an Arrow dataset, with
+            # its columns and filters pushed down), so no path is left that SQL could use
+            import pyarrow.dataset as ds
+
+            con.register(f"_files_{table}", ds.dataset(good, format="parquet", schema=schema))
+            select = f"SELECT * FROM _files_{table}"
+        elif good:
             source = (
                 _sql_text(f"{path}/{PARTS}/*/{table}/*.parquet")
-                if plain
-                else "[" + ", ".join(_sql_text(f) for f in files[table]) + "]"
+                if plain and not broken
+                else "[" + ", ".join(_sql_text(f) for f in good) + "]"
             )
-            con.execute(
-                f"CREATE VIEW {table} AS SELECT * FROM read_parquet({source}, union_by_name = true)"
-            )
+            select = f"SELECT * FROM read_parquet({source}, union_by_name = true)"
         else:
             con.register(f"_empty_{table}", schema.empty_table())
-            con.execute(f"CREATE VIEW {table} AS SELECT * FROM _empty_{table}")
+            select = f"SELECT * FROM _empty_{table}"
+        if broken:
+            # the guard is a constant subquery: evaluated once, when a query reads the table
+            message = BROKEN_TABLE.format(table=table, files=", ".join(broken), root=root)
+            select += f" WHERE (SELECT error({_sql_text(message)})) IS NULL"
+        con.execute(f"CREATE VIEW {table} AS {select}")
+    if locked:
+        con.execute("SET enable_external_access = false")
+        # no Python variable of the caller's frames may be read as a table by its name
+        con.execute("SET python_enable_replacements = false")
+        con.execute("SET lock_configuration = true")
     return con

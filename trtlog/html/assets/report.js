@@ -1533,7 +1533,7 @@
       this.unknown = new Set(L.kinds.map((k, i) => (k[0] === 'unrecognized' ? i : -1)).filter((i) => i >= 0));
       const bar = h('div', { class: 'toolbar log-bar' });
       this.info = h('span', { class: 'log-info', id: 'log-info' });
-      this.unfoldButton = h('button', { type: 'button', id: 'log-unfold', onclick: () => this.unfold() }, 'Show all ' + L.lines.toLocaleString('en') + ' lines');
+      this.unfoldButton = h('button', { type: 'button', id: 'log-unfold', onclick: () => this.unfold() }, L.cut ? 'Show the first ' + L.cut.lines.toLocaleString('en') + ' lines' : 'Show all ' + L.lines.toLocaleString('en') + ' lines');
       const download = h('button', { type: 'button', id: 'log-download', onclick: () => this.download() }, 'Download the log');
       this.find = h('input', { type: 'search', id: 'log-find', placeholder: 'find in the log (Enter: next)', 'aria-label': 'find in the log' });
       this.find.addEventListener('keydown', (ev) => {
@@ -1569,7 +1569,7 @@
       if (previous < this.L.lines) entries.push({ gap: this.L.lines - previous, from: previous + 1 });
       this.entries = entries;
       this.mode = 'excerpt';
-      this.info.textContent = 'Showing the ' + numbers.length.toLocaleString('en') + ' lines this page points at (with context) of ' + this.L.lines.toLocaleString('en') + '. ';
+      this.info.textContent = 'Showing the ' + numbers.length.toLocaleString('en') + ' lines this page points at (with context) of ' + this.L.lines.toLocaleString('en') + '. ' + (this.L.cut ? this.L.cut.note + ' ' : '');
       this.list.setCount(entries.length);
     },
     async unfold() {
@@ -1584,11 +1584,11 @@
           // lines end at \n, \r\n or a lone \r, as trtlog splits them
           const lines = text.indexOf('\r') < 0 ? text.split('\n') : text.split(/\r\n|\r|\n/);
           if (lines.length && lines[lines.length - 1] === '' && /[\r\n]$/.test(text)) lines.pop();
-          if (lines.length !== this.L.lines) console.error('trtlog report: the log has ' + lines.length + ' lines here, ' + this.L.lines + ' in trtlog');
+          if (lines.length !== (this.L.cut ? this.L.cut.lines : this.L.lines)) console.error('trtlog report: the log has ' + lines.length + ' lines here, ' + this.L.lines + ' in trtlog');
           this.lines = lines;
           this.mode = 'full';
           this.entries = null;
-          this.info.textContent = this.L.lines.toLocaleString('en') + ' lines. ';
+          this.info.textContent = this.L.cut ? this.L.cut.note + ' ' : this.L.lines.toLocaleString('en') + ' lines. ';
           this.unfoldButton.hidden = true;
           this.list.setCount(lines.length);
         })();
