@@ -25,6 +25,7 @@ __all__ = [
     "GroupKind",
     "LayerView",
     "Marker",
+    "MatchKind",
     "ModuleDelta",
     "NodeSource",
     "PassComparison",
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 Marker = Literal["=", "~", "-", "+"]
+MatchKind = Literal["name", "structure", "shape", "position"]
 GroupKind = Literal["split", "merged", "regrouped"]
 NodeSource = Literal["metadata", "name"]
 
@@ -165,8 +167,16 @@ class Step(BaseModel):
         reasons: for ``~``: ``split``/``merged`` (one layer became several), ``order`` (moved),
             ``nodes`` (other ONNX nodes), ``q/dq`` (other Q/DQ nodes), ``myelin``,
             ``name``/``renamed``, ``type A→B``, ``precision A→B``, ``reformat A vs B``,
-            ``format A→B``, ``shape A→B``, ``tactic``.
+            ``format A→B``, ``shape A→B``, ``fusion A→B`` (the ONNX op types each side
+            fused into the layer: ``Conv+Relu→Conv+Add+Relu``), ``tactic``.
         group: the :class:`FusionGroup` the row belongs to, if any.
+        match: how a pair was matched: ``name`` (shared ONNX nodes, name or reformat
+            target), ``structure`` (the same kind of op whose neighbours in the tensor graph
+            are paired with each other), ``shape`` (the same kind of op and output shape at
+            about the same place), ``position`` (the same part between two pairs: reformats,
+            Q/DQ layers); ``None`` for one-sided rows.
+        confidence: how sure the match is, 0 to 1 (``None`` for one-sided rows).
+        why: for a one-sided row, why no counterpart was found.
     """
 
     model_config = _FROZEN
@@ -177,6 +187,9 @@ class Step(BaseModel):
     index_b: int | None = None
     reasons: tuple[str, ...] = ()
     group: int | None = None
+    match: MatchKind | None = None
+    confidence: float | None = None
+    why: str | None = None
 
 
 class FusionGroup(BaseModel):
@@ -316,6 +329,36 @@ class Comparison(BaseModel):
     def aligned(self) -> bool:
         """Whether layers were aligned (both sides have an engine)."""
         return self.a.engine_origin is not None and self.b.engine_origin is not None
+
+    def alignment(self) -> tuple[int, int]:
+        """How many computing layers found a counterpart, of how many could have.
+
+        Computing layers are those that are not reformats or lone Q/DQ layers; the second
+        figure is the smaller side's count of them. A pair counts when it was matched by
+        name, structure or shape (not by position alone).
+        """
+        count_a = sum(1 for v in self.layers_a if not (v.reformat or v.qdq))
+        count_b = sum(1 for v in self.layers_b if not (v.reformat or v.qdq))
+        paired = {
+            s.index_a
+            for s in self.steps
+            if s.index_a is not None
+            and s.index_b is not None
+            and s.match in ("name", "structure", "shape")
+            and not (self.layers_a[s.index_a].reformat or self.layers_a[s.index_a].qdq)
+        }
+        return len(paired), min(count_a, count_b)
+
+    @property
+    def alignment_failed(self) -> bool:
+        """Whether fewer than half the computing layers of the smaller side found a counterpart.
+
+        Then the two engines are not two builds of one model as far as their layers tell:
+        per-layer deltas and tactic changes would compare unrelated layers, and the views
+        show the totals by layer type and precision instead.
+        """
+        paired, possible = self.alignment()
+        return self.aligned and possible > 0 and paired < 0.5 * possible
 
     def __repr__(self) -> str:
         """One line: ``<Comparison 'a.log' (9 layers) vs 'b.log' (13 layers): = 4 ~ 5 ...>``."""
