@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 from trtlog._display import html_table, plural
+from trtlog.diff.totals import KeyTotal, TotalRow
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -308,6 +309,8 @@ class Comparison(BaseModel):
         unmatched_a: A layers with no counterpart (the ``-`` rows).
         unmatched_b: B layers with no counterpart (the ``+`` rows).
         passes: per-pass differences when both inputs are verbose logs.
+        totals: the run and build figures of the logs (throughput, latency, build time,
+            engine size, memory), which need no layers (see :func:`trtlog.diff.run_totals`).
         notes: what was (not) compared and why.
     """
 
@@ -323,6 +326,7 @@ class Comparison(BaseModel):
     unmatched_a: tuple[int, ...] = ()
     unmatched_b: tuple[int, ...] = ()
     passes: PassComparison | None = None
+    totals: tuple[TotalRow, ...] = ()
     notes: tuple[str, ...] = ()
 
     @property
@@ -518,6 +522,16 @@ class ComparisonSummary(BaseModel):
         delta_ms: B minus A.
         module_depth: the depth module paths are cut at for ``modules``.
         modules: per-module times, biggest change first.
+        matches: pairs per way of matching (``name``, ``structure``, ``shape``,
+            ``position``).
+        alignment_failed: whether the layers failed to align (see
+            :attr:`Comparison.alignment_failed`); then the precision and tactic changes and
+            the per-module times are left out (they would compare unrelated layers).
+        paired: computing layers that found a counterpart (see :meth:`Comparison.alignment`).
+        possible: the smaller side's computing layers.
+        by_type: layers and time per layer type on each side.
+        by_precision: layers and time per precision on each side.
+        totals: the run and build figures of the logs.
         notes: what was not compared and why.
     """
 
@@ -543,6 +557,13 @@ class ComparisonSummary(BaseModel):
     delta_ms: float | None = None
     module_depth: int = 1
     modules: tuple[ModuleDelta, ...] = ()
+    matches: dict[str, int] = {}
+    alignment_failed: bool = False
+    paired: int = 0
+    possible: int = 0
+    by_type: tuple[KeyTotal, ...] = ()
+    by_precision: tuple[KeyTotal, ...] = ()
+    totals: tuple[TotalRow, ...] = ()
     notes: tuple[str, ...] = ()
 
     def to_text(self, limit: int = 10) -> str:
