@@ -104,9 +104,10 @@ def render_steps(
     Each row: its number, the marker (``=`` same, ``~`` aligned but different, ``-`` only in
     A, ``+`` only in B), then for A and for B the layer type, precision, output shape and
     name in a column of ``column_size`` characters (long fused names keep their first and
-    last parts), then, when a profile was given, A's and B's time and the delta (ms), and
-    why the row is ``~``. ``width`` sets the column size from a total line width instead
-    (and cuts rows at it); ``only_changed`` leaves out the ``=`` rows.
+    last parts), then, when a profile was given, A's and B's time and the delta (ms), why
+    the row is ``~``, and how a pair not matched by name was matched (``[structure 0.95]``)
+    or why a one-sided layer found no counterpart. ``width`` sets the column size from a
+    total line width instead (and cuts rows at it); ``only_changed`` leaves out the ``=`` rows.
     """
     timed = any(v.time_ms is not None for v in (*cmp.layers_a, *cmp.layers_b))
     time_w = 3 + 3 * 10 if timed else 0
@@ -163,8 +164,12 @@ def render_steps(
         row = f"{s.number:>4} {s.marker} {cell(va, note_a)} | {cell(vb, note_b)}"
         if timed:
             row += f" | {_ms(ta):>9} {_ms(tb):>9} {_ms(delta, True):>9}"
+        if s.match not in (None, "name") and s.confidence is not None:
+            row += f"  [{s.match} {s.confidence:.2f}]"  # how a pair not made by name was made
         if s.reasons:
             row += "  " + ", ".join(s.reasons)
+        elif s.why:
+            row += f"  ({s.why})"
         row = row.rstrip()
         lines.append((row[:width] if width else row).rstrip())
     footer = "rows: " + "  ".join(f"{m} {n}" for m, n in cmp.markers().items())
