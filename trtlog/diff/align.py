@@ -83,11 +83,20 @@ class _Sig:
     module: str
     time: float | None
     op: str | None = None
-    kinds: tuple[str, ...] = ()
+    kind_nodes: tuple[str, ...] = ()
+    parameters: dict[str, Any] = field(default_factory=dict)
+    fused: tuple[str, ...] | None = None  # op_kinds, made when first asked (_kinds)
     geometry: tuple[object, ...] | None = None
     preds: tuple[int, ...] = ()
     succs: tuple[int, ...] = ()
     rank: float = 0.0
+
+
+def _kinds(s: _Sig) -> tuple[str, ...]:
+    """The ONNX op types the layer fused (:func:`op_kinds`), made once when first asked."""
+    if s.fused is None:
+        s.fused = op_kinds(s.kind_nodes, s.parameters)
+    return s.fused
 
 
 def _quantized(node: str) -> str:
@@ -180,7 +189,8 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
         module=common_module(sorted(main) or [_quantized(n) for n in aux] or sorted(target)),
         time=time,
         op=op_class(layer, reformat, qdq),
-        kinds=op_kinds(named or layer.onnx_nodes, layer.parameters),
+        kind_nodes=named or layer.onnx_nodes,
+        parameters=layer.parameters,
         geometry=geometry(layer),
     )
 
@@ -413,7 +423,8 @@ def _struct_cost(a: _Sig, b: _Sig) -> float:
         c += 0.4
     if a.geometry is not None and b.geometry is not None and a.geometry[:3] != b.geometry[:3]:
         c += 0.4  # another kernel size, stride or grouping: another convolution
-    if a.kinds and b.kinds and set(a.kinds) != set(b.kinds):
+    ka, kb = _kinds(a), _kinds(b)
+    if ka and kb and set(ka) != set(kb):
         c += 0.1
     if len(a.preds) != len(b.preds):
         c += 0.05
@@ -500,18 +511,18 @@ def _align(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> _Alignment:
     # names first: structure places the layers that no good name match places
     placed_a = {i for (i, _j), c in named.items() if c <= 0.5}
     placed_b = {j for (_i, j), c in named.items() if c <= 0.5}
-    struct = {
-        (i, j): c
-        for (i, j), c in _structural(sa, sb).items()
-        if i not in placed_a and j not in placed_b
-    }
+    struct = _structural(
+        [a for a in sa if a.index not in placed_a], [b for b in sb if b.index not in placed_b]
+    )
     cands = dict(struct)
     for key, c in named.items():  # a name match keeps its own cost unless structure is surer
         cands[key] = min(c, cands.get(key, c))
-    first = _chain([(i, j, c) for (i, j), c in cands.items()], len(sb), len(sa))
-    costed = _propagated(cands, sa, sb, first)
-    final = _propagated(cands, sa, sb, _chain(costed, len(sb), len(sa)))
+    final = [(i, j, c) for (i, j), c in cands.items()]
     chain = _chain(final, len(sb), len(sa))
+    if struct:  # the neighbours decide between structural candidates (twice: they settle)
+        final = _propagated(cands, sa, sb, chain)
+        final = _propagated(cands, sa, sb, _chain(final, len(sb), len(sa)))
+        chain = _chain(final, len(sb), len(sa))
     anchors, swapped = _uncross(chain, {(i, j): c for i, j, c in final})
     extra: list[tuple[int, int]] = []
     for ra, rb in _gaps(anchors, len(sa), len(sb)):
@@ -522,7 +533,7 @@ def _align(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> _Alignment:
     used_b = {j for _i, j in result.anchors + swapped}
     # reordered layers: sure pairs the monotone chain could not take
     partner = dict(result.anchors)
-    for i, j, c in sorted(_propagated(cands, sa, sb, chain), key=lambda p: p[2]):
+    for i, j, c in sorted(final, key=lambda p: p[2]):
         if c <= 0.5 and i not in used_a and j not in used_b:
             if (i, j) not in named and not _agreement(sa[i], sb[j], partner)[0]:
                 continue  # moved by structure alone needs a neighbour that agrees
@@ -632,8 +643,9 @@ def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[
     retyped = bool(a.type and b.type and a.type != b.type)
     if retyped and not pieces:
         out.append(f"type {a.type}→{b.type}")
-    if a.kinds and b.kinds and set(a.kinds) != set(b.kinds) and not pieces:
-        out.append(f"fusion {'+'.join(a.kinds)}→{'+'.join(b.kinds)}")
+    ka, kb = _kinds(a), _kinds(b)
+    if ka and kb and set(ka) != set(kb) and not pieces:
+        out.append(f"fusion {'+'.join(ka)}→{'+'.join(kb)}")
     if a.reformat and b.reformat:
         if a.label and b.label and a.label != b.label:
             out.append(f"reformat {a.label} vs {b.label}")
@@ -744,7 +756,7 @@ def _why(s: _Sig, theirs: Sequence[_Sig], partner: dict[int, int], other: str) -
         return f"no layer of {other} holds its ONNX nodes (names only: nothing to match by)"
     for p in (*s.preds, *s.succs):  # fused into a neighbour's counterpart
         q = partner.get(p)
-        if q is not None and s.kinds and set(s.kinds) <= set(theirs[q].kinds):
+        if q is not None and _kinds(s) and set(_kinds(s)) <= set(_kinds(theirs[q])):
             return f"fused into {other}[{q}] {theirs[q].name}"
     same = [t for t in theirs if t.op == s.op]
     if not same:
