@@ -27,6 +27,7 @@ SMALL = {
     "graph.py": (["--events", "2000", "--repeat", "1"], ["ratio (b)/(a)"]),
     "lint.py": (["--mb", "0.3", "--layers", "400", "--repeat", "1"], ["ratio (b)/(a)"]),
     "compare.py": (["--layers", "200", "--repeat", "1"], ["every edit recovered: True"]),
+    "align_pairs.py": (["--pairs", "1"], ["| A | B | layers A/B | pairs |"]),
     "ingest.py": (
         [
             "--logs",

@@ -120,3 +120,34 @@ def test_cli_without_a_migration_shows_no_check(capsys: pytest.CaptureFixture[st
     assert "Migration check" not in out
     assert main(["diff", str(TINY_FP16), str(TINY_INT8), "--format", "json"]) == 0
     assert "migration" not in json.loads(capsys.readouterr().out)
+
+
+def test_a_layer_paired_by_structure_counts_in_the_migration() -> None:
+    """B renamed the convolution's nodes (a re-export): the alignment pairs it by structure,
+    and its nodes count as raised from FP16 to FP32."""
+    from trtlog.diff import compare_engines
+    from trtlog.engine.model import Engine, EngineLayer
+    from trtlog.tensors import Tensor
+
+    def eng(name: str, kernel: str) -> Engine:
+        out = Tensor(name=f"{name}:0", dims=(1, 8, 4, 4), dtype="FP16")
+        layer = EngineLayer(
+            index=0,
+            name=name,
+            type="CaskConvolution",
+            tactic_name=kernel,
+            inputs=(Tensor(name="input", dims=(1, 3, 4, 4)),),
+            outputs=(out,),
+            onnx_nodes=(name,),
+            onnx_source="name",
+        )
+        return Engine(source="x", origin="layer_json", detailed=True, layers=(layer,))
+
+    cmp = compare_engines(
+        eng("Conv_0", "sm80_xmma_fprop_f16f16_f16f16"), eng("Conv_9", "sm80_xmma_fprop_f32f32")
+    )
+    assert cmp.steps[0].match in ("structure", "shape")
+    check = migration_check(cmp)
+    assert [(r.node, r.before, r.after, r.step) for r in check.raised] == [
+        ("Conv_0", "FP16", "FP32", 1)
+    ]

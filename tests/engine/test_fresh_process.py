@@ -26,6 +26,7 @@ EXPECTED = {
     "trtlog._pydantic",
     "trtlog._version",
     "trtlog.engine",
+    "trtlog.engine.footprint",
     "trtlog.engine.model",
     "trtlog.engine.profile",
     "trtlog.engine.rows",

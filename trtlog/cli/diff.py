@@ -50,7 +50,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compare two builds: layers aligned by ONNX node, fusions, precisions, passes, times."""
+    """Compare two builds: layers aligned by name and structure, fusions, precisions, times.
+
+    Two logs without layer dumps compare their run and build figures (throughput, latency,
+    build time, engine size, memory); when the layers fail to align, only the totals by
+    layer type and precision are shown in text (the rows stay in --format csv|json).
+    """
     import shutil
 
     cmp = compare_sides(args)
@@ -73,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
             out.write(summary.model_dump_json(indent=1) + "\n")
         else:
             out.write(summary.to_text())
+        return 0
+    if args.format == "text" and args.view == "steps" and (not cmp.aligned or cmp.alignment_failed):
+        # no rows worth a table: layers not aligned (the summary says what was compared)
+        out.write(cmp.summary().to_text())
         return 0
     frame = cmp.onnx_frame() if args.view == "onnx" else cmp.frame()
     if changed:

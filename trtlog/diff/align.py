@@ -26,10 +26,12 @@ from trtlog.diff.models import (
     GroupKind,
     LayerView,
     Marker,
+    MatchKind,
     NodeSource,
     SideInfo,
     Step,
 )
+from trtlog.diff.structure import geometry, graph_places, is_transparent, op_class, op_kinds
 from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, layer_precision
 from trtlog.names import (
     common_module,
@@ -80,6 +82,21 @@ class _Sig:
     body: str | None
     module: str
     time: float | None
+    op: str | None = None
+    kind_nodes: tuple[str, ...] = ()
+    parameters: dict[str, Any] = field(default_factory=dict)
+    fused: tuple[str, ...] | None = None  # op_kinds, made when first asked (_kinds)
+    geometry: tuple[object, ...] | None = None
+    preds: tuple[int, ...] = ()
+    succs: tuple[int, ...] = ()
+    rank: float = 0.0
+
+
+def _kinds(s: _Sig) -> tuple[str, ...]:
+    """The ONNX op types the layer fused (:func:`op_kinds`), made once when first asked."""
+    if s.fused is None:
+        s.fused = op_kinds(s.kind_nodes, s.parameters)
+    return s.fused
 
 
 def _quantized(node: str) -> str:
@@ -147,6 +164,7 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
         layer.type in MYELIN_LAYER_TYPES and layer.type != "MyelinReformat"
     )
     time = layer.time.average_ms if layer.time is not None and layer.time.known else None
+    qdq = not main and any(is_qdq_node(k) for k in aux)
     return _Sig(
         index=layer.index,
         name=name,
@@ -165,12 +183,16 @@ def _signature(layer: EngineLayer, source: NodeSource) -> _Sig:
         tactic=layer.tactic,
         tactic_name=layer.tactic_name or None,
         reformat=reformat,
-        qdq=not main and any(is_qdq_node(k) for k in aux),
+        qdq=qdq,
         myelin="region" if region else "kernel" if kernel_like else None,
         graph=kernel.graph if kernel is not None else None,
         body=kernel.body if kernel is not None else None,
         module=common_module(sorted(main) or [_quantized(n) for n in aux] or sorted(target)),
         time=time,
+        op=op_class(layer, reformat, qdq),
+        kind_nodes=named or layer.onnx_nodes,
+        parameters=layer.parameters,
+        geometry=geometry(layer),
     )
 
 
@@ -202,6 +224,8 @@ def _penalty(a: _Sig, b: _Sig) -> float:
         p += 0.15
     if a.reformat != b.reformat:
         p += 0.3
+    if a.geometry is not None and b.geometry is not None and a.geometry[:3] != b.geometry[:3]:
+        p += 0.3  # another kernel size, stride or grouping
     return p
 
 
@@ -222,6 +246,14 @@ def _cost(a: _Sig, b: _Sig) -> float | None:
         base: float | None = 0.0
     elif a.main or b.main:
         base = _overlap(a.main, b.main) if a.main and b.main else None
+        wa = frozenset(w for w in a.aux if is_weights_name(w))
+        wb = frozenset(w for w in b.aux if is_weights_name(w))
+        if wa and wb:  # weights keep their names when a re-export renumbers the nodes
+            weights = _overlap(wa, wb)
+            if weights is None:
+                base = None if base is None else base + 0.6
+            else:
+                base = weights if base is None else min(base, weights)
     elif a.aux or b.aux:
         base = _overlap(a.aux, b.aux) if a.aux and b.aux else None
     elif a.target and b.target:
@@ -366,6 +398,7 @@ class _Alignment:
     moved: list[tuple[int, int]] = field(default_factory=list)
     split: dict[int, int] = field(default_factory=dict)  # B index -> A layer it is a piece of
     merged: dict[int, int] = field(default_factory=dict)  # A index -> B layer it went into
+    struct: dict[tuple[int, int], float] = field(default_factory=dict)  # structural costs
 
 
 def _gaps(
@@ -378,20 +411,133 @@ def _gaps(
         pi, pj = i, j
 
 
+# -- structure -----------------------------------------------------------------------------
+
+_STRUCT_BASE = 0.3  # same kind of op, shape and geometry: below a name match with doubts
+_MAX_STRUCT = 48  # structural candidates per layer (the nearest along the graph)
+
+
+def _struct_cost(a: _Sig, b: _Sig) -> float:
+    """The cost of pairing two computing layers by what they are, names aside."""
+    c = _STRUCT_BASE
+    if not _same_shape(a.shape, b.shape):
+        c += 0.4
+    if a.geometry is not None and b.geometry is not None and a.geometry[:3] != b.geometry[:3]:
+        c += 0.4  # another kernel size, stride or grouping: another convolution
+    ka, kb = _kinds(a), _kinds(b)
+    if ka and kb and set(ka) != set(kb):
+        c += 0.1
+    if len(a.preds) != len(b.preds):
+        c += 0.05
+    return c
+
+
+def _structural(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> dict[tuple[int, int], float]:
+    """Pairs of computing layers of the same kind of op, near each other along the graph.
+
+    Each layer of A gets at most ``_MAX_STRUCT`` candidates of B: those of its kind of op
+    nearest its relative position among the computing layers.
+    """
+    by_op: dict[str, list[_Sig]] = defaultdict(list)
+    for b in sb:
+        if b.op is not None and not is_transparent(b.op):
+            by_op[b.op].append(b)
+    out: dict[tuple[int, int], float] = {}
+    for a in sa:
+        if a.op is None or is_transparent(a.op):
+            continue
+        ys = by_op.get(a.op, [])
+        if len(ys) > _MAX_STRUCT:
+            ranks = [y.rank for y in ys]
+            k = bisect.bisect_left(ranks, a.rank)
+            ys = ys[max(0, k - _MAX_STRUCT // 2) : k + _MAX_STRUCT // 2]
+        for b in ys:
+            out[(a.index, b.index)] = _struct_cost(a, b)
+    return out
+
+
+def _agreement(a: _Sig, b: _Sig, partner: dict[int, int]) -> tuple[int, int]:
+    """How many of a pair's graph neighbours are paired with each other, and of how many."""
+    agree = sum(1 for p in a.preds if partner.get(p, -1) in b.preds)
+    agree += sum(1 for p in a.succs if partner.get(p, -1) in b.succs)
+    total = max(len(a.preds), len(b.preds)) + max(len(a.succs), len(b.succs))
+    return agree, total
+
+
+def _propagated(
+    cands: dict[tuple[int, int], float], sa: Sequence[_Sig], sb: Sequence[_Sig], pairs: list[Pair]
+) -> list[Pair]:
+    """Candidate costs lowered where the neighbours agree, raised where none does."""
+    partner = {i: j for i, j, _c in pairs}
+    out: list[Pair] = []
+    for (i, j), c in cands.items():
+        agree, total = _agreement(sa[i], sb[j], partner)
+        if total:
+            c = max(0.0, c - 0.2 * agree / total) if agree else c + 0.1
+        out.append((i, j, c))
+    return out
+
+
+def _uncross(
+    chain: Sequence[Pair], cost: dict[tuple[int, int], float]
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The chain's pairs, with two near pairs swapped where crossing them costs clearly less.
+
+    Two branches of a block can run in another order in the other build (a residual's
+    downsample before or after the main convolution); the increasing chain cannot cross,
+    so it may pair each with the other's counterpart. Swapped pairs come back as moved.
+    """
+    pairs = [(i, j) for i, j, _c in chain]
+    swapped: list[tuple[int, int]] = []
+    taken: set[int] = set()
+    for k, (i1, j1) in enumerate(pairs):
+        if k in taken:
+            continue
+        for m in range(k + 1, min(k + 4, len(pairs))):
+            if m in taken:
+                continue
+            i2, j2 = pairs[m]
+            c12, c21 = cost.get((i1, j2)), cost.get((i2, j1))
+            if c12 is None or c21 is None:
+                continue
+            if c12 + c21 + 0.2 < cost.get((i1, j1), 2.0) + cost.get((i2, j2), 2.0):
+                swapped += [(i1, j2), (i2, j1)]
+                taken.update((k, m))
+                break
+    return [p for k, p in enumerate(pairs) if k not in taken], swapped
+
+
 def _align(sa: Sequence[_Sig], sb: Sequence[_Sig]) -> _Alignment:
-    cands = _candidates(sa, sb)
-    chain = _chain(cands, len(sb), len(sa))
-    anchors = [(i, j) for i, j, _c in chain]
+    named = {(i, j): c for i, j, c in _candidates(sa, sb)}
+    # names first: structure places the layers that no good name match places
+    placed_a = {i for (i, _j), c in named.items() if c <= 0.5}
+    placed_b = {j for (_i, j), c in named.items() if c <= 0.5}
+    struct = _structural(
+        [a for a in sa if a.index not in placed_a], [b for b in sb if b.index not in placed_b]
+    )
+    cands = dict(struct)
+    for key, c in named.items():  # a name match keeps its own cost unless structure is surer
+        cands[key] = min(c, cands.get(key, c))
+    final = [(i, j, c) for (i, j), c in cands.items()]
+    chain = _chain(final, len(sb), len(sa))
+    if struct:  # the neighbours decide between structural candidates (twice: they settle)
+        final = _propagated(cands, sa, sb, chain)
+        final = _propagated(cands, sa, sb, _chain(final, len(sb), len(sa)))
+        chain = _chain(final, len(sb), len(sa))
+    anchors, swapped = _uncross(chain, {(i, j): c for i, j, c in final})
     extra: list[tuple[int, int]] = []
     for ra, rb in _gaps(anchors, len(sa), len(sb)):
         weak = _weak([sa[i] for i in ra], [sb[j] for j in rb])
         extra.extend((i, j) for i, j, _c in _chain(weak, len(sb), len(sa)))
-    result = _Alignment(anchors=sorted(anchors + extra))
-    used_a = {i for i, _j in result.anchors}
-    used_b = {j for _i, j in result.anchors}
+    result = _Alignment(anchors=sorted(anchors + extra), moved=swapped, struct=struct)
+    used_a = {i for i, _j in result.anchors + swapped}
+    used_b = {j for _i, j in result.anchors + swapped}
     # reordered layers: sure pairs the monotone chain could not take
-    for i, j, c in sorted(cands, key=lambda p: p[2]):
+    partner = dict(result.anchors)
+    for i, j, c in sorted(final, key=lambda p: p[2]):
         if c <= 0.5 and i not in used_a and j not in used_b:
+            if (i, j) not in named and not _agreement(sa[i], sb[j], partner)[0]:
+                continue  # moved by structure alone needs a neighbour that agrees
             result.moved.append((i, j))
             used_a.add(i)
             used_b.add(j)
@@ -498,6 +644,9 @@ def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[
     retyped = bool(a.type and b.type and a.type != b.type)
     if retyped and not pieces:
         out.append(f"type {a.type}→{b.type}")
+    ka, kb = _kinds(a), _kinds(b)
+    if ka and kb and set(ka) != set(kb) and not pieces:
+        out.append(f"fusion {'+'.join(ka)}→{'+'.join(kb)}")
     if a.reformat and b.reformat:
         if a.label and b.label and a.label != b.label:
             out.append(f"reformat {a.label} vs {b.label}")
@@ -522,10 +671,40 @@ def _reasons(a: _Sig, b: _Sig, split: bool, merged: bool, moved: bool) -> tuple[
     return tuple(out)
 
 
-def _rows(
-    sa: Sequence[_Sig], sb: Sequence[_Sig], al: _Alignment
-) -> list[tuple[Marker, int | None, int | None, tuple[str, ...]]]:
-    """The alignment's rows in display order, with markers and reasons."""
+Row = tuple[Marker, int | None, int | None, tuple[str, ...], MatchKind | None, float | None]
+
+
+def _how(a: _Sig, b: _Sig, pieces: bool, partner: dict[int, int]) -> tuple[MatchKind, float]:
+    """How a pair was matched and how sure that is (0 to 1).
+
+    ``name``: they share ONNX nodes, a name or a reformat target (surer the fewer other
+    differences); ``structure``: the same kind of op whose graph neighbours are paired with
+    each other (a quarter of them at least); ``shape``: the same kind of op and output shape at
+    about the same place, neighbours not confirming; ``position``: layers that play the same
+    part between two pairs (reformats, Q/DQ layers, a Myelin region and its kernels).
+    """
+    name_cost = _cost(a, b)
+    agree, total = _agreement(a, b, partner)
+    share = agree / total if total else 0.0
+    if name_cost is not None and name_cost < 1.0:
+        return "name", round(max(0.5, 1.0 - name_cost / 2.0), 2)
+    same_shape = _same_shape(a.shape, b.shape)
+    if a.op is not None and a.op == b.op and not is_transparent(a.op):
+        if agree and share >= 0.25:
+            return "structure", round(0.55 + 0.4 * share - (0.0 if same_shape else 0.15), 2)
+        return "shape", 0.45 if same_shape else 0.3
+    if pieces and {a.myelin, b.myelin} == {"region", "kernel"}:
+        return "structure", 0.5
+    if agree:
+        return "structure", round(0.5 + 0.3 * share, 2)
+    return "position", 0.3
+
+
+_NAME_REASONS = frozenset(("nodes", "name", "renamed"))
+
+
+def _rows(sa: Sequence[_Sig], sb: Sequence[_Sig], al: _Alignment) -> list[Row]:
+    """The alignment's rows in display order, with markers, reasons and how each was matched."""
     anchor_a = [i for i, _j in al.anchors]
     anchor_b = [j for _i, j in al.anchors]
     moved_a = {i for i, _j in al.moved}
@@ -548,16 +727,46 @@ def _rows(
     keyed.sort(key=lambda r: r[0])
     count_a = Counter(i for _k, i, j, _m in keyed if i is not None and j is not None)
     count_b = Counter(j for _k, i, j, _m in keyed if i is not None and j is not None)
-    rows: list[tuple[Marker, int | None, int | None, tuple[str, ...]]] = []
+    partner = {i: j for _k, i, j, _m in keyed if i is not None and j is not None}
+    rows: list[Row] = []
     for _key, ia, jb, moved in keyed:
         if ia is None:
-            rows.append(("+", None, jb, ()))
+            rows.append(("+", None, jb, (), None, None))
         elif jb is None:
-            rows.append(("-", ia, None, ()))
+            rows.append(("-", ia, None, (), None, None))
         else:
-            reasons = _reasons(sa[ia], sb[jb], count_a[ia] > 1, count_b[jb] > 1, moved)
-            rows.append(("~" if reasons else "=", ia, jb, reasons))
+            split, merged = count_a[ia] > 1, count_b[jb] > 1
+            reasons = _reasons(sa[ia], sb[jb], split, merged, moved)
+            how, sure = _how(sa[ia], sb[jb], split or merged, partner)
+            if how != "name":  # other names and nodes: one reason, ``name``
+                kept = [r for r in reasons if r not in _NAME_REASONS]
+                if sa[ia].name != sb[jb].name and not {"q/dq", "myelin"} & set(kept):
+                    kept.insert(1 if kept[:1] == ["order"] else 0, "name")
+                reasons = tuple(kept)
+            rows.append(("~" if reasons else "=", ia, jb, reasons, how, sure))
     return rows
+
+
+def _why(s: _Sig, theirs: Sequence[_Sig], partner: dict[int, int], other: str) -> str:
+    """Why a layer found no counterpart on the ``other`` side, in a few words."""
+    if s.op == "qdq" or s.qdq:
+        return f"a Q/DQ layer: {other} quantizes no tensor here"
+    if s.op == "reformat":
+        return f"a reformat {s.label or ''} that {other} does not need".replace("  ", " ")
+    if s.op == "copy":
+        return f"a copy or reshape ({s.type}) that {other} does without"
+    if s.op is None:
+        return f"no layer of {other} holds its ONNX nodes (names only: nothing to match by)"
+    for p in (*s.preds, *s.succs):  # fused into a neighbour's counterpart
+        q = partner.get(p)
+        if q is not None and _kinds(s) and set(_kinds(s)) <= set(_kinds(theirs[q])):
+            return f"fused into {other}[{q}] {theirs[q].name}"
+    same = [t for t in theirs if t.op == s.op]
+    if not same:
+        return f"{other} has no {s.op} layer"
+    if not any(_same_shape(s.shape, t.shape) for t in same):
+        return f"{other} has no {s.op} layer of shape {dims_text(s.shape)}"
+    return f"the {s.op} layers of {other} with its shape are paired with other layers"
 
 
 def _groups(
@@ -684,6 +893,16 @@ def _view(s: _Sig) -> LayerView:
     return assemble(LayerView, data, None, _VIEW_FIELDS)  # the values are typed already
 
 
+def _place(layers: Sequence[EngineLayer], sigs: Sequence[_Sig]) -> None:
+    """Each signature's graph neighbours and its relative position among computing layers."""
+    places = graph_places(layers, [s.op for s in sigs])
+    for s, place in zip(sigs, places, strict=True):
+        s.preds, s.succs = place.preds, place.succs
+    core = [s for s in sigs if s.op is not None and not is_transparent(s.op)]
+    for k, s in enumerate(core):
+        s.rank = k / max(len(core) - 1, 1)
+
+
 @gc_paused()  # thousands of small objects and no cycles: the collector only rescans
 def compare_engines(
     engine_a: Engine, engine_b: Engine, a: SideInfo | None = None, b: SideInfo | None = None
@@ -710,12 +929,17 @@ def compare_engines(
     source: NodeSource = "metadata" if with_metadata else "name"
     sa = [_signature(layer, source) for layer in engine_a.layers]
     sb = [_signature(layer, source) for layer in engine_b.layers]
-    for sigs in (sa, sb):  # layer indexes are positions (an engine from elsewhere may differ)
-        for k, s in enumerate(sigs):
+    for engine, sigs in ((engine_a, sa), (engine_b, sb)):
+        for k, s in enumerate(sigs):  # indexes are positions (an engine from elsewhere may differ)
             s.index = k
+        _place(engine.layers, sigs)
     al = _align(sa, sb)
     rows = _rows(sa, sb, al)
-    pieces = [(i, j) for _m, i, j, r in rows if i is not None and j is not None and _PIECE & set(r)]
+    pieces = [
+        (i, j) for _m, i, j, r, *_h in rows if i is not None and j is not None and _PIECE & set(r)
+    ]
+    partner_a = {i: j for _m, i, j, *_r in rows if i is not None and j is not None}
+    partner_b = {j: i for i, j in partner_a.items()}
     raw_groups = _groups(sa, sb, pieces)
     group_of_a: dict[int, int] = {}
     group_of_b: dict[int, int] = {}
@@ -724,11 +948,16 @@ def compare_engines(
         group_of_b.update(dict.fromkeys(lb, k))
     numbering: dict[int, int] = {}
     steps: list[Step] = []
-    for number, (marker, ia, jb, reasons) in enumerate(rows, start=1):
+    for number, (marker, ia, jb, reasons, how, sure) in enumerate(rows, start=1):
         raw = group_of_a.get(ia) if ia is not None else None
         if raw is None and jb is not None:
             raw = group_of_b.get(jb)
         gid = numbering.setdefault(raw, len(numbering) + 1) if raw is not None else None
+        why = None
+        if marker == "-" and ia is not None:
+            why = _why(sa[ia], sb, partner_a, "B")
+        elif marker == "+" and jb is not None:
+            why = _why(sb[jb], sa, partner_b, "A")
         data = {
             "number": number,
             "marker": marker,
@@ -736,6 +965,9 @@ def compare_engines(
             "index_b": jb,
             "reasons": reasons,
             "group": gid,
+            "match": how,
+            "confidence": sure,
+            "why": why,
         }
         steps.append(assemble(Step, data, None, _STEP_FIELDS))
     groups = [
@@ -750,17 +982,11 @@ def compare_engines(
             "are compared by names and ONNX nodes only (no types, precisions, shapes or "
             "tactics); rebuild with --profilingVerbosity=detailed for those"
         )
-    paired = sum(1 for s in steps if s.marker in ("=", "~"))
-    if steps and paired < 0.5 * max(len(sa), len(sb)):
-        notes.append(
-            f"only {paired} of {max(len(sa), len(sb))} layers found a counterpart: are these "
-            "builds of the same model (the same ONNX node names)?"
-        )
     if source == "name":
         notes.append(
             "ONNX nodes come from the layer names (Metadata is missing on at least one side)"
         )
-    return Comparison(
+    cmp = Comparison(
         a=a,
         b=b,
         node_source=source,
@@ -772,6 +998,16 @@ def compare_engines(
         unmatched_b=tuple(s.index_b for s in steps if s.marker == "+" and s.index_b is not None),
         notes=tuple(notes),
     )
+    if cmp.alignment_failed:
+        paired, possible = cmp.alignment()
+        note = (
+            f"alignment failed: only {paired} of {possible} computing layers found a "
+            "counterpart by name, structure or shape; are these builds of the same model? "
+            "Per-layer deltas and tactic changes are left out: compare the totals by layer "
+            "type and precision"
+        )
+        cmp = cmp.model_copy(update={"notes": (*notes, note)})
+    return cmp
 
 
 _PASS_KINDS = ("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion", "pass_run")

@@ -15,6 +15,7 @@ from trtlog.buildlog import Build
 from trtlog.diff.align import compare_engines, side_of_engine
 from trtlog.diff.models import Comparison, PassComparison, SideInfo
 from trtlog.diff.passes import compare_passes
+from trtlog.diff.totals import run_totals
 from trtlog.engine.model import Engine, Profile, strongly_typed
 from trtlog.errors import InputError
 from trtlog.inputs import Opened, engine_with_profile, open_input
@@ -73,9 +74,12 @@ def compare(
             without it, a log's ``--dumpProfile`` table gives the layer times.
         profile_b: the same for B.
 
+    Two logs without layer dumps still compare their run and build figures (throughput,
+    latency, build time, engine size, memory: :attr:`Comparison.totals`).
+
     Raises:
-        InputError: nothing comparable: a side without a layer dump, and not both verbose
-            logs (or a file that cannot be read).
+        InputError: nothing comparable: a layer JSON against a log without a layer dump
+            that is not a verbose log (or a file that cannot be read).
 
     Example:
         >>> from trtlog.engine import Engine, EngineLayer
@@ -89,23 +93,29 @@ def compare(
     engine_a, build_a, side_a = _load("A", a, profile_a)
     engine_b, build_b, side_b = _load("B", b, profile_b)
     passes = side_a.passes and side_b.passes
+    totals = run_totals(build_a, build_b)
     if engine_a is None or engine_b is None:
         missing = side_a if engine_a is None else side_b
-        if not passes:
+        both_logs = build_a is not None and build_b is not None
+        if not passes and not (both_logs and totals):
             raise InputError(
                 f"{missing.label} has no layers to compare (the log has no layer dump)"
-                + ("" if side_a.passes or side_b.passes else " and no optimizer passes"),
+                + ("" if side_a.passes or side_b.passes else " and no optimizer passes")
+                + ("" if both_logs else ", and a layer JSON holds nothing else to compare"),
                 source=missing.source,
                 hint="build with --dumpLayerInfo --profilingVerbosity=detailed (and --verbose "
                 "for the passes), or pass the --exportLayerInfo JSON",
             )
+        compared = "the optimizer passes" if passes else "the run and build figures"
+        if passes and totals:
+            compared = "the run and build figures and the optimizer passes"
         cmp = Comparison(
             a=side_a,
             b=side_b,
             notes=(
                 f"layers not aligned: {missing.label} ({missing.source}) has no layer dump "
                 "(build with --dumpLayerInfo --profilingVerbosity=detailed, or pass the "
-                "--exportLayerInfo JSON); only the optimizer passes are compared",
+                f"--exportLayerInfo JSON); only {compared} are compared",
             ),
         )
     else:
@@ -125,4 +135,4 @@ def compare(
             notes.append(f"the profile of {side.label} is not used: {side.label} has no layers")
         if engine is not None:
             notes.extend(f"{side.label}: {n}" for n in engine.notes if "names-only" not in n)
-    return cmp.model_copy(update={"passes": pass_cmp, "notes": tuple(notes)})
+    return cmp.model_copy(update={"passes": pass_cmp, "totals": totals, "notes": tuple(notes)})

@@ -156,7 +156,9 @@ def migration_check(cmp: Comparison) -> MigrationCheck:
     """The nodes whose precision went up from A to B, the fusions B split, the time moved.
 
     A node's precision is that of the first layer holding it on each side (Q/DQ nodes,
-    weights, reformats and layers without a known compute precision are left out). Times are
+    weights, reformats and layers without a known compute precision are left out); a layer
+    the alignment paired by structure (its nodes renamed in B) counts its nodes with the
+    precision of its counterpart. Times are
     the layer times (a layer's time counts once, however many raised nodes it holds).
 
     Example:
@@ -194,6 +196,31 @@ def migration_check(cmp: Comparison) -> MigrationCheck:
                 time_b_ms=vb.time_ms,
             )
         )
+    # pairs the alignment made by structure (a re-export renamed their nodes): the nodes of A's
+    # layer, with the precision of the layer B computes them in
+    named = {r.index_a for r in raised} | {
+        i for n in held_a for i in (v.index for v in held_a[n]) if n in held_b
+    }
+    for s in cmp.steps:
+        if s.match not in ("structure", "shape") or s.index_a is None or s.index_b is None:
+            continue
+        va, vb = la[s.index_a], lb[s.index_b]
+        before, after = _compute(va), _compute(vb)
+        if va.index in named or before is None or after is None or _BITS[after] <= _BITS[before]:
+            continue
+        for node in [n for n in va.onnx_nodes if n in held_a] or [va.name]:
+            raised.append(
+                RaisedNode(
+                    node=node,
+                    before=before,
+                    after=after,
+                    index_a=va.index,
+                    index_b=vb.index,
+                    step=s.number,
+                    time_a_ms=va.time_ms,
+                    time_b_ms=vb.time_ms,
+                )
+            )
     transitions = Counter(f"{r.before}→{r.after}" for r in raised)
     time_a = sum_known(v.time_ms for v in la)
     time_b = sum_known(v.time_ms for v in lb)

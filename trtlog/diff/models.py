@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 from trtlog._display import html_table, plural
+from trtlog.diff.totals import KeyTotal, TotalRow
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,6 +26,7 @@ __all__ = [
     "GroupKind",
     "LayerView",
     "Marker",
+    "MatchKind",
     "ModuleDelta",
     "NodeSource",
     "PassComparison",
@@ -37,6 +39,7 @@ __all__ = [
 ]
 
 Marker = Literal["=", "~", "-", "+"]
+MatchKind = Literal["name", "structure", "shape", "position"]
 GroupKind = Literal["split", "merged", "regrouped"]
 NodeSource = Literal["metadata", "name"]
 
@@ -168,8 +171,16 @@ class Step(BaseModel):
             ``name``/``renamed``, ``type A→B``, ``precision A→B`` (the layer's precision,
             :func:`trtlog.engine.model.layer_precision`), ``output type A→B`` (the same
             precision writing another type), ``reformat A vs B``, ``format A→B``,
-            ``shape A→B``, ``tactic``.
+            ``shape A→B``, ``fusion A→B`` (the ONNX op types each side fused into the layer:
+            ``Conv+Relu→Conv+Add+Relu``), ``tactic``.
         group: the :class:`FusionGroup` the row belongs to, if any.
+        match: how a pair was matched: ``name`` (shared ONNX nodes, name or reformat
+            target), ``structure`` (the same kind of op whose neighbours in the tensor graph
+            are paired with each other), ``shape`` (the same kind of op and output shape at
+            about the same place), ``position`` (the same part between two pairs: reformats,
+            Q/DQ layers); ``None`` for one-sided rows.
+        confidence: how sure the match is, 0 to 1 (``None`` for one-sided rows).
+        why: for a one-sided row, why no counterpart was found.
     """
 
     model_config = _FROZEN
@@ -180,6 +191,9 @@ class Step(BaseModel):
     index_b: int | None = None
     reasons: tuple[str, ...] = ()
     group: int | None = None
+    match: MatchKind | None = None
+    confidence: float | None = None
+    why: str | None = None
 
 
 class FusionGroup(BaseModel):
@@ -298,6 +312,8 @@ class Comparison(BaseModel):
         unmatched_a: A layers with no counterpart (the ``-`` rows).
         unmatched_b: B layers with no counterpart (the ``+`` rows).
         passes: per-pass differences when both inputs are verbose logs.
+        totals: the run and build figures of the logs (throughput, latency, build time,
+            engine size, memory), which need no layers (see :func:`trtlog.diff.run_totals`).
         notes: what was (not) compared and why.
     """
 
@@ -313,12 +329,43 @@ class Comparison(BaseModel):
     unmatched_a: tuple[int, ...] = ()
     unmatched_b: tuple[int, ...] = ()
     passes: PassComparison | None = None
+    totals: tuple[TotalRow, ...] = ()
     notes: tuple[str, ...] = ()
 
     @property
     def aligned(self) -> bool:
         """Whether layers were aligned (both sides have an engine)."""
         return self.a.engine_origin is not None and self.b.engine_origin is not None
+
+    def alignment(self) -> tuple[int, int]:
+        """How many computing layers found a counterpart, of how many could have.
+
+        Computing layers are those that are not reformats or lone Q/DQ layers; the second
+        figure is the smaller side's count of them. A pair counts when it was matched by
+        name, structure or shape (not by position alone).
+        """
+        count_a = sum(1 for v in self.layers_a if not (v.reformat or v.qdq))
+        count_b = sum(1 for v in self.layers_b if not (v.reformat or v.qdq))
+        paired = {
+            s.index_a
+            for s in self.steps
+            if s.index_a is not None
+            and s.index_b is not None
+            and s.match in ("name", "structure", "shape")
+            and not (self.layers_a[s.index_a].reformat or self.layers_a[s.index_a].qdq)
+        }
+        return len(paired), min(count_a, count_b)
+
+    @property
+    def alignment_failed(self) -> bool:
+        """Whether fewer than half the computing layers of the smaller side found a counterpart.
+
+        Then the two engines are not two builds of one model as far as their layers tell:
+        per-layer deltas and tactic changes would compare unrelated layers, and the views
+        show the totals by layer type and precision instead.
+        """
+        paired, possible = self.alignment()
+        return self.aligned and possible > 0 and paired < 0.5 * possible
 
     def __repr__(self) -> str:
         """One line: ``<Comparison 'a.log' (9 layers) vs 'b.log' (13 layers): = 4 ~ 5 ...>``."""
@@ -478,6 +525,16 @@ class ComparisonSummary(BaseModel):
         delta_ms: B minus A.
         module_depth: the depth module paths are cut at for ``modules``.
         modules: per-module times, biggest change first.
+        matches: pairs per way of matching (``name``, ``structure``, ``shape``,
+            ``position``).
+        alignment_failed: whether the layers failed to align (see
+            :attr:`Comparison.alignment_failed`); then the precision and tactic changes and
+            the per-module times are left out (they would compare unrelated layers).
+        paired: computing layers that found a counterpart (see :meth:`Comparison.alignment`).
+        possible: the smaller side's computing layers.
+        by_type: layers and time per layer type on each side.
+        by_precision: layers and time per precision on each side.
+        totals: the run and build figures of the logs.
         notes: what was not compared and why.
     """
 
@@ -503,6 +560,13 @@ class ComparisonSummary(BaseModel):
     delta_ms: float | None = None
     module_depth: int = 1
     modules: tuple[ModuleDelta, ...] = ()
+    matches: dict[str, int] = {}
+    alignment_failed: bool = False
+    paired: int = 0
+    possible: int = 0
+    by_type: tuple[KeyTotal, ...] = ()
+    by_precision: tuple[KeyTotal, ...] = ()
+    totals: tuple[TotalRow, ...] = ()
     notes: tuple[str, ...] = ()
 
     def to_text(self, limit: int = 10) -> str:

@@ -18,6 +18,7 @@ from trtlog.diff.models import (
     PrecisionChange,
     TacticChange,
 )
+from trtlog.diff.totals import key_totals
 from trtlog.names import cut_module, parse_kernel_name
 
 __all__ = ["auto_module_depth", "step_times", "sum_known", "summarize_comparison"]
@@ -185,13 +186,21 @@ def summarize_comparison(cmp: Comparison, module_depth: int | None = None) -> Co
         )
     )
     groups = cmp.groups
+    failed = cmp.alignment_failed
+    if failed:  # pairs of unrelated layers: their changes and modules say nothing
+        changes, tactics, deltas, transitions = [], [], [], Counter()
+    paired, possible = cmp.alignment()
     return ComparisonSummary(
         compared=(
             cmp.a.describe(),
             cmp.b.describe(),
-            "ONNX nodes from Metadata on both sides"
-            if cmp.node_source == "metadata"
-            else "ONNX nodes from the layer names",
+            *(
+                ()
+                if not cmp.aligned
+                else ("ONNX nodes from Metadata on both sides",)
+                if cmp.node_source == "metadata"
+                else ("ONNX nodes from the layer names",)
+            ),
         ),
         node_source=cmp.node_source,
         names_only=cmp.aligned and not (cmp.a.detailed and cmp.b.detailed),
@@ -212,5 +221,12 @@ def summarize_comparison(cmp: Comparison, module_depth: int | None = None) -> Co
         delta_ms=None if time_a is None or time_b is None else time_b - time_a,
         module_depth=module_depth,
         modules=tuple(deltas),
+        matches=dict(Counter(s.match for s in cmp.steps if s.match is not None).most_common()),
+        alignment_failed=failed,
+        paired=paired,
+        possible=possible,
+        by_type=key_totals(la, lb, "type") if cmp.aligned else (),
+        by_precision=key_totals(la, lb, "precision") if cmp.aligned else (),
+        totals=cmp.totals,
         notes=cmp.notes,
     )

@@ -104,9 +104,10 @@ def render_steps(
     Each row: its number, the marker (``=`` same, ``~`` aligned but different, ``-`` only in
     A, ``+`` only in B), then for A and for B the layer type, precision, output shape and
     name in a column of ``column_size`` characters (long fused names keep their first and
-    last parts), then, when a profile was given, A's and B's time and the delta (ms), and
-    why the row is ``~``. ``width`` sets the column size from a total line width instead
-    (and cuts rows at it); ``only_changed`` leaves out the ``=`` rows.
+    last parts), then, when a profile was given, A's and B's time and the delta (ms), why
+    the row is ``~``, and how a pair not matched by name was matched (``[structure 0.95]``)
+    or why a one-sided layer found no counterpart. ``width`` sets the column size from a
+    total line width instead (and cuts rows at it); ``only_changed`` leaves out the ``=`` rows.
     """
     timed = any(v.time_ms is not None for v in (*cmp.layers_a, *cmp.layers_b))
     time_w = 3 + 3 * 10 if timed else 0
@@ -163,8 +164,12 @@ def render_steps(
         row = f"{s.number:>4} {s.marker} {cell(va, note_a)} | {cell(vb, note_b)}"
         if timed:
             row += f" | {_ms(ta):>9} {_ms(tb):>9} {_ms(delta, True):>9}"
+        if s.match not in (None, "name") and s.confidence is not None:
+            row += f"  [{s.match} {s.confidence:.2f}]"  # how a pair not made by name was made
         if s.reasons:
             row += "  " + ", ".join(s.reasons)
+        elif s.why:
+            row += f"  ({s.why})"
         row = row.rstrip()
         lines.append((row[:width] if width else row).rstrip())
     footer = "rows: " + "  ".join(f"{m} {n}" for m, n in cmp.markers().items())
@@ -181,6 +186,15 @@ def render_steps(
         lines[:2] = [_middle(line, width) for line in lines[:2]]
         lines[-1] = _middle(lines[-1], width) if cmp.aligned else lines[-1]
     return "\n".join(lines) + "\n"
+
+
+def _figure(value: float | None) -> str:
+    """A run or build figure: six significant digits, never an exponent below 1e15."""
+    if value is None:
+        return "-"
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.6g}" if abs(value) < 1e5 else f"{value:,.0f}"
 
 
 def _fusion_text(f: PassFusion) -> str:
@@ -200,14 +214,32 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
         if len(items) > limit:
             out.append(f"  ... and {len(items) - limit} more")
 
+    if summary.alignment_failed:
+        out += [
+            "",
+            f"Alignment failed: {summary.paired} of {summary.possible} computing layers found "
+            "a counterpart.",
+            "  Per-layer deltas, precision and tactic changes would compare unrelated layers",
+            "  and are left out; the totals by layer type and precision below still compare.",
+        ]
+    if summary.totals:
+        out += ["", f"{'Run and build':<30}{'A':>14}{'B':>14}{'B/A':>9}"]
+        for row in summary.totals:
+            ratio = f"{row.ratio:.3g}x" if row.ratio is not None else ""
+            label = f"{row.metric} ({row.unit})"
+            out.append(f"  {label:<28}{_figure(row.a):>14}{_figure(row.b):>14}{ratio:>9}")
     keys = ("layers", "reformats", "qdq", "myelin_regions", "myelin_kernels")
     labels = ("layers", "reformats", "lone Q/DQ", "Myelin regions", "Myelin kernels")
-    out += ["", f"{'Layers':<18}{'A':>7}{'B':>7}"]
-    for key, label in zip(keys, labels, strict=True):
-        a, b = summary.layers_a.get(key, 0), summary.layers_b.get(key, 0)
-        if key == "layers" or a or b:
-            out.append(f"  {label:<16}{a:>7}{b:>7}")
-    out.append("  rows: " + "  ".join(f"{m} {n}" for m, n in summary.markers.items()))
+    if summary.layers_a.get("layers") or summary.layers_b.get("layers"):
+        out += ["", f"{'Layers':<18}{'A':>7}{'B':>7}"]
+        for key, label in zip(keys, labels, strict=True):
+            a, b = summary.layers_a.get(key, 0), summary.layers_b.get(key, 0)
+            if key == "layers" or a or b:
+                out.append(f"  {label:<16}{a:>7}{b:>7}")
+        out.append("  rows: " + "  ".join(f"{m} {n}" for m, n in summary.markers.items()))
+    if summary.matches:
+        ways = ", ".join(f"{k} {n}" for k, n in summary.matches.items())
+        out.append(f"  pairs matched by {ways}")
     for title, groups in (
         ("Fused in A, split in B", summary.split),
         ("Split in A, fused in B", summary.merged),
@@ -249,6 +281,17 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
                 what = "Q/DQ" if v.qdq or is_qdq_node(v.name) else "reformat"
                 out.append(f"  [{v.index}] {what} {v.precision or ''}  {fit(v.name, 90)}".rstrip())
             more(views)
+    by_key = (("By layer type", summary.by_type), ("By precision", summary.by_precision))
+    for title, keyed in by_key:
+        if not keyed:
+            continue
+        out += ["", f"{title:<26}{'layers A':>9}{'layers B':>9}{'A ms':>10}{'B ms':>10}"]
+        for r in keyed[:limit]:
+            out.append(
+                f"  {fit(r.key, 23):<24}{r.layers_a:>9}{r.layers_b:>9}"
+                f"{_ms(r.time_a_ms) or '-':>10}{_ms(r.time_b_ms) or '-':>10}"
+            )
+        more(keyed)
     passes = summary.passes
     if passes is not None:
         out += ["", "Optimizer passes"]

@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from trtlog.engine.footprint import footprint_columns
 from trtlog.engine.model import is_reformat_layer, layer_precision
 from trtlog.names import _DECORATED, _REFORMAT, common_module, parse_kernel_name, split_name
 from trtlog.numbers import U64
@@ -32,6 +33,9 @@ __all__ = [
 # the expressions split_name uses: a reformat's target, and a name it leaves whole
 _REFORMAT_NAME = _REFORMAT
 _PLAIN_NAME = _DECORATED.search
+
+# the columns of the engine's footprint (trtlog.engine.footprint), made apart
+_FOOTPRINT = ("weights_bytes", "activation_bytes")
 
 #: The columns and dtypes of ``layers_frame``.
 LAYER_SCHEMA: dict[str, str] = {
@@ -64,6 +68,8 @@ LAYER_SCHEMA: dict[str, str] = {
     "median_ms": "float64",
     "percentage": "float64",
     "time_reason": "string",
+    "weights_bytes": "Int64",
+    "activation_bytes": "Int64",
 }
 
 
@@ -168,13 +174,14 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
                 *times,
             )
         )
-    names = list(LAYER_SCHEMA)
     if not rows:
-        return {name: () for name in names}
+        return {name: () for name in LAYER_SCHEMA}
+    names = [n for n in LAYER_SCHEMA if n not in _FOOTPRINT]  # (added below)
     columns: dict[str, Sequence[Any]] = dict(zip(names, zip(*rows, strict=True), strict=True))
     columns["module"] = serve_reformats(
         columns["name"], columns["onnx_nodes"], columns["is_reformat"], list(columns["module"])
     )
+    columns["weights_bytes"], columns["activation_bytes"] = footprint_columns(engine)
     return columns
 
 

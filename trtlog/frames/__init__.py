@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
     from trtlog.frames.diff import diff_frame, diff_onnx_frame
     from trtlog.frames.engine import (
+        footprint_frame,
         layers_frame,
         modules_frame,
         profile_frame,
@@ -44,6 +45,7 @@ _API: dict[str, str] = {
     **dict.fromkeys(("diff_frame", "diff_onnx_frame"), "diff"),
     **dict.fromkeys(
         (
+            "footprint_frame",
             "layers_frame",
             "modules_frame",
             "profile_frame",
@@ -92,6 +94,7 @@ __all__ = [
     "diff_frame",
     "diff_onnx_frame",
     "empty_frame",
+    "footprint_frame",
     "frame_from_records",
     "fusions_frame",
     "layer_counts_frame",

@@ -38,9 +38,14 @@ SCHEMAS.update(
             "shape_b": "string",
             "tactic_a": "UInt64",
             "tactic_b": "UInt64",
+            "kernel_a": "string",
+            "kernel_b": "string",
             "module_a": "string",
             "module_b": "string",
             "reasons": "string",
+            "match": "string",
+            "confidence": "float64",
+            "why": "string",
             "group": "Int64",
             "repeated_a": "bool",
             "repeated_b": "bool",
@@ -78,8 +83,11 @@ def diff_frame(cmp: Comparison) -> pd.DataFrame:
 
     Columns: ``step``, ``marker`` (``=``, ``~``, ``-``, ``+``), ``index_a``/``index_b``,
     ``name_*``, ``type_*``, ``precision_*``, ``shape_*`` (first output, ``1x64x56x56``),
-    ``tactic_*``, ``module_*`` (deepest ONNX module of the layer's nodes), ``reasons``
-    (``; ``-joined, for ``~``), ``group`` (the fusion group), ``repeated_a``/``repeated_b``
+    ``tactic_*``, ``kernel_*`` (the tactic's kernel name), ``module_*`` (deepest ONNX module
+    of the layer's nodes), ``reasons`` (``; ``-joined, for ``~``), ``match`` and
+    ``confidence`` (how a pair was matched: ``name``, ``structure``, ``shape``, ``position``;
+    see :class:`~trtlog.diff.Step`), ``why`` (why a one-sided layer found no counterpart),
+    ``group`` (the fusion group), ``repeated_a``/``repeated_b``
     (the layer already appeared on an earlier row: a layer split over several rows), and
     ``time_a_ms``/``time_b_ms``/``delta_ms``: a layer's time on its first row only, so that
     the columns add up to each side's total and ``delta_ms`` to B's total minus A's.
@@ -91,6 +99,7 @@ def diff_frame(cmp: Comparison) -> pd.DataFrame:
         "precision": None,
         "shape": None,
         "tactic": None,
+        "kernel": None,
         "module": None,
     }
 
@@ -103,6 +112,7 @@ def diff_frame(cmp: Comparison) -> pd.DataFrame:
             f"precision_{suffix}": view.precision,
             f"shape_{suffix}": dims_text(view.shape) or None,
             f"tactic_{suffix}": view.tactic,
+            f"kernel_{suffix}": view.tactic_name,
             f"module_{suffix}": view.module,
         }
 
@@ -118,6 +128,9 @@ def diff_frame(cmp: Comparison) -> pd.DataFrame:
                 **side(va, "a"),
                 **side(vb, "b"),
                 "reasons": "; ".join(s.reasons) or None,
+                "match": s.match,
+                "confidence": _nan(s.confidence),
+                "why": s.why,
                 "group": s.group,
                 "repeated_a": rep_a,
                 "repeated_b": rep_b,

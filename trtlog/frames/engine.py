@@ -7,11 +7,12 @@ engine was read from a layer JSON or from a log's layer dump.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import pandas as pd
 
 from trtlog._pydantic import gc_paused
+from trtlog.engine.footprint import bytes_by_key, tensor_bytes
 from trtlog.engine.model import Profile, Times, total_of
 from trtlog.engine.rows import LAYER_SCHEMA, join_known, layer_columns
 from trtlog.frames.schema import SCHEMAS, frame_from_columns, frame_from_records
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from trtlog.engine.modules import ModuleNode
 
 __all__ = [
+    "footprint_frame",
     "layers_frame",
     "modules_frame",
     "profile_frame",
@@ -47,6 +49,14 @@ SCHEMAS.update(
             "dims": "string",
             "element_bits": "Int64",
             "bytes": "Int64",
+        },
+        "footprint": {
+            "key": "string",
+            "layers": "int64",
+            "weights_bytes": "Int64",
+            "activation_bytes": "Int64",
+            "largest_tensor": "string",
+            "largest_tensor_bytes": "Int64",
         },
         "profile": {
             "run": "int64",
@@ -129,6 +139,52 @@ def layers_frame(engine: Engine) -> pd.DataFrame:
     return frame_from_columns("layers", layer_columns(engine))
 
 
+def footprint_frame(
+    engine: Engine, by: Literal["type", "precision", "layer"] = "type"
+) -> pd.DataFrame:
+    """Weights and activation bytes per layer type, precision or layer, biggest first.
+
+    ``key`` is the layer type, the precision (the layers frame's ``precision`` column) or,
+    ``by="layer"``, the layer name. Columns: ``layers``, ``weights_bytes`` and
+    ``activation_bytes`` (the sums of the layers frame's columns of the same names; see
+    :mod:`trtlog.engine.footprint` for what they count), ``largest_tensor`` and
+    ``largest_tensor_bytes`` (the biggest tensor the key's layers write). Sorted by weights
+    plus activations. ``footprint_frame(e, "layer").head(10)`` lists the largest layers.
+
+    Example:
+        >>> from trtlog.engine import Engine, EngineLayer
+        >>> from trtlog.tensors import Tensor
+        >>> out = Tensor(name="t", dims=(1, 8), dtype="FP16", element_bits=16)
+        >>> layer = EngineLayer(index=0, name="fc", type="Gemm", outputs=(out,),
+        ...                     parameters={"Weights": {"Type": "Half", "Count": 64}})
+        >>> engine = Engine(source="x", origin="layer_json", detailed=True, layers=(layer,))
+        >>> footprint_frame(engine)[["key", "weights_bytes", "activation_bytes"]].to_dict("records")
+        [{'key': 'Gemm', 'weights_bytes': 128, 'activation_bytes': 16}]
+    """
+    columns = layer_columns(engine)
+    weights, activations = columns["weights_bytes"], columns["activation_bytes"]
+    keys = columns["name"] if by == "layer" else columns[by]
+    largest: dict[str, tuple[int, str]] = {}
+    for key, layer in zip(keys, engine.layers, strict=True):
+        name = "?" if key is None else str(key)
+        for tensor in layer.outputs:
+            size = tensor_bytes(tensor)
+            if size is not None and size > largest.get(name, (-1, ""))[0]:
+                largest[name] = (size, tensor.name)
+    records = [
+        {
+            "key": key,
+            "layers": layers,
+            "weights_bytes": w,
+            "activation_bytes": a,
+            "largest_tensor": largest[key][1] if key in largest else None,
+            "largest_tensor_bytes": largest[key][0] if key in largest else None,
+        }
+        for key, layers, w, a in bytes_by_key(keys, weights, activations)
+    ]
+    return frame_from_records("footprint", records)
+
+
 @gc_paused()
 def tensors_frame(engine: Engine) -> pd.DataFrame:
     """One row per tensor edge: a producer layer's output read by a consumer layer.
@@ -149,15 +205,7 @@ def tensors_frame(engine: Engine) -> pd.DataFrame:
 
     def row(tensor: Any, producer: tuple[int, str, Any] | None, consumer: Any) -> dict[str, Any]:
         dims = tensor.dims
-        size = None
-        if dims is not None and tensor.element_bits and all(d >= 0 for d in dims):
-            padded = list(dims)
-            if tensor.vector is not None:  # a vectorized axis is padded to the vector width
-                axis, width = tensor.vector
-                if width > 0 and 0 <= axis < len(padded):  # a garbled format: no padding
-                    padded[axis] = -(-padded[axis] // width) * width
-            count = math.prod(padded)
-            size = (count * tensor.element_bits + 7) // 8
+        size = tensor_bytes(tensor)
         return {
             "tensor": tensor.name,
             "producer_index": producer[0] if producer else None,

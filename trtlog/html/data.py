@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from trtlog.buildlog.tactics import tactic_columns
 from trtlog.findings.registry import lint
 from trtlog.html.inputs import Inputs, Side
+from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -198,6 +199,7 @@ def _overview(
             "total_ms": num(engine.total_ms) if engine.profile is not None else None,
             "profile": engine.profile.source if engine.profile is not None else None,
             "notes": list(engine.notes),
+            "footprint": _overview_footprint(engine),
         }
 
     out["layer_time"] = layer_time(summary, engine)
@@ -229,6 +231,51 @@ def _versus(inputs: Inputs, summary: Any) -> list[dict[str, Any]]:
     assert ref is not None
     ref_summary = summarize(ref.build) if ref.build is not None else None
     return versus(summary, inputs.main.engine, ref_summary, ref.engine)
+def _overview_footprint(engine: Engine) -> dict[str, Any] | None:
+    """The engine's weights and activations in one line each (``None`` without sizes).
+
+    Weights by the type they are stored in, activations by the type of the tensors written,
+    and the largest tensor (see :mod:`trtlog.engine.footprint`).
+    """
+    from trtlog.engine.footprint import largest_activations, tensor_bytes, weights_of
+
+    weights: dict[str, int] = {}
+    acts: dict[str, int] = {}
+    for layer in engine.layers:
+        for _key, dtype, _count, size in weights_of(layer.parameters):
+            if size is not None:
+                weights[dtype or "?"] = weights.get(dtype or "?", 0) + size
+        for tensor in layer.outputs:
+            size = tensor_bytes(tensor)
+            if size is not None:
+                acts[tensor.dtype or "?"] = acts.get(tensor.dtype or "?", 0) + size
+    if not (weights or acts):
+        return None
+    largest = largest_activations(engine, 1)
+
+    def line(by: dict[str, int]) -> str | None:
+        if not by:
+            return None
+        parts = ", ".join(f"{k} {_mib(v)}" for k, v in sorted(by.items(), key=lambda kv: -kv[1]))
+        return f"{_mib(sum(by.values()))} ({parts})"
+
+    return {
+        "weights": line(weights),
+        "acts": line(acts),
+        "largest": (
+            f"{_mib(largest[0][5])}: {largest[0][2]} ({dims_text(largest[0][3])} "
+            f"{largest[0][4] or ''}) written by layer {largest[0][0]} {largest[0][1]}"
+            if largest
+            else None
+        ),
+    }
+
+
+def _mib(size: int) -> str:
+    """Bytes as MiB (KiB below one MiB), three significant digits."""
+    if size < 1 << 20:
+        return f"{size / 1024:.3g} KiB"
+    return f"{size / (1 << 20):.3g} MiB"
 
 
 def _findings(
@@ -532,6 +579,9 @@ _LAYER_TEXT = (
 )
 
 
+_FOOTPRINT = ("weights_bytes", "activation_bytes")
+
+
 def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list[Any]], Any]:
     """The layers frame's columns the page shows (as :func:`column` reads them), and times.
 
@@ -548,11 +598,13 @@ def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list
         values["onnx_nodes"] = frame["onnx_nodes"].tolist()
         values["time_ms"] = column(frame, "time_ms")
         values["percentage"] = column(frame, "percentage")
+        values.update({c: column(frame, c) for c in _FOOTPRINT})
         return values, frame["time_ms"].to_numpy(dtype=float)
     from trtlog.buildlog.rows import type_columns
     from trtlog.engine.rows import LAYER_SCHEMA, layer_columns
 
-    read = (*_LAYER_TEXT, "index", "is_reformat", "onnx_nodes", "time_ms", "percentage")
+    read: tuple[str, ...] = (*_LAYER_TEXT, "index", "is_reformat", "onnx_nodes", "time_ms")
+    read += ("percentage", *_FOOTPRINT)
     made = layer_columns(engine)
     values = type_columns("layers", {c: LAYER_SCHEMA[c] for c in read}, made)
     return values, np.array(made["time_ms"], dtype=float)
@@ -600,6 +652,8 @@ def _layers(engine: Engine, s: Strings, general: bool = False) -> dict[str, Any]
         "reason": many(values["time_reason"]),
         "reformat": values["is_reformat"],
         "origin": many(values["origin"]),
+        "weights": values["weights_bytes"],
+        "acts": values["activation_bytes"],
     }
     names = values["name"]
     groups = group_values(engine)
@@ -642,7 +696,27 @@ def _layers(engine: Engine, s: Strings, general: bool = False) -> dict[str, Any]
         "myelin": shown,
         "byType": _group_totals(values["type"], ms),
         "byPrecision": _group_totals(values["precision"], ms),
+        "footprint": _footprint(engine, values),
         "notes": list(engine.notes),
+    }
+
+
+def _footprint(engine: Engine, values: dict[str, list[Any]]) -> dict[str, Any]:
+    """Weights and activation bytes by layer type and precision, and the largest tensors."""
+    from trtlog.engine.footprint import bytes_by_key, largest_activations
+
+    w, a = values["weights_bytes"], values["activation_bytes"]
+    known_w = [x for x in w if x is not None]
+    known_a = [x for x in a if x is not None]
+    return {
+        "weights": sum(known_w) if known_w else None,
+        "acts": sum(known_a) if known_a else None,
+        "byType": [list(r) for r in bytes_by_key(values["type"], w, a)],
+        "byPrecision": [list(r) for r in bytes_by_key(values["precision"], w, a)],
+        "largest": [
+            [index, layer, tensor, dims_text(dims), dtype, size]
+            for index, layer, tensor, dims, dtype, size in largest_activations(engine, 10)
+        ],
     }
 
 
@@ -965,7 +1039,24 @@ def _comparison(cmp: Comparison, s: Strings) -> dict[str, Any]:
             "msA": column(frame, "time_a_ms"),
             "msB": column(frame, "time_b_ms"),
             "delta": column(frame, "delta_ms"),
+            "kernelA": s.many(column(frame, "kernel_a")),
+            "kernelB": s.many(column(frame, "kernel_b")),
+            "match": s.many(column(frame, "match")),
+            "conf": column(frame, "confidence"),
+            "why": s.many(column(frame, "why")),
         },
+        "failed": summary.alignment_failed,
+        "alignment": [summary.paired, summary.possible],
+        "matches": summary.matches,
+        "byType": [
+            [t.key, t.layers_a, t.layers_b, num(t.time_a_ms), num(t.time_b_ms)]
+            for t in summary.by_type
+        ],
+        "byPrecision": [
+            [t.key, t.layers_a, t.layers_b, num(t.time_a_ms), num(t.time_b_ms)]
+            for t in summary.by_precision
+        ],
+        "totals": [[t.metric, t.unit, num(t.a), num(t.b), t.better] for t in summary.totals],
         "groups": groups,
         "precision": [
             [c.step, c.index_a, c.index_b, s(c.name), c.before, c.after]

@@ -19,6 +19,8 @@ from trtlog.warehouse.store import WarehouseError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from trtlog.engine.model import Engine
+
 __all__ = ["compare", "resolve_builds"]
 
 _NODE_FIELDS = ("layer", "layer_index", "layers", "precision", "time_ms", "fate")
@@ -63,7 +65,7 @@ def compare(
     wh: Any,
     builds: Sequence[str],
     *,
-    by: Literal["node", "module"] = "node",
+    by: Literal["node", "layer", "module"] = "node",
     labels: Sequence[str] | None = None,
     depth: int | None = None,
 ) -> pd.DataFrame:
@@ -72,7 +74,10 @@ def compare(
     Args:
         wh: a warehouse connection (:func:`trtlog.warehouse.open`).
         builds: build ids (or unique prefixes), the reference first.
-        by: ``node`` (one row per ONNX node) or ``module`` (one row per ONNX module).
+        by: ``node`` (one row per ONNX node), ``layer`` (one row per layer of the reference,
+            each other build aligned to it as :func:`trtlog.compare` aligns two engines: by
+            name, then by kind of op and shape, so that exports whose ONNX nodes are
+            numbered differently still line up) or ``module`` (one row per ONNX module).
         labels: a name per build for its columns (default ``b1``, ``b2``...).
         depth: by module, cut module paths to this many levels (default: whole paths).
 
@@ -86,7 +91,12 @@ def compare(
         fewer of the reference's nodes and none with more, ``merged`` the other way round,
         ``regrouped`` otherwise, ``missing`` when a build does not hold it. By module:
         ``module``, then per build ``<label>_layers``, ``_time_ms`` and ``_precisions``
-        (``FP16:12 INT8:30``). ``frame.attrs["builds"]`` maps each label to its build id.
+        (``FP16:12 INT8:30``). By layer: ``layer``, ``type``, then per build ``<label>_layer``,
+        ``_layer_index``, ``_precision``, ``_time_ms``, ``_match`` (``name``, ``structure``,
+        ``shape``, ``position``; ``ref`` for the reference), ``_confidence`` and ``_reasons``,
+        then ``builds`` (how many builds hold a counterpart); a layer of another build that
+        pairs with none of the reference's gets a row of its own.
+        ``frame.attrs["builds"]`` maps each label to its build id.
 
     Raises:
         WarehouseError: an unknown or ambiguous build id, or labels that do not fit.
@@ -98,7 +108,12 @@ def compare(
     """
     ids = resolve_builds(wh, builds)
     names = _labels(ids, labels)
-    frame = _by_node(wh, ids, names) if by == "node" else _by_module(wh, ids, names, depth)
+    if by == "node":
+        frame = _by_node(wh, ids, names)
+    elif by == "layer":
+        frame = _by_layer(wh, ids, names)
+    else:
+        frame = _by_module(wh, ids, names, depth)
     frame.attrs["builds"] = dict(zip(names, ids, strict=True))
     return frame
 
@@ -129,6 +144,109 @@ def _by_node(wh: Any, ids: list[str], names: list[str]) -> pd.DataFrame:
     out["builds"] = sum(out[f"{n}_layer"].notna().astype(int) for n in names)
     out["fusion"] = [_fusion(node, groups) for node in out["node"]]
     return out
+
+
+_LAYER_COLUMNS = (
+    "index, name, type, parameter_type, output_dtypes, output_dims, tactic, tactic_name, "
+    "onnx_nodes, onnx_source, time_ms, precision"
+)
+
+
+def _engine_of(wh: Any, build: str) -> tuple[Engine, list[str | None]]:
+    """The build's engine as the ``layers`` table keeps it, and each layer's ``precision``.
+
+    The table keeps no tensor names: the alignment has no graph neighbours to use, only
+    names, kinds of op and output shapes.
+    """
+    from trtlog.engine.model import Engine, EngineLayer, LayerTime
+    from trtlog.tensors import Tensor, dtype_of
+
+    rows = wh.execute(
+        f"SELECT {_LAYER_COLUMNS} FROM layers WHERE build_id = ? ORDER BY index", [build]
+    ).fetchall()
+    layers = []
+    precisions = []
+    for index, name, kind, ptype, dtypes, dims, tactic, kernel, nodes, source, ms, prec in rows:
+        precisions.append(prec)
+        dtype = dtype_of(dtypes.split(",")[0]) if dtypes else None
+        shape = _dims(dims)
+        known = shape is not None or dtype is not None
+        outputs = (Tensor(name="", dims=shape, dtype=dtype),) if known else ()
+        layers.append(
+            EngineLayer(
+                index=index,
+                name=name,
+                type=kind,
+                parameter_type=ptype,
+                outputs=outputs,
+                tactic=tactic,
+                tactic_name=kernel,
+                onnx_nodes=tuple(nodes or ()),
+                onnx_source=source or "none",
+                time=None if ms is None or ms != ms else LayerTime(average_ms=ms),
+            )
+        )
+    detailed = any(layer.type is not None for layer in layers)
+    engine = Engine(source=build, origin="layer_json", detailed=detailed, layers=tuple(layers))
+    return engine, precisions
+
+
+def _dims(text: str | None) -> tuple[int, ...] | None:
+    try:
+        return tuple(int(d) for d in text.split("x")) if text else None
+    except ValueError:
+        return None
+
+
+def _by_layer(wh: Any, ids: list[str], names: list[str]) -> pd.DataFrame:
+    import pandas as pd
+
+    from trtlog.diff.align import compare_engines
+
+    reference, ref_precisions = _engine_of(wh, ids[0])
+    rows: list[dict[str, Any]] = [{"layer": x.name, "type": x.type} for x in reference.layers]
+    for row, layer, precision in zip(rows, reference.layers, ref_precisions, strict=True):
+        _put(row, names[0], layer, precision, "ref", 1.0, ())
+    for build, label in zip(ids[1:], names[1:], strict=True):
+        other, precisions = _engine_of(wh, build)
+        for s in compare_engines(reference, other).steps:
+            if s.index_b is None:
+                continue
+            layer = other.layers[s.index_b]
+            if s.index_a is not None and f"{label}_layer" not in rows[s.index_a]:
+                row = rows[s.index_a]
+            else:  # one-sided in this build, or a second piece of a layer it split
+                row = {"layer": None, "type": layer.type}
+                rows.append(row)
+            _put(row, label, layer, precisions[s.index_b], s.match, s.confidence, s.reasons)
+    out = pd.DataFrame.from_records(rows)
+    columns = ["layer", "type"]
+    for label in names:
+        columns += [f"{label}_{c}" for c in _LAYER_FIELDS]
+    out = out.reindex(columns=columns)
+    out["builds"] = sum(out[f"{n}_layer"].notna().astype(int) for n in names)
+    return out
+
+
+_LAYER_FIELDS = ("layer", "layer_index", "precision", "time_ms", "match", "confidence", "reasons")
+
+
+def _put(
+    row: dict[str, Any],
+    label: str,
+    layer: Any,
+    precision: str | None,
+    match: str | None,
+    confidence: float | None,
+    reasons: tuple[str, ...],
+) -> None:
+    row[f"{label}_layer"] = layer.name
+    row[f"{label}_layer_index"] = layer.index
+    row[f"{label}_precision"] = precision
+    row[f"{label}_time_ms"] = layer.time.average_ms if layer.time is not None else None
+    row[f"{label}_match"] = match
+    row[f"{label}_confidence"] = confidence
+    row[f"{label}_reasons"] = "; ".join(reasons) or None
 
 
 def _mates(part: pd.DataFrame) -> dict[str, frozenset[str]]:

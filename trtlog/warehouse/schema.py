@@ -110,6 +110,8 @@ _BUILDS: list[tuple[str, pa.DataType]] = [
     ("latency_median_ms", pa.float64()),
     ("gpu_compute_median_ms", pa.float64()),
     ("engine_time_ms", pa.float64()),
+    ("engine_weights_bytes", pa.int64()),
+    ("engine_activation_bytes", pa.int64()),
     ("lines", pa.int64()),
     ("events", pa.int64()),
     ("event_lines", pa.int64()),

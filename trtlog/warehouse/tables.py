@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from trtlog._version import __version__
 from trtlog.diff.load import compare
+from trtlog.engine.footprint import footprint_columns
 from trtlog.findings.frame import findings_frame
 from trtlog.findings.models import Finding
 from trtlog.findings.registry import lint
@@ -351,6 +352,11 @@ def _engine_figures(row: dict[str, Any], engine: Engine | None, comparison: Any)
     row["reformats"] = counts.get("reformats")
     total = engine.total_ms
     row["engine_time_ms"] = total if total == total else None
+    weights, activations = footprint_columns(engine)  # the layers table's columns, summed
+    known_w = [w for w in weights if w is not None]
+    known_a = [a for a in activations if a is not None]
+    row["engine_weights_bytes"] = sum(known_w) if known_w else None
+    row["engine_activation_bytes"] = sum(known_a) if known_a else None
     row["notes"] = list(row["notes"] or []) + list(engine.notes)
 
 

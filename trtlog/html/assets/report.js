@@ -975,6 +975,33 @@
 
   // -- Layers --------------------------------------------------------------------------------
 
+  // bytes as KiB / MiB / GiB, three significant digits
+  const size = (b) => (b === null || b === undefined ? '' : b < 1024 ? b + ' B' : b < 1048576 ? num(b / 1024, 3) + ' KiB' : b < 1073741824 ? num(b / 1048576, 3) + ' MiB' : num(b / 1073741824, 3) + ' GiB');
+
+  // the footprint of the engine: weights and activations by layer type and precision
+  function footprintBlock(F) {
+    const box = h('div', { id: 'layers-footprint', class: 'footprint' }, h('h3', null, 'Footprint: weights ' + (F.weights === null ? 'unknown' : size(F.weights)) + ', activations written ' + (F.acts === null ? 'unknown' : size(F.acts))));
+    box.append(note('Sums over layers (a tensor counted at the layer that writes it, vectorized channels padded); not the device memory, which reuses activation buffers between layers.'));
+    const table = (title, rows, id) => {
+      const t = h('table', { class: 'grid', id: id });
+      t.append(h('thead', null, h('tr', null, [title, 'layers', 'weights', 'activations'].map((x) => h('th', null, x)))));
+      const b = h('tbody');
+      for (const r of rows.slice(0, 12)) b.append(h('tr', null, h('td', null, r[0]), h('td', { class: 'num' }, String(r[1])), h('td', { class: 'num' }, size(r[2])), h('td', { class: 'num' }, size(r[3]))));
+      t.append(b);
+      return t;
+    };
+    box.append(h('div', { class: 'charts' }, table('layer type', F.byType, 'footprint-by-type'), table('precision', F.byPrecision, 'footprint-by-precision')));
+    if (F.largest.length) {
+      const t = h('table', { class: 'grid', id: 'footprint-largest' });
+      t.append(h('thead', null, h('tr', null, ['#', 'layer', 'tensor', 'dims', 'type', 'size'].map((x) => h('th', null, x)))));
+      const b = h('tbody');
+      for (const r of F.largest) b.append(h('tr', null, h('td', { class: 'num' }, String(r[0])), h('td', null, r[1]), h('td', null, r[2]), h('td', null, r[3]), h('td', null, r[4] || ''), h('td', { class: 'num' }, size(r[5]))));
+      t.append(b);
+      box.append(h('p', null, h('b', null, 'Largest activations')), h('div', { class: 'scroll-x' }, t));
+    }
+    return box;
+  }
+
   const Layers = {
     render(host) {
       host.replaceChildren();
@@ -993,6 +1020,7 @@
       else parts.push('no profile: pass --profile (an --exportProfile JSON) or build with --dumpProfile to see times');
       host.append(note(parts.join('; ') + '.'));
       for (const n of L.notes) host.append(note('Note: ' + n));
+      if (L.footprint && (L.footprint.weights !== null || L.footprint.acts !== null)) host.append(footprintBlock(L.footprint));
       // why one build "has 2 layers" and another "has 89": each Myelin region, said once
       const regions = L.myelin.filter((g) => g.kernels.length);
       if (regions.length) {
@@ -1012,6 +1040,8 @@
           nodes: t.nodes[i],
           nodesText: t.nodes[i].map(str).join(', '),
           module: str(t.module[i]),
+          weights: t.weights[i],
+          acts: t.acts[i],
           ops: null,
         });
       }
@@ -1030,6 +1060,8 @@
           ms: g.ms,
           share: null,
           tactic: g.kernels.length + ' kernels',
+          weights: null,
+          acts: null,
           nodes: [],
           nodesText: g.nodes + ' ONNX nodes',
           module: '',
@@ -1060,6 +1092,8 @@
         { key: 'io', label: 'in \u2192 out', width: 'minmax(8em, 1fr)', value: (r) => r.io, text: (r) => r.io },
         { key: 'ms', label: 'ms', width: '6.5em', num: true, value: (r) => r.ms, text: (r) => (r.ms === null ? '' : num(r.ms)) },
         { key: 'share', label: '%', width: '5em', num: true, value: (r) => r.share, text: (r) => (r.share === null ? '' : num(r.share, 3)) },
+        { key: 'weights', label: 'weights', width: '6.5em', num: true, value: (r) => r.weights, text: (r) => size(r.weights) },
+        { key: 'acts', label: 'activations', width: '7em', num: true, value: (r) => r.acts, text: (r) => size(r.acts) },
         { key: 'tactic', label: 'tactic / kernel', width: 'minmax(8em, 1.5fr)', value: (r) => r.tactic, text: (r) => r.tactic },
         { key: 'nodes', label: 'ONNX nodes', width: 'minmax(8em, 1.5fr)', value: (r) => r.nodesText, text: (r) => (r.children ? r.nodesText : r.nodes.length ? r.nodes.length + ': ' + r.nodesText : ''), title: (r) => r.nodesText },
         { key: 'module', label: 'module', width: 'minmax(7em, 1.2fr)', value: (r) => r.module, text: (r) => r.module, placeholder: '/a/b or /a/*' },
@@ -1320,14 +1354,51 @@
       const [ta, tb, dt] = C.total;
       if (ta !== null || tb !== null) head.append(h('p', null, 'Layer time per inference: A ' + ms(ta) + ', B ' + ms(tb) + (dt !== null ? ' (' + signed(dt) + (ta ? ', ' + (dt > 0 ? '+' : '') + num((100 * dt) / ta, 3) + '%' : '') + ')' : '')));
       else head.append(note('No layer times on either side: pass --profile and --reference-profile (or builds with --dumpProfile) for the time columns.'));
+      const [paired, possible] = C.alignment;
+      const ways = Object.entries(C.matches).map(([k, n]) => k + ' ' + n).join(', ');
+      if (C.aligned && !C.failed && ways) head.append(h('p', { id: 'cmp-matched' }, paired + ' of ' + possible + ' computing layers found a counterpart; pairs matched by ' + ways + ' (name: shared ONNX nodes; structure: the same kind of op whose neighbours pair; shape: the same kind of op and shape at about the same place).'));
       for (const n of C.notes) head.append(note('Note: ' + n));
       host.append(head);
-      this.groups(host, C);
-      this.changes(host, C);
-      this.modules(host, C);
-      this.rows(host, C);
-      this.onnx(host, C);
+      if (C.failed) {
+        host.append(h('div', { id: 'cmp-failed', class: 'status failed' }, h('strong', null, 'Alignment failed: '), paired + ' of ' + possible + ' computing layers found a counterpart by name, structure or shape. These two engines do not look like builds of one model, so no per-layer deltas, precision or tactic changes are shown; the totals below still compare.'));
+      }
+      this.totals(host, C);
+      if (!C.failed) {
+        this.groups(host, C);
+        this.changes(host, C);
+        this.modules(host, C);
+      }
+      if (C.aligned) this.rows(host, C);
+      // per ONNX node needs names both sides share: not so when structure paired the layers
+      if (!C.failed && (C.matches.name || 0) > 0) this.onnx(host, C);
       this.passes(host, C);
+    },
+    totals(host, C) {
+      const box = h('div', { id: 'cmp-totals', class: 'charts' });
+      if (C.totals.length) {
+        const t = h('table', { class: 'grid', id: 'cmp-run-totals' });
+        t.append(h('thead', null, h('tr', null, ['run and build', 'A', 'B', 'B / A'].map((x) => h('th', null, x)))));
+        const b = h('tbody');
+        for (const [metric, unit, a, bv, better] of C.totals) {
+          const ratio = a !== null && bv !== null && a !== 0 ? bv / a : null;
+          const good = ratio === null || ratio === 1 ? '' : (ratio > 1) === (better === 'higher') ? 'better' : 'worse';
+          const fmt = (v) => (v === null ? '–' : unit === 'bytes' ? size(v) : num(v) + ' ' + unit);
+          b.append(h('tr', null, h('td', null, metric), h('td', { class: 'num' }, fmt(a)), h('td', { class: 'num' }, fmt(bv)), h('td', { class: 'num ' + good }, ratio === null ? '' : num(ratio, 3) + '×')));
+        }
+        t.append(b);
+        box.append(t);
+      }
+      const table = (title, rows, id) => {
+        const t = h('table', { class: 'grid', id: id });
+        t.append(h('thead', null, h('tr', null, [title, 'layers A', 'layers B', 'A ms', 'B ms'].map((x) => h('th', null, x)))));
+        const b = h('tbody');
+        for (const r of rows.slice(0, 15)) b.append(h('tr', null, h('td', null, r[0]), h('td', { class: 'num' }, String(r[1])), h('td', { class: 'num' }, String(r[2])), h('td', { class: 'num' }, r[3] === null ? '–' : num(r[3])), h('td', { class: 'num' }, r[4] === null ? '–' : num(r[4]))));
+        t.append(b);
+        return t;
+      };
+      if (C.byPrecision.length) box.append(table('precision', C.byPrecision, 'cmp-by-precision'));
+      if (C.byType.length) box.append(table('layer type', C.byType, 'cmp-by-type'));
+      if (box.childNodes.length) host.append(h('h3', null, 'Totals: run and build, time by precision and layer type'), box);
     },
     groups(host, C) {
       const box = h('div', { id: 'cmp-groups', class: 'groups' }, h('h3', null, 'Node groups fused differently (' + C.groups.length + ')'));
@@ -1372,9 +1443,10 @@
       host.append(box);
     },
     modules(host, C) {
-      if (!C.modules.length) return;
+      // a delta chart needs times: layer counts per module are no "slower in B"
+      if (C.modules.length < 2 || !C.modules.some((m) => m[5] !== null)) return;
       host.append(h('h3', null, 'Time per module (depth ' + C.moduleDepth + '), biggest change first'));
-      const rows = C.modules.slice(0, 30).map((m) => ({ label: m[0], value: m[5] === null ? m[2] - m[1] : m[5], text: m[5] === null ? m[1] + ' \u2192 ' + m[2] + ' layers' : ms(m[3]) + ' \u2192 ' + ms(m[4]) + ' (' + signed(m[5]) + ')', cls: (m[5] === null ? m[2] - m[1] : m[5]) > 0 ? 'worse' : 'better', href: '#cmp-module=' + encodeURIComponent(m[0]), title: m[0] + ': A ' + m[1] + ' layers ' + ms(m[3]) + ', B ' + m[2] + ' layers ' + ms(m[4]) }));
+      const rows = C.modules.filter((m) => m[5] !== null).slice(0, 30).map((m) => ({ label: m[0], value: m[5], text: ms(m[3]) + ' \u2192 ' + ms(m[4]) + ' (' + signed(m[5]) + ')', cls: m[5] > 0 ? 'worse' : 'better', href: '#cmp-module=' + encodeURIComponent(m[0]), title: m[0] + ': A ' + m[1] + ' layers ' + ms(m[3]) + ', B ' + m[2] + ' layers ' + ms(m[4]) }));
       host.append(barChart(rows, { title: 'B minus A per module (red: slower in B)', labelWidth: 260, width: 720, cls: 'modules-delta' }));
     },
     rows(host, C) {
@@ -1398,6 +1470,12 @@
         msA: R.msA[k],
         msB: R.msB[k],
         delta: R.delta[k],
+        kernelA: str(R.kernelA[k]),
+        kernelB: str(R.kernelB[k]),
+        match: str(R.match[k]),
+        conf: R.conf[k],
+        // the fusion and precision a pair changed first: what an FP16-vs-INT8 reader looks for
+        why: str(R.reasons[k]) ? str(R.reasons[k]).split('; ').map((x, i) => [/^(fusion|precision) /.test(x) ? 0 : 1, i, x]).sort((x, y) => x[0] - y[0] || x[1] - y[1]).map((x) => x[2]).join('; ') : str(R.why[k]),
         cls: 'm' + MARK[R.marker[k]],
       }));
       this.rowsAll = rows;
@@ -1418,7 +1496,9 @@
         { key: 'msA', label: 'A ms', width: '6em', num: true, value: (r) => r.msA, text: (r) => (r.msA === null ? '' : num(r.msA)) },
         { key: 'msB', label: 'B ms', width: '6em', num: true, value: (r) => r.msB, text: (r) => (r.msB === null ? '' : num(r.msB)) },
         { key: 'delta', label: '\u0394 ms', width: '6.5em', num: true, value: (r) => r.delta, text: (r) => (r.delta === null ? '' : (r.delta > 0 ? '+' : '') + num(r.delta)) },
-        { key: 'reasons', label: 'why', width: 'minmax(8em, 2fr)', value: (r) => r.reasons, text: (r) => r.reasons },
+        { key: 'kernels', label: 'kernel A \u2192 B', width: 'minmax(8em, 1.5fr)', value: (r) => r.kernelA + ' ' + r.kernelB, text: (r) => (r.kernelA && r.kernelA === r.kernelB ? 'same kernel' : r.kernelA || r.kernelB ? (r.kernelA || '\u2013') + ' \u2192 ' + (r.kernelB || '\u2013') : ''), title: (r) => 'A: ' + (r.kernelA || '\u2013') + '\nB: ' + (r.kernelB || '\u2013') },
+        { key: 'match', label: 'matched by', width: '8.5em', value: (r) => r.match, text: (r) => (r.match ? r.match + (r.conf === null ? '' : ' ' + num(r.conf, 2)) : ''), title: (r) => (r.match ? 'matched by ' + r.match + ', confidence ' + num(r.conf, 2) : '') },
+        { key: 'reasons', label: 'why', width: 'minmax(12em, 3fr)', value: (r) => r.why, text: (r) => r.why, title: (r) => r.why + (r.kernelA || r.kernelB ? '\nA kernel: ' + (r.kernelA || '\u2013') + '\nB kernel: ' + (r.kernelB || '\u2013') : '') },
         { key: 'group', label: 'group', width: '4.5em', num: true, value: (r) => r.group, text: (r) => (r.group === null ? '' : h('a', { href: '#cmp-group-' + r.group }, String(r.group))) },
         { key: 'modules', label: 'module', width: 'minmax(7em, 1fr)', value: (r) => r.modules, text: (r) => r.module },
       ];

@@ -1,0 +1,152 @@
+"""An engine's footprint: the bytes of each layer's weights and of the activations it writes.
+
+Part of the engine package (pydantic only; the frames add these columns to ``layers_frame``
+and group them in ``footprint_frame``). Read from the layer JSON (or a log's detailed dump):
+
+- **weights**: every parameter written as ``{"Type": ..., "Count": ...}`` (``Weights``,
+  ``Bias``, a ``ConvActPool``'s ``ConvWeights``...), ``Count`` elements of ``Type``;
+- **activations**: each output tensor, its dimensions times its element size, the vectorized
+  channel axis padded to the vector width as TensorRT stores it (3 channels in ``chw32``
+  take 32). A tensor is counted once, at the layer that writes it.
+
+The totals are sums over layers, not the engine's device memory: TensorRT reuses activation
+memory between layers (the log's ``activation memory`` line is that figure), and weights
+shared or folded into a kernel may be stored otherwise. A layer without ``{Type, Count}``
+parameters has 0 weight bytes when the engine is detailed, ``None`` in a names-only engine;
+a tensor with dynamic or unknown dimensions or type has no size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from trtlog.tensors import DTYPE_BITS, dtype_of
+
+if TYPE_CHECKING:
+    from trtlog.engine.model import Engine, EngineLayer
+    from trtlog.tensors import Tensor
+
+__all__ = [
+    "bytes_by_key",
+    "footprint_columns",
+    "largest_activations",
+    "layer_activation_bytes",
+    "layer_weights_bytes",
+    "tensor_bytes",
+    "weights_of",
+]
+
+
+def tensor_bytes(tensor: Tensor) -> int | None:
+    """The bytes a tensor takes: dims x element size, the vectorized axis padded.
+
+    Example:
+        >>> from trtlog.tensors import Tensor
+        >>> tensor_bytes(Tensor(name="t", dims=(1, 3, 4, 4), element_bits=8, vector=(1, 32)))
+        512
+        >>> tensor_bytes(Tensor(name="t", dims=(-1, 3), element_bits=16)) is None
+        True
+    """
+    dims = tensor.dims
+    bits = tensor.element_bits
+    if dims is None or not bits or any(d < 0 for d in dims):
+        return None
+    padded = list(dims)
+    if tensor.vector is not None:
+        axis, width = tensor.vector
+        if width > 0 and 0 <= axis < len(padded):  # a garbled format: no padding
+            padded[axis] = -(-padded[axis] // width) * width
+    return (math.prod(padded) * bits + 7) // 8
+
+
+def weights_of(parameters: dict[str, Any]) -> list[tuple[str, str | None, int, int | None]]:
+    """Each ``{"Type", "Count"}`` parameter: key, element type, count and bytes (if typed).
+
+    Example:
+        >>> weights_of({"Weights": {"Type": "Int8", "Count": 864},
+        ...             "Bias": {"Type": "Float", "Count": 32}, "Kernel": [3, 3]})
+        [('Weights', 'INT8', 864, 864), ('Bias', 'FP32', 32, 128)]
+    """
+    out: list[tuple[str, str | None, int, int | None]] = []
+    for key, value in parameters.items():
+        if not isinstance(value, dict) or "Count" not in value or "Type" not in value:
+            continue
+        count = value["Count"]
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            continue
+        word = value["Type"]
+        dtype = dtype_of(word) if isinstance(word, str) else None
+        size = None if dtype is None else (count * DTYPE_BITS[dtype] + 7) // 8
+        out.append((key, dtype, count, size))
+    return out
+
+
+def layer_weights_bytes(layer: EngineLayer, detailed: bool = True) -> int | None:
+    """The bytes of a layer's weights (0 for a detailed layer without any, else ``None``)."""
+    found = weights_of(layer.parameters) if layer.parameters else []
+    if not found:
+        return 0 if detailed and layer.type is not None else None
+    sizes = [size for _k, _t, _c, size in found]
+    return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
+
+
+def layer_activation_bytes(layer: EngineLayer) -> int | None:
+    """The bytes of the tensors a layer writes (``None`` when none has a known size)."""
+    sizes = [tensor_bytes(t) for t in layer.outputs]
+    known = [s for s in sizes if s is not None]
+    return sum(known) if known else None
+
+
+def footprint_columns(engine: Engine) -> tuple[list[int | None], list[int | None]]:
+    """Per layer, in order: its weights bytes and its activation bytes."""
+    detailed = engine.detailed
+    weights = [layer_weights_bytes(layer, detailed) for layer in engine.layers]
+    activations = [layer_activation_bytes(layer) for layer in engine.layers]
+    return weights, activations
+
+
+def bytes_by_key(
+    keys: Iterable[str | None],
+    weights: Iterable[int | None],
+    activations: Iterable[int | None],
+) -> list[tuple[str, int, int | None, int | None]]:
+    """Layers, weights bytes and activation bytes per key (a layer type, a precision).
+
+    A missing key is ``?``; a key's bytes are ``None`` when none of its layers has a size.
+    Sorted by weights plus activations, biggest first, then by key.
+
+    Example:
+        >>> bytes_by_key(["Conv", "Pool", "Conv"], [10, 0, 6], [40, 8, None])
+        [('Conv', 2, 16, 40), ('Pool', 1, 0, 8)]
+    """
+    found: dict[str, list[Any]] = {}
+    for key, w, a in zip(keys, weights, activations, strict=True):
+        name = "?" if key is None or key != key else str(key)
+        entry = found.setdefault(name, [0, None, None])
+        entry[0] += 1
+        if w is not None:
+            entry[1] = (entry[1] or 0) + w
+        if a is not None:
+            entry[2] = (entry[2] or 0) + a
+    rows = [(k, n, w, a) for k, (n, w, a) in found.items()]
+    rows.sort(key=lambda r: (-((r[2] or 0) + (r[3] or 0)), r[0]))
+    return rows
+
+
+def largest_activations(
+    engine: Engine, count: int = 10
+) -> list[tuple[int, str, str, tuple[int, ...] | None, str | None, int]]:
+    """The ``count`` largest tensors the layers write, biggest first (then in layer order).
+
+    Each: the layer's index and name, the tensor's name, dims, type and bytes.
+    """
+    found: list[tuple[int, str, str, tuple[int, ...] | None, str | None, int]] = []
+    for layer in engine.layers:
+        for t in layer.outputs:
+            size = tensor_bytes(t)
+            if size is not None:
+                found.append((layer.index, layer.name, t.name, t.dims, t.dtype, size))
+    found.sort(key=lambda r: (-r[5], r[0]))
+    return found[:count]
