@@ -1128,6 +1128,10 @@ def collect(
         data["layers"] = _layers(engine, s)
         step("modules")
         data["modules"] = _modules(engine, s)
+        step("engine graph")
+        from trtlog.html.engine_graph import engine_graph_section  # (it imports this module)
+
+        data["engineGraph"] = engine_graph_section(engine)  # its own block: see page.render
     else:
         data["layers"] = data["modules"] = None
         why = (
