@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         _json(plan)
     else:
-        _text(plan, args)
+        _text(plan, args, build.source.name)
     return 0
 
 
@@ -80,7 +80,7 @@ def _json(plan: object) -> None:
     sys.stdout.write(json.dumps(data, indent=1) + "\n")
 
 
-def _text(plan: object, args: argparse.Namespace) -> None:
+def _text(plan: object, args: argparse.Namespace, source: str) -> None:
     from trtlog._display import visible
     from trtlog.graph.bisect import BisectPlan
 
@@ -116,7 +116,7 @@ def _text(plan: object, args: argparse.Namespace) -> None:
         out(f"  {tool}:\n")
         for line in command.splitlines():
             out(f"    {line}\n")
-    base = _again(args)
+    base = _again(args, source)
     if step.first == step.last == step.high == step.low:
         out(
             f"Fusion {step.first} is the last one left: if breaking it restores the accuracy, "
@@ -129,9 +129,12 @@ def _text(plan: object, args: argparse.Namespace) -> None:
         out(f"If it does not:             {base} --fusions {nxt[0]}-{nxt[1]}\n")
 
 
-def _again(args: argparse.Namespace) -> str:
-    """The command line of the next step (this one without ``--fusions``)."""
-    words = ["trtlog", "bisect", args.file]
+def _again(args: argparse.Namespace, source: str) -> str:
+    """The command line of the next step (this one without ``--fusions``).
+
+    ``source``: the log's name (``<stdin>`` when read from standard input: save it first).
+    """
+    words: list[str] = []
     if args.layer:
         words += ["--layer", args.layer]
     elif args.node:
@@ -140,4 +143,5 @@ def _again(args: argparse.Namespace) -> str:
         words += ["--pass", args.pass_name]
     if args.run_number is not None:
         words += ["--run", str(args.run_number)]
-    return shlex.join(words)
+    log = source if source == "<stdin>" else shlex.quote(source)
+    return f"trtlog bisect {log} {shlex.join(words)}"

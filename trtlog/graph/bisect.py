@@ -40,7 +40,7 @@ from trtlog.names import split_name
 if TYPE_CHECKING:
     from trtlog.buildlog.model import Build
 
-__all__ = ["BisectPlan", "Boundary", "Fusion", "Step", "bisect_plan"]
+__all__ = ["BisectPlan", "Boundary", "Fusion", "Step", "bisect_plan", "bisect_plans"]
 
 Target = Literal["layer", "node", "pass"]
 
@@ -368,7 +368,41 @@ def bisect_plan(
     if len(given) != 1:
         raise ValueError("give exactly one of layer, node or pass_name")
     kind, name = given[0]
-    graph = build.merge_graph()
+    return _plan(_Context(build), kind, name, fusions)  # type: ignore[arg-type]
+
+
+def bisect_plans(build: Build, layers: Iterable[str]) -> list[BisectPlan]:
+    """:func:`bisect_plan` of each of ``layers`` (the log's tensor lines read once).
+
+    Raises:
+        KeyError: a layer the build does not have.
+    """
+    context = _Context(build)
+    return [_plan(context, "layer", name, None) for name in layers]
+
+
+class _Context:
+    """What every plan of a build reads: its merge graph, tensor lines and layer names."""
+
+    def __init__(self, build: Build) -> None:
+        self.build = build
+        self.graph = build.merge_graph()
+        data = self.graph.node_data()
+        self.tensors = _Tensors(build)
+        self.registered = {
+            data[a]["name"]: data[b]["name"]
+            for a, b, edge in self.graph.edges(data=True)
+            if edge["relation"] == "registered as"
+        }
+        self.model = _model_of(build)
+
+
+def _plan(
+    context: _Context, kind: Target, name: str, fusions: tuple[int, int] | None
+) -> BisectPlan:
+    """The plan of one region (see :func:`bisect_plan`)."""
+    build, graph = context.build, context.graph
+    tensors, registered = context.tensors, context.registered
     data = graph.node_data()
     if kind == "layer":
         if graph.find(name, ("engine_layer", "intermediate")) is None:
@@ -394,12 +428,6 @@ def bisect_plan(
             raise KeyError(
                 f"no fusion by pass {name!r}; passes that fused: {', '.join(passes) or 'none'}"
             )
-    tensors = _Tensors(build)
-    registered = {
-        data[a]["name"]: data[b]["name"]
-        for a, b, edge in graph.edges(data=True)
-        if edge["relation"] == "registered as"
-    }
     made: list[Fusion] = []
     boundary: tuple[Boundary, ...]
     why: str | None
@@ -427,12 +455,12 @@ def bisect_plan(
             )
         )
     plan = BisectPlan(
-        (kind, name),  # type: ignore[arg-type]
+        (kind, name),
         tuple(layers),
         made,
         [f.index for f in made if f.boundary],
         trt_version=build.trt_version,
-        model=_model_of(build),
+        model=context.model,
         precisions=build.options.precisions,
     )
     if any(f.boundary and f.boundary[0].tensor is None for f in made):

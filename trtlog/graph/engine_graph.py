@@ -327,7 +327,6 @@ class EngineGraph:
             "<defs><marker id='arrow' viewBox='0 0 8 8' refX='8' refY='4' markerWidth='7' "
             "markerHeight='7' orient='auto'><path d='M0,0 L8,4 L0,8 z' fill='#888'/></marker>"
             "</defs>",
-            f"<title>{_xml_text(self.engine.source)}</title>",
             '<g class="edges" fill="none" stroke="#999" stroke-width="1">',
         ]
         for e, points in zip(view.edges, layout.edges, strict=True):
@@ -338,8 +337,13 @@ class EngineGraph:
                 f"{_xml_text(edge.tensor + ': ' + edge.label)}</title></path>"
             )
             if edge.label and len(points) >= 2:
-                (x0, y0), (x1, y1) = points[0], points[1]
-                mx, my = (x0 + x1) / 2, (y0 + y1) / 2 + 4
+                # at the edge's middle: a bend point of a long edge, else its line's middle
+                if len(points) > 2:
+                    mx, my = points[len(points) // 2]
+                else:
+                    (x0, y0), (x1, y1) = points
+                    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+                my += 4
                 out.append(
                     f'<text x="{mx + 4:.1f}" y="{my:.1f}" font-size="8" fill="#666" '
                     f'stroke="none">{_xml_text(edge.label)}</text>'

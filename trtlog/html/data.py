@@ -1139,6 +1139,11 @@ def collect(
             "--profilingVerbosity=detailed, or pass the --exportLayerInfo JSON (--layers)"
         )
         available.update(layers=why, modules=why)
+    if scope is not None:
+        step("fusion bisection")
+        from trtlog.html.engine_graph import bisection_section
+
+        data["bisection"] = bisection_section(scope)  # the template shows it: page.render
     comparison = None
     if inputs.reference is not None:
         step("comparison")

@@ -1,4 +1,4 @@
-"""The report's engine graph section: the layer graph and its layouts, as the page's data.
+"""The report's engine graph and fusion bisection sections, as the page's data.
 
 Part of the report package. The graph is :func:`trtlog.graph.engine_graph.engine_graph` (a
 node per layer, an edge per tensor, Myelin kernels folded into their region) and its layouts
@@ -15,15 +15,23 @@ The data goes in its own ``<script type="application/json">`` block (``trtlog-en
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, Any
 
 from trtlog.html.data import num
 
 if TYPE_CHECKING:
+    from trtlog.buildlog.model import Build
     from trtlog.engine.model import Engine
     from trtlog.graph.engine_graph import EngineGraph, View
 
-__all__ = ["LAYOUT_BUDGET", "MAX_DRAWN", "engine_graph_section"]
+__all__ = [
+    "BISECT_LAYERS",
+    "LAYOUT_BUDGET",
+    "MAX_DRAWN",
+    "bisection_section",
+    "engine_graph_section",
+]
 
 #: A view of more nodes than this is not drawn whole: the page draws a layer's neighbourhood.
 MAX_DRAWN = 2500
@@ -108,3 +116,74 @@ def _size(graph: EngineGraph, opened: tuple[int, ...]) -> int:
     """How many nodes the view with ``opened`` regions shows (before laying it out)."""
     hidden = sum(len(r.members) for k, r in enumerate(graph.regions) if k not in opened)
     return len(graph.nodes) - hidden - len(opened)
+
+
+#: Layers whose fusions the report's bisection section lists (the ones with most of them).
+BISECT_LAYERS = 8
+#: Layers looked at for it: the engine layers of the most composed names.
+_BISECT_CANDIDATES = 40
+
+
+def bisection_section(build: Build) -> dict[str, Any] | None:
+    """The report's fusion bisection section: the layers of the most breakable fusions.
+
+    For each, its fusions (pass, line, parts, the tensor that breaks it) and the first
+    halving step with its commands (:func:`trtlog.graph.bisect.bisect_plans`); the section
+    says how to go on with ``trtlog bisect``. ``None`` without an engine's layers or without
+    a fusion a marked tensor can break.
+    """
+    from trtlog.graph.bisect import bisect_plans
+    from trtlog.names import split_name
+
+    engine = build.engine
+    if engine is None:
+        return None
+    index = {layer.name: i for i, layer in enumerate(engine.layers)}
+    # the layers that joined the most parts are where fusions are (a name per part)
+    ranked = sorted(index, key=lambda n: (-len(split_name(n).members()), index[n]))
+    graph = build.merge_graph()
+    known = [
+        n
+        for n in ranked[:_BISECT_CANDIDATES]
+        if graph.find(n, ("engine_layer", "intermediate")) is not None
+    ]
+    plans = [p for p in bisect_plans(build, known) if p.breakable]
+    plans.sort(key=lambda p: (-len(p.breakable), index[p.target[1]]))
+    if not plans:
+        return None
+    source = build.source.name
+    out = []
+    for plan in plans[:BISECT_LAYERS]:
+        name = plan.target[1]
+        step = plan.steps[0]
+        out.append(
+            {
+                "name": name,
+                "index": index[name],
+                "fusions": [
+                    {
+                        "index": f.index,
+                        "pass": f.pass_name,
+                        "line": f.line,
+                        "parts": list(f.parts),
+                        "tensor": f.boundary[0].tensor if f.boundary else None,
+                        "layer": f.boundary[0].layer if f.boundary else None,
+                        "tensorLine": f.boundary[0].line if f.boundary else 0,
+                        "why": f.why,
+                    }
+                    for f in plan.fusions
+                    if f.boundary or f.evidence == "log"
+                ],
+                "step": {
+                    "first": step.first,
+                    "last": step.last,
+                    "low": step.low,
+                    "high": step.high,
+                    "commands": [list(c) for c in step.commands],
+                },
+                "command": shlex.join(["trtlog", "bisect", source, "--layer", name]),
+                "notes": list(plan.notes),
+            }
+        )
+    version = ".".join(map(str, build.trt_version)) if build.trt_version else None
+    return {"layers": out, "version": version, "more": max(0, len(plans) - BISECT_LAYERS)}

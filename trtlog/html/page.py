@@ -401,8 +401,8 @@ def render(
             ``None`` without a log.
     """
     # the engine graph's data goes in its own block, read by its own script
-    engine_graph = data.get("engineGraph")
-    data = {k: v for k, v in data.items() if k != "engineGraph"}
+    engine_graph, bisection = data.get("engineGraph"), data.get("bisection")
+    data = {k: v for k, v in data.items() if k not in ("engineGraph", "bisection")}
     data = {**data, "log": log.meta() if log is not None else None}
     payload, encoding = data_payload(data)
     graph_payload, graph_encoding = data_payload(graph) if graph is not None else ("", "json")
@@ -442,6 +442,7 @@ def render(
             graph_encoding=graph_encoding,
             engine_graph=egraph_payload,
             engine_graph_encoding=egraph_encoding,
+            bisection=bisection,
             log_text=log.text if log is not None else "",
             log_codes=log.codes if log is not None else "",
         )

@@ -260,7 +260,10 @@
         const text = D.edges.tensor[e] + (D.edges.label[e] ? ': ' + D.edges.label[e] : '');
         edgesG.append(s('path', { d, class: 'gedge', 'data-edge': e, 'data-from': a, 'data-to': b, 'marker-end': 'url(#graph-arrow)' }, s('title', { text })));
         if (labels && D.edges.label[e] && p.length >= 4) {
-          edgesG.append(s('text', { class: 'gedge-label', x: (p[0] + p[2]) / 2 + 4, y: (p[1] + p[3]) / 2 + 4, text: D.edges.label[e] }));
+          // at the edge's middle: a bend point of a long edge, else the middle of its line
+          const n = p.length / 2;
+          const at = n > 2 ? [p[2 * Math.floor(n / 2)], p[2 * Math.floor(n / 2) + 1]] : [(p[0] + p[2]) / 2, (p[1] + p[3]) / 2];
+          edgesG.append(s('text', { class: 'gedge-label', x: at[0] + 4, y: at[1] + 4, text: D.edges.label[e] }));
         }
       });
       const nodesG = s('g', { class: 'graph-nodes' });
@@ -275,10 +278,13 @@
         if (kind === 'region') tip.push('Myelin region of ' + D.regions[this.regionOf(i)].members.length + ' kernels (double-click to open)');
         for (const t of [N.type[i], N.precision[i]]) if (t) tip.push(t);
         if (N.ms[i] !== null) tip.push(fmtMs(N.ms[i]));
+        // (each line made visible on its own: the line breaks are the tooltip's)
+        const title = s('title');
+        title.textContent = tip.map(visible).join('\n');
         const g = s(
           'g',
           { class: 'gnode ' + kind, 'data-node': i, transform: 'translate(' + x + ',' + y + ')' },
-          s('title', { text: tip.join('\n') }),
+          title,
           s('rect', { x: -w / 2, y: -NODE_H / 2, width: w, height: NODE_H, rx: kind === 'input' || kind === 'output' ? 13 : 4 }),
           s('text', { 'text-anchor': 'middle', y: 4, text: clip(label) })
         );
@@ -494,15 +500,18 @@
   };
 
   function navLink() {
-    // the section's link in the navigation bar, after the layers'
+    // the sections' links in the navigation bar, after the layers'
     const layers = doc.querySelector('#nav a[href="#layers"]');
     if (!layers || doc.querySelector('#nav a[href="#graph"]')) return;
-    const a = h('a', { href: '#graph', 'data-section': 'graph' }, 'Engine graph');
-    if (!doc.getElementById('graph-body')) {
-      a.className = 'no-data';
-      a.title = 'no data: needs the engine\u2019s layers';
-    }
-    layers.after(a);
+    const link = (id, label, why) => {
+      const a = h('a', { href: '#' + id, 'data-section': id }, label);
+      if (!doc.getElementById(id + '-body')) {
+        a.className = 'no-data';
+        a.title = 'no data: ' + why;
+      }
+      return a;
+    };
+    layers.after(link('graph', 'Engine graph', 'needs the engine\u2019s layers'), link('bisect', 'Fusion bisection', 'needs a --verbose build log with fusions'));
   }
 
   async function start() {
