@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 from trtlog._display import visible
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from trtlog.engine.model import Engine
+    from trtlog.tensors import Tensor
 
 __all__ = [
     "ColourBy",
@@ -58,8 +59,7 @@ CHAR_WIDTH = 6.6
 LABEL_CHARS = 28
 
 
-@dataclass(frozen=True)
-class GraphNode:
+class GraphNode(NamedTuple):
     """A node of the engine graph.
 
     Attributes:
@@ -83,8 +83,7 @@ class GraphNode:
     region: int | None = None
 
 
-@dataclass(frozen=True)
-class TensorEdge:
+class TensorEdge(NamedTuple):
     """A tensor from the node that writes it to one that reads it.
 
     Attributes:
@@ -496,7 +495,12 @@ def engine_graph(engine: Engine) -> EngineGraph:
     for i, graph in enumerate(graphs):
         if graph is not None:
             members.setdefault(graph, []).append(i)
-    labels = {g.graph: g.region for g in group_values(engine) if g.graph is not None}
+    # (the labels are read only when there is a region to label)
+    labels = (
+        {g.graph: g.region for g in group_values(engine) if g.graph is not None}
+        if any(len(kernels) > 1 for kernels in members.values())
+        else {}
+    )
     regions: list[Region] = []
     for graph, kernels in sorted(members.items()):
         if len(kernels) < 2:
@@ -517,7 +521,7 @@ def engine_graph(engine: Engine) -> EngineGraph:
             )
         )
         for i in kernels:
-            nodes[i] = GraphNode(**{**nodes[i].__dict__, "region": len(regions) - 1})
+            nodes[i] = nodes[i]._replace(region=len(regions) - 1)
     edges = _tensor_edges(engine, nodes)
     return EngineGraph(engine, nodes, edges, regions, count)
 
@@ -549,38 +553,43 @@ def _tensor_edges(engine: Engine, nodes: list[GraphNode]) -> list[TensorEdge]:
             nodes.append(GraphNode(kind, name))
         return found
 
+    # a tensor's edge values, made once per tensor object (a loader reuses the object a
+    # tensor's writer and readers share)
+    made: dict[int, tuple[str, str, str | None, str | None]] = {}
+
+    def values(tensor: Tensor) -> tuple[str, str, str | None, str | None]:
+        found = made.get(id(tensor))
+        if found is None:
+            d = tensor.__dict__
+            found = made[id(tensor)] = (
+                d["name"],
+                dims_text(d["dims"]),
+                d["dtype"],
+                d["layout"] or d["format"],
+            )
+        return found
+
+    append = edges.append
     for i, layer in enumerate(engine.layers):
         for tensor in layer.inputs:
-            source = writer.get(tensor.name)
-            read.add(tensor.name)
+            name, dims, dtype, fmt = values(tensor)
+            source = writer.get(name)
+            read.add(name)
             if source is None:
-                source = io_node("input", tensor.name)
-            edges.append(_edge(source, i, tensor))
+                source = io_node("input", name)
+            append(TensorEdge(source, i, name, dims, dtype, fmt))
         for tensor in layer.outputs:
             writer[tensor.name] = i
     bindings = set(engine.bindings) | {t.name for t in engine.io_tensors}
     for i, layer in enumerate(engine.layers):
         for tensor in layer.outputs:
-            if writer.get(tensor.name) != i:
+            name, dims, dtype, fmt = values(tensor)
+            if writer.get(name) != i:
                 continue
             # a network output: a tensor nobody reads, or one the engine binds
-            if tensor.name not in read or tensor.name in bindings:
-                edges.append(_edge(i, io_node("output", tensor.name), tensor))
+            if name not in read or name in bindings:
+                append(TensorEdge(i, io_node("output", name), name, dims, dtype, fmt))
     return edges
-
-
-def _edge(source: int, target: int, tensor: object) -> TensorEdge:
-    from trtlog.tensors import Tensor
-
-    assert isinstance(tensor, Tensor)
-    return TensorEdge(
-        source,
-        target,
-        tensor.name,
-        dims_text(tensor.dims),
-        tensor.dtype,
-        tensor.layout or tensor.format,
-    )
 
 
 #: The file types :func:`write_engine_graph` writes.
