@@ -94,6 +94,9 @@ def test_a_names_only_export_has_nodes_and_no_edges() -> None:
     engine = trtlog.load_engine(NAMES_ONLY)
     graph = engine_graph(engine)
     assert graph.layer_count == len(engine.layers) and not graph.edges
+    # drawn in execution order, one under the other
+    view = graph.view()
+    assert view.layout.ranks == list(range(len(engine.layers))) and view.layout.edges == []
 
 
 def test_layout_ranks_go_down_and_rows_do_not_overlap() -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from itertools import pairwise
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
@@ -212,7 +213,13 @@ class EngineGraph:
             ends.append((a, b))
             pairs.append((at[a], at[b]))
         widths = [node_width(self.nodes[i].label) for i in shown]
-        return View(shown, edges, ends, layered_layout(widths, pairs))
+        if self.edges:
+            return View(shown, edges, ends, layered_layout(widths, pairs))
+        # a names-only export says nothing of tensors: its layers are laid out in execution
+        # order, one under the other (the order's edges are not drawn)
+        order = list(pairwise(range(len(shown))))
+        placed = layered_layout(widths, order)
+        return View(shown, edges, ends, placed._replace(edges=[]))
 
     def _order_key(self, i: int) -> tuple[int, int]:
         node = self.nodes[i]
