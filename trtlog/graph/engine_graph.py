@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from itertools import pairwise
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
