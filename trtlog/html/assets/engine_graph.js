@@ -5,7 +5,9 @@
  * trtlog's own (trtlog.graph.layout), made when the report was, so nothing is laid out here
  * except the neighbourhood of a layer in a view too big to draw whole (by the vendored dagre).
  * Names reach the DOM only through textContent and attribute values. A layer links to its
- * row in the layers table through the page's own router (#layer-N).
+ * row in the layers table through the page's own router (#layer-N). The page sets
+ * data-graph-ready (and data-graph-ready-ms) on <html> once the graph is drawn and painted;
+ * window.trtlogEngineGraph is the section's state, for bench/report.py and the console.
  */
 (function () {
   'use strict';
