@@ -45,6 +45,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -205,11 +206,11 @@ def fresh(case: Case, page: Path, repeat: int) -> tuple[float, float]:
     return min(walls), min(cpus)
 
 
-def open_in_browser(page: Path) -> tuple[float, float] | None:
-    """The load event and the page's ready mark (ms after navigation start), or None."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+def chromium() -> object | None:
+    """Headless Chromium through Selenium (its profile folder in ``driver.trtlog_profile``)."""
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = shutil.which("chromedriver")
-    if chromium is None or driver_path is None:
+    if binary is None or driver_path is None:
         print("(d) no chromium/chromedriver: the page was not opened")
         return None
     try:
@@ -219,7 +220,7 @@ def open_in_browser(page: Path) -> tuple[float, float] | None:
         print("(d) selenium is not installed: the page was not opened")
         return None
     options = webdriver.ChromeOptions()
-    options.binary_location = chromium
+    options.binary_location = binary
     profile = tempfile.mkdtemp(prefix="trtlog-bench-chromium-")
     for flag in (
         "--headless",
@@ -236,25 +237,143 @@ def open_in_browser(page: Path) -> tuple[float, float] | None:
     ):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.trtlog_profile = profile  # type: ignore[attr-defined]
+    driver.set_page_load_timeout(120)
+    return driver
+
+
+def close(driver: object) -> None:
+    driver.quit()  # type: ignore[attr-defined]
+    shutil.rmtree(driver.trtlog_profile, ignore_errors=True)  # type: ignore[attr-defined]
+
+
+def wait_for(driver: object, mark: str, timeout: float = 120.0) -> str:
+    """Wait until ``document.documentElement.dataset[mark]`` is set; its value."""
+    deadline = time.monotonic() + timeout
+    script = f"return document.documentElement.dataset.{mark}"
+    while not (value := driver.execute_script(script)):  # type: ignore[attr-defined]
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page never set {mark}")
+        time.sleep(0.02)
+    return str(value)
+
+
+def open_in_browser(page: Path) -> tuple[float, float] | None:
+    """The load event and the page's ready mark (ms after navigation start), or None."""
+    driver: Any = chromium()
+    if driver is None:
+        return None
     try:
-        driver.set_page_load_timeout(120)
         driver.get(page.as_uri())
-        deadline = time.monotonic() + 120
-        while not driver.execute_script("return document.documentElement.dataset.ready"):
-            if time.monotonic() > deadline:
-                raise TimeoutError("the page never became ready")
-            time.sleep(0.05)
+        state = wait_for(driver, "ready")
         loaded = driver.execute_script(
             "return performance.getEntriesByType('navigation')[0].loadEventEnd"
         )
         ready = float(str(driver.execute_script("return document.documentElement.dataset.readyMs")))
-        state = driver.execute_script("return document.documentElement.dataset.ready")
         if state != "1":
             raise RuntimeError(f"the page failed: {state}")
         return float(loaded), ready
     finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+        close(driver)
+
+
+#: Opens the largest region of the engine graph (all but one of the 1,309 layers drawn) and
+#: returns the milliseconds it took, as the page does on a double-click, painted.
+_OPEN_LARGEST = """
+const done = arguments[arguments.length - 1];
+const graph = window.trtlogEngineGraph;
+let k = -1;
+graph.D.regions.forEach((r, i) => {
+  if (k < 0 || r.members.length > graph.D.regions[k].members.length) k = i;
+});
+const node = document.querySelector('#graph-svg g.gnode[data-node="' + graph.D.regions[k].node + '"]');
+const t = performance.now();
+node.dispatchEvent(new MouseEvent('dblclick', {bubbles: true}));
+requestAnimationFrame(() => setTimeout(() => done([performance.now() - t,
+  document.querySelectorAll('#graph-svg g.gnode').length]), 0));
+"""
+
+
+def largest_layer_json() -> Path | None:
+    """The corpus's layer JSON with the most layers (the 1,309-layer engine), if any."""
+    best: tuple[int, Path] | None = None
+    for path in sorted(CORPUS.rglob("*layers-detailed*.json")):
+        try:
+            count = len(trtlog.load_engine(path).layers)
+        except trtlog.InputError:
+            continue
+        if best is None or count > best[0]:
+            best = (count, path)
+    return best[1] if best else None
+
+
+def engine_graph(folder: Path, generated: Path | None) -> None:
+    """(e) The engine graph section: time to usable in headless Chromium.
+
+    For the corpus's largest detailed layer JSON (with its profile when the corpus has one):
+    the report's engine graph step (its layouts, in Python), then the page opened fresh
+    (navigation start to the graph drawn and painted, Myelin regions folded), then its
+    largest region opened (every layer but the other regions' drawn). For the generated page
+    (past the drawing limit), the time to its neighbourhood drawing.
+    """
+    found = largest_layer_json()
+    if found is None:
+        print("(e) no layer JSON in the corpus: the engine graph was not timed")
+        return
+    profile = Path(str(found).replace("_layers-detailed.json", "_profile.json"))
+    engine = trtlog.load_engine(found, profile=profile if profile.exists() else None)
+    # (the engine given loaded: the figures are the report's own)
+    steps = Steps()
+    walls = []
+    for _ in range(3):
+        steps = Steps()
+        start = time.perf_counter()
+        page = trtlog.report(engine, progress=steps)
+        walls.append(time.perf_counter() - start)
+    target = folder / "engine-graph.html"
+    page.write(target)
+    print(
+        f"\n(e) engine graph of {found.name} ({len(engine.layers):,} layers; load {load()}):"
+        f" report {statistics.median(walls):.3f} s, of which the engine graph's layouts "
+        f"{steps.seconds.get('engine graph', 0.0):.3f} s"
+    )
+    driver: Any = chromium()
+    if driver is None:
+        return
+    try:
+        usable, opened = [], []
+        for _ in range(3):
+            driver.get(target.as_uri())
+            if wait_for(driver, "graphReady") != "1":
+                raise RuntimeError("the engine graph failed")
+            usable.append(
+                float(driver.execute_script("return document.documentElement.dataset.graphReadyMs"))
+            )
+            ms, drawn = driver.execute_async_script(_OPEN_LARGEST)
+            opened.append(float(ms))
+        print(
+            f"  headless Chromium, navigation start to the graph drawn (regions folded): "
+            f"{statistics.median(usable) / 1000:.2f} s (best of 3: {min(usable) / 1000:.2f} s)"
+        )
+        print(
+            f"  its largest region opened ({drawn:,} nodes drawn): "
+            f"{statistics.median(opened) / 1000:.2f} s more (target: usable < 3 s)"
+        )
+        if generated is not None:
+            driver.get(generated.as_uri())
+            wait_for(driver, "graphReady")
+            ms = float(
+                driver.execute_script("return document.documentElement.dataset.graphReadyMs")
+            )
+            shown = driver.execute_script(
+                "return document.querySelectorAll('#graph-svg g.gnode').length"
+            )
+            print(
+                f"  the generated engine (past the drawing limit: a neighbourhood of "
+                f"{shown} nodes drawn): {ms / 1000:.2f} s after navigation start"
+            )
+    finally:
+        close(driver)
 
 
 def main() -> int:
@@ -268,7 +387,17 @@ def main() -> int:
     ap.add_argument("--no-browser", action="store_true", help="do not open the page")
     ap.add_argument("--no-generated", action="store_true", help="real logs only")
     ap.add_argument("--folder", type=Path, help="keep (and reuse) the inputs made here")
+    ap.add_argument(
+        "--engine-graph-only", action="store_true", help="only (e): the engine graph's timing"
+    )
     args = ap.parse_args()
+    if args.engine_graph_only:
+        folder = args.folder or Path(tempfile.mkdtemp(prefix="trtlog-bench-report-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        engine_graph(folder, None)
+        if args.folder is None:
+            shutil.rmtree(folder)
+        return 0
 
     folder = args.folder or Path(tempfile.mkdtemp(prefix="trtlog-bench-report-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -333,6 +462,8 @@ def main() -> int:
                 f"(d) headless Chromium, the generated page: load event {loaded / 1000:.2f} s, "
                 f"every section filled {ready / 1000:.2f} s"
             )
+    if not args.no_browser:
+        engine_graph(folder, page_path if generated_page is not None else None)
     if args.folder is None:
         shutil.rmtree(folder)
     return 0

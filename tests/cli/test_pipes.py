@@ -60,6 +60,8 @@ CASES: list[tuple[str, Path, str | None]] = [
     ("explain {in}", LOG, None),
     ("explain {in} --format json", LOG, None),
     ("graph {in} -o {out}", LOG, "graph.json"),
+    ("graph --engine {in} -o {out}", LAYERS, "graph.svg"),
+    ("bisect {in} --pass ConvReluFusion", LOG, None),
     ("plot layer-counts {in} -o {out}", LOG, "plot.png"),
     ("plot time-by {in} -o {out}", LAYERS, "plot.png"),
     (f"plot diff {REFERENCE} {{in}} -o {{out}}", LOG, "plot.png"),

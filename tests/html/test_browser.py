@@ -314,7 +314,9 @@ def test_hostile_names_run_no_script_and_show_as_text(
     assert page.js("return window.__pwned") is None
     assert page.js("return document.querySelectorAll('img').length") == 0
     scripts = page.js("return document.querySelectorAll('script').length")
-    assert scripts == 6  # the data, the graph's, the log, its line kinds, dagre, the page's own
+    # the data, the graph's, the engine graph's, the log, its line kinds, dagre, the page's own
+    # script and the engine graph's
+    assert scripts == 8
     title = page.js("return document.title")
     assert title.startswith("<script>window.__pwned=5</script>.onnx")
     text = page.js("return document.body.innerText")

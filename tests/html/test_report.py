@@ -82,7 +82,8 @@ def test_hostile_names_stay_data(hostile: str) -> None:
     parsed = _scripts(hostile)
     # exactly the page's own blocks: no script, image or handler from the input
     kinds = [attrs.get("type") for attrs, _ in parsed.scripts]
-    assert kinds == [*["application/json"] * 2, *["application/octet-stream"] * 2, None, None]
+    # (the engine graph's block sits in its section; its script after the page's own)
+    assert kinds == [*["application/json"] * 3, *["application/octet-stream"] * 2, None, None, None]
     assert "img" not in parsed.tags
     assert parsed.handlers == []  # no on...= attribute anywhere
     for attrs, text in parsed.scripts:

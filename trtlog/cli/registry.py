@@ -29,6 +29,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("diff", "trtlog.cli.diff"),
     ("explain", "trtlog.cli.explain"),
     ("graph", "trtlog.cli.graph"),
+    ("bisect", "trtlog.cli.bisect"),
     ("plot", "trtlog.cli.plot"),
     ("lint", "trtlog.cli.lint"),
     ("report", "trtlog.html.command"),

@@ -1248,6 +1248,10 @@ def collect(
         data["layers"] = _layers(engine, s)
         step("modules")
         data["modules"] = _modules(engine, s)
+        step("engine graph")
+        from trtlog.html.engine_graph import engine_graph_section  # (it imports this module)
+
+        data["engineGraph"] = engine_graph_section(engine)  # its own block: see page.render
     else:
         data["layers"] = data["modules"] = None
         why = (
@@ -1255,6 +1259,11 @@ def collect(
             "--profilingVerbosity=detailed, or pass the --exportLayerInfo JSON (--layers)"
         )
         available.update(layers=why, modules=why)
+    if scope is not None:
+        step("fusion bisection")
+        from trtlog.html.engine_graph import bisection_section
+
+        data["bisection"] = bisection_section(scope)  # the template shows it: page.render
     comparison = None
     if inputs.reference is not None:
         step("comparison")

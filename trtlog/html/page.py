@@ -447,11 +447,21 @@ def render(
         graph: the merge graph section (its own block, with its own string table), or
             ``None`` without a log.
     """
+    # the engine graph's data goes in its own block, read by its own script
+    engine_graph, bisection = data.get("engineGraph"), data.get("bisection")
+    data = {k: v for k, v in data.items() if k not in ("engineGraph", "bisection")}
     data = {**data, "log": log.meta() if log is not None else None}
     payload, encoding = data_payload(data)
     graph_payload, graph_encoding = data_payload(graph) if graph is not None else ("", "json")
-    scripts = [asset("vendor/dagre.min.js"), asset("assets/report.js")]
-    style = asset("assets/report.css")
+    egraph_payload, egraph_encoding = (
+        data_payload(engine_graph) if engine_graph is not None else ("", "json")
+    )
+    scripts = [
+        asset("vendor/dagre.min.js"),
+        asset("assets/report.js"),
+        asset("assets/engine_graph.js"),
+    ]
+    style = asset("assets/report.css") + asset("assets/engine_graph.css")
     for code in scripts:
         if "</script" in code.lower():  # a script block would end early
             raise ValueError("an inline script holds '</script'")
@@ -477,6 +487,9 @@ def render(
             data_encoding=encoding,
             graph=graph_payload,
             graph_encoding=graph_encoding,
+            engine_graph=egraph_payload,
+            engine_graph_encoding=egraph_encoding,
+            bisection=bisection,
             log_text=log.text if log is not None else "",
             log_codes=log.codes if log is not None else "",
         )

@@ -1,0 +1,189 @@
+"""The report's engine graph and fusion bisection sections, as the page's data.
+
+Part of the report package. The graph is :func:`trtlog.graph.engine_graph.engine_graph` (a
+node per layer, an edge per tensor, Myelin kernels folded into their region) and its layouts
+are the ones ``trtlog graph --engine -o x.svg`` draws (:func:`trtlog.graph.layout
+.layered_layout`): the page draws the coordinates it is given, so a 1,309-layer engine is
+usable as soon as its SVG is made. Each view is laid out here: every region folded, and each
+region open on its own. A view of more than :data:`MAX_DRAWN` nodes, or past the
+:data:`LAYOUT_BUDGET`, is left to the page, which then draws the neighbourhood of a layer the
+user picks (laid out in the browser by the vendored dagre) instead of everything.
+
+The data goes in its own ``<script type="application/json">`` block (``trtlog-engine-graph``):
+``assets/engine_graph.js`` reads it, and the keys below are their contract.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING, Any
+
+from trtlog.html.data import num
+
+if TYPE_CHECKING:
+    from trtlog.buildlog.model import Build
+    from trtlog.engine.model import Engine
+    from trtlog.graph.engine_graph import EngineGraph, View
+
+__all__ = [
+    "BISECT_LAYERS",
+    "LAYOUT_BUDGET",
+    "MAX_DRAWN",
+    "bisection_section",
+    "engine_graph_section",
+]
+
+#: A view of more nodes than this is not drawn whole: the page draws a layer's neighbourhood.
+MAX_DRAWN = 2500
+#: Nodes laid out in all (the folded view, then each region open, in order) before the rest
+#: of the views are left to the page's neighbourhood drawing.
+LAYOUT_BUDGET = 40_000
+
+_KINDS = {"layer": 0, "region": 1, "input": 2, "output": 3}
+
+
+def engine_graph_section(engine: Engine) -> dict[str, Any]:
+    """The section's data: nodes, edges, regions and the laid-out views (see the module).
+
+    Example:
+        >>> import trtlog
+        >>> path = "fixtures/layer_info/trt11.5-like_smallnet-fp32_layers-detailed.json"
+        >>> e = trtlog.load_engine(path)
+        >>> section = engine_graph_section(e)
+        >>> section["layers"], len(section["views"]["folded"]["nodes"])
+        (6, 8)
+    """
+    from trtlog.graph.engine_graph import engine_graph
+
+    graph = engine_graph(engine)
+    nodes = graph.nodes
+    edges = graph.edges
+    budget = [LAYOUT_BUDGET]
+    folded = _view(graph, (), budget)
+    opened = [_view(graph, (k,), budget) for k in range(len(graph.regions))]
+    return {
+        "v": 1,
+        "layers": graph.layer_count,
+        "maxDrawn": MAX_DRAWN,
+        "tensors": any(layer.inputs or layer.outputs for layer in engine.layers),
+        "timed": any(n.time_ms is not None for n in nodes),
+        "nodes": {
+            "label": [n.label for n in nodes],
+            "kind": [_KINDS[n.kind] for n in nodes],
+            "type": [n.layer_type for n in nodes],
+            "precision": [n.precision for n in nodes],
+            "ms": [num(n.time_ms) for n in nodes],
+            "region": [-1 if n.region is None else n.region for n in nodes],
+        },
+        "edges": {
+            "src": [e.source for e in edges],
+            "dst": [e.target for e in edges],
+            "tensor": [e.tensor for e in edges],
+            "label": [e.label for e in edges],
+        },
+        "regions": [
+            {"label": r.label, "graph": r.graph, "node": r.node, "members": list(r.members)}
+            for r in graph.regions
+        ],
+        "views": {"folded": folded, "open": opened},
+    }
+
+
+def _view(graph: EngineGraph, opened: tuple[int, ...], budget: list[int]) -> dict[str, Any] | None:
+    """One view's layout for the page, or ``None`` when it is too big (the page draws parts).
+
+    ``budget``: nodes still allowed to be laid out (taken from).
+    """
+    size = _size(graph, opened)
+    if size > MAX_DRAWN or size > budget[0]:
+        return None
+    budget[0] -= size
+    view: View = graph.view(opened)
+    layout = view.layout
+    return {
+        "nodes": view.nodes,
+        "x": [round(x, 1) for x, _y in layout.nodes],
+        "y": [round(y, 1) for _x, y in layout.nodes],
+        "edges": view.edges,
+        "ends": [list(pair) for pair in view.ends],
+        "points": [[round(c, 1) for point in path for c in point] for path in layout.edges],
+        "width": round(layout.width, 1),
+        "height": round(layout.height, 1),
+    }
+
+
+def _size(graph: EngineGraph, opened: tuple[int, ...]) -> int:
+    """How many nodes the view with ``opened`` regions shows (before laying it out)."""
+    hidden = sum(len(r.members) for k, r in enumerate(graph.regions) if k not in opened)
+    return len(graph.nodes) - hidden - len(opened)
+
+
+#: Layers whose fusions the report's bisection section lists (the ones with most of them).
+BISECT_LAYERS = 8
+#: Layers looked at for it: the engine layers of the most composed names.
+_BISECT_CANDIDATES = 40
+
+
+def bisection_section(build: Build) -> dict[str, Any] | None:
+    """The report's fusion bisection section: the layers of the most breakable fusions.
+
+    For each, its fusions (pass, line, parts, the tensor that breaks it) and the first
+    halving step with its commands (:func:`trtlog.graph.bisect.bisect_plans`); the section
+    says how to go on with ``trtlog bisect``. ``None`` without an engine's layers or without
+    a fusion a marked tensor can break.
+    """
+    from trtlog.graph.bisect import bisect_plans
+    from trtlog.names import split_name
+
+    engine = build.engine
+    if engine is None:
+        return None
+    index = {layer.name: i for i, layer in enumerate(engine.layers)}
+    # the layers that joined the most parts are where fusions are (a name per part)
+    ranked = sorted(index, key=lambda n: (-len(split_name(n).members()), index[n]))
+    graph = build.merge_graph()
+    known = [
+        n
+        for n in ranked[:_BISECT_CANDIDATES]
+        if graph.find(n, ("engine_layer", "intermediate")) is not None
+    ]
+    plans = [p for p in bisect_plans(build, known) if p.breakable]
+    plans.sort(key=lambda p: (-len(p.breakable), index[p.target[1]]))
+    if not plans:
+        return None
+    source = build.source.name
+    out = []
+    for plan in plans[:BISECT_LAYERS]:
+        name = plan.target[1]
+        step = plan.steps[0]
+        out.append(
+            {
+                "name": name,
+                "index": index[name],
+                "fusions": [
+                    {
+                        "index": f.index,
+                        "pass": f.pass_name,
+                        "line": f.line,
+                        "parts": list(f.parts),
+                        "tensor": f.boundary[0].tensor if f.boundary else None,
+                        "layer": f.boundary[0].layer if f.boundary else None,
+                        "tensorLine": f.boundary[0].line if f.boundary else 0,
+                        "why": f.why,
+                    }
+                    for f in plan.fusions
+                    if f.boundary or f.evidence == "log"
+                ],
+                "step": {
+                    "first": step.first,
+                    "last": step.last,
+                    "low": step.low,
+                    "high": step.high,
+                    "commands": [list(c) for c in step.commands],
+                },
+                "command": shlex.join(["trtlog", "bisect", source, "--layer", name]),
+                "notes": list(plan.notes),
+            }
+        )
+    version = ".".join(map(str, build.trt_version)) if build.trt_version else None
+    return {"layers": out, "version": version, "more": max(0, len(plans) - BISECT_LAYERS)}
