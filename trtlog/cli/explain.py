@@ -90,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
     source = graph.graph.get("final_layers_from") or "none"
     if outcome.value in ("failed", "killed", "incomplete"):
         # the layers below are where the builder got to, not an engine
-        out.write(f"the build did not finish: {outcome.to_text()}
-")
+        out.write(f"the build did not finish: {outcome.to_text()}\n")
     if finals or source != "none":
         where = _FROM.get(source, source)
         out.write(f"{len(finals)} final layers (from {where}); {len(fates)} ONNX nodes: ")

@@ -231,6 +231,8 @@ def _versus(inputs: Inputs, summary: Any) -> list[dict[str, Any]]:
     assert ref is not None
     ref_summary = summarize(ref.build) if ref.build is not None else None
     return versus(summary, inputs.main.engine, ref_summary, ref.engine)
+
+
 def _overview_footprint(engine: Engine) -> dict[str, Any] | None:
     """The engine's weights and activations in one line each (``None`` without sizes).
 

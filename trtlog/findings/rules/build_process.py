@@ -391,7 +391,9 @@ def _build_seconds(ctx: LintContext) -> tuple[float | None, str, list[int]]:
     "get no finding, builds that loaded cache entries neither; an invalid cache given to a "
     "short build is an info.",
     needs=("log",),
-    other_severities=(("warning", f"when tactic selection took {_LONG_TACTICS_S:g} s or more"),),
+    other_severities=(
+        ("info", f"an invalid timing cache given to a build shorter than {SLOW_BUILD_S:g} s"),
+    ),
 )
 def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
     """A long build without a persistent (or with an invalid) timing cache."""
