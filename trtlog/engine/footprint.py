@@ -19,6 +19,7 @@ a tensor with dynamic or unknown dimensions or type has no size.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -61,16 +62,24 @@ def tensor_bytes(tensor: Tensor) -> int | None:
     return (math.prod(padded) * bits + 7) // 8
 
 
+_TEXT_WEIGHTS = re.compile(r"\{\s*Type:\s*(\w{1,32}),\s*Count:\s*(\d{1,18})\s*\}")
+
+
 def weights_of(parameters: dict[str, Any]) -> list[tuple[str, str | None, int, int | None]]:
     """Each ``{"Type", "Count"}`` parameter: key, element type, count and bytes (if typed).
 
     Example:
         >>> weights_of({"Weights": {"Type": "Int8", "Count": 864},
-        ...             "Bias": {"Type": "Float", "Count": 32}, "Kernel": [3, 3]})
+        ...             "Bias": "{ Type: Float, Count: 32 }", "Kernel": [3, 3]})
         [('Weights', 'INT8', 864, 864), ('Bias', 'FP32', 32, 128)]
     """
     out: list[tuple[str, str | None, int, int | None]] = []
     for key, value in parameters.items():
+        if isinstance(value, str) and value.startswith("{"):
+            # a log's one-line dump prints them as text (TensorRT 11):
+            # "Weights": "{ Type: Float, Count: 4704 }"
+            m = _TEXT_WEIGHTS.fullmatch(value)
+            value = {"Type": m.group(1), "Count": int(m.group(2))} if m else None
         if not isinstance(value, dict) or "Count" not in value or "Type" not in value:
             continue
         count = value["Count"]
