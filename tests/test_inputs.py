@@ -174,4 +174,4 @@ def test_a_layer_dump_printed_piece_by_piece_is_read_by_every_reader(
 
 def test_a_layer_dump_given_to_a_command_that_needs_a_log_says_what_it_is() -> None:
     with pytest.raises(InputError, match="holds 3 layer-information objects printed one by one"):
-        open_input(DUMP, want=("log",))
+        open_input(DUMP, want={"log"})

@@ -72,7 +72,7 @@ def test_bare_error_texts_are_errors() -> None:
     assert "tensor volume exceeds (2^31)-1" in volume[0].message  # type: ignore[union-attr]
     myelin = trtlog.parse(CASES / "myelin-exception-without-prefix.txt").events
     assert myelin[0].kind == "internal_error"
-    assert myelin[0].message.startswith("MyelinCheckException: gvn.cpp:318")  # type: ignore[union-attr]
+    assert myelin[0].message.startswith("MyelinCheckException: gvn.cpp:318")
 
 
 def test_a_foreign_text_is_still_refused() -> None:

@@ -805,8 +805,14 @@ def load_engine(
     try:
         name, values = read_json_file(path) if raw is None else read_json_bytes(raw, name)
     except InputError:
-        # layer objects a script printed one by one, with its own lines between them
-        pieces = split_pieces(raw.decode("utf-8", errors="replace")) if raw else None
+        # layer objects a script printed one by one, with its own lines between them (a text
+        # that starts as JSON is a JSON document: its own error stands)
+        head = raw.lstrip()[:1] if raw else b"{"
+        pieces = (
+            split_pieces(raw.decode("utf-8", errors="replace"))
+            if raw and head not in (b"{", b"[")
+            else None
+        )
         if pieces is None or pieces.kind != "layers":
             raise
         values = [pieces.document]

@@ -84,7 +84,7 @@ def split_pieces(text: str) -> Pieces | None:
     for offset, chunk in _objects(text):
         try:
             value = json.loads(chunk)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the decoder's depth
             continue
         if not isinstance(value, dict):
             continue

@@ -487,7 +487,13 @@ class LogParser:
             event = self._build(route, message, (n, n), "error")
             if event is not None:
                 return event
-        data = {"kind": "trt_error", "span": (n, n), "severity": "error", "message": message}
+        data = {
+            **TrtError._defaults,
+            "kind": "trt_error",
+            "span": (n, n),
+            "severity": "error",
+            "message": message,
+        }
         return make_event_unchecked(TrtError, data)
 
     def close(self) -> list[Any]:
