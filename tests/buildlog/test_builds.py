@@ -213,3 +213,19 @@ def test_diff_compares_two_builds_of_one_program(capsys: pytest.CaptureFixture[s
     )
     assert f"log, {layers[1]} layers (detailed)" in out[1]
     assert layers[0] == listed[0]
+
+
+@needs_corpus
+def test_lint_lints_each_build_on_its_own(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each finding names its build, and its evidence lies in that build's lines."""
+    build = trtlog.parse(THREE)
+    assert main(["lint", str(THREE), "--format", "json", "--fail-on", "never"]) == 0
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    assert {f["build"] for f in findings} == {1, 2, 3}  # the reformat finding in each build
+    for f in findings:
+        scope = build.builds[f["build"] - 1]
+        assert f["run"] is None
+        assert all(scope.contains(n) for n in f["evidence"]["lines"]), f
+    assert main(["lint", str(THREE), "--build", "2", "--format", "json"]) == 0
+    only = json.loads(capsys.readouterr().out)["findings"]
+    assert [f["rule"] for f in only] == [f["rule"] for f in findings if f["build"] == 2]
