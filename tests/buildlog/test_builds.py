@@ -208,10 +208,11 @@ def test_diff_compares_two_builds_of_one_program(capsys: pytest.CaptureFixture[s
     ]
     assert main(["diff", str(THREE), str(THREE), "--build-a", "1", "--build-b", "3"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].endswith(
-        f"log, {layers[0]} layers (builder listing: types and formats), optimizer passes"
+    # (the version sits between "log" and the layer count)
+    assert " — log (" in out[0] and out[0].endswith(
+        f", {layers[0]} layers (builder listing: types and formats), optimizer passes"
     )
-    assert f"log, {layers[1]} layers (detailed)" in out[1]
+    assert f", {layers[1]} layers (detailed)" in out[1]
     assert layers[0] == listed[0]
 
 

@@ -26,11 +26,11 @@ def test_summary_of_two_runs_lists_both_and_details_the_last(
     assert main(["summary", str(TWO_RUNS)]) == 0
     out = capsys.readouterr().out
     assert "runs                  2 trtexec runs; they differ in Max batch" in out
-    assert "  1    1-49   passed" in out and "  2*   50-74  passed" in out
+    assert "  1    1-49   built" in out and "  2*   50-74  built" in out
     assert "throughput            886 qps" in out
     assert main(["summary", str(TWO_RUNS), "--run", "1"]) == 0
     out = capsys.readouterr().out
-    assert "  1*   1-49   passed" in out and "throughput            479.452 qps" in out
+    assert "  1*   1-49   built" in out and "throughput            479.452 qps" in out
     assert main(["summary", str(TWO_RUNS), "--run", "1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["run"] == 0 and len(data["runs_table"]) == 2

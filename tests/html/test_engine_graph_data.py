@@ -15,7 +15,8 @@ from trtlog.html.page import decode_embedded
 JSON = FIXTURES / "layer_info" / "trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json"
 BERT = FIXTURES / "logs" / "trt10.10_bert-matcher-fp16_engine-layers-detailed.log"
 HOSTILE = FIXTURES / "logs" / "hostile-names_build-verbose-dumpLayerInfo.log"
-NO_LAYERS = FIXTURES / "logs" / "trt8.6-like_patternnet-qdq_build-FAILED.log"
+# (a log that lists no layer in any form: no dump, no placement lines, no timing)
+NO_LAYERS = FIXTURES / "logs" / "trt7.0_onnx-parse-error_python-legacy.log"
 
 
 def test_the_page_holds_every_layer_and_tensor_of_the_json() -> None:

@@ -30,7 +30,6 @@ from trtlog.engine.model import (
 )
 from trtlog.engine.profile import layer_times
 from trtlog.errors import InputError
-from trtlog.exports.pieces import split_pieces
 from trtlog.exports.profile import load_profile
 from trtlog.exports.read import (
     JsonInput,
@@ -808,6 +807,8 @@ def load_engine(
         # layer objects a script printed one by one, with its own lines between them (a text
         # that starts as JSON is a JSON document: its own error stands)
         head = raw.lstrip()[:1] if raw else b"{"
+        from trtlog.exports.pieces import split_pieces  # (only for a file json cannot read)
+
         pieces = (
             split_pieces(raw.decode("utf-8", errors="replace"))
             if raw and head not in (b"{", b"[")

@@ -103,6 +103,7 @@ _REDUCED = frozenset({"FP16", "BF16", "INT8", "FP8", "FP4", "INT4", "BEST"})
     "types come from the model: see strongly-typed-fp32) and engines without convolutions "
     "or GEMMs are left alone.",
     needs=("log",),
+    other_severities=(("info", "when the log does not list the engine's layers"),),
 )
 def check_fp32_on_tensor_core_gpu(ctx: LintContext) -> Iterator[Finding]:
     """A weakly typed FP32 build on compute capability 7.0+, with the fix for its version."""

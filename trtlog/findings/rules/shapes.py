@@ -30,6 +30,7 @@ def _dims(dims: tuple[int, ...]) -> str:
     "for every other dynamic dimension) and builds the engine for that shape alone: it "
     "rejects any other shape at run time, and the benchmark measured only that one.",
     needs=("log",),
+    other_severities=(("info", "for a run that loads an engine"),),
 )
 def check_dynamic_shape_pinned(ctx: LintContext) -> Iterator[Finding]:
     """Trtexec's ``Automatically overriding shape to`` (build) and ``setting shape`` (run)."""
