@@ -245,3 +245,20 @@ def test_a_name_of_hundreds_of_parts_through_every_command() -> None:
     layer = {"Name": deep, "LayerType": "Convolution", "Metadata": f"[ONNX Layer: {deep}]"}
     data = json.dumps({"Layers": [layer], "Bindings": []}).encode()
     assert harness.check_cli(data, suffix=".json")[-1] == 0  # (the report)
+
+
+def test_a_device_value_past_the_digit_limit() -> None:
+    """The 2026-12-07 campaign (seed 3536): a device property of 4,400 digits raised
+    ValueError from ``int()``; its number is missing and its text kept."""
+    text = (
+        "[07/07/2026-02:11:40] [I] === Device Information ===\n"
+        "[07/07/2026-02:11:40] [I] Selected Device: NVIDIA H100 PCIe\n"
+        f"[07/07/2026-02:11:40] [I] Application Memory Clock Rate: {BIG} GHz\n"
+    )
+    build = harness.check_log_text(text)
+    assert build is not None
+    (event,) = [
+        e for e in build.events if getattr(e, "key", None) == "Application Memory Clock Rate"
+    ]
+    assert event.kind == "device_kv"
+    assert event.value == f"{BIG} GHz" and event.number is None

@@ -3,9 +3,11 @@
 Top of the pipeline (STYLE.md §9): the commands render what the library computed. Each
 command is a module of this package with ``add_arguments(parser)`` and ``run(args) -> int``
 (whose docstring is its help), listed in :data:`trtlog.cli.registry.COMMANDS`. Exit codes: 0
-success, 1 findings at or above ``--fail-on``, 2 usage errors and input that cannot be read
-(one line on stderr, no traceback). Only the chosen command imports what it needs, so
-``trtlog --help`` loads neither pandas nor the parser.
+success, 1 findings at or above ``--fail-on``, 2 usage errors, input that cannot be read and
+faults of the machine: a file or standard output that cannot be written, no thread that can
+start (one line on stderr naming the path, no traceback; STYLE.md §9 keeps tracebacks for
+bugs, and an ``OSError`` is the machine's, not trtlog's). Only the chosen command imports
+what it needs, so ``trtlog --help`` loads neither pandas nor the parser.
 """
 
 from __future__ import annotations

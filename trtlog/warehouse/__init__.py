@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from trtlog.errors import TrtlogError
 
 if TYPE_CHECKING:  # for type checkers; at run time __getattr__ imports them on first use
-    from trtlog.warehouse.driver import IngestReport, Progress, ingest
+    from trtlog.warehouse.driver import IngestReport, Progress, ingest, repair
     from trtlog.warehouse.lineup import compare
     from trtlog.warehouse.schema import TABLES
     from trtlog.warehouse.store import WarehouseError
@@ -44,6 +44,7 @@ __all__ = [
     "ingest",
     "open",
     "plot_trend",
+    "repair",
     "require_extra",
     "trend",
 ]
@@ -74,6 +75,7 @@ def require_extra(*, dask: bool = False) -> None:
 _WHERE = {
     "compare": "trtlog.warehouse.lineup",
     "ingest": "trtlog.warehouse.driver",
+    "repair": "trtlog.warehouse.driver",
     "IngestReport": "trtlog.warehouse.driver",
     "Progress": "trtlog.warehouse.driver",
     "TABLES": "trtlog.warehouse.schema",

@@ -38,8 +38,12 @@ def _version_fields(code: int | None) -> dict[str, object]:
     return {"version_code": code, "version": decode_version(code) if code else None}
 
 
-def _number(text: str) -> int | float:
-    return float(text) if any(c in text for c in ".eE") else int(text)
+def _number(text: str) -> int | float | None:
+    """The number a device value starts with; ``None`` past Python's 4,300-digit limit."""
+    try:
+        return float(text) if any(c in text for c in ".eE") else int(text)
+    except ValueError:  # the value's text is kept whole in the event
+        return None
 
 
 @v_args(inline=True)
