@@ -20,6 +20,8 @@ from trtlog.cli import main
 from trtlog.findings import RULES
 
 BIG = FIXTURES / "logs" / "trt10.16-like_slow-build_big-times.log"
+# (a second build: one build is read in this process, without Dask)
+TWO = FIXTURES / "logs" / "trt8.6.1_tinynet-fp16_build-verbose-dumpLayerInfo.log"
 YOLO = FIXTURES / "logs" / "trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log"
 TINY_PROFILE = FIXTURES / "layer_info" / "trt8.6.1_tinynet-qdq-int8.profile.json"
 TINY = FIXTURES / "logs" / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log"
@@ -159,7 +161,7 @@ def test_quiet_silences_wrote_on_either_side(
 def test_dask_says_nothing_by_default(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    base = [sys.executable, "-m", "trtlog", "ingest", "--workers", "1", str(BIG)]
+    base = [sys.executable, "-m", "trtlog", "ingest", "--jobs", "2", str(BIG), str(TWO)]
     quiet = subprocess.run(
         [*base, "--to", str(tmp_path / "a")], capture_output=True, text=True, env=env, check=False
     )

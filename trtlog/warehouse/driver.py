@@ -596,8 +596,10 @@ def local_client(workers: int) -> Iterator[Any]:
     names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
     chatty = [logging.getLogger(name) for name in ("distributed", *names)]
     levels = [logger.level for logger in chatty]
-    for logger in chatty:
-        logger.setLevel(logging.CRITICAL)
+    # (a caller that logs at DEBUG, as ``trtlog -vv`` does, hears Dask's own account)
+    if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+        for logger in chatty:
+            logger.setLevel(logging.CRITICAL)
     try:
         try:
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
