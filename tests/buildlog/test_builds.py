@@ -17,6 +17,7 @@ from tests.conftest import CORPUS, FIXTURES, needs_corpus
 from trtlog.cli.main import main
 from trtlog.exports.times import load_times
 from trtlog.summary import summarize
+from trtlog.summary.outcome import outcome_of, outcomes
 
 THREE = (
     CORPUS / "trt10.16.2_cookbook-mnist-cnn-fp32-2profiles-sm90_build-verbose-pylogger-"
@@ -63,7 +64,8 @@ def _check_against_raw(path: Path) -> trtlog.Build:
             return [float(v) for line, v in rows if b.first_line <= line <= b.last_line]
 
         assert b.engine_line == [line for line, _ in generated if b.contains(line)][-1]
-        assert b.outcome == "built"
+        assert outcome_of(build, b).value == summary.build_outcome == "built"
+        assert summary.outcome is not None and summary.outcome.build == number
         assert summary.engine_generation_seconds == pytest.approx(sum(mine(generated)))
         assert summary.graph_seconds == mine(graph)[0]
         # every graph-optimization time of the build, none of another build's
@@ -124,9 +126,8 @@ def test_events_between_is_a_slice_of_the_events_in_file_order() -> None:
 
 def test_a_trtexec_run_is_one_build_even_with_three_rounds() -> None:
     build = trtlog.parse(FIXTURES / "logs" / "trt10.16-like_three-rounds_build-verbose.log")
-    assert [(b.first_line, b.last_line, b.outcome) for b in build.builds] == [
-        (1, build.line_count, "built")
-    ]
+    assert [(b.first_line, b.last_line) for b in build.builds] == [(1, build.line_count)]
+    assert [o.value for o in outcomes(build)] == ["built"]
     assert len(build.rounds) == 3
 
 

@@ -132,3 +132,75 @@ def test_corpus_logs_outcomes_agree_with_their_raw_text(path: Path) -> None:
     elif re.search(r"Engine (?:deserialized|loaded) in", raw) and "--loadEngine" in raw:
         assert found.value == "no-build"
     assert found.value != "failed" or "FAILED" in path.name or "CRASH" in path.name
+
+
+THREE = (
+    CORPUS / "trt10.16.2_cookbook-mnist-cnn-fp32-2profiles-sm90_build-verbose-pylogger-"
+    "3builds-profilingverbosity.log"
+)
+SECOND_KILLED = FIXTURES / "logs" / "trt10-like_python-two-builds_second-killed.log"
+
+
+def _raw_lines(path: Path, pattern: str) -> list[int]:
+    """The 1-based numbers of the raw lines matching ``pattern``."""
+    lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+    return [i for i, text in enumerate(lines, 1) if re.search(pattern, text)]
+
+
+@needs_corpus
+def test_one_outcome_per_engine_build_of_a_program_that_built_three_times() -> None:
+    build = trtlog.parse(THREE)
+    found = outcomes(build)
+    engines = _raw_lines(THREE, r"Engine generation completed in [\d.]+ seconds")
+    parses = _raw_lines(THREE, r"\] Input filename: ")
+    # one outcome per build, as many as the raw text's parse blocks and engine lines
+    assert len(found) == len(build.builds) == len(parses) == len(engines) == 3
+    for o, b, engine in zip(found, build.builds, engines, strict=True):
+        assert (o.value, o.run, o.build) == ("built", b.run, b.number)
+        assert (o.first_line, o.last_line) == (b.first_line, b.last_line)
+        assert b.engine_line == engine and o.line is not None
+        assert b.contains(o.line) and o.line >= engine  # the engine line or a later engine fact
+        assert outcome_of(build, b) == o
+    s = summarize(build)
+    assert [r.outcome for r in s.builds_table] == ["built"] * 3
+    assert s.outcome == found[-1] and s.build_outcome == "built"
+
+
+def test_a_killed_second_build_is_the_second_build_s_outcome() -> None:
+    build = trtlog.parse(SECOND_KILLED)
+    killed = _raw_lines(SECOND_KILLED, r"^Killed$")
+    engine = _raw_lines(SECOND_KILLED, r"Engine generation completed")
+    parses = _raw_lines(SECOND_KILLED, r"\] Input filename: ")
+    assert len(killed) == len(engine) == 1 and len(parses) == 2
+    first, second = outcomes(build)
+    assert (first.value, first.build, first.line) == ("built", 0, engine[0])
+    assert (second.value, second.cause, second.build, second.line) == (
+        "killed",
+        "killed",
+        1,
+        killed[0],
+    )
+    assert second.first_line == parses[1] - 1  # the dashes line that opens its parse block
+    # the log's view: its last build; each build's row and summary its own
+    assert outcome_of(build) == second
+    assert summarize(build).outcome == second
+    assert summarize(build, engine_build=0).outcome == first
+    assert [r.outcome for r in summarize(build).builds_table] == ["built", "killed"]
+    # lint reports the second build, named as such, not the first
+    failed = [f for f in trtlog.lint(build) if f.rule == "build-failed"]
+    assert len(failed) == 1 and failed[0].evidence.lines == (killed[0],)
+    assert failed[0].subject == "build 2"
+
+
+def test_a_failed_second_build_leaves_the_first_built() -> None:
+    text = SECOND_KILLED.read_text(encoding="utf-8").replace(
+        "Killed\n",
+        "[12/07/2026-05:10:05] [TRT] [E] 10: Could not find any implementation for node conv1.\n",
+    )
+    build = trtlog.parse_text(text)
+    assert [(o.build, o.value, o.cause) for o in outcomes(build)] == [
+        (0, "built", None),
+        (1, "failed", "no-implementation"),
+    ]
+    assert outcomes(build)[1].line == text.count("\n")  # the error, the last line
+    assert outcomes(build)[1].node == "conv1"

@@ -52,3 +52,15 @@ def test_one_row_per_engine_build(
     monkeypatch.setattr(streaming, "WINDOW_EVENTS", 50)
     ingest([log], to=tmp_path / "streamed", jobs=1, stream_bytes=0)
     assert_same_tables(tmp_path / "whole", tmp_path / "streamed", skip={"streamed", "notes"})
+
+
+def test_each_builds_row_has_its_own_build_s_outcome(tmp_path: Path) -> None:
+    # a program whose second build the shell killed: the first build's row says built (its
+    # engine line), the second's killed (the raw text's last line), from the one decision
+    log = FIXTURES / "logs" / "trt10-like_python-two-builds_second-killed.log"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert lines[-1] == "Killed"
+    ingest([log], to=tmp_path / "w", jobs=1)
+    with open(tmp_path / "w") as con:
+        found = con.execute("SELECT engine_build, outcome FROM builds ORDER BY 1").fetchall()
+    assert found == [(0, "built"), (1, "killed")]

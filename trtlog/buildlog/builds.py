@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -56,19 +56,17 @@ class EngineBuild(BaseModel):
         engine_line: the line that says its engine was made (``Engine generation completed``,
             else trtexec's ``Engine built in``), if printed.
         loaded: whether the run loaded an engine (``Engine loaded in``) instead of building.
-        outcome: ``built`` (an engine line), ``failed`` (no engine line, the last build of a
-            run that ends ``&&&& FAILED``), ``loaded`` (an engine read from a file, no
-            builder start), ``started`` (a builder start but no engine line: cut off, or a log
-            that does not print it), ``None`` (neither: a run that only infers, or a log too
-            quiet to tell).
+
+    How the build ended (built, failed, killed, incomplete, no build) is not a structural fact
+    of the lines: :mod:`trtlog.summary.outcome` decides it, once per build, for every reader.
 
     Example:
         >>> from trtlog import parse_text
         >>> b = parse_text("[V] [TRT] Original: 5 layers\\n"
         ...                "[I] [TRT] Engine generation completed in 1.5 seconds.\\n"
         ...                "[V] [TRT] Original: 5 layers\\n")
-        >>> [(x.number, x.first_line, x.last_line, x.outcome) for x in b.builds]
-        [(0, 1, 2, 'built'), (1, 3, 3, 'started')]
+        >>> [(x.number, x.first_line, x.last_line, x.engine_line) for x in b.builds]
+        [(0, 1, 2, 2), (1, 3, 3, None)]
     """
 
     model_config = ConfigDict(frozen=True)
@@ -80,7 +78,6 @@ class EngineBuild(BaseModel):
     last_line: int
     engine_line: int | None = None
     loaded: bool = False
-    outcome: Literal["built", "failed", "loaded", "started"] | None = None
 
     def contains(self, line: int) -> bool:
         """Whether ``line`` lies in this build."""
@@ -128,7 +125,6 @@ def derive_builds(
         if e.kind in BUILD_KINDS:
             per_run[max(bisect.bisect_right(starts, e.span[0]) - 1, 0)].append(e)
     out: list[EngineBuild] = []
-    failed = {r.index for r in runs if r.status == "failed"}
     for (run, first, last), mine in zip(ranges, per_run, strict=True):
         cuts = [first]  # the first line of each build
         seen: set[str] = set()
@@ -149,10 +145,7 @@ def derive_builds(
         for number, begin in enumerate(cuts):
             end = cuts[number + 1] - 1 if number + 1 < len(cuts) else last
             inside = mine[bisect.bisect_left(firsts, begin) : bisect.bisect_right(firsts, end)]
-            found = _build(len(out), run, number, begin, end, inside)
-            if run in failed and found.engine_line is None and number == len(cuts) - 1:
-                found = found.model_copy(update={"outcome": "failed"})
-            out.append(found)
+            out.append(_build(len(out), run, number, begin, end, inside))
     return tuple(out)
 
 
@@ -163,17 +156,7 @@ def _build(
     generated = [e.span[0] for e in inside if e.kind == "engine_generated"]
     built = [e.span[0] for e in inside if e.kind == "engine_built" and not e.loaded]
     loaded = any(e.kind == "engine_built" and e.loaded for e in inside)
-    started = any(_start_key(e) in ("builder", "original") for e in inside)
     engine_line = (generated or built or [None])[-1]
-    outcome: Literal["built", "failed", "loaded", "started"] | None = (
-        "built"
-        if engine_line is not None
-        else "started"
-        if started
-        else "loaded"
-        if loaded
-        else None
-    )
     return EngineBuild(
         index=index,
         run=run,
@@ -182,7 +165,6 @@ def _build(
         last_line=last,
         engine_line=engine_line,
         loaded=loaded,
-        outcome=outcome,
     )
 
 

@@ -359,8 +359,8 @@ class Build(ExactJson):
         Example:
             >>> from trtlog import parse_text
             >>> b = parse_text("[I] [TRT] Original: 5 layers\\n")
-            >>> [(x.number, x.first_line, x.last_line, x.outcome) for x in b.builds]
-            [(0, 1, 1, 'started')]
+            >>> [(x.number, x.first_line, x.last_line, x.engine_line) for x in b.builds]
+            [(0, 1, 1, None)]
         """
         return derive_builds(self.events_of(*BUILD_KINDS), self.runs, self._last_line)
 

@@ -152,11 +152,16 @@ def summarize(
     current = scope_run.runs[0] if scope_run.runs else None
     run_builds = build.builds_of_run(current.index if current is not None else None)
     chosen = _chosen_build(run_builds, engine_build)
+    # the one decision of how the build described ended: the chosen build's, else the run's
+    # last build's (a run's result line speaks for its last build)
+    decided = outcome_of(build, chosen or (run_builds[-1] if run_builds else None))
     scope_build = scope_run
     builds_table: list[BuildRow] = []
     if chosen is not None:
         scope_build = build.for_build(chosen.index)
-        builds_table = [_build_row(build.for_build(b.index), b) for b in run_builds]
+        builds_table = [
+            _build_row(build.for_build(b.index), b, outcome_of(build, b).value) for b in run_builds
+        ]
     rounds = scope_build.rounds if len(scope_build.rounds) > 1 else ()
     kept = next((r for r in rounds if r.kept), None)
     scope = scope_build.for_round(kept.index) if kept is not None else scope_build
@@ -210,7 +215,7 @@ def summarize(
         build=chosen.number if chosen is not None else None,
         build_first_line=chosen.first_line if chosen is not None else None,
         build_last_line=chosen.last_line if chosen is not None else None,
-        build_outcome=chosen.outcome if chosen is not None else None,
+        build_outcome=decided.value if chosen is not None else None,
         builds_table=builds_table,
         runs_table=runs_table,
         runs_differ_in=differ,
@@ -261,7 +266,7 @@ def summarize(
         errors=len(errors),
         first_errors=first_errors,
         status=status,
-        outcome=outcome_of(scope_run),
+        outcome=decided,
         stopped_after=_stopped_after(scope_run) if status == "failed" or cut_off else None,
         last_line=_last_line(scope_run) if status == "failed" or cut_off else None,
         unrecognized=len(unrec),
@@ -500,8 +505,12 @@ def _chosen_build(builds: Sequence[EngineBuild], number: int | None) -> EngineBu
     return builds[number] if len(builds) > 1 else None
 
 
-def _build_row(view: Build, b: EngineBuild) -> BuildRow:
-    """The figures of one engine build (``view`` is ``Build.for_build`` of it)."""
+def _build_row(view: Build, b: EngineBuild, outcome: str) -> BuildRow:
+    """The figures of one engine build.
+
+    ``view`` is ``Build.for_build`` of it; ``outcome`` its
+    :func:`~trtlog.summary.outcome.outcome_of`.
+    """
     stages = view.of(LayerCount)
     graph = view.of(GraphBuildDone)
     size = _last(view.of(EngineSize)) or _last(view.of(EngineLoadSize))
@@ -511,7 +520,7 @@ def _build_row(view: Build, b: EngineBuild) -> BuildRow:
         number=b.number,
         first_line=b.first_line,
         last_line=b.last_line,
-        outcome=b.outcome,
+        outcome=outcome,
         first_stage=_stage(stages[0]) if stages else None,
         last_stage=_stage(stages[-1]) if stages else None,
         rounds=max(len(view.rounds), 1),

@@ -123,8 +123,8 @@ class RunRow(BaseModel):
         first_line: its first line.
         last_line: its last line.
         status: ``passed``, ``failed``, ``waived``, or ``None`` without a result line.
-        outcome: the run's outcome (``built``, ``failed``, ``killed``, ``incomplete``,
-            ``no-build``: :mod:`trtlog.summary.outcome`).
+        outcome: the outcome of the run's last engine build (``built``, ``failed``,
+            ``killed``, ``incomplete``, ``no-build``: :mod:`trtlog.summary.outcome`).
         model: the model file.
         precision: the ``Precision:`` option.
         batch: the ``Batch:`` option (implicit batch, 7.x), if printed.
@@ -168,8 +168,8 @@ class BuildRow(BaseModel):
             takes it).
         first_line: its first line.
         last_line: its last line.
-        outcome: ``built``, ``failed``, ``loaded``, ``started`` or ``None`` (see
-            :class:`~trtlog.buildlog.builds.EngineBuild`).
+        outcome: ``built``, ``failed``, ``killed``, ``incomplete`` or ``no-build``: the one
+            decision of :mod:`trtlog.summary.outcome` for this build.
         first_stage: its first layer count (``Original``), if printed.
         last_stage: its last layer count, if printed.
         rounds: its builder rounds (backend strategies tried).

@@ -4,8 +4,12 @@ Part of the summary package, and the one place that decides whether a build succ
 ``trtlog summary``, ``lint`` (``build-failed``, ``benign-warning``), ``explain``, ``report``
 and the warehouse's ``builds`` table read :func:`outcomes`; none decides it again.
 
-A log is cut into segments: one per trtexec run (``&&&& RUNNING`` banner), or the whole log
-when it has none (a Python API build, a paste). Each segment gets one :class:`Outcome`:
+A log is cut into its engine builds (:attr:`Build.builds <trtlog.buildlog.Build.builds>`: one
+per trtexec run, or one per ``build_serialized_network`` call of a program; the whole log is
+one build when it shows no start of one), and each build gets one :class:`Outcome`. The run's
+result line (``&&&& PASSED``/``FAILED``) speaks for the run's last build only; an earlier build
+of the run is judged by its own lines. A view of one run (``trtlog summary``, a run's lint)
+takes the outcome of the run's last build.
 
 ``failed``
     a ``&&&& FAILED`` footer; or, without a footer, a crash line (``Segmentation fault``,
@@ -42,7 +46,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from trtlog._pydantic import put
 from trtlog.buildlog import Build
+from trtlog.buildlog.builds import EngineBuild
 from trtlog.events import (
     AccuracyFailed,
     AppError,
@@ -167,12 +173,13 @@ class TacticException(BaseModel):
 
 
 class Outcome(BaseModel):
-    """The outcome of one build (one trtexec run, or the whole log without run banners).
+    """The outcome of one engine build (:class:`~trtlog.buildlog.builds.EngineBuild`).
 
     Attributes:
         value: ``built``, ``failed``, ``killed``, ``incomplete`` or ``no-build``.
         run: the trtexec run (0-based), ``None`` for a log without run banners.
-        first_line: the segment's first line.
+        build: the engine build within its run (0-based, ``EngineBuild.number``).
+        first_line: the build's first line.
         last_line: its last line.
         cause: for ``failed`` and ``killed``: ``killed``, ``crash``, ``command-line``,
             ``tactic-exception``, ``no-implementation``, ``onnx-parse``, ``tensor-volume``,
@@ -192,6 +199,7 @@ class Outcome(BaseModel):
 
     value: OutcomeValue
     run: int | None = None
+    build: int = 0
     first_line: int
     last_line: int
     cause: str | None = None
@@ -262,11 +270,18 @@ def _lines_of(build: Build, kinds: Sequence[str]) -> list[int]:
     return out
 
 
-def _segments(build: Build) -> list[tuple[int | None, int, int, Any]]:
-    runs = build.runs
-    if not runs:
-        return [(None, 1, build.line_count, None)]
-    return [(r.index, r.first_line, r.last_line, r) for r in runs]
+def _segments(build: Build) -> list[tuple[EngineBuild, Any, bool]]:
+    """Each engine build, its run (``None`` without runs) and whether it is the run's last."""
+    runs = {r.index: r for r in build.runs}
+    builds = build.builds
+    return [
+        (
+            b,
+            runs.get(b.run) if b.run is not None else None,
+            k + 1 == len(builds) or builds[k + 1].run != b.run,
+        )
+        for k, b in enumerate(builds)
+    ]
 
 
 def tactic_exceptions(build: Build) -> list[TacticException]:
@@ -282,13 +297,23 @@ def tactic_exceptions(build: Build) -> list[TacticException]:
     return [t for o in outcomes(build) for t in o.exceptions]
 
 
-def outcome_of(build: Build) -> Outcome:
-    """The outcome of the last build of a log (the one ``trtlog summary`` describes)."""
-    return outcomes(build)[-1]
+def outcome_of(build: Build, engine_build: EngineBuild | None = None) -> Outcome:
+    """The outcome of one engine build of a log (``engine_build``, one of ``build.builds``).
+
+    By default the last build (the one ``trtlog summary`` describes; of a run's view, the
+    run's last build).
+    """
+    found = outcomes(build)
+    if engine_build is None:
+        return found[-1]
+    return found[engine_build.index]
 
 
 def outcomes(build: Build) -> list[Outcome]:
-    """The outcome of every build of a log, in file order (one per trtexec run).
+    """The outcome of every engine build of a log, in file order.
+
+    ``outcomes(b)[i]`` is the outcome of ``b.builds[i]``; decided once per parsed log (or
+    view) and kept.
 
     Example:
         >>> from trtlog import parse_text
@@ -296,7 +321,11 @@ def outcomes(build: Build) -> list[Outcome]:
         >>> outcomes(b)[0].value
         'killed'
     """
-    return _Facts(build).outcomes()
+    found: list[Outcome] | None = build.__dict__.get("_outcomes")
+    if found is None:
+        found = _Facts(build).outcomes()
+        put(build, "_outcomes", found)
+    return list(found)
 
 
 class _Facts:
@@ -322,6 +351,7 @@ class _Facts:
             + [e.span[0] for e in _of_kinds(build, _LOADED_KINDS)]
         )
         self._started: list[int] | None = None
+        self._kinds: list[Sequence[int]] | None = None
 
     def started(self, lo: int, hi: int) -> bool:
         """Whether a build started in ``lo..hi``: a message only a build prints."""
@@ -337,11 +367,15 @@ class _Facts:
     def outcomes(self) -> list[Outcome]:
         return [self._outcome(*segment) for segment in _segments(self.build)]
 
-    def _outcome(self, run: int | None, lo: int, hi: int, info: Any) -> Outcome:
+    def _outcome(self, engine_build: EngineBuild, info: Any, last_of_run: bool) -> Outcome:
+        lo, hi = engine_build.first_line, engine_build.last_line
+
         def inside(n: int) -> bool:
             return lo <= n <= hi
 
-        status = info.status if info is not None else None
+        # the run's result line speaks for its last build; an earlier one ended when the next
+        # started, and its own lines say how
+        status = info.status if info is not None and last_of_run else None
         command = (info.command_line or "") if info is not None else ""
         verbose = bool(re.search(r"(?:^|\s)(?:--verbose|-v)\b", command)) or self.has_verbose(
             lo, hi
@@ -356,7 +390,13 @@ class _Facts:
         loaded = [n for n in self.loaded if inside(n)]
         started = bool(exception_events)
         last = self._last_text(unrec, hi)
-        base: dict[str, Any] = {"run": run, "first_line": lo, "last_line": hi, "verbose": verbose}
+        base: dict[str, Any] = {
+            "run": engine_build.run,
+            "build": engine_build.number,
+            "first_line": lo,
+            "last_line": hi,
+            "verbose": verbose,
+        }
         if last is not None and _KILLED.fullmatch(last[1]) and last[0] is None:
             return self._with_exceptions(
                 Outcome(value="killed", cause="killed", line=last[2], text=last[1], **base),
@@ -436,14 +476,28 @@ class _Facts:
     def _last_text(self, unrec: list[Unrecognized], hi: int) -> tuple[Any, str, int] | None:
         """``(envelope, message, line)`` of the segment's last non-blank line."""
         text = self.build.lines_text
+        by_line = {e.span[0]: e for e in unrec}
         for n in range(hi, max(hi - 50, 0), -1):
+            hit = by_line.get(n)
+            if hit is not None and hit.message.strip():
+                return hit.envelope, hit.message.strip(), n
             raw = text(n).strip()
             if raw:
-                hit = next((e for e in reversed(unrec) if e.span[0] == n), None)
-                if hit is not None:
-                    return hit.envelope, hit.message.strip(), n
                 return "event", raw, n
+            # a streamed log's Build holds its events without their text: an event's line
+            if self._event_starts(n):
+                return "event", "", n
         return None
+
+    def _event_starts(self, n: int) -> bool:
+        """Whether an event starts on line ``n`` (from the kind index: no event is built)."""
+        if self._kinds is None:
+            self._kinds = [firsts for _kind, firsts, _lasts, _sev in self.build.kind_rows()]
+        for firsts in self._kinds:
+            i = bisect.bisect_left(firsts, n)
+            if i < len(firsts) and firsts[i] == n:
+                return True
+        return False
 
     def _judge(
         self, found: list[tuple[Any, re.Match[str]]], *, built: bool, errors: list[Any]

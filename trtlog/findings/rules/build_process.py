@@ -481,10 +481,13 @@ def check_build_failed(ctx: LintContext) -> Iterator[Finding]:
     if ctx.build is None:
         return
     many = len(ctx.outcomes) > 1
+    per_run = Counter(o.run for o in ctx.outcomes)
     for outcome in ctx.outcomes:
         if outcome.value not in ("failed", "killed"):
             continue
         label = f"run {outcome.run + 1}" if many and outcome.run is not None else "build"
+        if per_run[outcome.run] > 1:  # a program that built several engines in one run
+            label += f" {outcome.build + 1}" if label == "build" else f" build {outcome.build + 1}"
         if outcome.cause == "accuracy":
             segment = (outcome.first_line, outcome.last_line)
             accuracy = [
