@@ -23,7 +23,8 @@ takes the outcome of the run's last build.
     nearly always because the host ran out of memory).
 ``built``
     an engine was built (``Engine built in``, ``Engine generation completed``, the engine's
-    size or layer dump), or a ``&&&& PASSED`` run that loaded no engine.
+    size or layer dump; in TensorRT 5-7 the builder's last line, ``Detected N inputs and M
+    output network tensors``), or a ``&&&& PASSED`` run that loaded no engine.
 ``no-build``
     a run that loaded an engine (``--loadEngine``), or text that shows no build at all.
 ``incomplete``
@@ -91,7 +92,10 @@ ERROR_EVENTS: tuple[type[EventBase], ...] = (
     PreOptionNotice,
 )
 _ERROR_KINDS = tuple(c.model_fields["kind"].default for c in ERROR_EVENTS)
-_BUILT_KINDS = ("engine_generated", "engine_layer_info_header", "engine_size")
+# (``Detected N inputs and M output network tensors`` is the builder's last line in TensorRT
+# 5-7, which print no ``Engine generation completed``; from 8 it comes shortly before that
+# line, and an error after it still makes the build failed)
+_BUILT_KINDS = ("engine_generated", "engine_layer_info_header", "engine_size", "network_io_count")
 _LOADED_KINDS = ("engine_deserialized", "engine_load_size")
 # messages that only a build prints (its optimizer, autotuner or parser at work)
 _BUILD_KINDS = (
