@@ -350,7 +350,8 @@ def atomic_output(
         >>> folder = tempfile.mkdtemp()
         >>> with atomic_output(os.path.join(folder, "a.txt")) as f:
         ...     _ = f.write("whole")
-        >>> open(os.path.join(folder, "a.txt")).read(), sorted(os.listdir(folder))
+        >>> with open(os.path.join(folder, "a.txt")) as done:
+        ...     done.read(), sorted(os.listdir(folder))
         ('whole', ['a.txt'])
     """
     target = os.fspath(path)

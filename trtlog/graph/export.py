@@ -105,7 +105,7 @@ def _clipped(text: str) -> str:
     """``text``, or its first :data:`DOT_NAME_CHARS` characters and how many are left out.
 
     Example:
-        >>> _clipped("a" * 2003)[-30:]
+        >>> _clipped("a" * 2003)[-25:]
         'aaaa… (3 more characters)'
     """
     if len(text) <= DOT_NAME_CHARS:
