@@ -179,16 +179,22 @@ def test_locked_refuses_every_way_out(
     assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.csv.db").exists()
 
 
+def _table(relation: Any) -> Any:
+    """A relation's rows as a pyarrow table (DuckDB 2 hands a record batch reader, 1.x a table)."""
+    out = relation.arrow()
+    return out.read_all() if hasattr(out, "read_all") else out
+
+
 def test_locked_reads_every_table(small: Path, capsys: pytest.CaptureFixture[str]) -> None:
     con = store.open_warehouse(small)
     expected = {t: con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in TABLES}
-    layers = con.sql("SELECT * FROM layers ORDER BY build_id, 1").arrow().read_all()
+    layers = _table(con.sql("SELECT * FROM layers ORDER BY build_id, 1"))
     con.close()
     locked = store.open_warehouse(small, locked=True)
     assert {
         t: locked.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in expected
     } == expected
-    assert locked.sql("SELECT * FROM layers ORDER BY build_id, 1").arrow().read_all().equals(layers)
+    assert _table(locked.sql("SELECT * FROM layers ORDER BY build_id, 1")).equals(layers)
     locked.close()
     code, out, _err = _run(
         ["query", str(small), "SELECT count(*) AS n FROM layers", "--locked"], capsys
