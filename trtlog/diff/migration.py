@@ -139,6 +139,23 @@ def _compute(view: LayerView | None) -> str | None:
     return view.precision
 
 
+def _raised(node: str, va: LayerView, vb: LayerView, step: int | None) -> RaisedNode | None:
+    """``node`` as a raised node when B's layer computes in more bits than A's, else ``None``."""
+    before, after = _compute(va), _compute(vb)
+    if before is None or after is None or _BITS[after] <= _BITS[before]:
+        return None
+    return RaisedNode(
+        node=node,
+        before=before,
+        after=after,
+        index_a=va.index,
+        index_b=vb.index,
+        step=step,
+        time_a_ms=va.time_ms,
+        time_b_ms=vb.time_ms,
+    )
+
+
 def _holders(views: Sequence[LayerView]) -> dict[str, list[LayerView]]:
     held: dict[str, list[LayerView]] = {}
     for v in views:
@@ -180,22 +197,11 @@ def migration_check(cmp: Comparison) -> MigrationCheck:
     raised: list[RaisedNode] = []
     for node, in_a in held_a.items():
         in_b = held_b.get(node)
-        va, vb = in_a[0], (in_b[0] if in_b else None)
-        before, after = _compute(va), _compute(vb)
-        if before is None or after is None or vb is None or _BITS[after] <= _BITS[before]:
-            continue
-        raised.append(
-            RaisedNode(
-                node=node,
-                before=before,
-                after=after,
-                index_a=va.index,
-                index_b=vb.index,
-                step=step_of.get((va.index, vb.index)),
-                time_a_ms=va.time_ms,
-                time_b_ms=vb.time_ms,
-            )
-        )
+        if in_b:
+            va, vb = in_a[0], in_b[0]
+            found = _raised(node, va, vb, step_of.get((va.index, vb.index)))
+            if found is not None:
+                raised.append(found)
     # pairs the alignment made by structure (a re-export renamed their nodes): the nodes of A's
     # layer, with the precision of the layer B computes them in
     named = {r.index_a for r in raised} | {
@@ -205,22 +211,10 @@ def migration_check(cmp: Comparison) -> MigrationCheck:
         if s.match not in ("structure", "shape") or s.index_a is None or s.index_b is None:
             continue
         va, vb = la[s.index_a], lb[s.index_b]
-        before, after = _compute(va), _compute(vb)
-        if va.index in named or before is None or after is None or _BITS[after] <= _BITS[before]:
-            continue
-        for node in [n for n in va.onnx_nodes if n in held_a] or [va.name]:
-            raised.append(
-                RaisedNode(
-                    node=node,
-                    before=before,
-                    after=after,
-                    index_a=va.index,
-                    index_b=vb.index,
-                    step=s.number,
-                    time_a_ms=va.time_ms,
-                    time_b_ms=vb.time_ms,
-                )
-            )
+        first = None if va.index in named else _raised(va.name, va, vb, s.number)
+        if first is not None:
+            for node in [n for n in va.onnx_nodes if n in held_a] or [va.name]:
+                raised.append(first.model_copy(update={"node": node}))
     transitions = Counter(f"{r.before}→{r.after}" for r in raised)
     time_a = sum_known(v.time_ms for v in la)
     time_b = sum_known(v.time_ms for v in lb)
