@@ -125,21 +125,36 @@ def test_lines_read_by_the_patterns_give_the_line_parsers_events(
 def test_a_line_with_trailing_blanks_is_read_by_the_learned_pattern(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """An ONNX node's inputs line ends in ``", "`` (a real line of the resnet18 QAT log), and
-    its last group is atomic: the learned pattern reads it stripped, as the line parser
-    does, instead of leaving every such line to the slower Python path."""
+    """A tactic line with trailing blanks, whose last group (the time) is atomic: the learned
+    pattern reads it stripped, as the line parser does, instead of leaving every such line to
+    the slower Python path."""
     from trtlog.parser import scanner, shapes
 
     monkeypatch.setattr(scanner, "_TEACH", 3)
     slow = 0
-    match = shapes.LineShapes.match
+    match_after = shapes.LineShapes.match_after
 
-    def counted(self: shapes.LineShapes, line: str) -> object:
+    def counted(self: shapes.LineShapes, line: str, m: object) -> object:
         nonlocal slow
         slow += 1
-        return match(self, line)
+        return match_after(self, line, m)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(shapes.LineShapes, "match", counted)
+    monkeypatch.setattr(shapes.LineShapes, "match_after", counted)
+    line = _V + "Tactic: 0x{i:016x} Time: 0.{i}  "
+    text = "".join(line.format(i=i + 1) + "\n" for i in range(400))
+    store, lazy, eager = _lazy_and_eager(text)
+    assert lazy == eager
+    assert {e.kind for e in eager} == {"tactic_timing"}  # type: ignore[attr-defined]
+    assert eager[7].time_ms == pytest.approx(0.8)  # type: ignore[attr-defined]
+    assert sum(len(h.rows.lines) for h in store._hot) == 400  # every line a row
+    # the first lines teach the pattern; it reads the rest
+    assert 0 < slow < 50
+
+
+def test_a_message_that_starts_with_a_name_is_a_row_through_its_keyword_row() -> None:
+    """An ONNX node's inputs line starts with the node's name (a ``contains`` row routes it)
+    and ends in ``", "`` (a real line of the resnet18 QAT log): a row, read stripped, the
+    same event as the line parser's."""
     line = _V + "DequantizeLinear_{i} [DequantizeLinear] inputs: [5{i} -> (1, 512)[FLOAT]], "
     text = "".join(line.format(i=i) + "\n" for i in range(400))
     store, lazy, eager = _lazy_and_eager(text)
@@ -147,5 +162,3 @@ def test_a_line_with_trailing_blanks_is_read_by_the_learned_pattern(
     assert {e.kind for e in eager} == {"onnx_node_io"}  # type: ignore[attr-defined]
     assert eager[7].tensors[0].name == "57"  # type: ignore[attr-defined]
     assert sum(len(h.rows.lines) for h in store._hot) == 400  # every line a row
-    # the first lines teach the pattern; it reads the rest
-    assert slow < 50

@@ -12,8 +12,11 @@ order, as does every line while the line parser holds state (a section, a multi-
 construct, a records block an enveloped line can end).
 
 :class:`~trtlog.parser.shapes.LineShapes` decides which lines are rows, as it does for the
-line parser's own loop. The alternatives it learns are also joined into patterns that read a
-line at C speed (:func:`~trtlog.parser.shapes.alternation`). A line the line parser makes
+line parser's own loop. The alternatives it learns whose literal start tells their row are
+also joined into one pattern that reads a line's envelope, and its message if it is one of
+theirs, at C speed (:func:`~trtlog.parser.shapes.alternation`); a message that starts with a
+name goes to its row through the keyword table (:meth:`LineShapes.match_after
+<trtlog.parser.shapes.LineShapes.match_after>`). A line the line parser makes
 ``unrecognized`` (a program's own output, repeated in a loop) is kept as a row too: the same
 line in the same state gives the same event.
 """
@@ -114,31 +117,24 @@ class Scan:
         self.n_lines = n_lines
 
 
-_Table = dict[int, tuple[Any, Any, tuple[int, ...], Any]]
+_Table = dict[int, tuple[Any, Any, tuple[int, ...]]]
 
 
-def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any] | None, _Table]:
-    """The pattern of ``knowns`` (``fullmatch``), and where a match goes.
+def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any], _Table]:
+    """The pattern of ``knowns`` (its ``match``), and where a match of each goes.
 
-    Per ``lastindex``: its rows' line list, its rows' texts, the groups to keep, and the
-    keyword row the message must go to (``None`` for a ``keyed`` alternative: a match tells).
+    See :func:`alternation`. ``knowns`` are ``keyed`` alternatives: a match tells the row.
+    Per ``lastindex``: its rows' line list, its rows' texts, and the groups to keep.
     """
-    if not knowns:
-        return None, {}
     for known in knowns:
         if known.rows is None:
             known.rows = HotRows(known.shape, known.kind or "")
             hot.append(known.rows)
-    # the keyed ones first, each kind the most frequent first: a line tries fewer
-    knowns.sort(key=lambda k: (not k.keyed, -len(k.rows.lines)))
+    # the most frequent first: a line tries fewer
+    knowns.sort(key=lambda k: -len(k.rows.lines))
     pattern, table = alternation(knowns)
-    return pattern.fullmatch, {
-        index: (
-            known.rows.lines.append,
-            known.rows.texts.extend,
-            at,
-            None if known.keyed else known.route,
-        )
+    return pattern.match, {
+        index: (known.rows.lines.append, known.rows.texts.extend, at)
         for index, (known, at) in table.items()
     }
 
@@ -146,6 +142,10 @@ def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any]
 def _worth(shapes: LineShapes, n: int, built: set[Known]) -> list[Known]:
     """The learned alternatives worth a place in a pattern (those in one keep it).
 
+    Only ``keyed`` ones: an alternative that starts with a name (found through a
+    ``contains`` row) would be tried, and fail, on every line the others miss, scanning
+    the whole message, and a match of it holds only if the keyword table routes the
+    message to its row; :meth:`LineShapes.match` finds it through that row instead.
     Compiling a pattern costs about a millisecond per alternative, what the Python path
     loses on a few hundred lines: an alternative that took fewer is left to it.
     """
@@ -153,7 +153,7 @@ def _worth(shapes: LineShapes, n: int, built: set[Known]) -> list[Known]:
     return [
         k
         for k in shapes.learned()
-        if k in built or (k.rows is not None and len(k.rows.lines) >= least)
+        if k.keyed and (k in built or (k.rows is not None and len(k.rows.lines) >= least))
     ]
 
 
@@ -178,8 +178,7 @@ def scan(
 
     feed = parser.feed
     shapes = LineShapes(parser.dispatcher, parser._plain)
-    match = shapes.match
-    lookup = parser.dispatcher.lookup
+    match, match_after = shapes.match, shapes.match_after
     cold: list[Any] = []
     add, extend = cold.append, cold.extend
     hot: list[HotRows] = []
@@ -187,12 +186,10 @@ def scan(
     # text of an unrecognized line -> its fields and whether it counts as a TensorRT line
     repeated: dict[str, tuple[dict[str, Any], int]] = {}
     repeated_get = repeated.get
+    repeat_line, repeat_fields = repeats.lines.append, repeats.fields.append
     recognized = 0  # TensorRT lines among the repeats
-    # the learned alternatives as one pattern, a C-speed first try (the keyed ones first: a
-    # literal first, a line tries each quickly; then those that start with a name, found
-    # through a ``contains`` row, whose match holds if the keyword table routes it there)
-    fast: Callable[[str], Any] | None = None
-    table: _Table = {}
+    # the envelope, and the learned alternatives as one pattern: a C-speed first try
+    fast, table = _fast([], hot)
     taught = 0  # rows the Python path took since the last pattern
     built: set[Known] = set()  # the alternatives in the patterns
     since = 0  # the line of the last pattern
@@ -208,7 +205,7 @@ def scan(
         chunk = text[pos:stop]
         # a line with an ANSI escape is read by match(), which leaves it to the line parser
         escaped = "\x1b" in chunk
-        quick = None if escaped else fast
+        table_get = table.get
         if "\r" in chunk:
             lines: Any = (raw.rstrip("\r\n") for raw in iter_lines(chunk))
         else:
@@ -218,17 +215,31 @@ def scan(
         for line in lines:
             n += 1
             if clean:
-                if quick is not None:
+                if not escaped:
                     # (stripped as match() strips it: a last group may take blanks)
                     stripped = line.rstrip()
-                    m = quick(stripped)
+                    m = fast(stripped)
                     if m is not None:
-                        append_line, add_texts, at, route = table[m.lastindex]
-                        if route is None or lookup(stripped[m.end(3) :], None) is route:
-                            append_line(n)
-                            add_texts(m.group(*at))
+                        to = table_get(m.lastindex)
+                        if to is not None:
+                            to[0](n)
+                            to[1](m.group(*to[2]))
                             continue
-                found = match(line)
+                if parser.records is None:
+                    # seen before in this state, and made unrecognized: the same again
+                    # (such a line is no row: match() said so the first time)
+                    same = repeated_get(line)
+                    if same is not None:
+                        repeat_line(n)
+                        repeat_fields(same[0])
+                        recognized += same[1]
+                        continue
+                if escaped:
+                    found = match(line)
+                elif m is not None:
+                    found = match_after(stripped, m)
+                else:
+                    found = None  # (no envelope)
                 if found is not None:
                     known, texts = found
                     rows = known.rows
@@ -242,19 +253,13 @@ def scan(
                     # lines since the last pattern, with alternatives the patterns lack
                     if taught >= _TEACH and taught * 10 >= n - since:
                         knowns = _worth(shapes, n, built)
-                        if not built.issuperset(knowns):
+                        if built.issuperset(knowns):
+                            taught, since = 0, n  # (nothing new: asked again later)
+                        else:
                             taught, built, since = 0, set(knowns), n
                             fast, table = _fast(knowns, hot)
-                            quick = None if escaped else fast
+                            table_get = table.get
                     continue
-                if parser.records is None:
-                    # seen before in this state, and made unrecognized: the same again
-                    same = repeated_get(line)
-                    if same is not None:
-                        repeats.lines.append(n)
-                        repeats.fields.append(same[0])
-                        recognized += same[1]
-                        continue
             free = clean and parser.records is None
             before = parser.recognized
             out = feed(n, line)
@@ -270,8 +275,8 @@ def scan(
                     fields = dict(out.__dict__)
                     counts = parser.recognized - before
                     repeated[line] = (fields, counts)
-                    repeats.lines.append(n)
-                    repeats.fields.append(fields)
+                    repeat_line(n)
+                    repeat_fields(fields)
                     recognized += counts
                     parser.recognized = before
                 elif out.__class__ is list:
@@ -281,7 +286,7 @@ def scan(
         pos = stop
         if progress is not None:
             progress(pos, end)
-        if fast is None and taught and pos < end:  # (a first pattern for the next piece)
+        if not built and taught and pos < end:  # (a first pattern for the next piece)
             knowns = _worth(shapes, n, built)
             taught, built, since = 0, set(knowns), n
             fast, table = _fast(knowns, hot)

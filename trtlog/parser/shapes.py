@@ -168,7 +168,17 @@ class LineShapes:
         m = HOT_ENVELOPE.match(line)
         if m is None:
             return None
-        at = m.end()
+        return self.match_after(line, m)
+
+    def match_after(
+        self, line: str, m: re.Match[str]
+    ) -> tuple[Known, tuple[str | None, ...]] | None:
+        """:meth:`match` of a line without ANSI escapes, stripped, whose envelope is read.
+
+        ``m``: a match of ``HOT_ENVELOPE`` at the line's start (or of a pattern of
+        :func:`alternation`, whose first three groups are the envelope's).
+        """
+        at = m.end(3)
         known = self._recent.get(line[at : at + _KEY])
         found = None if known is None else known.fullmatch(line, at)
         if found is None or known is None:
@@ -248,19 +258,22 @@ _GROUP = re.compile(r"\(\?P<(\w+)>")
 def alternation(
     knowns: list[Known],
 ) -> tuple[re.Pattern[str], dict[int, tuple[Known, tuple[int, ...]]]]:
-    """One pattern for whole lines of any of ``knowns``, and what each match's ``lastindex`` is.
+    """One pattern for a line's envelope and its message if one of ``knowns``'s.
 
-    The lines it reads are stripped of trailing blanks first, as :meth:`LineShapes.match`
-    strips them.
+    What each match's ``lastindex`` is comes with it. The lines it reads are stripped of
+    trailing blanks first, as :meth:`LineShapes.match` strips them; read them with
+    ``match``. ``None``: the line has no envelope of ``HOT_ENVELOPE``. Otherwise groups 1
+    to 3 are the envelope's (what :meth:`LineShapes.match_after` takes), and when the rest
+    of the line is a message of one of ``knowns``, the match ends in an empty group of that
+    alternative's own (the last group it closes: ``lastindex``), which maps to the
+    alternative and the indices of the envelope's two severity groups and of the groups its
+    ``make`` takes (:meth:`LineShapes.match`'s texts); when it is none of them,
+    ``lastindex`` is 3.
 
-    ``HOT_ENVELOPE`` then the alternatives, each ending in an empty group of its own (the
-    last group a match of it closes: ``lastindex``), which maps to the alternative and the
-    indices of the envelope's two severity groups and of the groups its ``make`` takes
-    (:meth:`LineShapes.match`'s texts). A match of a ``keyed`` alternative is what
-    :meth:`LineShapes.match` finds (for a line without ANSI escapes: the caller checks): at
-    most one of them matches a message, the one the keyword table routes it to. Any other
-    alternative's match holds only if the keyword table routes the message (from group 3 on)
-    to its row.
+    ``knowns`` are ``keyed``: the match of one is what :meth:`LineShapes.match` finds (for a
+    line without ANSI escapes: the caller checks), since at most one of them matches a
+    message, the one the keyword table routes it to. The alternatives are tried after the
+    longest envelope only, as :meth:`LineShapes.match` tries them.
     """
     parts = []
     for k, known in enumerate(knowns):
@@ -268,7 +281,8 @@ def alternation(
         parts.append(_TOKEN.findall(f"{regex}(?P<e{k}>)"))
     # for lines stripped of trailing blanks, as the line parser strips a message (a pattern
     # that allowed them after the message would miss lines whose last group is atomic)
-    pattern = re.compile(f"{_HOT_ENVELOPE}(?:{_factored(parts)})")
+    body = f"(?:(?:{_factored(parts)})\\Z)?" if parts else ""
+    pattern = re.compile(f"{_HOT_ENVELOPE}{body}")
     table = {
         pattern.groupindex[f"e{k}"]: (
             known,
