@@ -66,9 +66,32 @@ def test_views_of_a_lazy_build_build_no_event_list(path: Path) -> None:
     ]
     assert lazy.merge_graph().fates() == eager.merge_graph().fates()
     assert trtlog.report(lazy) == trtlog.report(eager)
-    if len(lazy.runs) <= 1 and len(lazy.rounds) <= 1:
-        # a build of several runs or rounds is cut into views of built events (for_run)
-        assert _unbuilt(lazy), "a view built every event"
+    # a build of several runs or engine builds is cut into views of parts of the store
+    assert _unbuilt(lazy), "a view built every event"
+
+
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_every_run_build_and_round_of_a_lazy_build_holds_the_eager_one_s_events(
+    path: Path,
+) -> None:
+    """Views cut from parts of the event store, without building the file's events."""
+    _info, text = read_text(path)
+    lazy, eager = lazy_and_eager(text)
+    views = [("for_run", i) for i in range(len(eager.runs))]
+    views += [("for_build", i) for i in range(len(eager.builds))]
+    views += [("for_round", i) for i in range(len(eager.rounds))]
+    made = [getattr(lazy, name)(i) for name, i in views]
+    if len(eager.rounds) > 1:
+        first = eager.rounds[0]
+        assert lazy.events_between(first.first_line, first.last_line) == eager.events_between(
+            first.first_line, first.last_line
+        )
+    assert _unbuilt(lazy)
+    for (name, i), view in zip(views, made, strict=True):
+        reference = getattr(eager, name)(i)
+        assert view.events == reference.events, (name, i)
+        assert view.line_count == reference.line_count
+        assert (view.trt_version, view.options) == (reference.trt_version, reference.options)
 
 
 @pytest.mark.parametrize("path", LOGS, ids=_id)

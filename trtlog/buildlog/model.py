@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from trtlog._display import clip, html_table, plural, top_counts
 from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused, put
 from trtlog.buildlog.builds import BUILD_KINDS, BuildIndex, EngineBuild, derive_builds
-from trtlog.buildlog.header import Device, Options, Run, derive_header
+from trtlog.buildlog.header import HEADER_KINDS, Device, Options, Run, derive_header
 from trtlog.buildlog.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
 from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.buildlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
@@ -336,8 +336,9 @@ class Build(ExactJson):
     def events_between(self, first: int, last: int) -> list[Event]:
         """The events that start on lines ``first`` to ``last``, in file order.
 
-        A slice found by bisection over the events' first lines (built once per build): a
-        view of one run or build costs its own events, not the file's.
+        A slice found by bisection over the events' first lines (built once per build), or,
+        while the events are not built, the events of those lines' part of the event store:
+        a view of one run or build costs its own events, not the file's.
 
         Example:
             >>> from trtlog import parse_text
@@ -345,6 +346,9 @@ class Build(ExactJson):
             >>> [e.span for e in b.events_between(2, 9)]
             [(2, 2)]
         """
+        store = self._lazy
+        if store is not None:  # (the events of those lines only are built)
+            return store.between((first, last)).events()
         firsts = self._event_firsts
         return self.events[bisect_left(firsts, first) : bisect_right(firsts, last)]
 
@@ -460,20 +464,52 @@ class Build(ExactJson):
         others = [r for r in self.rounds if r.build == target.build and r.index != target.index]
         if not others:
             return whole
-        events = [e for e in whole.events if not any(r.contains(e.span[0]) for r in others)]
-        return whole._view(events, whole.runs, like=whole)
+        store = whole._lazy
+        if store is None:
+            events = [e for e in whole.events if not any(r.contains(e.span[0]) for r in others)]
+            return whole._view(events, whole.runs, like=whole)
+        # the build's lines less those of its other rounds
+        kept, at = [], 1
+        for r in sorted(others, key=lambda r: r.first_line):
+            if at < r.first_line:
+                kept.append((at, r.first_line - 1))
+            at = max(at, r.last_line + 1)
+        kept.append((at, max(at, whole._last_line)))
+        return whole._view(None, whole.runs, like=whole, store=store.between(*kept))
 
-    def _view(self, events: list[Event], runs: tuple[Run, ...], like: Build | None = None) -> Build:
+    def _between(
+        self, first: int, last: int, runs: tuple[Run, ...], like: Build | None = None
+    ) -> Build:
+        """:meth:`_view` of the events that start on lines ``first`` to ``last``.
+
+        While this build's events are not built, the view's are not either: it holds the part
+        of the event store for those lines (a run's or engine build's view of a parsed log
+        costs its own rows, not the file's events).
+        """
+        store = self._lazy
+        if store is None:
+            return self._view(self.events_between(first, last), runs, like=like)
+        return self._view(None, runs, like=like, store=store.between((first, last)))
+
+    def _view(
+        self,
+        events: list[Event] | None,
+        runs: tuple[Run, ...],
+        like: Build | None = None,
+        store: EventStore | None = None,
+    ) -> Build:
         """A build of some of these events (sharing the text), without this one's caches.
 
         ``like`` gives the header (options, device, version) when the events are a part of
-        that build's (a build or round of a run keeps its run's options).
+        that build's (a build or round of a run keeps its run's options). ``store``: the
+        events as a part of this build's event store instead (``events`` is then ``None``).
         """
+        fields: dict[str, Any] = {} if store is not None else {"events": events}
         if like is not None:
             view = Build.model_construct(
                 source=self.source,
                 text=self.text,
-                events=events,
+                **fields,
                 runs=runs,
                 trt_version=like.trt_version,
                 command_line=like.command_line,
@@ -481,12 +517,15 @@ class Build(ExactJson):
                 device=like.device,
             )
         else:
-            header = derive_header(events, self.line_count)
+            header = derive_header(
+                store.events_of(HEADER_KINDS) if store is not None else events or [],
+                self.line_count,
+            )
             run = runs[0] if len(runs) == 1 else None
             view = Build.model_construct(
                 source=self.source,
                 text=self.text,
-                events=events,
+                **fields,
                 runs=runs,
                 trt_version=(run.trt_version if run else None)
                 or header.trt_version
@@ -497,6 +536,8 @@ class Build(ExactJson):
             )
         # the file's line index is made once, whatever the number of views
         put(view, "_text_owner", self.__dict__.get("_text_owner") or self)
+        if store is not None:
+            put(view, "_store", store)
         return view
 
     def for_build(self, index: int) -> Build:
@@ -527,8 +568,7 @@ class Build(ExactJson):
             if len(self.builds_of_run(target.run)) == 1:
                 views[key] = run
             else:
-                events = self.events_between(target.first_line, target.last_line)
-                views[key] = self._view(events, run.runs, like=run)
+                views[key] = self._between(target.first_line, target.last_line, run.runs, like=run)
         return views[key]
 
     def _run_position(self, run: int | None) -> int | None:
@@ -576,7 +616,7 @@ class Build(ExactJson):
         key = ("run", index)
         if key not in views:
             run = self.runs[index]
-            views[key] = self._view(self.events_in_run(index), (run,))
+            views[key] = self._between(*self._run_lines(run), (run,))
         return views[key]
 
     @cached_property

@@ -13,6 +13,7 @@ parser builds. Every other line's event is kept as the line parser gave it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any
@@ -33,6 +34,12 @@ _SEVERITY = attrgetter("severity")
 
 def _first_line(event: Any) -> int:
     return event.span[0]  # type: ignore[no-any-return]
+
+
+def _slice(events: list[Any], first: int, last: int) -> list[Any]:
+    """The events of ``events`` (in file order) that start on lines ``first`` to ``last``."""
+    lo = bisect_left(events, first, key=_first_line)
+    return events[lo : bisect_right(events, last, lo, key=_first_line)]
 
 
 class _Hot:
@@ -65,6 +72,18 @@ class _Hot:
             self.events = out
         return self.events
 
+    def part(self, spans: list[tuple[int, int]]) -> _Hot:
+        """Rows ``lo`` to ``hi`` (exclusive) of each span, with their events if built."""
+        rows, width = self.rows, self.rows.width
+        sub = HotRows(rows.shape, rows.kind)
+        for lo, hi in spans:
+            sub.lines.extend(rows.lines[lo:hi])
+            sub.texts.extend(rows.texts[lo * width : hi * width])
+        part = _Hot(sub)
+        if self.events is not None:
+            part.events = [e for lo, hi in spans for e in self.events[lo:hi]]
+        return part
+
 
 class _Repeats:
     """The unrecognized lines kept as rows and, once built, their events."""
@@ -88,6 +107,17 @@ class _Repeats:
             self.events = out
         return self.events
 
+    def part(self, spans: list[tuple[int, int]]) -> _Repeats:
+        """Rows ``lo`` to ``hi`` (exclusive) of each span, with their events if built."""
+        sub = Repeats()
+        for lo, hi in spans:
+            sub.lines.extend(self.rows.lines[lo:hi])
+            sub.fields.extend(self.rows.fields[lo:hi])
+        part = _Repeats(sub)
+        if self.events is not None:
+            part.events = [e for lo, hi in spans for e in self.events[lo:hi]]
+        return part
+
 
 class EventStore:
     """A parsed log's events: the scanner's rows plus the line parser's other events.
@@ -96,8 +126,9 @@ class EventStore:
         n_lines: the number of input lines.
     """
 
-    def __init__(self, scan: Scan) -> None:
+    def __init__(self, scan: Scan, first: int = 1) -> None:
         self.n_lines = scan.n_lines
+        self._first = first  # (a store of some lines: the first of them)
         self._hot: list[_Hot | _Repeats] = [_Hot(rows) for rows in scan.hot]
         if scan.repeats.lines:
             self._hot.append(_Repeats(scan.repeats))
@@ -126,14 +157,44 @@ class EventStore:
                     self._events = list(self._cold)
                 else:
                     # each event in the slot of its first line (spans partition the lines)
-                    slots: list[Any] = [None] * (self.n_lines + 1)
+                    first = self._first
+                    slots: list[Any] = [None] * (self.n_lines + 1 - first)
                     for hot in self._hot:
                         for n, event in zip(hot.rows.lines, hot.build(), strict=True):
-                            slots[n] = event
+                            slots[n - first] = event
                     for event in self._cold:
-                        slots[event.span[0]] = event
+                        slots[event.span[0] - first] = event
                     self._events = [e for e in slots if e is not None]
         return self._events
+
+    def between(self, *ranges: tuple[int, int]) -> EventStore:
+        """The events that start in the line ``ranges``, as a store; none is built.
+
+        ``ranges``: ``(first, last)`` pairs in file order, disjoint. A run's, engine build's
+        or round's part of the log: it shares this store's rows and the events built so far.
+        """
+        if self._events is not None:
+            events = self._events
+            some = [e for first, last in ranges for e in _slice(events, first, last)]
+            return EventStore.of_events(some, some[-1].span[1] if some else 0)
+        cold = [e for first, last in ranges for e in _slice(self._cold, first, last)]
+        part = EventStore(Scan([], cold, 0))
+        part._first = ranges[0][0] if ranges else 1
+        # (the line count of a part is its last event's last line, as of a list of events)
+        end = cold[-1].span[1] if cold else 0
+        for hot in self._hot:
+            lines = hot.rows.lines
+            spans = []
+            for first, last in ranges:
+                lo = bisect_left(lines, first)
+                hi = bisect_right(lines, last, lo)
+                if lo < hi:
+                    spans.append((lo, hi))
+            if spans:
+                part._hot.append(hot.part(spans))
+                end = max(end, lines[spans[-1][1] - 1])
+        part.n_lines = end
+        return part
 
     def _cold_kinds(self) -> dict[str, list[Any]]:
         if self._cold_by_kind is None:
