@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from trtlog._display import number
 from trtlog.engine.model import Engine, EngineLayer
 from trtlog.events import (
     ConvScaleFusion,
@@ -760,7 +761,7 @@ def check_qdq_split_fusion(ctx: LintContext) -> Iterator[Finding]:
         delta = tb - ta if ta is not None and tb is not None else None
         when = (
             f"; here the pieces{' and the Q/DQ layers between them' if quantizers else ''} take "
-            f"{fmt_ms(tb)} against {fmt_ms(ta)} for the fused layer ({delta:+.4g} ms)"
+            f"{fmt_ms(tb)} against {fmt_ms(ta)} for the fused layer ({number(delta, sign=True)} ms)"
             if delta is not None
             else ""
         )
@@ -833,13 +834,13 @@ def check_int8_slower_than_reference(ctx: LintContext) -> Iterator[Finding]:
             name = cmp.layers_b[s.index_b].name if s.index_b is not None else "?"
             rows.append((delta, name, s.index_b))
     rows.sort(key=lambda r: -r[0])
-    worst = "; ".join(f"{short(n, 60)} {d:+.4g} ms" for d, n, _ in rows[:3])
+    worst = "; ".join(f"{short(n, 60)} {number(d, sign=True)} ms" for d, n, _ in rows[:3])
     yield make(
         ctx,
         check_int8_slower_than_reference,
         "engine time",
-        f"the layers take {tb:.4g} ms per inference against {ta:.4g} ms in the reference "
-        f"({tb - ta:+.4g} ms, {100 * (tb - ta) / ta:+.1f}%)",
+        f"the layers take {fmt_ms(tb)} per inference against {fmt_ms(ta)} in the reference "
+        f"({number(tb - ta, sign=True)} ms, {100 * (tb - ta) / ta:+.1f}%)",
         "quantization made this engine slower: reformats, split fusions and float round "
         f"trips cost more than the INT8 kernels saved (biggest additions: {worst or '?'})",
         "fix the qdq-* findings first; leave the layers where INT8 does not pay off in FP16 "
