@@ -1261,11 +1261,11 @@ def collect(
             "--profilingVerbosity=detailed, or pass the --exportLayerInfo JSON (--layers)"
         )
         available.update(layers=why, modules=why)
-    if scope is not None:
-        step("fusion bisection")
-        from trtlog.html.engine_graph import bisection_section
+    step("fusion bisection")
+    from trtlog.html.engine_graph import bisection_section
 
-        data["bisection"] = bisection_section(scope)  # the template shows it: page.render
+    # (the template shows it: page.render); the layers of a --layers JSON when given apart
+    data["bisection"] = bisection_section(scope, engine if main.engine_given else None)
     comparison = None
     if inputs.reference is not None:
         step("comparison")
