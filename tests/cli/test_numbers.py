@@ -160,3 +160,10 @@ def test_run_and_build_figures_print_alike_in_summary_and_diff(
     assert re.search(rf"  engine build \(s\) +{re.escape(seconds)} +- ", diff)
     b_rate = number(float(other.group(1)), 6)
     assert re.search(rf"  throughput \(qps\) +{re.escape(rate)} +{re.escape(b_rate)} ", diff)
+
+
+def test_the_reports_sizes_take_no_exponent() -> None:
+    from trtlog.html.data import _mib
+
+    # (.3g printed 1e+03 KiB and 1.5e+03 MiB)
+    assert (_mib(1000 * 1024), _mib(1500 << 20), _mib(1536)) == ("1000 KiB", "1500 MiB", "1.5 KiB")
