@@ -169,25 +169,28 @@ class SafeStream:
         return getattr(self.stream, name)
 
 
-def number(value: float, digits: int = 4) -> str:
+def number(value: float, digits: int = 4, *, sign: bool = False) -> str:
     """``value`` to ``digits`` significant digits, with every digit of its integer part.
 
     The one formatter of the text outputs' times, sizes and rates. ``format(v, ".3g")`` turns
     ``1048.27`` into ``1.05e+03``, which reads as a different kind of figure and hides the
     seconds; here a number of 1 or more never takes an exponent: when its integer part has
     more digits than ``digits`` it keeps them all, and two decimals at most. Below ``1e-4``
-    the exponent stays (``1.2e-05`` reads better than ``0.000012``).
+    the exponent stays (``1.2e-05`` reads better than ``0.000012``). ``sign``: a ``+`` before
+    a positive value (a difference).
 
     Example:
         >>> number(1048.27, 3), number(0.039, 3), number(52765.3), number(2.5e-05)
         ('1048.27', '0.039', '52765.3', '2.5e-05')
         >>> number(1000.0, 3), number(-12345.678), number(float("nan"))
         ('1000', '-12345.68', 'nan')
+        >>> number(12345.678, sign=True), number(-0.07884, sign=True), number(0.0, sign=True)
+        ('+12345.68', '-0.07884', '+0')
     """
-    text = f"{value:.{digits}g}"
+    text = f"{value:{'+' if sign else ''}.{digits}g}"
     if "e" not in text or abs(value) < 1 or not math.isfinite(value):
         return text
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{value:{'+' if sign else ''}.2f}".rstrip("0").rstrip(".")
 
 
 def plural(n: int, noun: str) -> str:

@@ -54,11 +54,11 @@ def test_every_table_is_a_view_even_when_empty(tmp_path: Path) -> None:
 
 
 def test_a_build_matches_its_raw_text(wh: Any, inputs: Path) -> None:
-    """The tinynet Q/DQ build: its log and its profile JSON (grouped by name), figure by figure."""
+    """The tinynet Q/DQ build: log, layer JSON and profile (grouped by name), figure by figure."""
     text = (inputs / TINY).read_text()
     row = _row(wh, "SELECT * FROM builds WHERE list_contains(paths, ?)", str(inputs / TINY))
     assert row["grouping"] == "naming"
-    assert sorted(row["roles"]) == ["log", "profile"]
+    assert sorted(row["roles"]) == ["layers", "log", "profile"]
     assert row["lines"] == row["event_lines"] == text.count("\n") == 149  # wc -l
     assert row["fusions"] == len(re.findall(r"Fusing | fusing |Merging layers", text)) == 18
     assert row["engine_layers"] == text.count("\nName: ") == 13

@@ -9,7 +9,7 @@ import argparse
 import shlex
 import sys
 
-from trtlog.cli.common import UsageError, add_run_option, log_for
+from trtlog.cli.common import UsageError, add_run_option, log_for, open_file
 
 __all__ = ["add_arguments", "run"]
 
@@ -21,6 +21,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     what.add_argument("--layer", metavar="NAME", help="an engine layer (a fused layer's name)")
     what.add_argument("--node", metavar="NAME", help="an ONNX node: the layer it ended in")
     what.add_argument("--pass", dest="pass_name", metavar="NAME", help="every fusion of a pass")
+    p.add_argument(
+        "--layers",
+        metavar="JSON",
+        help="the --exportLayerInfo of the same build, when the log has no layer dump: the "
+        "fusions end in its layers",
+    )
     p.add_argument(
         "--fusions",
         metavar="A-B",
@@ -37,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     node ended in (``--node``) or every layer a pass fused (``--pass``), each with the
     tensor between its parts as the ONNX parser printed it. Step 1 breaks the first half of
     the fusions; rebuild with its command, check the accuracy, and run the follow-up this
-    command prints (``--fusions A-B``) until one fusion is left. Commands: Polygraphy's
+    command prints (``--fusions A-B``) until one fusion is left. A log without its own layer
+    dump takes the layers of ``--layers`` (the build's --exportLayerInfo). Commands: Polygraphy's
     ``--trt-outputs`` (compared with ONNX Runtime) and the Python API's ``mark_output``;
     trtexec has no option that marks an ONNX tensor as an output.
     """
@@ -45,9 +52,15 @@ def run(args: argparse.Namespace) -> int:
 
     span = _span(args.fusions) if args.fusions else None
     build = log_for(args.file, args)
+    engine = open_file(args.layers, want=("layers",)).engine if args.layers else None
     try:
         plan = bisect_plan(
-            build, layer=args.layer, node=args.node, pass_name=args.pass_name, fusions=span
+            build,
+            layer=args.layer,
+            node=args.node,
+            pass_name=args.pass_name,
+            fusions=span,
+            engine=engine,
         )
     except KeyError as exc:
         raise UsageError(str(exc.args[0]) if exc.args else str(exc)) from None
@@ -143,5 +156,7 @@ def _again(args: argparse.Namespace, source: str) -> str:
         words += ["--pass", args.pass_name]
     if args.run_number is not None:
         words += ["--run", str(args.run_number)]
+    if args.layers:
+        words += ["--layers", args.layers]
     log = source if source == "<stdin>" else shlex.quote(source)
     return f"trtlog bisect {log} {shlex.join(words)}"

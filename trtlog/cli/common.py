@@ -281,8 +281,16 @@ def check_regex(pattern: str, option: str) -> None:
 
 
 def logging_options() -> argparse.ArgumentParser:
-    """-v/-q again for every subcommand (``trtlog layers x.json -q``); main() adds them up."""
+    """-v/-q and --version again for every subcommand (``trtlog layers x.json -q``).
+
+    main() adds the -v/-q of both places up. ``--version`` prints the version and exits 0
+    wherever it stands (``trtlog summary --version``), as git, pip and ruff do: a user who
+    types it after the command wants the version, not a usage error.
+    """
+    from trtlog._version import __version__
+
     options = argparse.ArgumentParser(add_help=False)
+    options.add_argument("--version", action="version", version=f"trtlog {__version__}")
     options.add_argument(
         "-v",
         "--verbose",

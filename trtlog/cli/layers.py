@@ -7,7 +7,7 @@ import math
 import sys
 from typing import Any
 
-from trtlog._display import write_csv
+from trtlog._display import number, write_csv
 from trtlog.cli.common import (
     UsageError,
     add_csv_option,
@@ -115,8 +115,9 @@ def run(args: argparse.Namespace) -> int:
             stdout.write(f"\nnote: {note}\n")
         if engine.profile is not None:
             stdout.write(
-                f"\n{len(engine.layers)} layers, {engine.total_ms:.4g} ms per inference "
-                f"(profile: {engine.profile.total_ms:.4g} ms over {len(engine.profile.records)} "
+                f"\n{len(engine.layers)} layers, {number(engine.total_ms)} ms per inference "
+                f"(profile: {number(engine.profile.total_ms)} ms over "
+                f"{len(engine.profile.records)} "
                 "records)\n"
             )
         if engine.times is not None and engine.times.records:
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             if compute:
                 mean = sum(compute) / len(compute)
                 stdout.write(
-                    f"timing trace: {len(compute)} inferences, mean compute {mean:.4g} ms\n"
+                    f"timing trace: {len(compute)} inferences, mean compute {number(mean)} ms\n"
                 )
     return 0
 
@@ -140,7 +141,7 @@ def _show_profile(profile: Any, fmt: str, csv_raw: bool) -> int:
         iterations = f" over {profile.iterations} iterations" if profile.iterations else ""
         sys.stdout.write(
             f"\nper-layer profile (--exportProfile): {len(profile.records)} records, "
-            f"{profile.total_ms:.4g} ms per inference{iterations}{runs}\n"
+            f"{number(profile.total_ms)} ms per inference{iterations}{runs}\n"
             "note: a profile alone has layer names and times; pass it with --profile next to "
             "the layer JSON or log for types, precisions and modules\n"
         )

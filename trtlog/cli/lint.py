@@ -35,7 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--reference",
         metavar="REF",
         help="a reference build of the same model (an FP16 log or layer JSON): adds "
-        "qdq-split-fusion and int8-slower-than-reference",
+        "qdq-split-fusion and int8-slower-than-reference (when the layers of the two builds "
+        "do not align, reference-alignment-failed instead)",
     )
     p.add_argument("--reference-profile", metavar="JSON", help="the reference's --exportProfile")
     p.add_argument(

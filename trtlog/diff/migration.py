@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from trtlog._display import number
 from trtlog.diff.models import Comparison, FusionGroup, LayerView, SideInfo
 from trtlog.diff.summary import sum_known
 from trtlog.diff.text import fit
@@ -166,7 +167,7 @@ def _holders(views: Sequence[LayerView]) -> dict[str, list[LayerView]]:
 
 
 def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4g} ms"
+    return "-" if value is None else f"{number(value)} ms"
 
 
 def migration_check(cmp: Comparison) -> MigrationCheck:
@@ -255,9 +256,9 @@ def _headline(
         ways = ", ".join(f"{k} x{v}" for k, v in transitions.most_common())
         text = f"{nodes} now in a higher precision ({ways})"
     if raised and raised_a is not None and time_a:
-        text += f", {raised_a:.4g} ms of the reference's {time_a:.4g} ms"
+        text += f", {_ms(raised_a)} of the reference's {_ms(time_a)}"
         if raised_b is not None:
-            text += f" ({raised_b:.4g} ms in B)"
+            text += f" ({_ms(raised_b)} in B)"
     if split:
         text += f"; {len(split)} fusion{'' if len(split) == 1 else 's'} of the reference split"
     return text
@@ -286,7 +287,7 @@ def render(check: MigrationCheck, limit: int = 10) -> str:
             first = nodes[0]
             times = ""
             if first.time_a_ms is not None and first.time_b_ms is not None:
-                times = f"  {first.time_a_ms:.4f} → {first.time_b_ms:.4f} ms"
+                times = f"  {number(first.time_a_ms)} → {_ms(first.time_b_ms)}"
             names = fit(", ".join(r.node for r in nodes), 80)
             out.append(f"    {first.before}→{first.after}  A[{i}] → B[{j}]{times}  {names}")
         more(list(pairs))
@@ -307,7 +308,7 @@ def render(check: MigrationCheck, limit: int = 10) -> str:
         line = f"  Time per inference: A {_ms(check.time_a_ms)}, B {_ms(check.time_b_ms)}"
         if check.time_a_ms and check.time_b_ms is not None:
             delta = check.time_b_ms - check.time_a_ms
-            line += f" ({delta:+.4g} ms, {100.0 * delta / check.time_a_ms:+.1f}%)"
+            line += f" ({number(delta, sign=True)} ms, {100.0 * delta / check.time_a_ms:+.1f}%)"
         out += ["", line]
     if check.strongly_typed_b and any(r.after == "FP32" for r in check.raised):
         out += [

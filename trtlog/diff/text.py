@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trtlog._display import visible
+from trtlog._display import number, visible
 from trtlog.diff.models import Comparison, ComparisonSummary, LayerView, PassFusion
 from trtlog.diff.summary import step_times, sum_known
 from trtlog.names import is_qdq_node, is_weights_name, split_name
@@ -87,9 +87,10 @@ def _cell(values: Sequence[str], widths: Sequence[int]) -> str:
 
 
 def _ms(value: float | None, sign: bool = False) -> str:
+    """A time in ms as every command prints it (:func:`~trtlog._display.number`)."""
     if value is None:
         return ""
-    return f"{value:+.4f}" if sign else f"{value:.4f}"
+    return number(value, sign=sign)
 
 
 def render_steps(
@@ -188,13 +189,22 @@ def render_steps(
     return "\n".join(lines) + "\n"
 
 
-def _figure(value: float | None) -> str:
-    """A run or build figure: six significant digits, never an exponent below 1e15."""
+#: Significant digits of a run or build figure, as ``trtlog summary`` prints the same figure
+#: (seconds to 3, the profile's layer time to 4, trtexec's rates, latencies and sizes to 6).
+_DIGITS = {"s": 3, "layer time (profile)": 4}
+
+
+def _figure(value: float | None, metric: str = "", unit: str = "") -> str:
+    """A run or build figure as ``summary`` prints it.
+
+    A count with thousands separators, else :func:`~trtlog._display.number` with the digits
+    of :data:`_DIGITS` (default 6).
+    """
     if value is None:
         return "-"
     if value == int(value) and abs(value) < 1e15:
         return f"{int(value):,}"
-    return f"{value:,.6g}" if abs(value) < 1e5 else f"{value:,.0f}"
+    return number(value, _DIGITS.get(metric, _DIGITS.get(unit, 6)))
 
 
 def _fusion_text(f: PassFusion) -> str:
@@ -225,9 +235,10 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
     if summary.totals:
         out += ["", f"{'Run and build':<30}{'A':>14}{'B':>14}{'B/A':>9}"]
         for row in summary.totals:
-            ratio = f"{row.ratio:.3g}x" if row.ratio is not None else ""
+            ratio = f"{number(row.ratio, 3)}x" if row.ratio is not None else ""
             label = f"{row.metric} ({row.unit})"
-            out.append(f"  {label:<28}{_figure(row.a):>14}{_figure(row.b):>14}{ratio:>9}")
+            fa, fb = (_figure(v, row.metric, row.unit) for v in (row.a, row.b))
+            out.append(f"  {label:<28}{fa:>14}{fb:>14}{ratio:>9}")
     keys = ("layers", "reformats", "qdq", "myelin_regions", "myelin_kernels")
     labels = ("layers", "reformats", "lone Q/DQ", "Myelin regions", "Myelin kernels")
     if summary.layers_a.get("layers") or summary.layers_b.get("layers"):
@@ -266,7 +277,7 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
         for t in summary.tactic_changes[:limit]:
             ms = ""
             if t.time_a_ms is not None and t.time_b_ms is not None:
-                ms = f"  {t.time_a_ms:.4f} → {t.time_b_ms:.4f} ms"
+                ms = f"  {_ms(t.time_a_ms)} → {_ms(t.time_b_ms)} ms"
             out.append(f"  row {t.step:>4}  {fit(t.name, 70)}{ms}")
             out.append(f"            A: {fit(t.tactic_a, 90)}")
             out.append(f"            B: {fit(t.tactic_b, 90)}")
@@ -323,7 +334,7 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
         line = f"  A {_ms(summary.time_a_ms) or '-'} ms   B {_ms(summary.time_b_ms) or '-'} ms"
         if summary.delta_ms is not None and summary.time_a_ms:
             pct = 100.0 * summary.delta_ms / summary.time_a_ms
-            line += f"   delta {summary.delta_ms:+.4f} ms ({pct:+.1f}%)"
+            line += f"   delta {_ms(summary.delta_ms, True)} ms ({pct:+.1f}%)"
         out.append(line)
         rows = [m for m in summary.modules if m.time_a_ms is not None or m.time_b_ms is not None]
         rows = rows[:limit]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog._display import html_table, plural, top_counts
+from trtlog._display import html_table, number, plural, top_counts
 from trtlog._pydantic import ExactJson
 from trtlog.names import ComposedName, MyelinKernel, OnnxSource, parse_kernel_name, split_name
 from trtlog.tensors import DType, Tensor, dtype_of
@@ -185,7 +185,7 @@ class Profile(ExactJson):
         """One line: ``<Profile 'p.json': 388 records, 3.592 ms per inference, 1 run>``."""
         return (
             f"<Profile {self.source!r}: {plural(len(self.records), 'record')}, "
-            f"{self.total_ms:.4g} ms per inference, {plural(len(self.runs), 'run')}>"
+            f"{number(self.total_ms)} ms per inference, {plural(len(self.runs), 'run')}>"
         )
 
     __str__ = __repr__
@@ -834,7 +834,7 @@ class Engine(ExactJson):
         """One line: ``<Engine 'm.json': 388 layers (layer_json, detailed), 3.592 ms>``."""
         what = "detailed" if self.detailed else "names only"
         total = self.total_ms
-        timed = f", {total:.4g} ms per inference" if total == total else ""
+        timed = f", {number(total)} ms per inference" if total == total else ""
         return (
             f"<Engine {self.source!r}: {plural(len(self.layers), 'layer')} "
             f"({self.origin}, {what}){timed}>"
@@ -859,7 +859,7 @@ class Engine(ExactJson):
                 ("types", top_counts(lay.type for lay in self.layers) if self.detailed else None),
                 ("reformats", sum(lay.is_reformat for lay in self.layers)),
                 ("profile", self.profile.source if self.profile else None),
-                ("time per inference", f"{total:.4g} ms" if total == total else None),
+                ("time per inference", f"{number(total)} ms" if total == total else None),
                 ("notes", "; ".join(self.notes) if self.notes else None),
             ],
         )

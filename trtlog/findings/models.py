@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from trtlog._display import number
+
 if TYPE_CHECKING:
     from trtlog.buildlog import Build
 
@@ -121,7 +123,7 @@ class Finding(BaseModel):
         """
         head = f"{self.severity} {self.rule}: {self.subject}"
         if self.time_ms is not None and not math.isnan(self.time_ms):
-            head += f" ({self.time_ms:.4g} ms)"
+            head += f" ({number(self.time_ms)} ms)"
         out = [head, f"  {self.message}"]
         if self.why:
             out.append(f"  why: {self.why}")

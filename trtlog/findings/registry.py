@@ -52,6 +52,7 @@ from trtlog.findings.rules.qdq import (
     check_qdq_residual_unquantized,
     check_qdq_split_fusion,
     check_qdq_unfused_quantizer,
+    check_reference_alignment_failed,
 )
 from trtlog.findings.rules.qdq_kernels import (
     check_qdq_gemm_float_kernel,
@@ -81,6 +82,7 @@ RULES: tuple[Check, ...] = (
     check_qdq_missing_scale,
     check_qdq_split_fusion,
     check_int8_slower_than_reference,
+    check_reference_alignment_failed,
     check_int8_no_calibration,
     check_precision_fallback,
     check_strongly_typed_fp32,

@@ -39,6 +39,7 @@ from trtlog.names import split_name
 
 if TYPE_CHECKING:
     from trtlog.buildlog.model import Build
+    from trtlog.engine.model import Engine
 
 __all__ = ["BisectPlan", "Boundary", "Fusion", "Step", "bisect_plan", "bisect_plans"]
 
@@ -353,12 +354,16 @@ def bisect_plan(
     node: str | None = None,
     pass_name: str | None = None,
     fusions: tuple[int, int] | None = None,
+    engine: Engine | None = None,
 ) -> BisectPlan:
     """The fusions of a region and the halving steps that find the one at fault.
 
     Give one of ``layer`` (an engine layer, or any layer the log names), ``node`` (an ONNX
     node: the region is the layer it ended in) or ``pass_name`` (every layer that pass
     fused). ``fusions``: the range (1-based, inclusive) left after earlier steps.
+    ``engine``: the engine's layers when they come apart from the log (its
+    ``--exportLayerInfo`` JSON); the merge graph then ends in them
+    (:meth:`~trtlog.buildlog.Build.merge_graph`), else in the log's own layers.
 
     Raises:
         KeyError: no such layer, node or pass in the build (the message says what exists).
@@ -368,25 +373,27 @@ def bisect_plan(
     if len(given) != 1:
         raise ValueError("give exactly one of layer, node or pass_name")
     kind, name = given[0]
-    return _plan(_Context(build), kind, name, fusions)  # type: ignore[arg-type]
+    return _plan(_Context(build, engine), kind, name, fusions)  # type: ignore[arg-type]
 
 
-def bisect_plans(build: Build, layers: Iterable[str]) -> list[BisectPlan]:
+def bisect_plans(
+    build: Build, layers: Iterable[str], engine: Engine | None = None
+) -> list[BisectPlan]:
     """:func:`bisect_plan` of each of ``layers`` (the log's tensor lines read once).
 
     Raises:
         KeyError: a layer the build does not have.
     """
-    context = _Context(build)
+    context = _Context(build, engine)
     return [_plan(context, "layer", name, None) for name in layers]
 
 
 class _Context:
     """What every plan of a build reads: its merge graph, tensor lines and layer names."""
 
-    def __init__(self, build: Build) -> None:
+    def __init__(self, build: Build, engine: Engine | None = None) -> None:
         self.build = build
-        self.graph = build.merge_graph()
+        self.graph = build.merge_graph(engine) if engine is not None else build.merge_graph()
         data = self.graph.node_data()
         self.tensors = _Tensors(build)
         self.registered = {

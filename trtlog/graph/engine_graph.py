@@ -29,7 +29,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Literal, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
-from trtlog._display import visible
+from trtlog._display import number, visible
 from trtlog.graph.layout import Layout, layered_layout
 from trtlog.tensors import dims_text
 
@@ -396,7 +396,7 @@ def _tooltip(node: GraphNode) -> list[str]:
         if value:
             parts.append(value)
     if node.time_ms is not None:
-        parts.append(f"{node.time_ms:.4g} ms")
+        parts.append(f"{number(node.time_ms)} ms")
     return parts
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain, compress, filterfalse, islice
 from typing import TYPE_CHECKING, Any
 
+from trtlog._display import number
 from trtlog.buildlog.tactics import tactic_columns
 from trtlog.findings.registry import lint
 from trtlog.html.inputs import Inputs, Side
@@ -274,10 +275,10 @@ def _overview_footprint(engine: Engine) -> dict[str, Any] | None:
 
 
 def _mib(size: int) -> str:
-    """Bytes as MiB (KiB below one MiB), three significant digits."""
+    """Bytes as MiB (KiB below one MiB), three significant digits (no exponent: ``number``)."""
     if size < 1 << 20:
-        return f"{size / 1024:.3g} KiB"
-    return f"{size / (1 << 20):.3g} MiB"
+        return f"{number(size / 1024, 3)} KiB"
+    return f"{number(size / (1 << 20), 3)} MiB"
 
 
 def _findings(
@@ -1261,11 +1262,11 @@ def collect(
             "--profilingVerbosity=detailed, or pass the --exportLayerInfo JSON (--layers)"
         )
         available.update(layers=why, modules=why)
-    if scope is not None:
-        step("fusion bisection")
-        from trtlog.html.engine_graph import bisection_section
+    step("fusion bisection")
+    from trtlog.html.engine_graph import bisection_section
 
-        data["bisection"] = bisection_section(scope)  # the template shows it: page.render
+    # (the template shows it: page.render); the layers of a --layers JSON when given apart
+    data["bisection"] = bisection_section(scope, engine if main.engine_given else None)
     comparison = None
     if inputs.reference is not None:
         step("comparison")

@@ -16,8 +16,10 @@ The data goes in its own ``<script type="application/json">`` block (``trtlog-en
 from __future__ import annotations
 
 import shlex
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from trtlog._display import plural
 from trtlog.html.data import num
 
 if TYPE_CHECKING:
@@ -124,34 +126,66 @@ BISECT_LAYERS = 8
 _BISECT_CANDIDATES = 40
 
 
-def bisection_section(build: Build) -> dict[str, Any] | None:
+#: The optimizer's lines that say which layers a fusion joined (the merge graph's edges).
+_FUSION_KINDS = ("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion")
+
+
+def bisection_section(build: Build | None, engine: Engine | None = None) -> dict[str, Any]:
     """The report's fusion bisection section: the layers of the most breakable fusions.
 
     For each, its fusions (pass, line, parts, the tensor that breaks it) and the first
     halving step with its commands (:func:`trtlog.graph.bisect.bisect_plans`); the section
-    says how to go on with ``trtlog bisect``. ``None`` without an engine's layers or without
-    a fusion a marked tensor can break.
+    says how to go on with ``trtlog bisect``. The fusions come from the log (``build``, its
+    optimizer's lines), the final layers from ``engine`` when the layers came apart from the
+    log (a ``--layers`` JSON: the merge graph then ends in them, as the merge graph section's
+    does), else from the log (its layer dump, placement lines or the layers its autotuner
+    timed: :func:`~trtlog.engine.from_log.final_layers`). Without layers to show, ``layers``
+    is empty and ``why`` says what the section needs (and which input lacks it).
     """
+    from trtlog.engine.from_log import final_layers
     from trtlog.graph.bisect import bisect_plans
     from trtlog.names import split_name
 
-    engine = build.engine
-    if engine is None:
-        return None
-    index = {layer.name: i for i, layer in enumerate(engine.layers)}
+    if build is None:
+        return _no_bisection(
+            "needs the --verbose build log: which layers each fusion joined is known only "
+            "from the optimizer's lines, and this report was made from JSON only"
+        )
+    if not build.events_of(*_FUSION_KINDS):
+        if build.events_of("pass_run"):  # a verbose build log: its passes ran
+            return _no_bisection(
+                "found no fusion line in this log: its optimizer passes ran, but none printed "
+                "which layers it joined (nothing to fuse, or fusions made inside Myelin "
+                "regions, which TensorRT does not print)"
+            )
+        return _no_bisection(
+            "needs a --verbose build log: this log prints none of the optimizer's lines "
+            "(Running: ..., Fusing ...), which say which layers each fusion joined"
+        )
+    layers = engine if engine is not None else final_layers(build)
+    if layers is None:
+        return _no_bisection(
+            "needs the engine's layers: build with --dumpLayerInfo --profilingVerbosity=detailed, "
+            "or pass the --exportLayerInfo JSON (--layers)"
+        )
+    index = {layer.name: i for i, layer in enumerate(layers.layers)}
     # the layers that joined the most parts are where fusions are (a name per part)
     ranked = sorted(index, key=lambda n: (-len(split_name(n).members()), index[n]))
-    graph = build.merge_graph()
+    graph = build.merge_graph(engine) if engine is not None else build.merge_graph()
     known = [
         n
         for n in ranked[:_BISECT_CANDIDATES]
         if graph.find(n, ("engine_layer", "intermediate")) is not None
     ]
-    plans = [p for p in bisect_plans(build, known) if p.breakable]
-    plans.sort(key=lambda p: (-len(p.breakable), index[p.target[1]]))
+    every = bisect_plans(build, known, engine)
+    plans = sorted(
+        (p for p in every if p.breakable), key=lambda p: (-len(p.breakable), index[p.target[1]])
+    )
     if not plans:
-        return None
-    source = build.source.name
+        return _no_bisection(_why_none(every, len(layers.layers), engine is not None))
+    command = ["trtlog", "bisect", build.source.name]
+    if engine is not None:  # (the names the commands give are the JSON's)
+        command += ["--layers", engine.source]
     out = []
     for plan in plans[:BISECT_LAYERS]:
         name = plan.target[1]
@@ -181,9 +215,35 @@ def bisection_section(build: Build) -> dict[str, Any] | None:
                     "high": step.high,
                     "commands": [list(c) for c in step.commands],
                 },
-                "command": shlex.join(["trtlog", "bisect", source, "--layer", name]),
+                "command": shlex.join([*command, "--layer", name]),
                 "notes": list(plan.notes),
             }
         )
     version = ".".join(map(str, build.trt_version)) if build.trt_version else None
-    return {"layers": out, "version": version, "more": max(0, len(plans) - BISECT_LAYERS)}
+    return {
+        "layers": out,
+        "version": version,
+        "more": max(0, len(plans) - BISECT_LAYERS),
+        "why": None,
+    }
+
+
+def _why_none(plans: list[Any], layers: int, given: bool) -> str:
+    """Why none of the fusions that built an engine's layers can be broken (the commonest)."""
+    of = f"the {plural(layers, 'layer')} of {'the layer JSON' if given else 'the log'}"
+    fusions = [f for p in plans for f in p.fusions if f.line]
+    if not fusions:
+        return f"found no fusion line of the log that built one of {of}" + (
+            ": is the JSON of the build this log made?" if given else ""
+        )
+    reasons = Counter(f.why for f in fusions if f.why)
+    reason = reasons.most_common(1)[0][0] if reasons else "no tensor between their parts"
+    return (
+        f"found no fusion to break among the {plural(len(fusions), 'fusion')} that built {of}: "
+        f"{reason}"
+    )
+
+
+def _no_bisection(why: str) -> dict[str, Any]:
+    """The section without layers: what it needs, said in the page."""
+    return {"layers": [], "version": None, "more": 0, "why": why}

@@ -19,7 +19,7 @@ from trtlog.events import (
 )
 from trtlog.findings.advice import fp16_flag
 from trtlog.findings.base import make, rule
-from trtlog.findings.context import LintContext, short
+from trtlog.findings.context import LintContext, fmt_ms, short
 from trtlog.findings.models import Finding
 
 __all__ = ["check_precision_fallback", "check_strongly_typed_fp32"]
@@ -191,7 +191,7 @@ def check_strongly_typed_fp32(ctx: LintContext) -> Iterator[Finding]:
     if stake is not None and total:
         if stake < 0.5 * total:
             return  # FP32 for a minority of the time: a choice (AutoCast keeps some in FP32)
-        how = ctx.share(stake) or f"{stake:.4g} ms"
+        how = ctx.share(stake) or fmt_ms(stake)
     else:
         all_weighted = [x for x in compute if ctx.is_weighted(x)]
         if len(weighted) * 2 < len(all_weighted):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from trtlog._display import number
 from trtlog.engine.model import Engine, EngineLayer
 from trtlog.events import (
     ConvScaleFusion,
@@ -36,6 +37,7 @@ __all__ = [
     "check_qdq_residual_unquantized",
     "check_qdq_split_fusion",
     "check_qdq_unfused_quantizer",
+    "check_reference_alignment_failed",
 ]
 
 ACTIVATIONS = frozenset(
@@ -742,8 +744,8 @@ def check_qdq_missing_scale(ctx: LintContext) -> Iterator[Finding]:
 def check_qdq_split_fusion(ctx: LintContext) -> Iterator[Finding]:
     """Fusion groups of the reference that this build splits at Q/DQ nodes."""
     cmp = ctx.comparison
-    if cmp is None:
-        return
+    if cmp is None or cmp.alignment_failed:
+        return  # groups of unrelated layers: reference-alignment-failed says so instead
     for g in cmp.groups:
         if len(g.layers_b) <= len(g.layers_a) or not g.qdq_nodes:
             continue
@@ -760,7 +762,7 @@ def check_qdq_split_fusion(ctx: LintContext) -> Iterator[Finding]:
         delta = tb - ta if ta is not None and tb is not None else None
         when = (
             f"; here the pieces{' and the Q/DQ layers between them' if quantizers else ''} take "
-            f"{fmt_ms(tb)} against {fmt_ms(ta)} for the fused layer ({delta:+.4g} ms)"
+            f"{fmt_ms(tb)} against {fmt_ms(ta)} for the fused layer ({number(delta, sign=True)} ms)"
             if delta is not None
             else ""
         )
@@ -798,6 +800,17 @@ def _engine_total(engine: Engine) -> float:
     return engine.total_ms
 
 
+def _quantized(ctx: LintContext) -> bool:
+    """Whether the build is quantized: Q/DQ nodes, ``--int8``, or INT8 layers."""
+    return ctx.has_qdq or "INT8" in ctx.precisions or any(ctx.is_int8(x) for x in ctx.layers)
+
+
+def _totals(ctx: LintContext) -> tuple[float | None, float | None]:
+    """The reference's and this build's time per inference (``None`` where not known)."""
+    ta = _engine_total(ctx.reference_engine) if ctx.reference_engine is not None else None
+    return (None if ta is None or ta != ta or ta <= 0 else ta), ctx.total_ms
+
+
 def _sum(values: object) -> float | None:
     known = [v for v in values if v is not None]  # type: ignore[attr-defined]
     return sum(known) if known else None
@@ -816,14 +829,12 @@ def _sum(values: object) -> float | None:
 def check_int8_slower_than_reference(ctx: LintContext) -> Iterator[Finding]:
     """The build's total layer time against the reference's, with the worst steps."""
     cmp = ctx.comparison
-    if cmp is None or ctx.reference_engine is None or not ctx.timed:
+    if cmp is None or cmp.alignment_failed or ctx.reference_engine is None or not ctx.timed:
+        return  # (a failed alignment: no verdict, see reference-alignment-failed)
+    if not _quantized(ctx):
         return
-    quantized = ctx.has_qdq or "INT8" in ctx.precisions or any(ctx.is_int8(x) for x in ctx.layers)
-    if not quantized:
-        return
-    ta = _engine_total(ctx.reference_engine)
-    tb = ctx.total_ms
-    if tb is None or ta != ta or ta <= 0 or tb <= ta:
+    ta, tb = _totals(ctx)
+    if tb is None or ta is None or tb <= ta:
         return
     from trtlog.diff.summary import step_times  # (with a reference only: 0.04 s to import)
 
@@ -833,17 +844,63 @@ def check_int8_slower_than_reference(ctx: LintContext) -> Iterator[Finding]:
             name = cmp.layers_b[s.index_b].name if s.index_b is not None else "?"
             rows.append((delta, name, s.index_b))
     rows.sort(key=lambda r: -r[0])
-    worst = "; ".join(f"{short(n, 60)} {d:+.4g} ms" for d, n, _ in rows[:3])
+    worst = "; ".join(f"{short(n, 60)} {number(d, sign=True)} ms" for d, n, _ in rows[:3])
     yield make(
         ctx,
         check_int8_slower_than_reference,
         "engine time",
-        f"the layers take {tb:.4g} ms per inference against {ta:.4g} ms in the reference "
-        f"({tb - ta:+.4g} ms, {100 * (tb - ta) / ta:+.1f}%)",
+        f"the layers take {fmt_ms(tb)} per inference against {fmt_ms(ta)} in the reference "
+        f"({number(tb - ta, sign=True)} ms, {100 * (tb - ta) / ta:+.1f}%)",
         "quantization made this engine slower: reformats, split fusions and float round "
         f"trips cost more than the INT8 kernels saved (biggest additions: {worst or '?'})",
         "fix the qdq-* findings first; leave the layers where INT8 does not pay off in FP16 "
         "(remove their Q/DQ nodes) and compare again",
         layers=[ctx.layer(i) for _, _, i in rows[:3] if i is not None and i < len(ctx.layers)],
         time_ms=tb - ta,
+    )
+
+
+@rule(
+    "reference-alignment-failed",
+    "info",
+    "The build and the reference do not align: no comparison verdict",
+    "The comparison rules (`qdq-split-fusion`, `int8-slower-than-reference`) judge this build "
+    "against `--reference` layer by layer. When fewer than half the computing layers of the "
+    "smaller side find a counterpart (by ONNX name, structure or shape), the two engines are "
+    "not two builds of one model as far as their layers tell: a fusion split or a slowdown "
+    "read from such pairs would compare unrelated layers, so those rules stay silent and this "
+    "finding says why, as `trtlog diff` and the report's comparison do.",
+    needs=("engine", "reference"),
+)
+def check_reference_alignment_failed(ctx: LintContext) -> Iterator[Finding]:
+    """Why the reference rules made no verdict: the layers of the two builds did not align."""
+    cmp = ctx.comparison
+    if cmp is None or not cmp.alignment_failed:
+        return
+    paired, possible = cmp.alignment()
+    ta, tb = _totals(ctx)
+    totals = (
+        f"; in total, this build's layers take {fmt_ms(tb)} per inference against "
+        f"{fmt_ms(ta)} in the reference"
+        if ta is not None and tb is not None
+        else ""
+    )
+    yield make(
+        ctx,
+        check_reference_alignment_failed,
+        f"{paired} of {possible} layers paired",
+        f"only {paired} of {possible} computing layers found a counterpart in the reference "
+        f"(by name, structure or shape): no comparison verdict is made{totals}",
+        "pairs of unrelated layers would make up split fusions and per-layer slowdowns, so "
+        "qdq-split-fusion and int8-slower-than-reference say nothing about this reference"
+        + (
+            " (whether quantization made the engine slower needs a reference of the same model)"
+            if _quantized(ctx)
+            else ""
+        ),
+        "check that --reference is a build of the same model (the same ONNX export, built at "
+        "the reference precision); `trtlog diff REFERENCE BUILD` shows what paired and the "
+        "totals by layer type and precision",
+        reference_layers=cmp.unmatched_a[:20],
+        layers=[i for i in cmp.unmatched_b[:20] if i < len(ctx.layers)],
     )

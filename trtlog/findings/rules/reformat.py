@@ -27,7 +27,7 @@ from trtlog.events import (
     ReformatLayerAdded,
 )
 from trtlog.findings.base import make, rule
-from trtlog.findings.context import NAME_COPY, LintContext, short
+from trtlog.findings.context import NAME_COPY, LintContext, fmt_ms, short
 from trtlog.findings.models import Finding, Severity
 from trtlog.tensors import Tensor
 
@@ -409,7 +409,7 @@ def _dtype_rows(ctx: LintContext, items: list[Reformat]) -> Iterator[_Row]:
         name = r.name
         if t is not None and timed:
             # ctx.share(t) and _severity(ctx, t, "info"), inline
-            why = f"{why} ({t:.4g} ms, {100 * t / total:.1f}% of the engine's layer time)"
+            why = f"{why} ({fmt_ms(t)}, {100 * t / total:.1f}% of the engine's layer time)"
             severity: Severity = "warning" if raised or t / total >= COSTLY_SHARE else "info"
         else:
             severity = "warning" if raised else "info"

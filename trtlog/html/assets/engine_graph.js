@@ -508,8 +508,11 @@
     const link = (id, label, why) => {
       const a = h('a', { href: '#' + id, 'data-section': id }, label);
       if (!doc.getElementById(id + '-body')) {
+        // the reason the section itself gives ("This section needs ..."), else the generic one
+        const missing = doc.querySelector('#' + id + ' p.missing');
+        const said = missing ? missing.textContent.replace(/^This section /, '').replace(/\.$/, '') : '';
         a.className = 'no-data';
-        a.title = 'no data: ' + why;
+        a.title = 'no data: ' + (said || why);
       }
       return a;
     };

@@ -1129,7 +1129,8 @@
         h('h3', null, 'Layer ' + r.i),
         D.graph ? h('p', null, exploreLink(r.name, 'what is inside this layer, pass by pass (merge explorer)')) : null,
         dl,
-        r.nodes.length ? [h('p', null, h('b', null, r.nodes.length + ' ONNX node(s)')), nodes] : null
+        // (replaceChildren takes nodes, not an array: spread the pair, or nothing)
+        ...(r.nodes.length ? [h('p', null, h('b', null, r.nodes.length + ' ONNX node(s)')), nodes] : [])
       );
     },
     goto(i) {
