@@ -64,6 +64,8 @@ MATCH_ONLY = {
     "trtlog.parser.fragments._ROW_84",
     "trtlog.parser.fragments._ROW_7X",
     "trtlog.parser.fragments._JSON_RECORD",
+    "trtlog.findings.rules.hardware._CC",
+    "trtlog.summary.outcome._KILLED",
 }
 
 
