@@ -59,11 +59,7 @@ def _eager(text: str) -> Build:
         source=SourceMeta(name="<test>"),
         text=text,
         events=events,
-        runs=header.runs,
-        trt_version=header.trt_version,
-        command_line=header.command_line,
-        options=header.options,
-        device=header.device,
+        **header.build_fields(),
     )
 
 

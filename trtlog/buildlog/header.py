@@ -29,8 +29,10 @@ from trtlog.events import (
     OptionsEnd,
     OptionShape,
     OptionsSection,
+    RtxNote,
     RunEnd,
     RunStart,
+    TrtPackageVersion,
     TrtVersion,
 )
 from trtlog.events.header import ShapeOption
@@ -42,14 +44,20 @@ __all__ = [
     "Header",
     "IoFormat",
     "Options",
+    "Product",
     "Run",
     "ShapeOption",
+    "VersionSource",
     "decode_version",
     "derive_header",
     "library_version",
 ]
 
 Version = tuple[int, ...]
+#: The product a log comes from: TensorRT, or TensorRT-RTX (its own version numbers).
+Product = Literal["TensorRT", "TensorRT-RTX"]
+#: Where a log's version was read (see :attr:`Run.version_source`).
+VersionSource = Literal["banner", "version_line", "library", "python_package"]
 Dims = tuple[int, ...]
 
 
@@ -71,6 +79,11 @@ class Run(BaseModel):
         rtx_version: TensorRT-RTX's own version, from the ``[TensorRT-RTX v10400]`` tag of a
             ``tensorrt_rtx`` banner (``(1, 4, 0)``); not a TensorRT version, so
             :attr:`trt_version` stays ``None`` for it.
+        version_source: where :attr:`trt_version` (or :attr:`rtx_version`) comes from:
+            ``banner`` (the ``&&&&`` banner or footer), ``version_line`` (``TensorRT version:
+            ...``), ``library`` (the name of a TensorRT library loaded) or ``python_package``
+            (a tool's ``Successfully imported the `tensorrt` python package with version
+            ...``); ``None`` without.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -85,6 +98,7 @@ class Run(BaseModel):
     build_number: int | None = None
     end_line: int | None = None
     rtx_version: Version | None = None
+    version_source: VersionSource | None = None
 
 
 class IoFormat(BaseModel):
@@ -253,16 +267,40 @@ class Device(ExactJson):
 
 
 class Header(BaseModel):
-    """Everything :func:`derive_header` finds."""
+    """Everything :func:`derive_header` finds.
+
+    ``product`` is ``TensorRT-RTX`` when a run's banner names it or the log holds a builder
+    note only TensorRT-RTX prints (:class:`~trtlog.events.RtxNote`), else ``TensorRT``;
+    ``version_source`` says where ``trt_version`` (or ``rtx_version``) was read.
+    """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     runs: tuple[Run, ...] = ()
     trt_version: Version | None = None
     rtx_version: Version | None = None
+    product: Product = "TensorRT"
+    version_source: VersionSource | None = None
     command_line: str | None = None
     options: Options = Field(default_factory=Options)
     device: Device | None = None
+
+    def build_fields(self) -> dict[str, Any]:
+        """The fields a :class:`~trtlog.buildlog.Build` takes from its header, by name.
+
+        Every maker of a ``Build`` from events (the parse, the warehouse's streamed logs)
+        passes these, so a new header field reaches them all.
+        """
+        return {
+            "runs": self.runs,
+            "trt_version": self.trt_version,
+            "rtx_version": self.rtx_version,
+            "product": self.product,
+            "version_source": self.version_source,
+            "command_line": self.command_line,
+            "options": self.options,
+            "device": self.device,
+        }
 
 
 def _int_prefix(value: str | None) -> int | None:
@@ -322,6 +360,10 @@ class _Collector:
         # versions read from loaded libraries' names: per run, and before any run exists
         self.library_versions: dict[int, Version] = {}
         self.loose_version: Version | None = None
+        self.rtx_note = False
+        # the tensorrt Python package's version a tool prints (per run, and before any run)
+        self.package_versions: dict[int, Version] = {}
+        self.loose_package: Version | None = None
 
     def run(self) -> dict[str, Any]:
         """The current run (an implicit run 0 when the log has no banner before)."""
@@ -354,6 +396,7 @@ class _Collector:
                     "command_line": ev.command_line,
                     "trt_version": tuple(ev.version) if ev.version else None,
                     "rtx_version": _rtx_version(ev),
+                    "version_source": "banner" if ev.version or _rtx_version(ev) else None,
                     "test": ev.test,
                     "build_number": ev.build_number,
                 }
@@ -368,12 +411,23 @@ class _Collector:
                     run[key] = getattr(ev, key)
             if run.get("trt_version") is None and ev.version:
                 run["trt_version"] = tuple(ev.version)
+                run["version_source"] = "banner"
             if run.get("rtx_version") is None:
                 run["rtx_version"] = _rtx_version(ev)
+                if run["rtx_version"] is not None:
+                    run.setdefault("version_source", "banner")
         elif isinstance(ev, TrtVersion):
             run = self.run()
             if run.get("trt_version") is None:
                 run["trt_version"] = tuple(ev.version)
+                run["version_source"] = "version_line"
+        elif isinstance(ev, RtxNote):
+            self.rtx_note = True
+        elif isinstance(ev, TrtPackageVersion):
+            if self.runs:
+                self.package_versions.setdefault(len(self.runs) - 1, tuple(ev.version))
+            elif self.loose_package is None:
+                self.loose_package = tuple(ev.version)
         elif isinstance(ev, LibraryNote):
             version = library_version(ev.name) if ev.note in _LOADS else None
             if version is None:
@@ -429,12 +483,25 @@ class _Collector:
 
     def header(self) -> Header:
         for i, run in enumerate(self.runs):  # the banner and ``TensorRT version:`` come first
-            if run.get("trt_version") is None:
-                run["trt_version"] = self.library_versions.get(i) or (
-                    self.loose_version if i == 0 else None
+            if run.get("trt_version") is None and run.get("rtx_version") is None:
+                library = self.library_versions.get(i) or (self.loose_version if i == 0 else None)
+                package = self.package_versions.get(i) or (self.loose_package if i == 0 else None)
+                run["trt_version"] = library or package
+                run["version_source"] = (
+                    "library" if library else "python_package" if package else None
                 )
         run_models = tuple(Run(**r) for r in self.runs)
-        version = next((r.trt_version for r in run_models if r.trt_version), self.loose_version)
+        trt_run = next((r for r in run_models if r.trt_version), None)
+        rtx_run = next((r for r in run_models if r.rtx_version), None)
+        version = trt_run.trt_version if trt_run else self.loose_version or self.loose_package
+        rtx = rtx_run.rtx_version if rtx_run else None
+        source: VersionSource | None = None
+        if trt_run:
+            source = trt_run.version_source
+        elif self.loose_version or self.loose_package:
+            source = "library" if self.loose_version else "python_package"
+        elif rtx_run:
+            source = rtx_run.version_source
         command = next((r.command_line for r in run_models if r.command_line), None)
         dev = _device(self.device, self.available) if self.device or self.available else None
         options = Options(
@@ -446,7 +513,9 @@ class _Collector:
         return Header(
             runs=run_models,
             trt_version=version,
-            rtx_version=next((r.rtx_version for r in run_models if r.rtx_version), None),
+            rtx_version=rtx,
+            product="TensorRT-RTX" if rtx is not None or self.rtx_note else "TensorRT",
+            version_source=source,
             command_line=command,
             options=options,
             device=dev,
@@ -525,7 +594,16 @@ def library_version(name: str | None) -> Version | None:
     return tuple(int(p) for p in m[1].split(".")) if m else None
 
 
-_HEADER_TYPES = (RunStart, RunEnd, TrtVersion, LibraryNote, DeviceKv, DeviceListItem)
+_HEADER_TYPES = (
+    RunStart,
+    RunEnd,
+    TrtVersion,
+    TrtPackageVersion,
+    LibraryNote,
+    RtxNote,
+    DeviceKv,
+    DeviceListItem,
+)
 # the events derive_header reads (a set lookup by class skips the others)
 _HEADER_CLASSES: frozenset[type] = frozenset({*_OPTION_CLASSES, *_HEADER_TYPES})
 #: The kinds of the events :func:`derive_header` reads.

@@ -24,7 +24,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from trtlog._display import clip, html_table, plural, top_counts
 from trtlog._pydantic import LONE_SURROGATE, ExactJson, gc_paused, put
 from trtlog.buildlog.builds import BUILD_KINDS, BuildIndex, EngineBuild, derive_builds
-from trtlog.buildlog.header import HEADER_KINDS, Device, Options, Run, derive_header
+from trtlog.buildlog.header import (
+    HEADER_KINDS,
+    Device,
+    Options,
+    Product,
+    Run,
+    VersionSource,
+    derive_header,
+)
 from trtlog.buildlog.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
 from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.buildlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
@@ -95,6 +103,12 @@ class Build(ExactJson):
             ``for_run(i)`` is the build of one, and ``rounds`` cuts each run into the
             builder's rounds (one per backend strategy tried, 8.6+).
         trt_version: the TensorRT version as a comparable tuple (``(8, 4, 12)``), if printed.
+        rtx_version: TensorRT-RTX's own version (``(1, 4, 0)``), when a ``tensorrt_rtx``
+            banner prints it; never a TensorRT version.
+        product: ``TensorRT``, or ``TensorRT-RTX`` when the log names it (its banner, or a
+            builder note only TensorRT-RTX prints).
+        version_source: where the version was read: ``banner``, ``version_line``
+            (``TensorRT version: ...``) or ``library`` (a TensorRT library's file name).
         command_line: the trtexec command line of the first run, if printed.
         options: the options blocks of the first run.
         device: the device block, if printed.
@@ -115,6 +129,9 @@ class Build(ExactJson):
     events: list[Event]
     runs: tuple[Run, ...] = ()
     trt_version: tuple[int, ...] | None = None
+    rtx_version: tuple[int, ...] | None = None
+    product: Product = "TensorRT"
+    version_source: VersionSource | None = None
     command_line: str | None = None
     options: Options = Field(default_factory=Options)
     device: Device | None = None
@@ -512,6 +529,9 @@ class Build(ExactJson):
                 **fields,
                 runs=runs,
                 trt_version=like.trt_version,
+                rtx_version=like.rtx_version,
+                product=like.product,
+                version_source=like.version_source,
                 command_line=like.command_line,
                 options=like.options,
                 device=like.device,
@@ -530,6 +550,13 @@ class Build(ExactJson):
                 trt_version=(run.trt_version if run else None)
                 or header.trt_version
                 or self.trt_version,
+                rtx_version=(run.rtx_version if run else None)
+                or header.rtx_version
+                or self.rtx_version,
+                product=self.product,
+                version_source=(run.version_source if run else None)
+                or header.version_source
+                or self.version_source,
                 command_line=(run.command_line if run else None) or header.command_line,
                 options=header.options,
                 device=header.device or self.device,

@@ -90,11 +90,7 @@ def build_of_text(
     fields: dict[str, Any] = {
         "source": meta,
         "text": text,
-        "runs": header.runs,
-        "trt_version": header.trt_version,
-        "command_line": header.command_line,
-        "options": header.options,
-        "device": header.device,
+        **header.build_fields(),
     }
     if store is None:
         fields["events"] = events

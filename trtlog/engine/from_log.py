@@ -12,7 +12,7 @@ the CLI fall back on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from trtlog.engine.model import NAMES_ONLY_NOTE, Engine, EngineLayer, EngineOrigin
 from trtlog.events import (
@@ -42,10 +42,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENGINE_EVENTS",
+    "PairedVersion",
     "engine_from_autotuned",
     "engine_from_events",
     "engine_from_placement",
     "final_layers",
+    "paired_version",
     "same_engine",
     "with_log_version",
 ]
@@ -403,3 +405,51 @@ def with_log_version(engine: Engine, build: Build) -> Engine:
     if own is None or not same_engine(engine, own):
         return engine
     return engine.model_copy(update={"trt_version": build.trt_version})
+
+
+class PairedVersion(NamedTuple):
+    """The TensorRT version a layer JSON takes from a log of the same engine (see below).
+
+    Attributes:
+        version: the log's version.
+        how: ``paired_log`` (the log lists the JSON's layers, by name and in order) or
+            ``paired_log_name`` (no log lists layers; every one that prints a version prints
+            this one).
+        log: the log's name (``Build.source.name``).
+    """
+
+    version: tuple[int, ...]
+    how: Literal["paired_log", "paired_log_name"]
+    log: str
+
+
+def paired_version(engine: Engine | None, logs: Sequence[Build]) -> PairedVersion | None:
+    """The version of ``logs`` (logs paired with a JSON export by their names) that fits.
+
+    The warehouse pairs a layer or profile JSON without a log of its own with the logs of the
+    same folder whose name shares its stem (``m_layers.json``, ``m_build.log``,
+    ``m_run-verbose.log``), and this decides. A log that lists the engine's layers
+    (:func:`final_layers`, :func:`same_engine` with ``engine``) and prints a version gives
+    it (``paired_log``); a log that lists other layers describes another engine and is left
+    out. Without such a log, the logs that list no layers and print a version give it when
+    they all print the same one (``paired_log_name``: the same TensorRT install in one
+    folder, not proven by the layers; a profile without layer JSON is paired so with every
+    log). ``None`` otherwise, or when ``engine`` has a version.
+    """
+    if engine is not None and engine.trt_version is not None:
+        return None
+    unlisted: list[Build] = []
+    for build in logs:
+        if build.trt_version is None:
+            continue
+        own = final_layers(build) if engine is not None else None
+        if own is None or not own.layers:
+            unlisted.append(build)
+        elif engine is not None and same_engine(engine, own):
+            return PairedVersion(build.trt_version, "paired_log", build.source.name)
+    versions = {b.trt_version for b in unlisted}
+    if len(versions) == 1:
+        first = unlisted[0]
+        assert first.trt_version is not None
+        return PairedVersion(first.trt_version, "paired_log_name", first.source.name)
+    return None

@@ -13,6 +13,7 @@ from trtlog.tensors import CompactFormat
 
 __all__ = [
     "AutotuneCombination",
+    "AutotuneCombinationSymbolic",
     "AutotuneEvent",
     "AutotuneReformat",
     "BackendStrategy",
@@ -32,6 +33,7 @@ __all__ = [
     "MyelinMemBudget",
     "MyelinNote",
     "MyelinPassSkipped",
+    "MyelinScalesToFp32",
     "MyelinTableColumns",
     "MyelinTactic",
     "NonconformingImplementation",
@@ -52,6 +54,7 @@ __all__ = [
     "TacticNameSet",
     "TacticPruning",
     "TacticSkipped",
+    "TacticSkippedException",
     "TacticSkippedMemory",
     "TacticSource",
     "TacticTiming",
@@ -225,6 +228,46 @@ class AutotuneCombination(EventBase):
     outputs: tuple[CompactFormat, ...]
     long_strided_inputs: tuple[int, ...] = ()
     long_strided_outputs: tuple[int, ...] = ()
+
+
+class TacticSkippedException(EventBase):
+    """``Skipping tactic <id> due to exception <what>`` (or ``due to Myelin error``).
+
+    A tactic the autotuner could not run ([V], [W]; 8.6 - 10.x). Harmless when the layer
+    keeps another tactic; the failure's cause when none is left
+    (:func:`trtlog.summary.outcome.tactic_exceptions` judges which). The same message as an
+    error of the error recorder (``Error[9]: Error Code: 9: Skipping tactic ...``) stays a
+    ``trt_error``.
+
+    Attributes:
+        tactic: the tactic id.
+        cause: ``exception`` or ``myelin_error``.
+        exception: what the exception says, as printed (may be empty).
+    """
+
+    kind: Literal["tactic_skipped_exception"] = "tactic_skipped_exception"
+    tactic: int
+    cause: Literal["exception", "myelin_error"]
+    exception: str
+
+
+class AutotuneCombinationSymbolic(EventBase):
+    """A format combination with symbolic strides (dynamic shapes; 10.16, TensorRT-RTX).
+
+    ``*************** Autotuning format combination: Float((* (# 1 (SHAPE x)) ...),...,1) ->
+    ... where E0=(...) ***************``: the strides are expressions of the input shapes,
+    kept as printed (no :class:`~trtlog.tensors.CompactFormat` holds them).
+
+    Attributes:
+        inputs: the input formats as printed.
+        outputs: the output formats as printed.
+        symbols: the definitions after ``where`` (``E0=(* ...)``), if printed.
+    """
+
+    kind: Literal["autotune_combination_symbolic"] = "autotune_combination_symbolic"
+    inputs: str
+    outputs: str
+    symbols: str | None = None
 
 
 class CachedTactic(EventBase):
@@ -592,6 +635,20 @@ class MyelinNote(EventBase):
     text: str
 
 
+class MyelinScalesToFp32(EventBase):
+    """`` (foreignNode) Converting conv activation|weight scales to fp32.`` ([W], 10.x).
+
+    Myelin converts the quantization scales of a convolution to FP32 (the FP8 convolutions
+    of a ModelOpt-quantized model print it once per kind of scale).
+
+    Attributes:
+        scales: ``activation`` or ``weight``.
+    """
+
+    kind: Literal["myelin_scales_to_fp32"] = "myelin_scales_to_fp32"
+    scales: Literal["activation", "weight"]
+
+
 class MyelinAutotuneOp(EventBase):
     """`` (foreignNode) Autotuning op <op>: [ONNX Layer: <node>]...`` (10.x).
 
@@ -800,6 +857,8 @@ AutotuneEvent = (
     | LayerCostsHeader
     | AutotuneReformat
     | AutotuneCombination
+    | AutotuneCombinationSymbolic
+    | TacticSkippedException
     | TimingRunner
     | LegacyTimingHeader
     | TacticTiming
@@ -827,6 +886,7 @@ AutotuneEvent = (
     | MyelinTactic
     | MyelinTableColumns
     | MyelinNote
+    | MyelinScalesToFp32
     | MyelinAutotuneOp
     | MyelinPassSkipped
     | MyelinMemBudget

@@ -22,6 +22,7 @@ __all__ = [
     "DeviceListItem",
     "DeviceNote",
     "DeviceSection",
+    "FileLockTime",
     "HeaderEvent",
     "LibraryNote",
     "OptionIoFormat",
@@ -33,9 +34,11 @@ __all__ = [
     "PluginLoading",
     "PreOptionNotice",
     "ProfileSharingDeprecated",
+    "RtxNote",
     "RunEnd",
     "RunStart",
     "Tf32Unsupported",
+    "TrtPackageVersion",
     "TrtVersion",
     "TuningTask",
 ]
@@ -351,6 +354,24 @@ class TrtVersion(EventBase):
     text: str
 
 
+class TrtPackageVersion(EventBase):
+    """``Successfully imported the `tensorrt` python package with version <v>`` (ModelOpt).
+
+    A Python tool's check of the installed ``tensorrt`` package (ModelOpt 10.16.x prints it
+    through the Python logger's default format, which the event keeps in ``logger``).
+
+    Attributes:
+        version: the version as an int tuple, every printed part (``(10, 16, 2, 5)``).
+        text: the version as printed.
+        logger: the Python logger's head (``<time> - [modelopt][onnx] - INFO - ``), if any.
+    """
+
+    kind: Literal["trt_package_version"] = "trt_package_version"
+    version: tuple[int, ...]
+    text: str
+    logger: str | None = None
+
+
 class PluginLoading(EventBase):
     """Plugin libraries trtexec loads at start-up (§B.6).
 
@@ -395,8 +416,9 @@ class LibraryNote(EventBase):
             (``CUDA lazy loading is enabled.`` / ``... is not enabled. ...``),
             ``plugin_registered`` (``Registered plugin creator - ::<name> version <v>``),
             ``plugin_already_registered`` (``Plugin creator already registered - ...``),
-            ``file_lock`` (``Trying to set exclusive file lock <file>``) or
-            ``version_mismatch`` (``TensorRT was linked against <lib> <v> but loaded <lib> <v>``).
+            ``file_lock`` (``Trying to set exclusive file lock <file>``), ``file_unlock``
+            (``Trying to remove exclusive file lock <file>``) or ``version_mismatch``
+            (``TensorRT was linked against <lib> <v> but loaded <lib> <v>``).
         name: the library, plugin creator (with its namespace, ``::GridAnchor_TRT``) or file.
         version: the plugin creator version, or the library version loaded.
         expected_version: the version TensorRT was linked against, for ``version_mismatch``.
@@ -412,6 +434,7 @@ class LibraryNote(EventBase):
         "plugin_registered",
         "plugin_already_registered",
         "file_lock",
+        "file_unlock",
         "version_mismatch",
     ]
     name: str | None = None
@@ -421,8 +444,44 @@ class LibraryNote(EventBase):
     text: str
 
 
+class FileLockTime(EventBase):
+    """``File locked in <s> seconds.`` / ``File unlocked in <s> seconds.`` ([V], 8.6).
+
+    How long taking or releasing the timing cache's file lock took (between ``Trying to set
+    exclusive file lock`` and ``Trying to remove exclusive file lock``, library notes).
+
+    Attributes:
+        phase: ``locked`` or ``unlocked``.
+        seconds: the time printed.
+    """
+
+    kind: Literal["file_lock_time"] = "file_lock_time"
+    phase: Literal["locked", "unlocked"]
+    seconds: float
+
+
+class RtxNote(EventBase):
+    """A builder note only TensorRT-RTX prints: it names the product of a log without banner.
+
+    TensorRT prints neither line (the cookbook's TensorRT 10.16 log of the same program), so
+    the header takes a log that holds one for a TensorRT-RTX log
+    (:attr:`trtlog.buildlog.header.Header.product`).
+
+    Attributes:
+        note: ``jit_strongly_typed`` (``In JIT build, strongly typed is enabled by
+            default.``, [W]) or ``convergence_mode`` (``Compiler backend convergence mode
+            enabled``, [V]).
+    """
+
+    kind: Literal["rtx_note"] = "rtx_note"
+    note: Literal["jit_strongly_typed", "convergence_mode"]
+
+
 HeaderEvent = (
-    Tf32Unsupported
+    RtxNote
+    | FileLockTime
+    | TrtPackageVersion
+    | Tf32Unsupported
     | ProfileSharingDeprecated
     | RunStart
     | RunEnd

@@ -34,6 +34,7 @@ __all__ = [
     "OnnxNodeError",
     "OnnxNodeIo",
     "OnnxNodeSummary",
+    "OnnxNumpyTypeKept",
     "OnnxOpsetWarning",
     "OnnxParseNode",
     "OnnxPluginFallback",
@@ -336,6 +337,20 @@ class OnnxInt32Clamped(_Sourced):
     kind: Literal["onnx_int32_clamped"] = "onnx_int32_clamped"
 
 
+class OnnxNumpyTypeKept(EventBase):
+    """``Could not convert: <type> to a corresponding NumPy type. The original ONNX type ...``.
+
+    ONNX-GraphSurgeon's warning ([W], printed by a ModelOpt quantization run): a tensor type
+    NumPy lacks (``FLOAT8E4M3FN``) stays as the ONNX type; the model holds tensors of it.
+
+    Attributes:
+        onnx_type: the ONNX type name (``FLOAT8E4M3FN``).
+    """
+
+    kind: Literal["onnx_numpy_type_kept"] = "onnx_numpy_type_kept"
+    onnx_type: str
+
+
 class OnnxWeightsTransposed(_Sourced):
     """``Weights <name> has been transposed with permutation of (1, 0)! ...`` ([W], 8.x).
 
@@ -591,6 +606,7 @@ class PluginLibsNote(EventBase):
 
 OnnxEvent = (
     OnnxInt32Clamped
+    | OnnxNumpyTypeKept
     | OnnxWeightsTransposed
     | ParseStart
     | ParseEnd

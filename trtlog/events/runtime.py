@@ -21,7 +21,9 @@ __all__ = [
     "BindingDynamic",
     "BindingNameError",
     "CudaGraphCapture",
+    "DefaultStreamWarning",
     "DeserializeTiming",
+    "EngineCacheMiss",
     "EngineRefitted",
     "EnqueueApi",
     "ExecContextCreated",
@@ -107,6 +109,23 @@ class Int8Fallback(EventBase):
     reason: Literal["no_calibration_file", "platform", "no_calibrator"]
     device: str | None = None
     text: str
+
+
+class EngineCacheMiss(EventBase):
+    """DeepStream found no engine file to load, so it builds the engine (and saves it).
+
+    ``Deserialize engine failed because file path: <path> open error`` (its model builder,
+    [W] behind its source location) and ``... deserialize engine from file :<path> failed``
+    (nvinfer's warning through GStreamer's log).
+
+    Attributes:
+        stage: ``open`` (the file could not be opened) or ``deserialize``.
+        path: the engine file.
+    """
+
+    kind: Literal["engine_cache_miss"] = "engine_cache_miss"
+    stage: Literal["open", "deserialize"]
+    path: str
 
 
 class PersistentCacheLimit(EventBase):
@@ -303,6 +322,23 @@ class EnqueueApi(EventBase):
 
     kind: Literal["enqueue_api"] = "enqueue_api"
     api: str
+
+
+class DefaultStreamWarning(EventBase):
+    """``Using default stream in enqueueV3() may lead to performance issues ...`` ([W], 10.x).
+
+    The program enqueues inference on CUDA's default stream, so TensorRT synchronizes the
+    stream after each call (the Python cookbook's and ModelOpt's runs print it).
+
+    Attributes:
+        api: the enqueue function called (``enqueueV3``).
+        advice: the rest of the message (``due to additional calls to cudaStreamSynchronize()
+            ...``), as printed.
+    """
+
+    kind: Literal["default_stream_warning"] = "default_stream_warning"
+    api: str
+    advice: str
 
 
 # --- §L timing trace and performance summary -----------------------------------------------------
@@ -864,6 +900,8 @@ class TuningRoute(EventBase):
 
 RuntimeEvent = (
     LoggerDiffers
+    | EngineCacheMiss
+    | DefaultStreamWarning
     | Int8Fallback
     | PersistentCacheLimit
     | ExecContextCreated

@@ -220,6 +220,8 @@ def summarize(
         runs_table=runs_table,
         runs_differ_in=differ,
         trt_version=_version(scope_run),
+        product=scope_run.product,
+        rtx_version=".".join(map(str, scope_run.rtx_version)) if scope_run.rtx_version else None,
         command_line=scope_run.command_line,
         device=device.name if device else None,
         compute_capability=device.compute_capability if device else None,

@@ -254,6 +254,8 @@ class Summary(BaseModel):
     builds_table: list[BuildRow] = Field(default_factory=list)
     times_run: int | None = None
     trt_version: str | None = None
+    product: str = "TensorRT"
+    rtx_version: str | None = None
     command_line: str | None = None
     device: str | None = None
     compute_capability: str | None = None
@@ -306,6 +308,20 @@ class Summary(BaseModel):
     unrecognized_enveloped: int = 0
     events: int = 0
 
+    def version_row(self) -> tuple[str, str | None]:
+        """The product and version, as the summary and the report show them.
+
+        ``("TensorRT", "10.16.1")``; a TensorRT-RTX log is named so, with its own version
+        or ``version not printed`` (its releases number from 1.0: never a TensorRT version).
+
+        Example:
+            >>> Summary(source="a.log", lines=1, runs=0, product="TensorRT-RTX").version_row()
+            ('TensorRT-RTX', 'version not printed')
+        """
+        if self.product == "TensorRT-RTX":
+            return self.product, self.rtx_version or "version not printed"
+        return self.product, self.trt_version
+
     def to_text(self, *, passes: bool = False) -> str:
         """The summary as aligned text, a screen long.
 
@@ -325,7 +341,7 @@ class Summary(BaseModel):
             self._runs_text(out)
         if self.builds_table:
             self._builds_text(out)
-        row("TensorRT", self.trt_version)
+        row(*self.version_row())
         row("status", self.status)
         if self.outcome is not None:
             row("outcome", self.outcome.to_text())

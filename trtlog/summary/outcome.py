@@ -61,6 +61,7 @@ from trtlog.events import (
     PreOptionNotice,
     RunEnd,
     RunnerProfiled,
+    TacticSkippedException,
     TrtError,
     Unrecognized,
 )
@@ -232,6 +233,23 @@ class Outcome(BaseModel):
         return out
 
 
+#: A tactic exception found: its event, the tactic as printed and what the exception says.
+_Found = tuple[Any, str, str]
+
+
+def _exception_of(e: Any) -> tuple[str, str] | None:
+    """The tactic and the exception of a ``Skipping tactic ... due to exception`` message.
+
+    The parser's typed event (TensorRT's own line), or the text of an error or an
+    unrecognized line that carries it (the error recorder's ``Error Code: 9: Skipping
+    tactic ...``, an integration's logger).
+    """
+    if isinstance(e, TacticSkippedException):
+        return f"0x{e.tactic:016x}", e.exception
+    m = _TACTIC_EXCEPTION.search(event_text(e))
+    return (m.group("tactic"), m.group("what")) if m is not None else None
+
+
 def event_text(e: Any) -> str:
     """What an error event says, in words (the error classes name their text differently)."""
     if isinstance(e, InternalError) and e.what == "assertion":
@@ -343,6 +361,8 @@ class _Facts:
         self.unrecognized = [
             e for e in build.of(Unrecognized) if e.severity != "verbose" and e.message
         ]
+        # the typed skip lines, verbose ones left out as they were while unrecognized
+        self.skips = [e for e in build.of(TacticSkippedException) if e.severity != "verbose"]
         self.ends = build.of(RunEnd)
         engines = build.of(EngineBuilt)
         # the engine lines are few: the events themselves (a lazy build makes only these)
@@ -385,10 +405,11 @@ class _Facts:
             lo, hi
         )
         unrec = [e for e in self.unrecognized if inside(e.span[0])]
+        skips = [e for e in self.skips if inside(e.span[0])]
         exception_events = [
-            (e, m) for e in [*unrec, *self.errors] if (m := _TACTIC_EXCEPTION.search(event_text(e)))
+            (e, *found) for e in [*unrec, *self.errors, *skips] if (found := _exception_of(e))
         ]
-        exception_lines = {e.span[0] for e, _ in exception_events}
+        exception_lines = {e.span[0] for e, *_ in exception_events}
         errors = [e for e in self.errors if inside(e.span[0]) and e.span[0] not in exception_lines]
         built = [n for n in self.built if inside(n)]
         loaded = [n for n in self.loaded if inside(n)]
@@ -504,7 +525,7 @@ class _Facts:
         return False
 
     def _judge(
-        self, found: list[tuple[Any, re.Match[str]]], *, built: bool, errors: list[Any]
+        self, found: list[_Found], *, built: bool, errors: list[Any]
     ) -> list[TacticException]:
         """Each tactic exception of a segment, fatal or not (see the module docstring)."""
         if not found:
@@ -519,15 +540,17 @@ class _Facts:
             (e.span[0] for e in errors if _ENDS_BUILD.search(event_text(e))), default=math.inf
         )
         out = []
-        for e, m in sorted(found, key=lambda x: x[0].span[0]):
+        for e, tactic, exception in sorted(found, key=lambda x: x[0].span[0]):
             n = e.span[0]
             i = bisect.bisect_right(header_lines, n) - 1
             start = header_lines[i] if i >= 0 else 0
             j = bisect.bisect_right(header_lines, n)
             stop = header_lines[j] if j < len(header_lines) else math.inf
             layer = getattr(headers[i], "layer", None) if i >= 0 else None
-            what = m.group("what").strip()
+            what = exception.strip()
             text = event_text(e)
+            if isinstance(e, TacticSkippedException):  # the message's words without the id
+                text = f"{'Myelin error' if e.cause == 'myelin_error' else 'exception'} {what}"
             kind: Literal["myelin", "memory", "precision", "kernel"]
             if _MYELIN.search(text) or (layer or "").startswith("{ForeignNode["):
                 kind = "myelin"
@@ -555,7 +578,7 @@ class _Facts:
             out.append(
                 TacticException(
                     line=n,
-                    tactic=m.group("tactic"),
+                    tactic=tactic,
                     exception=what or text,
                     layer=layer or (profile.layer if profile is not None else None),
                     kind=kind,
@@ -564,11 +587,9 @@ class _Facts:
             )
         return out
 
-    def _with_exceptions(
-        self, outcome: Outcome, found: list[tuple[Any, re.Match[str]]], *, built: bool
-    ) -> Outcome:
+    def _with_exceptions(self, outcome: Outcome, found: list[_Found], *, built: bool) -> Outcome:
         lo, hi = outcome.first_line, outcome.last_line
-        mine = [(e, m) for e, m in found if lo <= e.span[0] <= hi]
+        mine = [f for f in found if lo <= f[0].span[0] <= hi]
         judged = self._judge(mine, built=built, errors=[])
         return outcome.model_copy(update={"exceptions": tuple(judged)})
 
@@ -578,12 +599,12 @@ class _Facts:
         errors: list[Any],
         crash: list[Any],
         program: list[Any],
-        found: list[tuple[Any, re.Match[str]]],
+        found: list[_Found],
     ) -> Outcome:
         lo, hi = base["first_line"], base["last_line"]
         accuracy = {e.span[0] for e in self.build.of(AccuracyFailed) if lo <= e.span[0] <= hi}
         exceptions = self._judge(
-            [(e, m) for e, m in found if lo <= e.span[0] <= hi], built=False, errors=errors
+            [f for f in found if lo <= f[0].span[0] <= hi], built=False, errors=errors
         )
         fatal = [t for t in exceptions if t.fatal]
         ranked = sorted(errors, key=lambda e: (_rank(e), e.span[0]))
@@ -600,7 +621,7 @@ class _Facts:
             cause = "tactic-exception"
             node = node or fatal[-1].layer
             if first is None:
-                first = next((e for e, _ in found if e.span[0] == fatal[0].line), None)
+                first = next((f[0] for f in found if f[0].span[0] == fatal[0].line), None)
         elif any(isinstance(e, OnnxNodeError) for e in errors) or any(
             "parse ONNX" in t or "parse onnx" in t for t in all_text
         ):

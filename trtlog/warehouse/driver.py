@@ -447,7 +447,10 @@ def repair(
                         f"(remove {root / store.PARTS / part} and ingest the files again)"
                     )
             labels = tuple((str(k), str(v)) for k, v in s.get("labels") or [])
-            specs.append(BuildSpec(s["source_id"], inputs, s["grouping"], s.get("model"), labels))
+            partners = tuple(str(p) for p in s.get("partners") or ())
+            specs.append(
+                BuildSpec(s["source_id"], inputs, s["grouping"], s.get("model"), labels, partners)
+            )
         plans[part] = specs
     for part, specs in plans.items():
         aside = store.set_aside(root, part)

@@ -22,6 +22,7 @@ stops the ingest (STYLE.md §7).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -31,9 +32,10 @@ import pyarrow as pa
 
 from trtlog._version import __version__
 from trtlog.buildlog.performance import split_runs
+from trtlog.engine.from_log import PairedVersion, paired_version
 from trtlog.errors import InputError
 from trtlog.exports import load_engine, load_profile, load_times
-from trtlog.inputs import open_input
+from trtlog.inputs import InputKind, open_input
 from trtlog.warehouse.files import BuildSpec, InputFile, Role
 from trtlog.warehouse.tables import (
     ABORT,
@@ -154,9 +156,37 @@ def extract_build(spec: BuildSpec, *, stream_bytes: float = math.inf) -> Iterato
                     yield from _log_build(spec, opened.build, loaded, parse_seconds, started)
                     ingested = True
     if not ingested and (loaded.engine or loaded.profile or loaded.times):
+        loaded.paired = _paired_version(spec, loaded, stream_bytes)
         yield from json_tables(spec, loaded, started, errors)
     if errors:
         yield "errors", rows_table("errors", errors)
+
+
+_LOG_ONLY: tuple[InputKind, ...] = ("log",)
+
+
+def _paired_version(spec: BuildSpec, loaded: Loaded, stream_bytes: float) -> PairedVersion | None:
+    """The TensorRT version of a build of JSON files alone, from its partner logs.
+
+    The partners (:attr:`BuildSpec.partners`, logs of the same folder and name stem) are
+    parsed here, a log larger than ``stream_bytes`` in one streamed pass that keeps its
+    header and layer events; one that cannot be read is left out (its own build reports it).
+    """
+    builds = []
+    for path in spec.partners:
+        try:
+            size = os.path.getsize(path)
+            if size > stream_bytes:
+                from trtlog.warehouse.stream import version_build
+
+                builds.append(version_build(path, size))
+                continue
+            opened = open_input(path, want=_LOG_ONLY)
+        except (InputError, OSError):
+            continue
+        if opened.build is not None:
+            builds.append(opened.build)
+    return paired_version(loaded.engine, builds) if builds else None
 
 
 # -- a build with a log ----------------------------------------------------------------------

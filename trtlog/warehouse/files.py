@@ -31,7 +31,7 @@ import re
 import shlex
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -45,6 +45,7 @@ __all__ = [
     "file_digest",
     "group_files",
     "name_role",
+    "partner_logs",
     "read_manifest",
 ]
 
@@ -117,6 +118,9 @@ class BuildSpec:
         grouping: ``manifest``, ``command_line``, ``naming`` or ``single``.
         model: the model name a manifest gives, if any.
         labels: the manifest's other columns, as ``(name, value)`` pairs.
+        partners: for a build without a log, the input logs of the same folder whose name
+            shares its stem (:func:`partner_logs`): the worker reads the TensorRT version
+            there (:func:`trtlog.engine.from_log.paired_version`). Not part of the identity.
     """
 
     source_id: str
@@ -124,6 +128,7 @@ class BuildSpec:
     grouping: str
     model: str | None = None
     labels: tuple[tuple[str, str], ...] = ()
+    partners: tuple[str, ...] = ()
 
     @property
     def size(self) -> int:
@@ -494,9 +499,49 @@ def group_files(
     # 4. everything else alone
     specs += [_spec([f], "single") for f in loose]
     unique_specs: dict[str, BuildSpec] = {}
+    every_log = [f for f in files if f.role == "log"]
     for spec in sorted(specs, key=lambda s: s.files[0].path):
+        if spec.log is None:
+            partners = partner_logs(spec, every_log)
+            if partners:
+                spec = replace(spec, partners=partners)
         unique_specs.setdefault(spec.source_id, spec)
     return list(unique_specs.values())
+
+
+_STEM_JOINS = ("_", "-", ".")
+
+
+def partner_logs(spec: BuildSpec, logs: Sequence[InputFile]) -> tuple[str, ...]:
+    """The logs a build of JSON files alone may take its TensorRT version from.
+
+    Logs in the folder of the build's first JSON file whose name's stem (:func:`name_role`)
+    is the JSON's stem, or starts with it and a ``_``, ``-`` or ``.`` (``m_layers.json``
+    with ``m_build.log`` and ``m_run-verbose-profile.log``), or the reverse. Whether a
+    partner's version is taken is the worker's decision, from what the log holds
+    (:func:`trtlog.engine.from_log.paired_version`).
+
+    Example:
+        >>> layers = InputFile("/ci/m_layers.json", "layers", 1, "x")
+        >>> spec = BuildSpec("id", (layers,), "single")
+        >>> logs = [InputFile(p, "log", 1, "y") for p in
+        ...         ("/ci/m_build.log", "/ci/m2_build.log", "/other/m.log", "/ci/m_run-x.log")]
+        >>> partner_logs(spec, logs)
+        ('/ci/m_build.log', '/ci/m_run-x.log')
+    """
+    first = spec.files[0].path
+    folder = os.path.dirname(first)
+    stem = name_role(os.path.basename(first))[0]
+    found = []
+    for log in logs:
+        if os.path.dirname(log.path) != folder:
+            continue
+        other = name_role(os.path.basename(log.path))[0]
+        if other == stem or any(
+            other.startswith(stem + j) or stem.startswith(other + j) for j in _STEM_JOINS
+        ):
+            found.append(log.path)
+    return tuple(found)
 
 
 def input_files(paths: Sequence[str]) -> list[InputFile]:

@@ -259,6 +259,7 @@ def write_sources(folder: Path, specs: Any) -> None:
                 "grouping": s.grouping,
                 "model": s.model,
                 "labels": [list(label) for label in s.labels],
+                "partners": list(s.partners),
             }
             for s in specs
         ],

@@ -114,12 +114,28 @@ def rest_build(name: str, size: int, events: list[Any], n_lines: int) -> Build:
         source=SourceMeta(name=name, size_bytes=size),
         text="\n" * n_lines,
         events=events,
-        runs=header.runs,
-        trt_version=header.trt_version,
-        command_line=header.command_line,
-        options=header.options,
-        device=header.device,
+        **header.build_fields(),
     )
+
+
+def version_build(path: str, size: int) -> Build:
+    """A big log's header and layer events only: what pairing a JSON export with it reads.
+
+    One streamed pass (:func:`trtlog.iter_events`) keeps the events of the header (runs,
+    versions) and of the engine's layers (dumps, placement lines, timed layers), so that a
+    log too big to parse whole still says which engine it describes and which version.
+    """
+    from trtlog.buildlog.header import HEADER_KINDS
+    from trtlog.engine.from_log import ENGINE_EVENTS
+
+    wanted = set(HEADER_KINDS) | {c.model_fields["kind"].default for c in ENGINE_EVENTS}
+    kept = []
+    last = 0
+    for event in iter_events(path):
+        last = event.span[1]
+        if event.kind in wanted:
+            kept.append(event)
+    return rest_build(path, size, kept, last)
 
 
 def _windows(path: str) -> Iterator[tuple[int, list[Any]]]:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from trtlog.buildlog.model import Build
+    from trtlog.engine.from_log import PairedVersion
     from trtlog.engine.model import Engine, Profile, Times
     from trtlog.summary import Summary
 
@@ -72,12 +73,13 @@ _SEVERITIES = ("error", "warning", "info")
 
 @dataclass
 class Loaded:
-    """A build's JSON files, read."""
+    """A build's JSON files, read (and, for JSON alone, the version a partner log gives)."""
 
     engine: Engine | None = None
     profile: Profile | None = None
     times: Times | None = None
     paths: dict[Role, str] = field(default_factory=dict)
+    paired: PairedVersion | None = None
 
 
 def frame_table(table: str, frame: pd.DataFrame, build_id: str) -> pa.Table:
@@ -268,6 +270,9 @@ def _log_row(
         model_path=s.model or s.loaded_engine,
         trt_version=s.trt_version,
         trt_version_parts=list(run_build.trt_version) if run_build.trt_version else None,
+        version_source=run_build.version_source,
+        product=run_build.product,
+        rtx_version=s.rtx_version,
         device=s.device,
         compute_capability=s.compute_capability,
         precision=(s.precision or "").split(" (", 1)[0] or None,
@@ -456,6 +461,19 @@ def json_tables(
     )
     if spec.model is None:
         row["notes"] = [f"the model name is the file name's stem ({stem})"]
+    paired = loaded.paired
+    if paired is not None:
+        proof = "its layers" if paired.how == "paired_log" else "its name"
+        row.update(
+            trt_version=".".join(map(str, paired.version)),
+            trt_version_parts=list(paired.version),
+            version_source=paired.how,
+            product="TensorRT",
+        )
+        row["notes"] = [
+            *(row["notes"] or []),
+            f"the TensorRT version is the one of {paired.log} (paired by {proof})",
+        ]
     if engine is not None and engine.trt11_shape:
         row["strongly_typed"] = True
     _engine_figures(row, engine, comparison)

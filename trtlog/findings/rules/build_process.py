@@ -162,6 +162,8 @@ def check_tactic_memory_skip(ctx: LintContext) -> Iterator[Finding]:
         "the autotuner could not time the skipped tactics; one of them may have been faster",
         fix,
         lines=lines,
+        # every line that matched (the evidence keeps the first of each kind)
+        line_count=len(skipped) + len(hints) + len(budgets),
     )
 
 

@@ -2,21 +2,20 @@
 
 Part of the view package :mod:`trtlog.findings`. These rules need no engine and no
 section of a whole log: one warning pasted alone is their whole evidence (docs/rules.md gives
-each rule's smallest evidence). They read the text of the log's warning, error and info lines
-(and of lines without a severity, pasted without their envelope), never the verbose lines, so
-they cost little on a 50 MB verbose log.
+each rule's smallest evidence). They read typed events (the parser's grammar knows each
+message), never a line's text, through the build's per-kind index, so they cost little on a
+50 MB verbose log.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from trtlog.events import (
-    DeviceKv,
     DlaProfileFallback,
     EmbeddedMemoryCap,
+    EngineCacheMiss,
     EventBase,
     Int8Fallback,
     LibraryNote,
@@ -30,11 +29,9 @@ from trtlog.events import (
     ProfileSharingDeprecated,
     SetTypeNonIo,
     ShapeLayerInt32,
+    TacticSkippedException,
     TensorTypeBuildTime,
     Tf32Unsupported,
-    TimingCacheWarning,
-    TrtError,
-    Unrecognized,
     WeightsConversionWarning,
     WeightsFp16Issues,
 )
@@ -48,60 +45,7 @@ __all__ = [
     "check_fp16_weights_converted",
     "check_int8_disabled_by_integration",
     "check_low_precision_unsupported_gpu",
-    "message_lines",
 ]
-
-
-#: the event classes whose lines the message rules read (with every non-verbose unrecognized
-#: line): the messages of their tables that the grammars know
-_MESSAGE_EVENTS: tuple[type[EventBase], ...] = (
-    Unrecognized,
-    TrtError,
-    DeviceKv,
-    LibraryNote,
-    OnnxInt64Weights,
-    WeightsConversionWarning,
-    PlanCrossDeviceWarning,
-    TensorTypeBuildTime,
-    MaxBatchWarning,
-    ShapeLayerInt32,
-    SetTypeNonIo,
-    TimingCacheWarning,
-    # typed since; benign-warning still reads their text
-    Tf32Unsupported,
-    ProfileSharingDeprecated,
-    LoggerDiffers,
-    DlaProfileFallback,
-    OnnxWeightsTransposed,
-)
-
-
-def message_lines(ctx: LintContext) -> list[tuple[int, str]]:
-    """``(line, text)`` of the lines the message rules read, in file order.
-
-    Non-verbose unrecognized lines (pasted lines without severity too) and the lines of the
-    few known kinds in :data:`_MESSAGE_EVENTS`, read from the build's per-kind index: never a
-    walk over every event of a 50 MB log. Computed once per lint run.
-    """
-
-    def compute(c: LintContext) -> list[tuple[int, str]]:
-        build = c.build
-        if build is None:
-            return []
-        text = build.lines_text
-        out: list[tuple[int, str]] = []
-        for e in c.events(*_MESSAGE_EVENTS):
-            if e.severity == "verbose":
-                continue
-            first, last = e.span
-            out.extend((n, text(n).rstrip("\r\n")) for n in range(first, last + 1))
-        return out
-
-    return ctx.memo("message_lines", compute)
-
-
-def _find(ctx: LintContext, pattern: re.Pattern[str]) -> list[tuple[int, re.Match[str]]]:
-    return [(n, m) for n, text in message_lines(ctx) if (m := pattern.search(text)) is not None]
 
 
 # -- benign-warning ---------------------------------------------------------------------------
@@ -109,125 +53,110 @@ def _find(ctx: LintContext, pattern: re.Pattern[str]) -> list[tuple[int, re.Matc
 
 @dataclass(frozen=True)
 class _Benign:
+    """A harmless message: the event class that holds it, and why it needs nothing done."""
+
     key: str
-    pattern: re.Pattern[str]
+    event: type[EventBase]
     why: str
     source: str
 
 
+def _lazy_loading_off(event: EventBase) -> bool:
+    return isinstance(event, LibraryNote) and event.note == "lazy_loading" and not event.enabled
+
+
 _BENIGN = (
     _Benign(
+        "unknown embedded device",
+        EmbeddedMemoryCap,
+        "TensorRT did not find the Jetson module in its table and used a default memory cap; "
+        "the build goes on",
+        "https://github.com/marcoslucianops/DeepStream-Yolo/issues/420",
+    ),
+    _Benign(
         "CUDA lazy loading",
-        re.compile(r"CUDA lazy loading is not enabled\. "),
+        LibraryNote,  # only its lazy_loading note saying "not enabled" (_lazy_loading_off)
         "a start-up hint (set CUDA_MODULE_LOADING=LAZY to save device memory and start-up "
         "time), not a problem of the engine",
         "https://github.com/NVIDIA/TensorRT/issues/4058",
     ),
     _Benign(
         "INT64 weights cast to INT32",
-        re.compile(
-            r"Your ONNX model has been generated with INT64 weights, while TensorRT does not "
-            r"natively support INT64\. Attempting to cast down to INT32\."
-        ),
+        OnnxInt64Weights,
         "shape constants are cast down; harmless unless a value exceeds INT32 (TensorRT then "
         "says that weights were clamped)",
         "https://github.com/NVIDIA-AI-IOT/deepstream_lpr_app/issues/15",
     ),
     _Benign(
         "tensor data type determined at build time",
-        re.compile(
-            r"Tensor DataType is determined at build time for tensors not marked as input or "
-            r"output\."
-        ),
+        TensorTypeBuildTime,
         "informational: TensorRT picks the types of inner tensors itself",
         "https://github.com/pytorch/TensorRT/issues/830",
     ),
     _Benign(
         "getMaxBatchSize() on an explicit-batch engine",
-        re.compile(r"The getMaxBatchSize\(\) function should not be used with an engine built"),
+        MaxBatchWarning,
         "an application calls a deprecated query; the engine is not affected",
         "https://github.com/microsoft/onnxruntime/issues/13052",
     ),
     _Benign(
         "logger differs from the one already provided",
-        re.compile(r"The logger passed into createInferRuntime differs from one already provided"),
+        LoggerDiffers,
         "TensorRT keeps one logger per process",
         "https://github.com/NVIDIA/TensorRT/issues/1475",
     ),
     _Benign(
         "profileSharing0806 deprecated",
-        re.compile(
-            r"profileSharing0806 is on by default in TensorRT 10\.0\. This flag is deprecated"
-        ),
+        ProfileSharingDeprecated,
         "a flag that has no effect since 10.0 (TensorRT-LLM still sets it)",
         "https://github.com/NVIDIA/TensorRT-LLM/issues/2976",
     ),
     _Benign(
         "shape layer runs in INT32",
-        re.compile(r"A shape layer can only run in INT32 precision"),
+        ShapeLayerInt32,
         "shape computations are INT32 whatever precision the build asks for",
         "https://github.com/NVIDIA/TensorRT-LLM/issues/1054",
     ),
     _Benign(
         "setType on a non-I/O tensor",
-        re.compile(
-            r"ITensor::setType\([^)]*\) was called on non I/O tensor: .*This will have no effect"
-        ),
+        SetTypeNonIo,
         "an API call with no effect, as the message says",
         "https://github.com/NVIDIA/TensorRT-LLM/issues/341",
     ),
     _Benign(
         "TF32 unsupported by the GPU",
-        re.compile(
-            r"BuilderFlag::kTF32 is set but hardware does not support TF32\. Disabling TF32"
-        ),
+        Tf32Unsupported,
         "the GPU predates Ampere; FP32 runs without TF32",
         "https://github.com/NVIDIA/TensorRT/issues/3834",
     ),
     _Benign(
         "DLA profile note in a GPU build",
-        re.compile(
-            r"DLA requests all profiles have same min, max, and opt value\. All dla layers are "
-            r"falling back to GPU"
-        ),
+        DlaProfileFallback,
         "the build does not use DLA, so nothing fell back",
         "https://github.com/NVIDIA/TensorRT-LLM/issues/2976",
     ),
     _Benign(
         "weights transposed for the refitter",
-        re.compile(r"has been transposed with permutation of \(1, 0\)! If you plan on overwriting"),
+        OnnxWeightsTransposed,
         "matters only when the weights are refitted later",
         "https://github.com/NVIDIA-AI-IOT/deepstream_lpr_app/issues/15",
     ),
     _Benign(
         "DeepStream engine cache miss",
-        re.compile(
-            r"Deserialize engine failed because file path: .* open error"
-            r"|deserialize engine from file :\S+ failed"
-        ),
+        EngineCacheMiss,
         "the engine file does not exist yet: DeepStream builds it and saves it",
         "https://github.com/ml6team/deepstream-python/issues/19",
     ),
     _Benign(
         "tactic skipped on an exception",
-        re.compile(r"Skipping tactic 0x[0-9a-fA-F]+ due to exception "),
+        TacticSkippedException,  # read from the builds' outcomes: the layer kept a tactic
         "the autotuner skips a tactic that cannot run this layer; some integrations print it "
         "as an error",
         "https://github.com/microsoft/onnxruntime/issues/22164",
     ),
 )
-# read from its typed event (embedded_memory_cap), not from the text
-_EMBEDDED = _Benign(
-    "unknown embedded device",
-    re.compile(r"(?!)"),
-    "TensorRT did not find the Jetson module in its table and used a default memory cap; "
-    "the build goes on",
-    "https://github.com/marcoslucianops/DeepStream-Yolo/issues/420",
-)
-_BENIGN_ANY = re.compile("|".join(f"(?:{b.pattern.pattern})" for b in _BENIGN))
 _DLA_BENIGN = "DLA profile note in a GPU build"
-# the fatal form of the embedded-device message stops the build (NVIDIA/TensorRT#2098)
-_FATAL_EMBEDDED = re.compile(r"Assertion upperBound != 0 failed\. Unknown embedded device")
+_SKIPPED = "tactic skipped on an exception"
 
 
 @rule(
@@ -243,39 +172,41 @@ _FATAL_EMBEDDED = re.compile(r"Assertion upperBound != 0 failed\. Unknown embedd
     needs=("log",),
 )
 def check_benign_warning(ctx: LintContext) -> Iterator[Finding]:
-    """Known harmless messages, by kind, with counts."""
-    texts = message_lines(ctx)
-    if not texts and not ctx.events(EmbeddedMemoryCap):
+    """Known harmless messages, by kind, with counts (read from their typed events)."""
+    if ctx.build is None:
         return
     from trtlog.findings.rules.build_process import uses_dla
 
-    # a line that shows why a build failed is never harmless: a tactic exception that left its
-    # layer without a tactic, the line a failure quotes, a failed build's error lines
-    causes = {t.line for o in ctx.outcomes for t in o.exceptions if t.fatal}
-    causes.update(o.line for o in ctx.outcomes if o.value in ("failed", "killed") and o.line)
+    # a line that shows why a build failed is never harmless: the line a failure quotes
+    causes = {o.line for o in ctx.outcomes if o.value in ("failed", "killed") and o.line}
     found: dict[str, list[int]] = {}
-    caps = [e.span[0] for e in ctx.events(EmbeddedMemoryCap)]
-    if caps:
-        found[_EMBEDDED.key] = caps
-    for n, text in texts:
-        if n in causes:
+    for benign in _BENIGN:
+        if benign.key == _SKIPPED:
+            # a tactic exception is harmless when its layer kept another tactic; the outcome
+            # of each build judges it (typed skip lines and the error recorder's form alike)
+            lines = [t.line for o in ctx.outcomes for t in o.exceptions if not t.fatal]
+        else:
+            lines = [
+                e.span[0]
+                for e in ctx.events(benign.event)
+                if e.severity != "verbose"
+                and (benign.event is not LibraryNote or _lazy_loading_off(e))
+            ]
+            if benign.event is EmbeddedMemoryCap:  # the cap is harmless at any severity
+                lines = [e.span[0] for e in ctx.events(EmbeddedMemoryCap)]
+        lines = [n for n in lines if n not in causes]
+        if not lines:
             continue
-        if _BENIGN_ANY.search(text) is None:
-            continue  # one search for the common line that is none of them
-        for benign in _BENIGN:
-            if benign.pattern.search(text) is None:
-                continue
-            if benign.key == _DLA_BENIGN and uses_dla(ctx):  # read only when the note shows
-                continue
-            if _FATAL_EMBEDDED.search(text):
-                continue
-            found.setdefault(benign.key, []).append(n)
-            break
-    if "INT64 weights cast to INT32" in found and ctx.events(OnnxInt32Clamped):
-        del found["INT64 weights cast to INT32"]  # values did not fit: not harmless
+        if benign.key == _DLA_BENIGN and uses_dla(ctx):  # read only when the note shows
+            continue
+        if benign.event is OnnxInt64Weights and ctx.events(OnnxInt32Clamped):
+            continue  # values did not fit: not harmless
+        found[benign.key] = sorted(lines)
     if not found:
         return
-    by_key = {b.key: b for b in (_EMBEDDED, *_BENIGN)}
+    # the memory cap first, then in the order the messages first appear
+    found = dict(sorted(found.items(), key=lambda kv: (kv[0] != _BENIGN[0].key, kv[1][0])))
+    by_key = {b.key: b for b in _BENIGN}
     parts = [f"{key} ({len(lines)} times): {by_key[key].why}" for key, lines in found.items()]
     count = sum(len(lines) for lines in found.values())
     lines = sorted(n for ns in found.values() for n in ns[:50])

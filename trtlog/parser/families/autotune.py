@@ -211,6 +211,18 @@ class AutotuneTransformer(BaseTransformer):
             "long_strided_outputs": outs[1],
         }
 
+    def autotune_combination_symbolic(self, text: Token) -> Fields:
+        # formats hold no " -> " and no " where ": the first splits the sides, the second
+        # starts the definitions of the repeated expressions
+        sides, _, symbols = str(text).partition(" where ")
+        inputs, _, outputs = sides.partition(" -> ")
+        return {
+            "kind": "autotune_combination_symbolic",
+            "inputs": inputs,
+            "outputs": outputs,
+            "symbols": symbols or None,
+        }
+
     def cached_tactic(
         self,
         layer: Token,
@@ -310,6 +322,14 @@ class AutotuneTransformer(BaseTransformer):
 
     def memory_hint(self, text: Token) -> str:
         return str(text).strip()
+
+    def tactic_skipped_exception(self, tactic: int, cause: Token, what: Token | None) -> Fields:
+        return {
+            "kind": "tactic_skipped_exception",
+            "tactic": tactic,
+            "cause": "exception" if str(cause) == "exception" else "myelin_error",
+            "exception": str(what).removeprefix(":").strip() if what is not None else "",
+        }
 
     def tactic_skipped_memory(
         self,
@@ -456,6 +476,9 @@ class AutotuneTransformer(BaseTransformer):
             "onnx_layers": parse_metadata(str(metadata))[0],
         }
 
+    def myelin_scales_to_fp32(self, role: Token) -> Fields:
+        return {"kind": "myelin_scales_to_fp32", "scales": str(role)}
+
     def myelin_pass_skipped(self, name: Token, reason: Token) -> Fields:
         return {"kind": "myelin_pass_skipped", "pass_name": str(name), "reason": str(reason)}
 
@@ -527,6 +550,23 @@ class AutotuneTransformer(BaseTransformer):
         return {"kind": "builder_note", "text": str(text)}
 
 
+_COMBINATION = "*************** Autotuning format combination: "
+# the type words of the autotuner's formats (``Float(...)``, ``Half(...)``...)
+_SYMBOLIC_TYPE_WORDS = (
+    "Float",
+    "Half",
+    "BFloat16",
+    "Int8",
+    "Int32",
+    "Int64",
+    "UInt8",
+    "Bool",
+    "FP8",
+    "FP4",
+    "Int4",
+)
+
+
 def _is_workspace_hint(text: str) -> bool:
     return text.startswith("Try decreasing the workspace size")
 
@@ -539,9 +579,16 @@ FAMILY = Family(
         Rule("mlir_codegen", prefix="[mlir_fusion_codegen.cpp::", bare=True, enveloped=False),
         Rule("tactic_name_set", contains=" Set Tactic Name: "),
         Rule("autotune_reformat", prefix="*************** Autotuning Reformat:"),
+        # a format combination with symbolic strides (dynamic shapes, 10.16 and TensorRT-RTX):
+        # its own start rule, one row per type word the autotuner prints
+        *(
+            Rule("autotune_combination_symbolic", prefix=f"{_COMBINATION}{word}((")
+            for word in _SYMBOLIC_TYPE_WORDS
+        ),
         Rule("runner_profiled", contains=") profiling completed in "),
         Rule("runner_skipped", contains=" has no valid tactics for this config, skipping"),
         Rule("tactic_skipped_memory", prefix="Skipping tactic ", then="workspace_hint_line"),
+        Rule("tactic_skipped_exception", prefix="Skipping tactic 0x"),
         Rule("tactic_skipped_memory", prefix="UNSUPPORTED_STATESkipping tactic "),
         Rule("tactic_skipped_memory", prefix="UNSUPPORTED_STATE: Skipping tactic "),
         Rule("tactic_source", prefix="Using ", contains=" tactic source"),

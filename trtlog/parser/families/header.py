@@ -282,6 +282,15 @@ class HeaderTransformer(BaseTransformer):
             version = decode_version(int(value))
         return {"kind": "trt_version", "version": version, "text": value}
 
+    def trt_package_version(self, head: Token | None, text: Token) -> Fields:
+        value = str(text)
+        return {
+            "kind": "trt_package_version",
+            "version": tuple(int(p) for p in value.split(".")),
+            "text": value,
+            "logger": str(head) if head is not None else None,
+        }
+
     # -- plugins and libraries ----------------------------------------------------------------
 
     def plugin_standard(self) -> Fields:
@@ -324,6 +333,22 @@ class HeaderTransformer(BaseTransformer):
 
     def file_lock(self, path: Token) -> Fields:
         return _library("file_lock", f"Trying to set exclusive file lock {path}", name=str(path))
+
+    def file_locked(self, seconds: Token) -> Fields:
+        return {"kind": "file_lock_time", "phase": "locked", "seconds": float(seconds)}
+
+    def file_unlock(self, path: Token) -> Fields:
+        text = f"Trying to remove exclusive file lock {path}"
+        return _library("file_unlock", text, name=str(path))
+
+    def file_unlocked(self, seconds: Token) -> Fields:
+        return {"kind": "file_lock_time", "phase": "unlocked", "seconds": float(seconds)}
+
+    def rtx_jit_strongly_typed(self) -> Fields:
+        return {"kind": "rtx_note", "note": "jit_strongly_typed"}
+
+    def rtx_convergence_mode(self) -> Fields:
+        return {"kind": "rtx_note", "note": "convergence_mode"}
 
     def version_mismatch(
         self, linked: Token, linked_version: Token, _loaded: Token, loaded_version: Token
@@ -566,6 +591,11 @@ FAMILY = Family(
         Rule("plugin_loading", prefix="Not loading standard plugins"),
         Rule("plugin_loading", prefix="Skipping standard plugin loading"),
         Rule("library_note", prefix="CUDA lazy loading is "),
+        Rule(
+            "trt_package_version",
+            contains="Successfully imported the `tensorrt` python package with version ",
+            bare=True,
+        ),
     ),
     routed=(
         "pre_option_notice",
@@ -576,5 +606,6 @@ FAMILY = Family(
         "plugin_loading",
         "library_note",
         "builder_flag_note",
+        "rtx_note",
     ),
 )

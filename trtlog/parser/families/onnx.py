@@ -314,6 +314,9 @@ class OnnxTransformer(BaseTransformer):
     def onnx_int32_clamped(self) -> Fields:
         return {"kind": "onnx_int32_clamped"}
 
+    def onnx_numpy_type_kept(self, dtype: Token) -> Fields:
+        return {"kind": "onnx_numpy_type_kept", "onnx_type": str(dtype)}
+
     def onnx_weights_transposed(self, weights: Token) -> Fields:
         return {"kind": "onnx_weights_transposed", "weights": str(weights)}
 
@@ -719,6 +722,7 @@ FAMILY = Family(
         ),
     ),
     routed=(
+        "onnx_numpy_type_kept",
         "parse_end",
         "onnx_import_initializer",
         "onnx_parse_node",

@@ -63,6 +63,12 @@ class RuntimeTransformer(BaseTransformer):
         text = "INT8 not supported by platform. Trying FP16 mode."
         return {"kind": "int8_fallback", "reason": "platform", "text": text}
 
+    def engine_cache_miss_open(self, _source: Token | None, path: Token) -> Fields:
+        return {"kind": "engine_cache_miss", "stage": "open", "path": str(path)}
+
+    def engine_cache_miss_deserialize(self, _context: Token | None, path: Token) -> Fields:
+        return {"kind": "engine_cache_miss", "stage": "deserialize", "path": str(path)}
+
     def int8_fallback_no_calibrator(self, device: Token) -> Fields:
         text = (
             f"requested fasted precision for device {device} without providing valid "
@@ -194,6 +200,9 @@ class RuntimeTransformer(BaseTransformer):
 
     def enqueue_api(self, api: Token) -> Fields:
         return {"kind": "enqueue_api", "api": str(api)}
+
+    def default_stream_warning(self, api: Token, advice: Token) -> Fields:
+        return {"kind": "default_stream_warning", "api": str(api), "advice": str(advice)}
 
     # -- §L trace and summary ------------------------------------------------------------------
 
@@ -642,12 +651,19 @@ FAMILY = Family(
             "int8_fallback", contains="INT8 not supported by platform. Trying FP16 mode.", bare=True
         ),
         Rule("int8_fallback", prefix="requested fasted precision for device ", bare=True),
+        Rule(
+            "engine_cache_miss",
+            contains="Deserialize engine failed because file path: ",
+            bare=True,
+        ),
+        Rule("engine_cache_miss_nvinfer", contains="deserialize engine from file :", bare=True),
         Rule("tuning_iteration", prefix="Expanded to ", contains=" build route configurations"),
         # --dryRun lists the routes as "[<i>]:<route>" lines, until the &&&& banner
         Rule("tuning_dry_run", prefix="--dryRun: ", enters=_TUNING_ROUTES),
         Rule("tuning_route", prefix="[", contains="]:", section=_TUNING_ROUTES),
     ),
     routed=(
+        "default_stream_warning",
         "logger_differs",
         "persistent_cache_limit",
         "input_fill",
