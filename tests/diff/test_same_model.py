@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import tomllib
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -25,53 +27,9 @@ from trtlog.inputs import open_input
 pytestmark = needs_corpus
 
 #: every corpus file that holds an engine, and the model it is a build of
-MODELS = {
-    "seeds/trt10.10_bert-matcher-fp16_engine-layer-info-names-only.log": "bert",
-    "seeds/trt10.10_bert-matcher-fp16_engine-layers-detailed.log": "bert",
-    "seeds/trt10.x_resnet18-v1-7-fp16-int8-sparse_layers-detailed.json": "resnet18",
-    "seeds/trt10.x_resnet18-v1-7-fp16-int8_layers-names.json": "resnet18",
-    "seeds/trt8.4.12_yolov8-qdq-orin_build-verbose-excerpt.log": "yolov8",
-    "tensorrt-rtx_cookbook-identity-dynamic-shape_build-verbose-jit-no-envelope.log": "identity",
-    "trt-unknown_bev-as-model-fp16_layers-detailed-prettyprinted.json": "bev-as",
-    "trt-unknown_detr-resnet50-int8-layerprec_layers-names.json": "detr",
-    "trt-unknown_lidar-dmt-model-qdq-tofp16_layers-detailed.json": "lidar",
-    "trt10.14.1_cookbook-mnist-cnn-fp16_build-verbose-trtexec.log": "mnist-cookbook",
-    "trt10.16.0_cookbook-identity-dynamic-shape-sm89_build-verbose-symbolic-checks-no-envelope.log": "identity",  # noqa: E501
-    "trt10.16.1_cookbook-mnist-cnn-fp16_build-verbose.log": "mnist-cookbook",
-    "trt10.16.1_cookbook-mnist-cnn-fp16_run-dumpProfile.log": "mnist-cookbook",
-    "trt10.16.1_cookbook-mnist-cnn-fp32_build-dumpLayerInfo.log": "mnist-cookbook",
-    "trt10.16.1_cookbook-mnist-cnn-fp32_layers-detailed.json": "mnist-cookbook",
-    "trt10.16.2_cookbook-mnist-cnn-fp32-2profiles-sm90_build-verbose-pylogger-3builds-profilingverbosity.log": "mnist-cookbook",  # noqa: E501
-    "trt10.16.2_cookbook-mnist-cnn-sparse-weights-sm90_build-verbose-pylogger.log": "mnist-cookbook",  # noqa: E501
-    "trt10.4_mobilenetv2-fp16-rtx3060_layers-detailed.json": "mobilenetv2",
-    "trt10.4_resnet18-fp16-rtx3060_layers-detailed.json": "resnet18",
-    "trt10.x_mobilenetv2-torch-tensorrt-fp16-jetson_layers-detailed-inspector.json": "mobilenetv2",
-    "trt10.x_mobilenetv2-torch-tensorrt-fp16-rtx3060m_torchtrt-layer-information.json": "mobilenetv2",  # noqa: E501
-    "trt10.x_resnet18-torch-tensorrt_layers-detailed-inspector-indented.json": "resnet18",
-    "trt10.x_vgg16-torch-tensorrt-fp16_layers-detailed-inspector-indented.json": "vgg16",
-    "trt8.0.3_cookbook-mnist-cnn-fp16_build-verbose.log": "mnist-cookbook",
-    "trt8.2.3_centerpoint-rpn-centerhead-fp16_build-verbose.log": "centerpoint",
-    "trt8.2.3_cookbook-mnist-cnn-fp32_build-verbose.log": "mnist-cookbook",
-    "trt8.4.1_cookbook-mnist-cnn-fp16_build-verbose.log": "mnist-cookbook",
-    "trt8.4.1_cookbook-mnist-cnn-fp32_layers-names.json": "mnist-cookbook",
-    "trt8.5.10_bevformer-positional-encoding_build-verbose.log": "bevformer-pe",
-    "trt8.5.10_bevformer-tsa-msda-plugin-best_build-verbose.log": "bevformer-tsa",
-    "trt8.5.10_identity-custom-plugin_build-verbose.log": "identity-plugin",
-    "trt8.5.10_mnist-best_build-verbose.log": "mnist-zoo",
-    "trt8.5.10_resnet18-qat-qdq-best_build-verbose.log": "resnet18",
-    "trt8.6.0_cookbook-mnist-cnn-fp16_build-verbose.log": "mnist-cookbook",
-    "trt8.6.0_cookbook-mnist-cnn-fp16_layers-names.json": "mnist-cookbook",
-    "trt8.6.0_cookbook-mnist-cnn-fp16_run-verbose-dumpLayerInfo.log": "mnist-cookbook",
-    "trt8.6.1_mobilenetv2-int8-no-calibration_build-verbose.log": "mobilenetv2",
-    "trt8.6.1_resnet50-int8_layers-detailed.json": "resnet50",
-    "trt8.6_controlnet-fp16_layers-detailed.json": "controlnet",
-    "trt8.x_mobilenet-qat-int8-trex010_layers-detailed.json": "mobilenetv2",
-    "trt8.x_resnet-pytorch-fp16-a100-trex_layers-detailed.json": "resnet18",
-    "trt8.x_resnet-pytorch-qat-int8-a100-trex_layers-detailed.json": "resnet18",
-    "trt8.x_resnet-pytorch-qat-residual-int8-a100-trex_layers-detailed.json": "resnet18",
-    "trt8.x_resnet-pytorch-qat-residual-qgap-int8-a100-trex_layers-detailed.json": "resnet18",
-    "trt8.x_resnet50-tensorflow-qat-int8-rtx3090-trex_layers-detailed.json": "resnet50",
-}
+MODELS: dict[str, str] = tomllib.loads(
+    (Path(__file__).with_name("corpus_models.toml")).read_text(encoding="utf-8")
+)
 
 #: same-model pairs whose layers cannot be paired: different exports whose names do not match,
 #: where one side has no layer types (names only) or runs its convolutions inside Myelin
