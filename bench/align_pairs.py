@@ -182,8 +182,12 @@ def _accuracy() -> None:
 def main() -> None:
     """Print one markdown row per pair, then the accuracy over every pair of the corpus."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=len(PAIRS), help="the first N pairs only")
-    parser.add_argument("--no-all", action="store_true", help="skip the pairs of every engine")
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=None,
+        help="the first N pairs of each table only, without the accuracy over every pair",
+    )
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     if not CORPUS.is_dir():
@@ -192,8 +196,8 @@ def main() -> None:
     print("Same model\n")
     _rows(PAIRS[: args.pairs])
     print("\nDifferent models\n")
-    _rows(DIFFERENT)
-    if not args.no_all:
+    _rows(DIFFERENT[: args.pairs])
+    if args.pairs is None:
         _accuracy()
 
 
