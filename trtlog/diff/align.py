@@ -1053,9 +1053,12 @@ def _by_name(cmp: Comparison) -> tuple[int, tuple[int, int]]:
         and cmp.layers_a[s.index_a].onnx_nodes
         and cmp.layers_b[s.index_b].onnx_nodes
         and not (_moves(cmp.layers_a[s.index_a]) and _moves(cmp.layers_b[s.index_b]))
+        and not _copy(cmp.layers_a[s.index_a])
     }
     paired = min(len({i for i, _j in named}), len({j for _i, j in named}))
-    return paired, (len(computing_a), len(computing_b))
+    counts = (len(computing_a), len(computing_b))
+    # (a reformat paired with a computing layer counts on one side only)
+    return min(paired, max(counts)), counts
 
 
 _PASS_KINDS = ("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion", "pass_run")

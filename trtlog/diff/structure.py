@@ -388,8 +388,9 @@ def judge_model(
     regions that may hide the rest), the weight totals (equal within 5%: one model; more
     than 25% apart, or a side's lower bound above the other's whole total: two models), and
     the names (half the smaller side's computing layers paired by ONNX name: one model). A
-    signal for two models wins: fewer convolutions or weights cannot be the same model,
-    while names and shapes can coincide.
+    signal for two models wins: another mix of convolutions or another weight total cannot
+    be the same model, while names and shapes can coincide (a backbone inside a bigger
+    model keeps its ONNX names).
 
     Example:
         >>> from collections import Counter

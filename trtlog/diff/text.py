@@ -228,7 +228,11 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
         out += [
             "",
             f"Alignment failed: {summary.alignment_reason}.",
-            f"  ({summary.paired} of {summary.possible} computing layers were paired.)",
+            *(
+                [f"  ({summary.paired} of {summary.possible} computing layers were paired.)"]
+                if summary.same_model is False
+                else []
+            ),
             "  Per-layer deltas, precision and tactic changes would compare unrelated layers",
             "  and are left out; the totals by layer type and precision below still compare.",
         ]
