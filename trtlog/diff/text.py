@@ -238,7 +238,7 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
         ]
     if summary.model_evidence:
         verdict = {True: "one model", False: "two models", None: "not told"}[summary.same_model]
-        out += ["", f"Same model? {verdict}", *(f"  {e}" for e in summary.model_evidence)]
+        out += ["", f"Same model? {verdict}", *(f"  - {e}" for e in summary.model_evidence)]
     if summary.totals:
         out += ["", f"{'Run and build':<30}{'A':>14}{'B':>14}{'B/A':>9}"]
         for row in summary.totals:
