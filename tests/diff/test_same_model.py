@@ -374,3 +374,17 @@ def test_mobilenet_qat_against_resnet50_gets_no_verdict() -> None:
     assert "int8-slower-than-reference" not in found
     assert found["reference-alignment-failed"].subject == "another model"
     assert "two different models" in found["reference-alignment-failed"].message
+
+
+def test_diff_says_the_pair_is_two_models(capsys: pytest.CaptureFixture[str]) -> None:
+    from trtlog.cli import main
+
+    a = CORPUS / "trt10.4_resnet18-fp16-rtx3060_layers-detailed.json"
+    b = CORPUS / "trt8.x_mobilenet-qat-int8-trex010_layers-detailed.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", trtlog.JsonRepairWarning)
+        assert main(["diff", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "Alignment failed: two different models: 0 of 52 convolutions alike" in out
+    assert "Same model? two models" in out
+    assert "Precision changes" not in out and "Tactic changes" not in out
