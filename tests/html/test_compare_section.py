@@ -3,7 +3,9 @@
 TREx's ResNet QAT-residual build against its FP16 build (ONNX nodes numbered differently):
 the rows say how each pair was matched and which fusions differ. MNIST against ResNet (two
 unrelated models): the page says the alignment failed, draws no "slower in B" chart and
-lists no tactic change, and shows the totals by precision and layer type.
+lists no tactic change, and shows the totals by precision and layer type. ResNet against
+MobileNet QAT (two models whose layers structure pairs well): the page says they are two
+models and why.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tests.conftest import CORPUS, needs_corpus
 
 RESNET = "trt8.x_resnet-pytorch-{}-a100-trex_{}.json"
 MNIST = "trt10.16.1_cookbook-mnist-cnn-fp32_layers-detailed.json"
+MOBILENET = "trt8.x_mobilenet-qat-int8-trex010_layers-detailed.json"
 
 
 def _resnet(kind: str, what: str = "layers-detailed") -> Path:
@@ -42,7 +45,13 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             reference=CORPUS / MNIST,
             profile=_resnet("fp16", "profile"),
         ).write(folder / "failed.html")
-    return {"paired": paired, "failed": failed}
+        other = trtlog.report(
+            CORPUS / MOBILENET,
+            reference=_resnet("fp16"),
+            profile=CORPUS / MOBILENET.replace("layers-detailed", "profile"),
+            reference_profile=_resnet("fp16", "profile"),
+        ).write(folder / "other.html")
+    return {"paired": paired, "failed": failed, "other": other}
 
 
 @needs_corpus
@@ -77,6 +86,21 @@ def test_failed_alignment_says_so_and_compares_totals(
     raw = json.loads(_resnet("fp16").read_text())["Layers"]
     convs = sum(1 for layer in raw if layer["LayerType"] == "CaskConvolution")
     assert any(line.startswith(f"CaskConvolution 2 {convs}") for line in by_type.splitlines())
+
+
+@needs_corpus
+def test_another_model_paired_by_structure_says_why(pages: dict[str, Path], open_page: Any) -> None:
+    # structure pairs 22 of the ResNet's 24 computing layers with MobileNet layers
+    page = open_page(pages["other"])
+    failed = page.css("#cmp-failed").text
+    raw = json.loads((CORPUS / MOBILENET).read_text())["Layers"]
+    convs = sum(1 for layer in raw if "Convolution" in layer["LayerType"])
+    assert convs == 53  # 52 convolutions and the classifier, run as a 1x1 convolution
+    assert failed.startswith(
+        "Alignment failed: two different models: 0 of 52 convolutions alike"
+    ), failed
+    assert not page.all("#compare svg.chart.modules-delta")
+    assert not page.all("#cmp-tactics") and not page.all("#cmp-precision")
 
 
 @needs_corpus

@@ -72,3 +72,33 @@ def test_builds_keep_the_footprint_of_their_layers(resnets: Path) -> None:
         if isinstance(v, dict) and "Count" in v
     )
     assert counts in {r[0] for r in rows}
+
+
+@pytest.fixture(scope="module")
+def two_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("two_models")
+    shutil.copy(CORPUS / RESNET.format("fp16"), folder)
+    shutil.copy(CORPUS / "trt8.x_mobilenet-qat-int8-trex010_layers-detailed.json", folder)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ingest([folder], to=folder / "wh")
+    return folder
+
+
+@needs_corpus
+def test_by_layer_pairs_nothing_of_another_model(two_models: Path) -> None:
+    con = open(two_models / "wh")
+    rows = dict(con.execute("SELECT paths[1], build_id FROM builds").fetchall())
+    resnet = next(b for p, b in rows.items() if "resnet" in p)
+    mobilenet = next(b for p, b in rows.items() if "mobilenet" in p)
+    frame = compare(con, [resnet, mobilenet], by="layer", labels=["resnet", "mobilenet"])
+    raw = json.loads(
+        (CORPUS / "trt8.x_mobilenet-qat-int8-trex010_layers-detailed.json").read_text()
+    )["Layers"]
+    # every MobileNet layer on a row of its own, none beside a ResNet layer
+    assert frame["mobilenet_layer"].notna().sum() == len(raw) == 85
+    assert frame[frame["layer"].notna()]["mobilenet_layer"].isna().all()
+    assert frame["mobilenet_match"].isna().all()
+    reason = frame.attrs["not_comparable"]["mobilenet"]
+    assert reason.startswith("two different models: ")
+    assert "convolutions alike (output maps)" in reason

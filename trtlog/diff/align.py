@@ -31,7 +31,15 @@ from trtlog.diff.models import (
     SideInfo,
     Step,
 )
-from trtlog.diff.structure import geometry, graph_places, is_transparent, op_class, op_kinds
+from trtlog.diff.structure import (
+    fingerprint,
+    geometry,
+    graph_places,
+    is_transparent,
+    judge_model,
+    op_class,
+    op_kinds,
+)
 from trtlog.engine.model import MYELIN_LAYER_TYPES, Engine, EngineLayer, layer_precision
 from trtlog.names import (
     common_module,
@@ -998,16 +1006,59 @@ def compare_engines(
         unmatched_b=tuple(s.index_b for s in steps if s.marker == "+" and s.index_b is not None),
         notes=tuple(notes),
     )
+    by_name, computing = _by_name(cmp)
+    names = [layer.name for layer in engine_a.layers]
+    identical = len(names) if names == [layer.name for layer in engine_b.layers] else 0
+    judgment = judge_model(
+        fingerprint(engine_a.layers), fingerprint(engine_b.layers), by_name, computing, identical
+    )
+    update = {"same_model": judgment.same, "model_evidence": judgment.evidence}
+    cmp = cmp.model_copy(update={**update, "paired_by_name": by_name})
     if cmp.alignment_failed:
-        paired, possible = cmp.alignment()
         note = (
-            f"alignment failed: only {paired} of {possible} computing layers found a "
-            "counterpart by name, structure or shape; are these builds of the same model? "
+            f"alignment failed: {cmp.alignment_reason}; are these builds of the same model? "
             "Per-layer deltas and tactic changes are left out: compare the totals by layer "
             "type and precision"
         )
         cmp = cmp.model_copy(update={"notes": (*notes, note)})
     return cmp
+
+
+def _moves(view: LayerView) -> bool:
+    return view.reformat or view.qdq
+
+
+def _copy(view: LayerView) -> bool:
+    """Whether the layer is the copy a build makes for optimization profile 1, 2..."""
+    parts = split_name(view.name)
+    return parts.op == "profile" and bool(parts.index)
+
+
+def _by_name(cmp: Comparison) -> tuple[int, tuple[int, int]]:
+    """Computing layers paired by shared ONNX nodes, and each side's computing layers with nodes.
+
+    Generated Myelin kernels (``__myl_AddMulSum...``) pair by the ops they run, which any two
+    models share, so they do not count as names; a reformat counts when its counterpart
+    computes (a build that runs an identity as a reformat, another as a Myelin region). The
+    copies of layers for optimization profiles 1, 2... are not counted again.
+    """
+    computing_a = [v for v in cmp.layers_a if v.onnx_nodes and not (_moves(v) or _copy(v))]
+    computing_b = [v for v in cmp.layers_b if v.onnx_nodes and not (_moves(v) or _copy(v))]
+    named = {
+        (s.index_a, s.index_b)
+        for s in cmp.steps
+        if s.match == "name"
+        and s.index_a is not None
+        and s.index_b is not None
+        and cmp.layers_a[s.index_a].onnx_nodes
+        and cmp.layers_b[s.index_b].onnx_nodes
+        and not (_moves(cmp.layers_a[s.index_a]) and _moves(cmp.layers_b[s.index_b]))
+        and not _copy(cmp.layers_a[s.index_a])
+    }
+    paired = min(len({i for i, _j in named}), len({j for _i, j in named}))
+    counts = (len(computing_a), len(computing_b))
+    # (a reformat paired with a computing layer counts on one side only)
+    return min(paired, max(counts)), counts
 
 
 _PASS_KINDS = ("fusion", "fusion_into", "horizontal_merge", "conv_scale_fusion", "pass_run")

@@ -315,6 +315,11 @@ class Comparison(BaseModel):
         totals: the run and build figures of the logs (throughput, latency, build time,
             engine size, memory), which need no layers (see :func:`trtlog.diff.run_totals`).
         notes: what was (not) compared and why.
+        same_model: whether the two engines are builds of one model (``None``: nothing
+            tells); read through :attr:`alignment_failed` (see docs/comparison.md).
+        model_evidence: what told, one line per signal (convolutions, weights, names).
+        paired_by_name: computing layers paired by shared ONNX nodes (generated Myelin
+            kernels aside).
     """
 
     model_config = _FROZEN
@@ -331,6 +336,9 @@ class Comparison(BaseModel):
     passes: PassComparison | None = None
     totals: tuple[TotalRow, ...] = ()
     notes: tuple[str, ...] = ()
+    same_model: bool | None = None
+    model_evidence: tuple[str, ...] = ()
+    paired_by_name: int = 0
 
     @property
     def aligned(self) -> bool:
@@ -342,30 +350,64 @@ class Comparison(BaseModel):
 
         Computing layers are those that are not reformats or lone Q/DQ layers; the second
         figure is the smaller side's count of them. A pair counts when it was matched by
-        name, structure or shape (not by position alone).
+        name, structure or shape (not by position alone), and a layer counts once: several
+        layers merged into one count as many as the side with fewer of them.
         """
         count_a = sum(1 for v in self.layers_a if not (v.reformat or v.qdq))
         count_b = sum(1 for v in self.layers_b if not (v.reformat or v.qdq))
-        paired = {
-            s.index_a
+        pairs = [
+            (s.index_a, s.index_b)
             for s in self.steps
             if s.index_a is not None
             and s.index_b is not None
             and s.match in ("name", "structure", "shape")
             and not (self.layers_a[s.index_a].reformat or self.layers_a[s.index_a].qdq)
-        }
-        return len(paired), min(count_a, count_b)
+        ]
+        # layers, not rows: many layers merged into one count once on that side
+        paired = min(len({i for i, _j in pairs}), len({j for _i, j in pairs}))
+        return paired, min(count_a, count_b)
 
     @property
     def alignment_failed(self) -> bool:
-        """Whether fewer than half the computing layers of the smaller side found a counterpart.
+        """Whether the layers of the two engines cannot be compared one by one.
 
-        Then the two engines are not two builds of one model as far as their layers tell:
-        per-layer deltas and tactic changes would compare unrelated layers, and the views
-        show the totals by layer type and precision instead.
+        Either nothing shows that the engines are builds of one model (:attr:`same_model` is
+        ``False``: their convolutions or weights differ, or ``None``: no signal either way;
+        see docs/comparison.md), or fewer than half the computing layers of the smaller side
+        found a counterpart. Per-layer
+        deltas and tactic changes would then compare unrelated layers; the views show the
+        totals by layer type and precision instead, and :attr:`alignment_reason` says why.
         """
+        if not self.aligned:
+            return False
         paired, possible = self.alignment()
-        return self.aligned and possible > 0 and paired < 0.5 * possible
+        # a layer-by-layer comparison needs a signal that says one model (docs/comparison.md)
+        return self.same_model is not True or (possible > 0 and paired < 0.5 * possible)
+
+    @property
+    def alignment_reason(self) -> str | None:
+        """Why the alignment failed, in one sentence (``None`` when it did not)."""
+        if not self.alignment_failed:
+            return None
+        if self.same_model is False:
+            said = [
+                e.removesuffix(": two models")
+                for e in self.model_evidence
+                if e.endswith(": two models")
+            ]
+            return "two different models: " + "; ".join(said or self.model_evidence)
+        paired, possible = self.alignment()
+        if self.same_model is None:
+            return (
+                "nothing shows these are builds of one model: fewer than half the computing "
+                "layers pair by ONNX name, and there are too few convolutions or weights to "
+                f"compare ({paired} of {possible} computing layers paired by shape or "
+                "structure alone)"
+            )
+        return (
+            f"only {paired} of {possible} computing layers found a counterpart by name, "
+            "structure or shape"
+        )
 
     def __repr__(self) -> str:
         """One line: ``<Comparison 'a.log' (9 layers) vs 'b.log' (13 layers): = 4 ~ 5 ...>``."""
@@ -530,6 +572,9 @@ class ComparisonSummary(BaseModel):
         alignment_failed: whether the layers failed to align (see
             :attr:`Comparison.alignment_failed`); then the precision and tactic changes and
             the per-module times are left out (they would compare unrelated layers).
+        alignment_reason: why the alignment failed (:attr:`Comparison.alignment_reason`).
+        same_model: whether the engines are builds of one model (:attr:`Comparison.same_model`).
+        model_evidence: what told (:attr:`Comparison.model_evidence`).
         paired: computing layers that found a counterpart (see :meth:`Comparison.alignment`).
         possible: the smaller side's computing layers.
         by_type: layers and time per layer type on each side.
@@ -562,6 +607,9 @@ class ComparisonSummary(BaseModel):
     modules: tuple[ModuleDelta, ...] = ()
     matches: dict[str, int] = {}
     alignment_failed: bool = False
+    alignment_reason: str | None = None
+    same_model: bool | None = None
+    model_evidence: tuple[str, ...] = ()
     paired: int = 0
     possible: int = 0
     by_type: tuple[KeyTotal, ...] = ()

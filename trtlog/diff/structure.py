@@ -8,17 +8,32 @@ the alignment then needs what survives a renumbering: the kind of op a layer run
 and its place in the tensor graph: which computing layers feed it and which it feeds, with
 reformats, Q/DQ layers and copies looked through (a QAT build puts those between any two
 layers).
+
+The same facts, summed over a whole engine, say whether two engines are builds of one model
+at all (:func:`fingerprint`, :func:`judge_model`): their convolutions (kernel, stride, groups,
+output maps, weight count), their total weight count, and how many of their layers share ONNX
+names; structure alone pairs the layers of two different CNNs (docs/comparison.md).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from trtlog.engine.model import MYELIN_LAYER_TYPES, EngineLayer
-from trtlog.names import is_qdq_node, is_weights_name, op_of
+from trtlog.names import is_qdq_node, is_weights_name, op_of, split_name
 
-__all__ = ["Place", "graph_places", "op_class", "op_kinds"]
+__all__ = [
+    "Fingerprint",
+    "ModelJudgment",
+    "Place",
+    "fingerprint",
+    "graph_places",
+    "judge_model",
+    "op_class",
+    "op_kinds",
+]
 
 # LayerType → the kind of op it runs (the types of 7.x-11.x layer JSON and layer dumps)
 _CLASSES: dict[str, str] = {
@@ -26,6 +41,7 @@ _CLASSES: dict[str, str] = {
     "CaskGemmConvolution": "conv",
     "CudaDepthwiseConvolution": "conv",
     "CudnnConvolution": "conv",
+    "FusedConvActConvolution": "conv",
     "CaskDeconvolution": "deconv",
     "CudnnDeconvolution": "deconv",
     "ConvActPool": "conv",
@@ -214,3 +230,193 @@ def graph_places(layers: Sequence[EngineLayer], classes: Sequence[str | None]) -
 def is_transparent(op: str | None) -> bool:
     """Whether layers of this class only move or convert data (looked through in the graph)."""
     return op in _TRANSPARENT
+
+
+# -- same model? ---------------------------------------------------------------------------
+
+_MIN_CONVS = 2  # fewer convolutions on a side tell nothing about the model
+_CONV_ALIKE = 0.6  # share of convolutions alike (of the side with more) for one model
+_HIDDEN_ALIKE = 0.8  # share of the smaller side's convolutions that a hidden rest may explain
+_WEIGHTS_SAME = 1.05  # exact weight totals within this ratio: one model
+_WEIGHTS_OTHER = 1.25  # beyond this ratio (or a lower bound beyond it): another model
+_NAMES_SAME = 0.5  # share of the smaller side's computing layers paired by ONNX name
+
+
+@dataclass(slots=True)
+class Fingerprint:
+    """What tells one model from another whatever its build (internal to the comparison).
+
+    Attributes:
+        convs: per convolution (``conv``/``deconv`` layer with its parameters), its kernel,
+            stride, groups, output maps and weight count, and how many such layers.
+        widths: per convolution with a known output, its output maps (channels).
+        weights: the ``Weights`` and ``Bias`` counts of the layers, summed.
+        partial: whether some layers keep their weights out of the dump (Myelin regions and
+            kernels, plugins): then ``weights`` is a lower bound.
+        regions: whether whole Myelin regions (``{ForeignNode[...]}``) hide their layers.
+    """
+
+    convs: Counter[tuple[object, ...]] = field(default_factory=Counter)
+    widths: Counter[int] = field(default_factory=Counter)
+    weights: int = 0
+    partial: bool = False
+    regions: bool = False
+
+
+def _count(value: object) -> int:
+    count = value.get("Count") if isinstance(value, dict) else None
+    return count if isinstance(count, int) and count > 0 else 0
+
+
+def fingerprint(layers: Sequence[EngineLayer]) -> Fingerprint:
+    """The :class:`Fingerprint` of an engine's layers.
+
+    The copies a build makes for optimization profiles 1, 2... (``x [profile 1]``) are left
+    out: they are the same layers again.
+
+    Example:
+        >>> from trtlog.engine import EngineLayer
+        >>> conv = {"Kernel": [3, 3], "Stride": [1, 1], "Groups": 1, "OutMaps": 8,
+        ...         "Weights": {"Type": "Half", "Count": 72}, "Bias": {"Count": 8}}
+        >>> fp = fingerprint([EngineLayer(index=0, name="c", type="CaskConvolution",
+        ...                               parameters=conv)])
+        >>> fp.weights, dict(fp.widths), list(fp.convs)
+        (80, {8: 1}, [((3, 3), (1, 1), 1, 8, 72)])
+    """
+    fp = Fingerprint()
+    for layer in layers:
+        parts = split_name(layer.name)
+        if parts.op == "profile" and parts.index:
+            continue
+        p = layer.parameters
+        fp.weights += _count(p.get("Weights")) + _count(p.get("Bias"))
+        hidden = layer.name.startswith("{ForeignNode[") or layer.type == "Myelin"
+        fp.regions = fp.regions or hidden
+        fp.partial = fp.partial or hidden or layer.myelin is not None
+        fp.partial = fp.partial or (layer.type or "").startswith("Plugin")
+        fp.partial = fp.partial or layer.type in MYELIN_LAYER_TYPES
+        if op_class(layer, layer.is_reformat, False) not in ("conv", "deconv"):
+            continue
+        dims = layer.outputs[0].dims if layer.outputs else None
+        if dims is not None and len(dims) >= 4 and tuple(dims[-2:]) == (1, 1):
+            continue  # a fully connected layer run as a convolution (or as a gemm elsewhere)
+        maps = p.get("OutMaps")
+        if not isinstance(maps, int):
+            maps = dims[1] if dims is not None and len(dims) >= 4 and dims[1] > 0 else None
+        if maps is not None:
+            fp.widths[maps] += 1
+        shape = geometry(layer)
+        if shape is not None:
+            fp.convs[(*shape, _count(p.get("Weights")) or None)] += 1
+    return fp
+
+
+@dataclass(frozen=True, slots=True)
+class ModelJudgment:
+    """Whether two engines are builds of one model, and what says so.
+
+    Attributes:
+        same: ``True`` (a signal says one model and none says two), ``False`` (a signal says
+            two models), ``None`` (no signal either way).
+        evidence: one line per signal read, saying what it found.
+    """
+
+    same: bool | None
+    evidence: tuple[str, ...]
+
+
+def _convs_say(fa: Fingerprint, fb: Fingerprint) -> tuple[bool | None, str | None]:
+    ca: Counter[object]
+    cb: Counter[object]
+    if min(fa.convs.total(), fb.convs.total()) >= _MIN_CONVS:
+        ca, cb = Counter(fa.convs), Counter(fb.convs)
+        what = "convolutions alike (kernel, stride, groups, output maps, weights)"
+    elif min(fa.widths.total(), fb.widths.total()) >= _MIN_CONVS:
+        ca, cb = Counter(fa.widths), Counter(fb.widths)
+        what = "convolutions alike (output maps)"
+    else:
+        return None, None
+    alike, large = (ca & cb).total(), max(ca.total(), cb.total())
+    text = f"{alike} of {large} {what}"
+    if alike >= _CONV_ALIKE * large:
+        return True, text + ": one model"
+    fewer, small = (fa, ca.total()) if ca.total() <= cb.total() else (fb, cb.total())
+    if fewer.regions and alike >= _HIDDEN_ALIKE * small and 2 * small >= large:
+        return True, text + ": one model, the rest inside the Myelin regions of the side with fewer"
+    return False, text + ": two models"
+
+
+def _weights_say(fa: Fingerprint, fb: Fingerprint) -> tuple[bool | None, str | None]:
+    if not (fa.weights and fb.weights):
+        return None, None
+    ratio = max(fa.weights, fb.weights) / min(fa.weights, fb.weights)
+    bound = {False: "", True: " at least"}
+    text = f"weights{bound[fa.partial]} {fa.weights:,} in A,{bound[fb.partial]} {fb.weights:,} in B"
+    if not (fa.partial or fb.partial):
+        if ratio <= _WEIGHTS_SAME:
+            return True, text + ": one model"
+        if ratio > _WEIGHTS_OTHER:
+            return False, text + f" ({ratio:.3g}x): two models"
+        return None, text
+    exact, bound_side = (fb, fa) if fa.partial else (fa, fb)
+    if not exact.partial and bound_side.weights > _WEIGHTS_OTHER * exact.weights:
+        return False, text + f" ({ratio:.3g}x, more than the whole other model): two models"
+    return None, text + " (a lower bound: Myelin or plugin layers keep theirs)"
+
+
+def judge_model(
+    fa: Fingerprint,
+    fb: Fingerprint,
+    by_name: int,
+    computing: tuple[int, int],
+    identical: int = 0,
+) -> ModelJudgment:
+    """Whether two engines are builds of one model, from their fingerprints and names.
+
+    Args:
+        fa: A's :func:`fingerprint`.
+        fb: B's.
+        by_name: computing layers paired by shared ONNX nodes (generated Myelin kernels
+            aside).
+        computing: A's and B's computing layers with ONNX nodes (reformats, lone Q/DQ
+            layers, generated Myelin kernels and profile copies aside).
+        identical: the number of layers when both engines list the same layer names in the
+            same order (an engine against itself, two exports of one build), else 0.
+
+    Each signal says one model, two models or nothing: the convolutions (alike on at least
+    60% of the side with more; below it two models, unless the side with fewer has Myelin
+    regions that may hide the rest), the weight totals (equal within 5%: one model; more
+    than 25% apart, or a side's lower bound above the other's whole total: two models), and
+    the names (half the smaller side's computing layers paired by ONNX name: one model). A
+    signal for two models wins: another mix of convolutions or another weight total cannot
+    be the same model, while names and shapes can coincide (a backbone inside a bigger
+    model keeps its ONNX names).
+
+    Example:
+        >>> from collections import Counter
+        >>> resnet = Fingerprint(widths=Counter({64: 5, 128: 4, 256: 4, 512: 4}))
+        >>> mobilenet = Fingerprint(widths=Counter({32: 3, 16: 1, 96: 4, 144: 4, 64: 4}))
+        >>> judgment = judge_model(resnet, mobilenet, 0, (20, 52))
+        >>> judgment.same, judgment.evidence[0]
+        (False, '4 of 17 convolutions alike (output maps): two models')
+    """
+    votes: list[bool] = []
+    lines: list[str] = []
+    if identical:
+        votes.append(True)
+        lines.append(f"the same {identical} layer names in the same order: one model")
+    for say, text in (_convs_say(fa, fb), _weights_say(fa, fb)):
+        if text is not None:
+            lines.append(text)
+        if say is not None:
+            votes.append(say)
+    smaller = min((c for c in computing if c), default=0)  # (an identity: no computing layer)
+    if smaller:
+        text = f"{by_name} of {smaller} named computing layers paired by ONNX name"
+        share = by_name / smaller
+        if share >= _NAMES_SAME:
+            votes.append(True)
+            text += ": one model"
+        lines.append(text)
+    same = False if False in votes else True if votes else None
+    return ModelJudgment(same=same, evidence=tuple(lines))

@@ -227,11 +227,18 @@ def render_summary(summary: ComparisonSummary, limit: int = 10) -> str:
     if summary.alignment_failed:
         out += [
             "",
-            f"Alignment failed: {summary.paired} of {summary.possible} computing layers found "
-            "a counterpart.",
+            f"Alignment failed: {summary.alignment_reason}.",
+            *(
+                [f"  ({summary.paired} of {summary.possible} computing layers were paired.)"]
+                if summary.same_model is False
+                else []
+            ),
             "  Per-layer deltas, precision and tactic changes would compare unrelated layers",
             "  and are left out; the totals by layer type and precision below still compare.",
         ]
+    if summary.model_evidence:
+        verdict = {True: "one model", False: "two models", None: "not told"}[summary.same_model]
+        out += ["", f"Same model? {verdict}", *(f"  - {e}" for e in summary.model_evidence)]
     if summary.totals:
         out += ["", f"{'Run and build':<30}{'A':>14}{'B':>14}{'B/A':>9}"]
         for row in summary.totals:

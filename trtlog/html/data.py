@@ -1049,6 +1049,7 @@ def _comparison(cmp: Comparison, s: Strings) -> dict[str, Any]:
             "why": s.many(column(frame, "why")),
         },
         "failed": summary.alignment_failed,
+        "reason": summary.alignment_reason,
         "alignment": [summary.paired, summary.possible],
         "matches": summary.matches,
         "byType": [

@@ -95,7 +95,10 @@ def compare(
         ``_layer_index``, ``_precision``, ``_time_ms``, ``_match`` (``name``, ``structure``,
         ``shape``, ``position``; ``ref`` for the reference), ``_confidence`` and ``_reasons``,
         then ``builds`` (how many builds hold a counterpart); a layer of another build that
-        pairs with none of the reference's gets a row of its own.
+        pairs with none of the reference's gets a row of its own. A build whose layers do not
+        align with the reference's (:attr:`trtlog.diff.Comparison.alignment_failed`: another
+        model, or nothing says it is the same one) pairs none: each of its layers gets a row
+        of its own, and ``frame.attrs["not_comparable"]`` maps its label to the reason.
         ``frame.attrs["builds"]`` maps each label to its build id.
 
     Raises:
@@ -207,9 +210,18 @@ def _by_layer(wh: Any, ids: list[str], names: list[str]) -> pd.DataFrame:
     rows: list[dict[str, Any]] = [{"layer": x.name, "type": x.type} for x in reference.layers]
     for row, layer, precision in zip(rows, reference.layers, ref_precisions, strict=True):
         _put(row, names[0], layer, precision, "ref", 1.0, ())
+    apart: dict[str, str] = {}
     for build, label in zip(ids[1:], names[1:], strict=True):
         other, precisions = _engine_of(wh, build)
-        for s in compare_engines(reference, other).steps:
+        cmp = compare_engines(reference, other)
+        if cmp.alignment_failed:  # another model, or nothing says it is one: no pairs
+            apart[label] = cmp.alignment_reason or "alignment failed"
+            for layer, precision in zip(other.layers, precisions, strict=True):
+                row = {"layer": None, "type": layer.type}
+                rows.append(row)
+                _put(row, label, layer, precision, None, None, ())
+            continue
+        for s in cmp.steps:
             if s.index_b is None:
                 continue
             layer = other.layers[s.index_b]
@@ -225,6 +237,7 @@ def _by_layer(wh: Any, ids: list[str], names: list[str]) -> pd.DataFrame:
         columns += [f"{label}_{c}" for c in _LAYER_FIELDS]
     out = out.reindex(columns=columns)
     out["builds"] = sum(out[f"{n}_layer"].notna().astype(int) for n in names)
+    out.attrs["not_comparable"] = apart
     return out
 
 

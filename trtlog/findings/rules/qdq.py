@@ -865,11 +865,12 @@ def check_int8_slower_than_reference(ctx: LintContext) -> Iterator[Finding]:
     "info",
     "The build and the reference do not align: no comparison verdict",
     "The comparison rules (`qdq-split-fusion`, `int8-slower-than-reference`) judge this build "
-    "against `--reference` layer by layer. When fewer than half the computing layers of the "
-    "smaller side find a counterpart (by ONNX name, structure or shape), the two engines are "
-    "not two builds of one model as far as their layers tell: a fusion split or a slowdown "
-    "read from such pairs would compare unrelated layers, so those rules stay silent and this "
-    "finding says why, as `trtlog diff` and the report's comparison do.",
+    "against `--reference` layer by layer. When the two engines are not builds of one model "
+    "(their convolutions or weight totals differ, or nothing, not even their ONNX names, "
+    "shows they are one model) or fewer than half the computing layers of the smaller side "
+    "find a counterpart, a fusion split or a slowdown read from their pairs would compare "
+    "unrelated layers, so those rules stay silent and this finding says why, as `trtlog diff` "
+    "and the report's comparison do (docs/comparison.md).",
     needs=("engine", "reference"),
 )
 def check_reference_alignment_failed(ctx: LintContext) -> Iterator[Finding]:
@@ -878,6 +879,7 @@ def check_reference_alignment_failed(ctx: LintContext) -> Iterator[Finding]:
     if cmp is None or not cmp.alignment_failed:
         return
     paired, possible = cmp.alignment()
+    different = cmp.same_model is False
     ta, tb = _totals(ctx)
     totals = (
         f"; in total, this build's layers take {fmt_ms(tb)} per inference against "
@@ -888,9 +890,9 @@ def check_reference_alignment_failed(ctx: LintContext) -> Iterator[Finding]:
     yield make(
         ctx,
         check_reference_alignment_failed,
-        f"{paired} of {possible} layers paired",
-        f"only {paired} of {possible} computing layers found a counterpart in the reference "
-        f"(by name, structure or shape): no comparison verdict is made{totals}",
+        "another model" if different else f"{paired} of {possible} layers paired",
+        f"the reference and this build do not align: {cmp.alignment_reason}; no comparison "
+        f"verdict is made{totals}",
         "pairs of unrelated layers would make up split fusions and per-layer slowdowns, so "
         "qdq-split-fusion and int8-slower-than-reference say nothing about this reference"
         + (

@@ -1361,7 +1361,7 @@
       for (const n of C.notes) head.append(note('Note: ' + n));
       host.append(head);
       if (C.failed) {
-        host.append(h('div', { id: 'cmp-failed', class: 'status failed' }, h('strong', null, 'Alignment failed: '), paired + ' of ' + possible + ' computing layers found a counterpart by name, structure or shape. These two engines do not look like builds of one model, so no per-layer deltas, precision or tactic changes are shown; the totals below still compare.'));
+        host.append(h('div', { id: 'cmp-failed', class: 'status failed' }, h('strong', null, 'Alignment failed: '), (C.reason || paired + ' of ' + possible + ' computing layers found a counterpart by name, structure or shape') + '. These two engines do not look like builds of one model, so no per-layer deltas, precision or tactic changes are shown; the totals below still compare.'));
       }
       this.totals(host, C);
       if (!C.failed) {
