@@ -162,3 +162,38 @@ def test_a_message_that_starts_with_a_name_is_a_row_through_its_keyword_row() ->
     assert {e.kind for e in eager} == {"onnx_node_io"}  # type: ignore[attr-defined]
     assert eager[7].tensors[0].name == "57"  # type: ignore[attr-defined]
     assert sum(len(h.rows.lines) for h in store._hot) == 400  # every line a row
+
+
+def test_a_prefix_row_a_longer_prefix_row_shares_is_read_by_the_pattern_where_it_routes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Autotuning format combination: `` shares its prefix with the symbolic combinations'
+    longer rows (``...: Float((``): its lines are rows of the learned pattern once the
+    keyword table confirms the row, and a symbolic line among them keeps its own kind."""
+    from trtlog.parser import scanner, shapes
+
+    monkeypatch.setattr(scanner, "_TEACH", 3)
+    slow = 0
+    match_after = shapes.LineShapes.match_after
+
+    def counted(self: shapes.LineShapes, line: str, m: object) -> object:
+        nonlocal slow
+        slow += 1
+        return match_after(self, line, m)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(shapes.LineShapes, "match_after", counted)
+    stars = "*" * 15
+    plain = _V + stars + " Autotuning format combination: Float({i},1) -> Half({i},1) " + stars
+    symbolic = (
+        _V + "*************** Autotuning format combination: Float((# 2 (SHAPE x)),1) -> "
+        "Float((# 2 (SHAPE x)),1) ***************"
+    )
+    lines = [plain.format(i=i + 1) for i in range(400)]
+    lines[200:200] = [symbolic] * 5
+    store, lazy, eager = _lazy_and_eager("".join(line + "\n" for line in lines))
+    assert lazy == eager
+    kinds = [e.kind for e in eager]  # type: ignore[attr-defined]
+    assert kinds.count("autotune_combination") == 400
+    assert kinds[200:205] == ["autotune_combination_symbolic"] * 5
+    assert sum(len(h.rows.lines) for h in store._hot) == 405  # every line a row
+    assert slow < 50  # the pattern reads the plain lines

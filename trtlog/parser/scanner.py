@@ -12,10 +12,10 @@ order, as does every line while the line parser holds state (a section, a multi-
 construct, a records block an enveloped line can end).
 
 :class:`~trtlog.parser.shapes.LineShapes` decides which lines are rows, as it does for the
-line parser's own loop. The alternatives it learns whose literal start tells their row are
-also joined into one pattern that reads a line's envelope, and its message if it is one of
-theirs, at C speed (:func:`~trtlog.parser.shapes.alternation`); a message that starts with a
-name goes to its row through the keyword table (:meth:`LineShapes.match_after
+line parser's own loop. The alternatives it learns that start with their keyword row's
+prefix are also joined into one pattern that reads a line's envelope, and its message if it
+is one of theirs, at C speed (:func:`~trtlog.parser.shapes.alternation`); a message that
+starts with a name goes to its row through the keyword table (:meth:`LineShapes.match_after
 <trtlog.parser.shapes.LineShapes.match_after>`). A line the line parser makes
 ``unrecognized`` (a program's own output, repeated in a loop) is kept as a row too: the same
 line in the same state gives the same event.
@@ -117,14 +117,15 @@ class Scan:
         self.n_lines = n_lines
 
 
-_Table = dict[int, tuple[Any, Any, tuple[int, ...]]]
+_Table = dict[int, tuple[Any, Any, tuple[int, ...], Any]]
 
 
 def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any], _Table]:
     """The pattern of ``knowns`` (its ``match``), and where a match of each goes.
 
-    See :func:`alternation`. ``knowns`` are ``keyed`` alternatives: a match tells the row.
-    Per ``lastindex``: its rows' line list, its rows' texts, and the groups to keep.
+    See :func:`alternation`. ``knowns`` are ``prefixed`` alternatives. Per ``lastindex``:
+    its rows' line list, its rows' texts, the groups to keep, and the keyword row the message
+    must go to (``None`` for a ``keyed`` alternative: a match tells).
     """
     for known in knowns:
         if known.rows is None:
@@ -134,7 +135,12 @@ def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any]
     knowns.sort(key=lambda k: -len(k.rows.lines))
     pattern, table = alternation(knowns)
     return pattern.match, {
-        index: (known.rows.lines.append, known.rows.texts.extend, at)
+        index: (
+            known.rows.lines.append,
+            known.rows.texts.extend,
+            at,
+            None if known.keyed else known.route,
+        )
         for index, (known, at) in table.items()
     }
 
@@ -142,10 +148,10 @@ def _fast(knowns: list[Known], hot: list[HotRows]) -> tuple[Callable[[str], Any]
 def _worth(shapes: LineShapes, n: int, built: set[Known]) -> list[Known]:
     """The learned alternatives worth a place in a pattern (those in one keep it).
 
-    Only ``keyed`` ones: an alternative that starts with a name (found through a
+    Only ``prefixed`` ones: an alternative that starts with a name (found through a
     ``contains`` row) would be tried, and fail, on every line the others miss, scanning
     the whole message, and a match of it holds only if the keyword table routes the
-    message to its row; :meth:`LineShapes.match` finds it through that row instead.
+    message to its row; :meth:`LineShapes.match_after` finds it through that row instead.
     Compiling a pattern costs about a millisecond per alternative, what the Python path
     loses on a few hundred lines: an alternative that took fewer is left to it.
     """
@@ -153,7 +159,7 @@ def _worth(shapes: LineShapes, n: int, built: set[Known]) -> list[Known]:
     return [
         k
         for k in shapes.learned()
-        if k.keyed and (k in built or (k.rows is not None and len(k.rows.lines) >= least))
+        if k.prefixed and (k in built or (k.rows is not None and len(k.rows.lines) >= least))
     ]
 
 
@@ -179,6 +185,7 @@ def scan(
     feed = parser.feed
     shapes = LineShapes(parser.dispatcher, parser._plain)
     match, match_after = shapes.match, shapes.match_after
+    lookup = parser.dispatcher.lookup
     cold: list[Any] = []
     add, extend = cold.append, cold.extend
     hot: list[HotRows] = []
@@ -221,7 +228,9 @@ def scan(
                     m = fast(stripped)
                     if m is not None:
                         to = table_get(m.lastindex)
-                        if to is not None:
+                        if to is not None and (
+                            to[3] is None or lookup(stripped[m.end(3) :], None) is to[3]
+                        ):
                             to[0](n)
                             to[1](m.group(*to[2]))
                             continue

@@ -118,16 +118,30 @@ class Known:
         route: the keyword row it was found through.
         keyed: whether every message that starts with the alternative's literal goes to its
             row (an exclusive prefix row), so that matching it tells the row.
+        prefixed: whether the alternative starts with its row's prefix (a literal): keyed,
+            or a row that a longer prefix row shares (a match of it holds where the keyword
+            table routes the message to its row).
         kind: the event kind its ``make`` gives (learned from the first line it took).
         rows: what the scanner keeps of the lines it took (its own object).
     """
 
-    __slots__ = ("fullmatch", "group_at", "keyed", "kind", "make", "route", "rows", "shape")
+    __slots__ = (
+        "fullmatch",
+        "group_at",
+        "keyed",
+        "kind",
+        "make",
+        "prefixed",
+        "route",
+        "rows",
+        "shape",
+    )
 
-    def __init__(self, shape: Shape, route: Route, keyed: bool) -> None:
+    def __init__(self, shape: Shape, route: Route, keyed: bool, prefixed: bool) -> None:
         self.shape = shape
         self.route = route
         self.keyed = keyed
+        self.prefixed = prefixed
         pattern = _compiled(shape.regex)
         self.fullmatch = pattern.fullmatch
         self.group_at = tuple(pattern.groupindex[g] for g in shape.groups)
@@ -231,13 +245,13 @@ class LineShapes:
             prefix = route.rule.prefix
             # remembered by the message's first characters only where the keyword table
             # would route every message that starts like this one to this rule anyway
-            keyed = (
+            prefixed = (
                 prefix is not None
-                and self._exclusive(route)
                 and shape.literal is not None
                 and shape.literal.startswith(prefix)
             )
-            known = self._known[shape] = Known(shape, route, keyed)
+            keyed = prefixed and self._exclusive(route)
+            known = self._known[shape] = Known(shape, route, keyed, prefixed)
         tried = self._by_route.setdefault(key, [])
         if known not in tried:
             tried.insert(0, known)
@@ -270,9 +284,11 @@ def alternation(
     ``make`` takes (:meth:`LineShapes.match`'s texts); when it is none of them,
     ``lastindex`` is 3.
 
-    ``knowns`` are ``keyed``: the match of one is what :meth:`LineShapes.match` finds (for a
-    line without ANSI escapes: the caller checks), since at most one of them matches a
-    message, the one the keyword table routes it to. The alternatives are tried after the
+    ``knowns`` are ``prefixed``. The match of a ``keyed`` one is what
+    :meth:`LineShapes.match` finds (for a line without ANSI escapes: the caller checks),
+    since at most one of them matches a message, the one the keyword table routes it to;
+    the match of another holds where the keyword table routes the message (from group 3
+    on) to its row. The alternatives are tried after the
     longest envelope only, as :meth:`LineShapes.match` tries them.
     """
     parts = []
