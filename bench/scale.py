@@ -162,7 +162,8 @@ def main() -> int:
             n = write_log(log, runs, size=int(args.huge_mb * 2**20))
             sizes.append((f"{args.huge_mb:g} MB", n, log))
         print(
-            f"{'input':<12}{'MB':>8}  {'command':<9}{'CPU s':>9}{'wall s':>9}{'peak RSS MiB':>14}  exit"
+            f"{'input':<12}{'MB':>8}  {'command':<9}{'CPU s':>9}{'wall s':>9}"
+            f"{'peak RSS MiB':>14}{'x file':>8}  exit"
         )
         for label, n, log in sizes:
             mb = log.stat().st_size / 2**20
@@ -176,7 +177,8 @@ def main() -> int:
                 )
                 cpu_of[name].append((n, cpu))
                 print(
-                    f"{label:<12}{mb:>8.1f}  {name:<9}{cpu:>9.2f}{wall:>9.2f}{rss:>14.0f}  {code}"
+                    f"{label:<12}{mb:>8.1f}  {name:<9}{cpu:>9.2f}{wall:>9.2f}"
+                    f"{rss:>14.0f}{rss / mb:>8.1f}  {code}"
                 )
                 sys.stdout.flush()
     if len(args.runs) >= 2:
