@@ -213,9 +213,11 @@ def test_a_tactic_exception_belongs_to_its_own_build_only() -> None:
     Each engine build takes its own lines' errors (by bisection over their lines); the
     whole file's errors were once read for every build, so build 2 listed build 1's exception.
     """
-    lines = (FIXTURES / "logs" / "trt10-like_python-two-builds_build-verbose.log").read_text(
-        encoding="utf-8"
-    ).splitlines(keepends=True)
+    lines = (
+        (FIXTURES / "logs" / "trt10-like_python-two-builds_build-verbose.log")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
     first = trtlog.parse_text("".join(lines)).builds[0]
     lines.insert(
         first.first_line + 5,
