@@ -484,8 +484,16 @@ def _runs_table(build: Build) -> tuple[list[RunRow], list[str]]:
     """
     found = build.__dict__.get("_runs_table")
     if found is None:
-        views = [build.for_run(i) for i in range(len(build.runs))]  # each made once
-        found = ([_run_row(view) for view in views], _differences(views))
+        rows: list[RunRow] = []
+        options: list[Options] = []
+        for i in range(len(build.runs)):
+            view = build.for_run(i)
+            rows.append(_run_row(view))
+            options.append(view.options)
+            # a row and the options are all the table needs: the view (with what its row
+            # computed on it) is let go, so memory holds one run's view at a time
+            build.forget_views(run=i)
+        found = (rows, _differences(options))
         put(build, "_runs_table", found)
     rows, differ = found
     return list(rows), list(differ)
@@ -604,18 +612,19 @@ def _run_row(build: Build) -> RunRow:
     )
 
 
-def _differences(builds: list[Build]) -> list[str]:
+def _differences(runs: list[Options]) -> list[str]:
     """The option labels whose values differ between runs (``Batch``, ``Prototxt``...).
 
-    Only labels every run printed: an option a run leaves out is unknown, not different.
+    ``runs``: each run's options. Only labels every run printed: an option a run leaves out
+    is unknown, not different.
     """
     labels: dict[str, None] = {}
-    for b in builds:
-        for block in b.options.blocks.values():
+    for options in runs:
+        for block in options.blocks.values():
             labels.update(dict.fromkeys(block))
     out = []
     for label in labels:
-        values = [b.options.get(label) for b in builds]
+        values = [options.get(label) for options in runs]
         if None not in values and len(set(values)) > 1:
             out.append(label)
     return out
