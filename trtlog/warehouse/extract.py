@@ -299,6 +299,7 @@ def _log_build(
             i if n_runs > 1 else None,
             engine_build=scope.number if scope.build is not None else None,
             times=run_times,
+            runs_table=False,  # each row has its own run's figures; no table of all runs
         )
         yield from run_tables(
             spec,

@@ -161,6 +161,7 @@ def extract_streamed(
             scope.run if n_runs > 1 else None,
             engine_build=scope.number if scope.build is not None else None,
             times=times,
+            runs_table=False,  # each row has its own run's figures; no table of all runs
         )
 
     # only the rounds are kept from this first summary of each row: a summary of one run of
