@@ -13,8 +13,12 @@ largest log over that of the one before, next to the ratio of their sizes (4,000
 5x of 1,000). ``--tree`` names the checkout to measure (default: this one), so the same
 script measures another branch.
 
+``--max-gib`` caps each command's address space (default 20 GiB, so that a 1 GB log cannot
+take a shared 24 GiB machine down; a command past it fails with its exit code printed).
+``--runs`` with no number measures the ``--huge-mb`` log alone.
+
 Usage: python bench/scale.py [--runs 250 1000 4000] [--commands summary lint report ingest]
-       [--huge-mb 0] [--tree PATH]
+       [--huge-mb 0] [--max-gib 20] [--tree PATH]
 """
 
 from __future__ import annotations
@@ -88,15 +92,23 @@ def command(name: str, log: Path, work: Path) -> list[str]:
     return [name, str(log)]
 
 
-def measure(args: list[str], tree: Path, timeout: float) -> tuple[float, float, float, int]:
+def measure(
+    args: list[str], tree: Path, timeout: float, max_gib: float = 0
+) -> tuple[float, float, float, int]:
     """(CPU s, wall s, peak RSS MiB, exit code) of ``python -m trtlog <args>`` in ``tree``.
 
     A process that used ``timeout`` CPU seconds is stopped by the kernel (``RLIMIT_CPU``:
-    exit code -24), so a loaded machine does not cut a measure short.
+    exit code -24), so a loaded machine does not cut a measure short; ``max_gib`` (0: none)
+    caps its address space.
     """
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (int(timeout), int(timeout) + 5))
+        if max_gib:
+            # address space, not RSS: a command that would take the shared machine down ends
+            # with a MemoryError (exit 1 or 2) instead
+            cap = int(max_gib * 2**30)
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     env = {**os.environ, "PYTHONPATH": str(tree)}
     start = time.perf_counter()
@@ -117,7 +129,7 @@ def measure(args: list[str], tree: Path, timeout: float) -> tuple[float, float, 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", type=int, nargs="+", default=[250, 1000, 4000])
+    ap.add_argument("--runs", type=int, nargs="*", default=[250, 1000, 4000])
     ap.add_argument(
         "--commands",
         nargs="+",
@@ -127,6 +139,9 @@ def main() -> int:
     ap.add_argument("--huge-mb", type=float, default=0, help="one log of this size too (0: no)")
     ap.add_argument(
         "--timeout", type=float, default=900, help="stop a command after this many CPU seconds"
+    )
+    ap.add_argument(
+        "--max-gib", type=float, default=20, help="cap each command's address space (0: none)"
     )
     ap.add_argument("--tree", type=Path, default=ROOT, help="the checkout to measure")
     ap.add_argument("--corpus", type=Path, default=CORPUS)
@@ -147,7 +162,8 @@ def main() -> int:
             n = write_log(log, runs, size=int(args.huge_mb * 2**20))
             sizes.append((f"{args.huge_mb:g} MB", n, log))
         print(
-            f"{'input':<12}{'MB':>8}  {'command':<9}{'CPU s':>9}{'wall s':>9}{'peak RSS MiB':>14}  exit"
+            f"{'input':<12}{'MB':>8}  {'command':<9}{'CPU s':>9}{'wall s':>9}"
+            f"{'peak RSS MiB':>14}{'x file':>8}  exit"
         )
         for label, n, log in sizes:
             mb = log.stat().st_size / 2**20
@@ -156,10 +172,13 @@ def main() -> int:
                     (work / leftover).unlink(missing_ok=True)
                 if (work / "warehouse").exists():
                     subprocess.run(["rm", "-rf", str(work / "warehouse")], check=True)
-                cpu, wall, rss, code = measure(command(name, log, work), args.tree, args.timeout)
+                cpu, wall, rss, code = measure(
+                    command(name, log, work), args.tree, args.timeout, args.max_gib
+                )
                 cpu_of[name].append((n, cpu))
                 print(
-                    f"{label:<12}{mb:>8.1f}  {name:<9}{cpu:>9.2f}{wall:>9.2f}{rss:>14.0f}  {code}"
+                    f"{label:<12}{mb:>8.1f}  {name:<9}{cpu:>9.2f}{wall:>9.2f}"
+                    f"{rss:>14.0f}{rss / mb:>8.1f}  {code}"
                 )
                 sys.stdout.flush()
     if len(args.runs) >= 2:

@@ -205,3 +205,32 @@ def test_a_failed_second_build_leaves_the_first_built() -> None:
     ]
     assert outcomes(build)[1].line == text.count("\n")  # the error, the last line
     assert outcomes(build)[1].node == "conv1"
+
+
+def test_a_tactic_exception_belongs_to_its_own_build_only() -> None:
+    """An ``[E]`` tactic-exception line of the first of two builds is not the second's.
+
+    Each engine build takes its own lines' errors (by bisection over their lines); the
+    whole file's errors were once read for every build, so build 2 listed build 1's exception.
+    """
+    lines = (
+        (FIXTURES / "logs" / "trt10-like_python-two-builds_build-verbose.log")
+        .read_text(encoding="utf-8")
+        .splitlines(keepends=True)
+    )
+    first = trtlog.parse_text("".join(lines)).builds[0]
+    lines.insert(
+        first.first_line + 5,
+        "[12/07/2026-05:10:02] [TRT] [E] 10: Skipping tactic 0x0000000000000000 due to "
+        "exception [myelin] no tactics to implement operation\n",
+    )
+    text = "".join(lines)
+    (line,) = [
+        n for n, t in enumerate(text.splitlines(), 1) if re.search(r"Skipping tactic \S+ due", t)
+    ]
+    b = trtlog.parse_text(text)
+    assert len(b.builds) == 2 and b.builds[0].first_line <= line <= b.builds[0].last_line
+    one, two = outcomes(b)
+    assert [t.line for t in one.exceptions] == [line]
+    assert two.exceptions == ()
+    assert [t.line for t in tactic_exceptions(b)] == [line]  # listed once, not per build

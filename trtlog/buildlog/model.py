@@ -612,6 +612,28 @@ class Build(ExactJson):
         # warehouse ask for the same run several times)
         return {}
 
+    def forget_views(self, *, run: int | None = None, build: int | None = None) -> None:
+        """Let go of the view of run ``run`` and of engine build ``build`` (0-based), if made.
+
+        :meth:`for_run` and :meth:`for_build` keep each view they make, with whatever its
+        readers computed on it (header, outcome, frames, findings). A reader that walks every
+        run of a log of thousands once (the warehouse) drops each when it is done, so that
+        memory holds the views of one run at a time; a later call makes the view again.
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> b = parse_text("&&&& RUNNING TensorRT.trtexec # trtexec\\n[I] hello\\n")
+            >>> view = b.for_run(0)
+            >>> b.forget_views(run=0)
+            >>> b.for_run(0) is view
+            False
+        """
+        views = self._views
+        if run is not None:
+            views.pop(("run", run % max(len(self.runs), 1)), None)
+        if build is not None:
+            views.pop(("build", self.builds[build].index), None)
+
     def for_run(self, index: int) -> Build:
         """The build of one trtexec run (0-based ``index``): its events, options and device.
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from trtlog._display import visible
 from trtlog.cli.common import (
     UsageError,
     add_run_option,
@@ -84,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not getattr(args, "quiet", False):  # -q: only errors
         sys.stdout.write(
-            f"wrote {path} ({graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges)\n"
+            f"wrote {visible(str(path))} ({graph.number_of_nodes()} nodes, "
+            f"{graph.number_of_edges()} edges)\n"
         )
     return 0
 
@@ -109,7 +111,7 @@ def _engine(args: argparse.Namespace) -> int:
     path = write_engine_graph(graph, args.output, opened, args.color_by)
     view = graph.view(opened)
     sys.stdout.write(
-        f"wrote {path} ({len(view.nodes)} nodes, {len(view.edges)} edges; "
+        f"wrote {visible(str(path))} ({len(view.nodes)} nodes, {len(view.edges)} edges; "
         f"{graph.layer_count} layers, {len(graph.regions) - len(opened)} Myelin region(s) "
         "folded)\n"
     )

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from trtlog._display import visible
 from trtlog.cli.common import (
     LOGGING_OPTIONS,
     UsageError,
@@ -155,5 +156,5 @@ def run(args: argparse.Namespace) -> int:
     with atomic_output(args.output, binary=True) as out:  # whole or not at all
         figure.savefig(out, dpi=120, format=suffix)
     if not getattr(args, "quiet", False):  # -q: only errors
-        sys.stdout.write(f"wrote {args.output}\n")
+        sys.stdout.write(f"wrote {visible(args.output)}\n")
     return 0

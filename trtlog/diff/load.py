@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
+from trtlog._display import visible
 from trtlog.buildlog import Build
 from trtlog.diff.align import compare_engines, side_of_engine
 from trtlog.diff.models import Comparison, PassComparison, SideInfo
@@ -113,8 +114,8 @@ def compare(
             a=side_a,
             b=side_b,
             notes=(
-                f"layers not aligned: {missing.label} ({missing.source}) has no layer dump "
-                "(build with --dumpLayerInfo --profilingVerbosity=detailed, or pass the "
+                f"layers not aligned: {missing.label} ({visible(missing.source)}) has no layer "
+                "dump (build with --dumpLayerInfo --profilingVerbosity=detailed, or pass the "
                 f"--exportLayerInfo JSON); only {compared} are compared",
             ),
         )

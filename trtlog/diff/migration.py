@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from trtlog._display import number
+from trtlog._display import number, visible
 from trtlog.diff.models import Comparison, FusionGroup, LayerView, SideInfo
 from trtlog.diff.summary import sum_known
 from trtlog.diff.text import fit
@@ -129,7 +129,7 @@ def is_migration(cmp: Comparison) -> bool:
 def _phrase(side: SideInfo) -> str:
     kind = {"log": "log", "layer_json": "layer JSON", "engine": "engine"}[side.kind]
     name = side.source.replace("\\", "/").rsplit("/", 1)[-1]
-    what = f"TensorRT {side.trt_version}" if side.trt_version else f"{kind} {name}"
+    what = f"TensorRT {side.trt_version}" if side.trt_version else f"{kind} {visible(name)}"
     return f"{what}, {'strongly typed' if side.strongly_typed else 'not strongly typed'}"
 
 

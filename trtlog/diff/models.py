@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from trtlog._display import html_table, plural
+from trtlog._display import html_table, plural, visible
 from trtlog.diff.totals import KeyTotal, TotalRow
 
 if TYPE_CHECKING:
@@ -111,9 +111,10 @@ class SideInfo(BaseModel):
         else:
             plural = "" if self.layers == 1 else "s"
             body = f"{self.layers} layer{plural} ({self.content})"
-        extra = f", profile {self.profile}" if self.profile else ""
+        # one line whatever the paths hold (a newline, ESC): escaped as every printed path is
+        extra = f", profile {visible(self.profile)}" if self.profile else ""
         extra += ", optimizer passes" if self.passes else ""
-        return f"{self.label}: {self.source} — {what}, {body}{extra}"
+        return f"{self.label}: {visible(self.source)} — {what}, {body}{extra}"
 
 
 class LayerView(BaseModel):

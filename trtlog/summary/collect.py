@@ -108,6 +108,7 @@ def summarize(
     engine_build: int | None = None,
     times: Times | None = None,
     tactics: pd.DataFrame | Mapping[str, Any] | None = None,
+    runs_table: bool = True,
 ) -> Summary:
     """Collect the summary of a parsed log.
 
@@ -128,6 +129,10 @@ def summarize(
             (:func:`trtlog.buildlog.tactics.tactic_columns` of the same build: ``trtlog
             report`` reads them without making the frame); by default summarize makes them.
             The tactic figures are counted from it, so it must be that frame.
+        runs_table: ``False`` leaves the table of every run (``runs_table``,
+            ``runs_differ_in``) empty. A caller that summarizes each run of a log in turn
+            (the warehouse: one row per run) reads each run's own figures only, and the
+            table in every summary would make its work runs x runs.
 
     Raises:
         IndexError: there is no such run or build.
@@ -140,13 +145,14 @@ def summarize(
         >>> [(c.stage, c.layers) for c in s.layer_counts]
         [('Original', 9), ('vertical fusions', 4)]
     """
-    runs_table: list[RunRow] = []
+    table: list[RunRow] = []
     differ: list[str] = []
     n_runs = len(build.runs)
     if n_runs > 1:
         index = n_runs - 1 if run is None else run
         scope_run = build.for_run(index)
-        runs_table, differ = _runs_table(build)
+        if runs_table:
+            table, differ = _runs_table(build)
     else:
         scope_run = build.for_run(run) if run is not None else build
     current = scope_run.runs[0] if scope_run.runs else None
@@ -217,7 +223,7 @@ def summarize(
         build_last_line=chosen.last_line if chosen is not None else None,
         build_outcome=decided.value if chosen is not None else None,
         builds_table=builds_table,
-        runs_table=runs_table,
+        runs_table=table,
         runs_differ_in=differ,
         trt_version=_version(scope_run),
         product=scope_run.product,
@@ -486,8 +492,16 @@ def _runs_table(build: Build) -> tuple[list[RunRow], list[str]]:
     """
     found = build.__dict__.get("_runs_table")
     if found is None:
-        views = [build.for_run(i) for i in range(len(build.runs))]  # each made once
-        found = ([_run_row(view) for view in views], _differences(views))
+        rows: list[RunRow] = []
+        options: list[Options] = []
+        for i in range(len(build.runs)):
+            view = build.for_run(i)
+            rows.append(_run_row(view))
+            options.append(view.options)
+            # a row and the options are all the table needs: the view (with what its row
+            # computed on it) is let go, so memory holds one run's view at a time
+            build.forget_views(run=i)
+        found = (rows, _differences(options))
         put(build, "_runs_table", found)
     rows, differ = found
     return list(rows), list(differ)
@@ -606,18 +620,19 @@ def _run_row(build: Build) -> RunRow:
     )
 
 
-def _differences(builds: list[Build]) -> list[str]:
+def _differences(runs: list[Options]) -> list[str]:
     """The option labels whose values differ between runs (``Batch``, ``Prototxt``...).
 
-    Only labels every run printed: an option a run leaves out is unknown, not different.
+    ``runs``: each run's options. Only labels every run printed: an option a run leaves out
+    is unknown, not different.
     """
     labels: dict[str, None] = {}
-    for b in builds:
-        for block in b.options.blocks.values():
+    for options in runs:
+        for block in options.blocks.values():
             labels.update(dict.fromkeys(block))
     out = []
     for label in labels:
-        values = [b.options.get(label) for b in builds]
+        values = [options.get(label) for options in runs]
         if None not in values and len(set(values)) > 1:
             out.append(label)
     return out

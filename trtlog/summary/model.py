@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from trtlog._display import clip, number, plural
+from trtlog._display import clip, number, plural, visible
 from trtlog.buildlog.performance import Performance, TimesSummary
 from trtlog.summary.outcome import Outcome
 
@@ -336,7 +336,8 @@ class Summary(BaseModel):
                 out.append(f"{label:<22}{value}")
 
         runs = f"{self.runs} runs" if self.runs > 1 else "1 run" if self.runs else "no run banner"
-        row("log", f"{self.source} ({self.lines} lines, {runs})")
+        # a path is one line whatever it holds (a newline, ESC): escaped as every printed path is
+        row("log", f"{visible(self.source)} ({self.lines} lines, {runs})")
         if self.runs_table:
             self._runs_text(out)
         if self.builds_table:
@@ -452,7 +453,7 @@ class Summary(BaseModel):
                 which = f" (its array {self.times_run + 1}: the run shown)"
             row(
                 "--exportTimes",
-                f"{self.times.source}{which}: {self.times.inferences} inferences",
+                f"{visible(self.times.source)}{which}: {self.times.inferences} inferences",
             )
             for stats in self.times.metrics.values():
                 out.append(f"{'':<2}{stats.metric:<24}{stats.describe()}")

@@ -43,7 +43,7 @@ import bisect
 import math
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -108,6 +108,8 @@ _BUILD_KINDS = (
     "onnx_model_info",
     "legacy_timing_header",
 )
+T = TypeVar("T")
+
 # a [V] line of any envelope: trtexec's "[V] ", the Python logger's "[TRT] [V] ", 7.x "VERBOSE:"
 _VERBOSE_TEXT = re.compile(r"\[V\] |\[TensorRT\] VERBOSE: |\] VERBOSE ")
 _HEADER_KINDS = ("layer_costs_header", "timing_runner", "legacy_timing_header")
@@ -376,6 +378,12 @@ class _Facts:
         )
         self._started: list[int] | None = None
         self._kinds: list[Sequence[int]] | None = None
+        # first lines of the lists above, so that each segment takes its slice by bisection
+        # (a log of thousands of runs has thousands of segments: a scan each would be quadratic)
+        self._error_lines = [e.span[0] for e in self.errors]
+        self._unrec_lines = [e.span[0] for e in self.unrecognized]
+        self._skip_lines = [e.span[0] for e in self.skips]
+        self._end_lines = [e.span[0] for e in self.ends]
 
     def started(self, lo: int, hi: int) -> bool:
         """Whether a build started in ``lo..hi``: a message only a build prints."""
@@ -394,9 +402,6 @@ class _Facts:
     def _outcome(self, engine_build: EngineBuild, info: Any, last_of_run: bool) -> Outcome:
         lo, hi = engine_build.first_line, engine_build.last_line
 
-        def inside(n: int) -> bool:
-            return lo <= n <= hi
-
         # the run's result line speaks for its last build; an earlier one ended when the next
         # started, and its own lines say how
         status = info.status if info is not None and last_of_run else None
@@ -404,15 +409,16 @@ class _Facts:
         verbose = bool(re.search(r"(?:^|\s)(?:--verbose|-v)\b", command)) or self.has_verbose(
             lo, hi
         )
-        unrec = [e for e in self.unrecognized if inside(e.span[0])]
-        skips = [e for e in self.skips if inside(e.span[0])]
+        unrec = _within(self.unrecognized, self._unrec_lines, lo, hi)
+        seg_errors = _within(self.errors, self._error_lines, lo, hi)
+        skips = _within(self.skips, self._skip_lines, lo, hi)
         exception_events = [
-            (e, *found) for e in [*unrec, *self.errors, *skips] if (found := _exception_of(e))
+            (e, *found) for e in [*unrec, *seg_errors, *skips] if (found := _exception_of(e))
         ]
         exception_lines = {e.span[0] for e, *_ in exception_events}
-        errors = [e for e in self.errors if inside(e.span[0]) and e.span[0] not in exception_lines]
-        built = [n for n in self.built if inside(n)]
-        loaded = [n for n in self.loaded if inside(n)]
+        errors = [e for e in seg_errors if e.span[0] not in exception_lines]
+        built = _within(self.built, self.built, lo, hi)
+        loaded = _within(self.loaded, self.loaded, lo, hi)
         started = bool(exception_events)
         last = self._last_text(unrec, hi)
         base: dict[str, Any] = {
@@ -646,7 +652,7 @@ class _Facts:
         text = " ".join(event_text(first).split()) if first is not None else None
         if cause == "no-error" and first is None:
             # the last message before the footer says how far the run got
-            ends = [e.span[0] for e in self.ends if lo <= e.span[0] <= hi]
+            ends = _within(self._end_lines, self._end_lines, lo, hi)
             line = _last_event_line(self.build, lo, ends[0] if ends else hi + 1)
             text = self.build.lines_text(line).strip() if line is not None else None
         return Outcome(
@@ -659,6 +665,11 @@ class _Facts:
             exceptions=tuple(exceptions),
             **base,
         )
+
+
+def _within(items: Sequence[T], lines: Sequence[int], lo: int, hi: int) -> list[T]:
+    """The items whose line (``lines``, sorted, one per item) lies in ``lo..hi``."""
+    return list(items[bisect.bisect_left(lines, lo) : bisect.bisect_right(lines, hi)])
 
 
 def _last_event_line(build: Build, first: int, stop: int) -> int | None:

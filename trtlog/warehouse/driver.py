@@ -409,17 +409,20 @@ def repair(
 ) -> IngestReport:
     """Rebuild every part of the warehouse ``to`` that holds a broken Parquet file.
 
-    A part's builds are read again from the files its ``sources.json`` names (each checked
-    against the digest it had); the old part is set aside while they are, and removed once
-    the new one is committed (restored if the rebuild fails). ``report.repaired`` lists the
-    parts rebuilt.
+    A part's builds are read again from the files its ``sources.json`` names (for a part
+    made before trtlog wrote one, the files its ``builds`` rows record: see
+    :mod:`trtlog.warehouse.repair`), each checked against the digest it had; the old part is
+    set aside while they are, and removed once the new one is committed (restored if the
+    rebuild fails). ``report.repaired`` lists the parts rebuilt.
 
     Raises:
         WarehouseError: ``to`` is not a warehouse, a broken part has no list of its sources
-            (made before trtlog kept one), or a source file is gone or changed: the message
-            names the part and the file, and nothing is changed.
+            (made before trtlog kept one) and its ``builds`` rows, which name them too, are
+            unreadable, or a source file is gone or changed: the message names the part and
+            the file, and nothing is changed.
     """
     from trtlog.warehouse.files import BuildSpec, InputFile, file_digest
+    from trtlog.warehouse.repair import recorded_sources
 
     started = time.perf_counter()
     root = store.require(to)
@@ -429,13 +432,10 @@ def repair(
     broken = store.broken_parts(root, full=True)
     plans: dict[str, list[BuildSpec]] = {}
     for part, files in sorted(broken.items()):
-        sources = store.part_sources(root / store.PARTS / part)
+        folder = root / store.PARTS / part
         what = "; ".join(f"{f} ({why})" for f, why in files.items())
-        if not sources:
-            raise store.WarehouseError(
-                f"{what}: its part {part} has no list of its source files (made by an older "
-                f"trtlog): remove {root / store.PARTS / part} and ingest its files again"
-            )
+        # a part made before parts kept sources.json: its builds rows name the same files
+        sources = store.part_sources(folder) or recorded_sources(folder, files)
         specs = []
         for s in sources:
             inputs = tuple(InputFile(str(a), b, int(c), str(d)) for a, b, c, d in s["files"])

@@ -169,6 +169,7 @@ class PartWriter:
     buffered: dict[str, int] = field(default_factory=dict)
     files: dict[str, _TableFile] = field(default_factory=dict)
     pending: dict[str, list[pa.Table]] = field(default_factory=dict)
+    pending_rows: dict[str, int] = field(default_factory=dict)
     spills: dict[str, _TableFile] = field(default_factory=dict)
     build_key: str = ""
     rows: dict[str, int] = field(default_factory=dict)
@@ -176,6 +177,7 @@ class PartWriter:
     def begin_build(self, key: str) -> None:
         """Start a build (``key`` names its own files, if it needs any)."""
         self.pending, self.spills, self.build_key = {}, {}, key
+        self.pending_rows = {}
 
     def add(self, table: str, rows: pa.Table) -> None:
         """Add rows of ``table`` to the current build."""
@@ -184,7 +186,9 @@ class PartWriter:
         rows = rows.cast(TABLES[table]) if rows.schema != TABLES[table] else rows
         pending = self.pending.setdefault(table, [])
         pending.append(rows)
-        if sum(t.num_rows for t in pending) >= FLUSH_ROWS:
+        # a running count: a log of thousands of runs adds thousands of pieces to one build
+        held = self.pending_rows[table] = self.pending_rows.get(table, 0) + rows.num_rows
+        if held >= FLUSH_ROWS:
             spill = self.spills.get(table)
             if spill is None:
                 name = f"{self.build_key.replace(':', '-')}.parquet"
@@ -192,6 +196,7 @@ class PartWriter:
             for piece in pending:
                 spill.write(piece)
             pending.clear()
+            self.pending_rows[table] = 0
 
     def end_build(self) -> None:
         """The current build is whole: its rows join the batch."""
@@ -208,14 +213,14 @@ class PartWriter:
             self.rows[table] = (
                 self.rows.get(table, 0) + pq.ParquetFile(spill.path).metadata.num_rows
             )
-        self.pending, self.spills = {}, {}
+        self.pending, self.spills, self.pending_rows = {}, {}, {}
 
     def abort_build(self) -> None:
         """Forget the current build's rows (and delete its own files)."""
         for spill in self.spills.values():
             spill.close()
             spill.path.unlink()
-        self.pending, self.spills = {}, {}
+        self.pending, self.spills, self.pending_rows = {}, {}, {}
 
     def _flush(self, table: str) -> None:
         pieces = self.buffers.pop(table, [])

@@ -41,7 +41,7 @@ from trtlog.buildlog.header import derive_header
 from trtlog.buildlog.model import Build, SourceMeta
 from trtlog.buildlog.parsing import iter_events
 from trtlog.buildlog.performance import split_runs
-from trtlog.warehouse.extract import log_scopes, scope_build
+from trtlog.warehouse.extract import joined, log_scopes, scope_build
 from trtlog.warehouse.files import BuildSpec, InputFile
 from trtlog.warehouse.tables import (
     Loaded,
@@ -170,18 +170,24 @@ def extract_streamed(
     target = target_run(whole, loaded.paths)
     scopes = log_scopes(whole, spec.source_id, target)
     starts = [scope.first_line for scope in scopes]
-    summaries = [
-        summarize(
+
+    def summary_of(scope: Any, times: Any = None) -> Any:
+        return summarize(
             whole,
             scope.run if n_runs > 1 else None,
             engine_build=scope.number if scope.build is not None else None,
-            times=None,
+            times=times,
+            runs_table=False,  # each row has its own run's figures; no table of all runs
         )
-        for scope in scopes
-    ]
+
+    # only the rounds are kept from this first summary of each row: a summary of one run of
+    # a log of N runs holds the table of all N runs, so N summaries kept would be N x N
+    excluded = []
+    for scope in scopes:
+        excluded.append(_other_rounds(summary_of(scope)))
+        whole.forget_views(run=scope.run, build=scope.build)  # one row's views at a time
     ids = [scope.build_id for scope in scopes]
     counted = [StreamedTactics() for _ in ids]
-    excluded = [_other_rounds(s) for s in summaries]
     marked: list[set[str]] = [set() for _ in scopes]
     rest_firsts = [e.span[0] for e in rest.events]
     after = 0
@@ -221,39 +227,35 @@ def extract_streamed(
         after = last
     profiles = split_runs(loaded.profile, n_runs)
     times = split_runs(loaded.times, n_runs)
-    for k, scope in enumerate(scopes):
-        i = scope.run or 0
-        mine = scope.target
-        last_of_run = scope.number == scope.builds - 1
-        run_times = times[i] if times and last_of_run else (loaded.times if mine else None)
-        summary = (
-            summaries[k]
-            if run_times is None
-            else summarize(
-                whole,
-                i if n_runs > 1 else None,
+
+    def row_tables() -> Iterator[Piece]:
+        for k, scope in enumerate(scopes):
+            i = scope.run or 0
+            mine = scope.target
+            last_of_run = scope.number == scope.builds - 1
+            run_times = times[i] if times and last_of_run else (loaded.times if mine else None)
+            summary = summary_of(scope, run_times)
+            lo = bisect.bisect_left(rest.bulk_first, scope.first_line)
+            hi = bisect.bisect_right(rest.bulk_first, scope.last_line)
+            yield from run_tables(
+                spec,
+                scope.build_id,
+                scope_build(whole, scope),
+                summary,
+                loaded.engine if mine else None,
+                profiles[i] if profiles and last_of_run else (loaded.profile if mine else None),
+                run_index=i if n_runs else None,
+                n_runs=n_runs,
+                parse_seconds=parse_seconds,
+                started=started,
+                streamed=counted[k],
+                bulk=(hi - lo, sum(rest.bulk_lines[lo:hi])),
                 engine_build=scope.number if scope.build is not None else None,
-                times=run_times,
+                engine_builds=scope.builds,
             )
-        )
-        lo = bisect.bisect_left(rest.bulk_first, scope.first_line)
-        hi = bisect.bisect_right(rest.bulk_first, scope.last_line)
-        yield from run_tables(
-            spec,
-            scope.build_id,
-            scope_build(whole, scope),
-            summary,
-            loaded.engine if mine else None,
-            profiles[i] if profiles and last_of_run else (loaded.profile if mine else None),
-            run_index=i if n_runs else None,
-            n_runs=n_runs,
-            parse_seconds=parse_seconds,
-            started=started,
-            streamed=counted[k],
-            bulk=(hi - lo, sum(rest.bulk_lines[lo:hi])),
-            engine_build=scope.number if scope.build is not None else None,
-            engine_builds=scope.builds,
-        )
+            whole.forget_views(run=scope.run, build=scope.build)
+
+    yield from joined(row_tables())
 
 
 def _other_rounds(summary: Any) -> list[tuple[int, int]]:
