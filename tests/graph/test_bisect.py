@@ -170,3 +170,17 @@ def test_unknown_targets_say_what_exists() -> None:
         bisect_plan(build, pass_name="NoSuchFusion")
     with pytest.raises(ValueError, match="exactly one"):
         bisect_plan(build)
+
+
+def test_the_merge_graph_of_a_build_and_an_engine_is_made_once() -> None:
+    """The report's merge explorer and its fusion bisection read one graph of the pair."""
+    log = LOGS / "trt8.6.1_tinynet-qdq-int8_build-verbose-dumpLayerInfo.log"
+    build = trtlog.parse(log)
+    engine = trtlog.load_engine(
+        FIXTURES / "layer_info" / "trt8.6.1_tinynet-qdq-int8_layers-detailed.json"
+    )
+    graph = build.merge_graph(engine)
+    assert build.merge_graph(engine) is graph
+    other = engine.model_copy()
+    assert build.merge_graph(other) is not graph  # another engine object: its own graph
+    assert set(build.merge_graph(other).nodes) == set(graph.nodes)

@@ -164,7 +164,7 @@ class Build(ExactJson):
         state["__dict__"] = {
             k: v
             for k, v in state["__dict__"].items()
-            if k not in ("_store", "_views", "_text_owner")
+            if k not in ("_store", "_views", "_text_owner", "_graphs_of")
         }
         return state
 
@@ -748,14 +748,24 @@ class Build(ExactJson):
         """Which ONNX nodes became which engine layers, by which pass (a networkx DiGraph).
 
         ``engine`` gives the final layers (default: the log's layer dump, else the layers the
-        builder autotuned). Built once per build for the default (see :mod:`trtlog.graph`).
+        builder autotuned). Built once per build and engine (see :mod:`trtlog.graph`): the
+        report's merge explorer and its fusion bisection read the same graph.
         """
         return self._merge_graph if engine is None else self._merge_graph_of(engine)
 
     def _merge_graph_of(self, engine: Engine) -> MergeGraph:
         from trtlog.graph import merge_graph
 
-        return merge_graph(self, engine)
+        made = self._graphs_of
+        found = made.get(id(engine))
+        if found is None or found[0] is not engine:
+            # (the engine is kept with its graph: its id names no other engine meanwhile)
+            found = made[id(engine)] = (engine, merge_graph(self, engine))
+        return found[1]
+
+    @cached_property
+    def _graphs_of(self) -> dict[int, tuple[Engine, MergeGraph]]:
+        return {}
 
     @cached_property
     def _merge_graph(self) -> MergeGraph:
