@@ -751,17 +751,19 @@ class Build(ExactJson):
         builder autotuned). Built once per build and engine (see :mod:`trtlog.graph`): the
         report's merge explorer and its fusion bisection read the same graph.
         """
-        return self._merge_graph if engine is None else self._merge_graph_of(engine)
-
-    def _merge_graph_of(self, engine: Engine) -> MergeGraph:
-        from trtlog.graph import merge_graph
-
+        if engine is None:
+            return self._merge_graph
         made = self._graphs_of
         found = made.get(id(engine))
         if found is None or found[0] is not engine:
             # (the engine is kept with its graph: its id names no other engine meanwhile)
-            found = made[id(engine)] = (engine, merge_graph(self, engine))
+            found = made[id(engine)] = (engine, self._merge_graph_of(engine))
         return found[1]
+
+    def _merge_graph_of(self, engine: Engine) -> MergeGraph:
+        from trtlog.graph import merge_graph
+
+        return merge_graph(self, engine)
 
     @cached_property
     def _graphs_of(self) -> dict[int, tuple[Engine, MergeGraph]]:
