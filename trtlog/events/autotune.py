@@ -60,6 +60,7 @@ __all__ = [
     "TacticTiming",
     "TacticsDone",
     "TimingCacheDeleted",
+    "TimingCacheLoaded",
     "TimingCacheMode",
     "TimingCacheSaved",
     "TimingCacheSerialized",
@@ -148,6 +149,19 @@ class TimingCacheSaved(EventBase):
     """
 
     kind: Literal["timing_cache_saved"] = "timing_cache_saved"
+    bytes: int
+    path: str
+
+
+class TimingCacheLoaded(EventBase):
+    """``Loaded <n> bytes of timing cache from <path>`` ([I], trtexec ``--timingCacheFile``).
+
+    Attributes:
+        bytes: the size read.
+        path: the cache file.
+    """
+
+    kind: Literal["timing_cache_loaded"] = "timing_cache_loaded"
     bytes: int
     path: str
 
@@ -878,6 +892,7 @@ AutotuneEvent = (
     | KernelNote
     | TimingCacheDeleted
     | TimingCacheSerialized
+    | TimingCacheLoaded
     | TimingCacheSaved
     | CachedTactic
     | TacticPruning

@@ -240,6 +240,21 @@ def test_a_build_with_a_cache_file_is_not_reported() -> None:
     assert not of(lint(MNIST_FP16_10), "slow-build-no-timing-cache")
 
 
+def test_a_slow_build_that_loaded_a_timing_cache_file_is_not_reported(tmp_path: Path) -> None:
+    """trtexec's ``Loaded <n> bytes of timing cache from <file>`` (a typed event): the build
+    read a cache, whatever the other lines say; the same slow build without it is reported."""
+    slow = FIXTURES / "cases" / "trt10.6-trtexec_slow-build-no-cache.log"
+    lines = slow.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if "Engine built in" in line)
+    loaded = "[12/07/2026-09:55:01] [I] Loaded 102855 bytes of timing cache from ./timing.cache\n"
+    path = tmp_path / "loaded.log"
+    path.write_text("".join([*lines[:at], loaded, *lines[at:]]), encoding="utf-8")
+    assert of(lint(slow), "slow-build-no-timing-cache")
+    (event,) = trtlog.parse(path).events_of("timing_cache_loaded")
+    assert (event.bytes, event.path) == (102855, "./timing.cache")  # type: ignore[attr-defined]
+    assert not of(lint(path), "slow-build-no-timing-cache")
+
+
 # -- int8-no-calibration -------------------------------------------------------------------------
 
 

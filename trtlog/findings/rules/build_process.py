@@ -36,12 +36,12 @@ from trtlog.events import (
     TacticsDone,
     TacticSkipped,
     TacticSkippedMemory,
+    TimingCacheLoaded,
     TimingCacheMode,
     TimingCacheSaved,
     TimingCacheSerialized,
     TimingCacheWarning,
     TimingRunner,
-    Unrecognized,
     WorkspaceHint,
 )
 from trtlog.findings.advice import workspace_flag
@@ -357,7 +357,6 @@ def check_dla_fallback(ctx: LintContext) -> Iterator[Finding]:
 #: A build at least this long without a persistent timing cache is a warning: below it a cache
 #: saves too little to matter (a minute is where rebuilding in CI or on a device hurts).
 SLOW_BUILD_S = 60.0
-_LOADED_CACHE = re.compile(r"Loaded \d+ (?:timing )?cache entries|Loaded timing cache", re.I)
 
 
 def _build_seconds(ctx: LintContext) -> tuple[float | None, str, list[int]]:
@@ -408,11 +407,9 @@ def check_slow_build_no_timing_cache(ctx: LintContext) -> Iterator[Finding]:
         return
     if not invalid and (
         ctx.option("timingCacheFile")
-        or ctx.events(TimingCacheSaved, TimingCacheSerialized, CachedTactic)
+        or ctx.events(TimingCacheSaved, TimingCacheSerialized, TimingCacheLoaded, CachedTactic)
     ):
         return  # a cache file is in use (the local cache was a pass of its own)
-    if any(_LOADED_CACHE.search(e.message) for e in ctx.events(Unrecognized)):
-        return  # the build read a cache's entries
     seconds, source, time_lines = _build_seconds(ctx)
     if seconds is None and not invalid:
         return  # no build time: nothing says the build was slow

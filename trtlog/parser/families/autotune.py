@@ -401,6 +401,9 @@ class AutotuneTransformer(BaseTransformer):
     def timing_cache_saved(self, size: int, path: Token) -> Fields:
         return {"kind": "timing_cache_saved", "bytes": size, "path": str(path)}
 
+    def timing_cache_loaded(self, size: int, path: Token) -> Fields:
+        return {"kind": "timing_cache_loaded", "bytes": size, "path": str(path)}
+
     def profile_start(self, profile: int, position: int, count: int) -> Fields:
         return {"kind": "profile_start", "profile": profile, "position": position, "count": count}
 
@@ -599,6 +602,7 @@ FAMILY = Family(
         Rule("workspace_hint", prefix="Some tactics do not have sufficient workspace memory"),
         Rule("timing_cache_serialized", prefix="Serializing timing cache. "),
         Rule("timing_cache_saved", prefix="Saved ", contains=" bytes of timing cache to "),
+        Rule("timing_cache_loaded", prefix="Loaded ", contains=" bytes of timing cache from "),
         Rule("cached_tactic", contains=" got cached result: "),
         Rule("tactic_pruning", contains=" available tactics, "),
         # Myelin: one exclusive prefix for all its " (foreignNode) " lines (hot path)
