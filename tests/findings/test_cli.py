@@ -447,3 +447,28 @@ def test_lint_reads_a_pasted_fragment_from_stdin(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"hello world\n")))
     assert main(["lint", "-"]) == 2
     assert "none of the 1 lines is a TensorRT or trtexec message" in capsys.readouterr().err
+
+
+def test_lint_of_a_log_of_several_runs_lets_each_run_s_views_go(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A log of thousands of runs is linted run by run: each run's views (with what lint
+    computed on them) go once its findings are out, all but the last's (its lines are read
+    for the table); the output is the one of a lint that keeps them."""
+    from trtlog.buildlog.model import Build
+
+    path = ROOT / "fixtures" / "logs" / "trt10.16-like_batch-sweep_two-runs.log"
+    assert main(["lint", str(path), "--fail-on", "never"]) == 0
+    kept = capsys.readouterr().out
+    forgotten: list[tuple[int | None, int | None]] = []
+    forget = Build.forget_views
+
+    def recorded(self: Build, *, run: int | None = None, build: int | None = None) -> None:
+        forgotten.append((run, build))
+        forget(self, run=run, build=build)
+
+    monkeypatch.setattr(Build, "forget_views", recorded)
+    assert main(["lint", str(path), "--fail-on", "never"]) == 0
+    assert capsys.readouterr().out == kept
+    assert "2 trtexec runs" in kept
+    assert forgotten == [(0, None)]

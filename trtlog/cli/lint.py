@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--reference-profile needs --reference")
     findings: list[Any] = []
     runs_of: list[str | None] = []
-    for number, build, engine, profile in targets:
+    for k, (number, build, engine, profile) in enumerate(targets):
         try:
             found = lint(
                 build if build is not None else engine,
@@ -124,6 +124,11 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         findings += found
         runs_of += [number] * len(found)
+        if number is not None and k < len(targets) - 1 and opened.build is not None:
+            # a log of many runs: each run's views, with all lint computed on them, go once
+            # its findings are out (the last stays: the table reads its lines)
+            targets[k] = (number, None, engine, profile)
+            _forget(opened.build, number)
     if args.format == "json":
         dumps = [f.model_dump(mode="json") for f in findings]
         if len(targets) > 1:
@@ -178,6 +183,18 @@ def _scopes(whole: Any, args: argparse.Namespace) -> list[tuple[str, Any]]:
             label = f"{i + 1}.{k + 1}" if several_runs else f"b{k + 1}"
             out.append((label, run.for_build(k)))
     return out
+
+
+def _forget(whole: Any, label: str) -> None:
+    """Let the log's view of the scope ``label`` (see :func:`_scopes`) go."""
+    where = _where(label)
+    if where.get("run") is not None and len(whole.runs) > 1:
+        if where.get("build") is None or where["build"] == len(
+            whole.for_run(where["run"] - 1).builds
+        ):
+            whole.forget_views(run=where["run"] - 1)  # (with the views of its builds)
+    elif where.get("build") is not None:
+        whole.forget_views(build=where["build"] - 1)
 
 
 def _where(label: str | None) -> dict[str, int | None]:
