@@ -188,13 +188,12 @@ def _scopes(whole: Any, args: argparse.Namespace) -> list[tuple[str, Any]]:
 def _forget(whole: Any, label: str) -> None:
     """Let the log's view of the scope ``label`` (see :func:`_scopes`) go."""
     where = _where(label)
-    if where.get("run") is not None and len(whole.runs) > 1:
-        if where.get("build") is None or where["build"] == len(
-            whole.for_run(where["run"] - 1).builds
-        ):
-            whole.forget_views(run=where["run"] - 1)  # (with the views of its builds)
-    elif where.get("build") is not None:
-        whole.forget_views(build=where["build"] - 1)
+    run, build = where.get("run"), where.get("build")
+    if run is not None and len(whole.runs) > 1:
+        if build is None or build == len(whole.for_run(run - 1).builds):
+            whole.forget_views(run=run - 1)  # (with the views of its builds)
+    elif build is not None:
+        whole.forget_views(build=build - 1)
 
 
 def _where(label: str | None) -> dict[str, int | None]:

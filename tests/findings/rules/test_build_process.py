@@ -27,6 +27,7 @@ from tests.findings.inputs import (
     lint,
     of,
 )
+from trtlog.events.autotune import TimingCacheLoaded
 
 LOGS = FIXTURES / "logs"
 
@@ -251,7 +252,8 @@ def test_a_slow_build_that_loaded_a_timing_cache_file_is_not_reported(tmp_path: 
     path.write_text("".join([*lines[:at], loaded, *lines[at:]]), encoding="utf-8")
     assert of(lint(slow), "slow-build-no-timing-cache")
     (event,) = trtlog.parse(path).events_of("timing_cache_loaded")
-    assert (event.bytes, event.path) == (102855, "./timing.cache")  # type: ignore[attr-defined]
+    assert isinstance(event, TimingCacheLoaded)
+    assert (event.bytes, event.path) == (102855, "./timing.cache")
     assert not of(lint(path), "slow-build-no-timing-cache")
 
 
