@@ -44,6 +44,8 @@ GroupKind = Literal["split", "merged", "regrouped"]
 NodeSource = Literal["metadata", "name"]
 
 _FROZEN = ConfigDict(frozen=True)
+# (a field named model_evidence: pydantic before 2.10 warns of its ``model_`` namespace)
+_FROZEN_MODEL_FIELDS = ConfigDict(frozen=True, protected_namespaces=())
 
 # -- models --------------------------------------------------------------------------------
 
@@ -323,7 +325,7 @@ class Comparison(BaseModel):
             kernels aside).
     """
 
-    model_config = _FROZEN
+    model_config = _FROZEN_MODEL_FIELDS
 
     a: SideInfo
     b: SideInfo
@@ -584,7 +586,7 @@ class ComparisonSummary(BaseModel):
         notes: what was not compared and why.
     """
 
-    model_config = _FROZEN
+    model_config = _FROZEN_MODEL_FIELDS
 
     compared: tuple[str, ...]
     node_source: NodeSource
