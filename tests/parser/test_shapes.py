@@ -122,24 +122,30 @@ def test_lines_read_by_the_patterns_give_the_line_parsers_events(
     assert sum(len(h.rows.lines) for h in store._hot) == len(lines) - len(store._cold)
 
 
+def _python_path_rows(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A pattern made after three Python-path rows, and a count of the lines that path reads
+    (``LineShapes.match_after``), in a one-item list the test reads at its end."""
+    from trtlog.parser import scanner, shapes
+
+    monkeypatch.setattr(scanner, "_TEACH", 3)
+    slow = [0]
+    match_after = shapes.LineShapes.match_after
+
+    def counted(self: shapes.LineShapes, line: str, m: object) -> object:
+        slow[0] += 1
+        return match_after(self, line, m)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(shapes.LineShapes, "match_after", counted)
+    return slow
+
+
 def test_a_line_with_trailing_blanks_is_read_by_the_learned_pattern(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A tactic line with trailing blanks, whose last group (the time) is atomic: the learned
     pattern reads it stripped, as the line parser does, instead of leaving every such line to
     the slower Python path."""
-    from trtlog.parser import scanner, shapes
-
-    monkeypatch.setattr(scanner, "_TEACH", 3)
-    slow = 0
-    match_after = shapes.LineShapes.match_after
-
-    def counted(self: shapes.LineShapes, line: str, m: object) -> object:
-        nonlocal slow
-        slow += 1
-        return match_after(self, line, m)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(shapes.LineShapes, "match_after", counted)
+    slow = _python_path_rows(monkeypatch)
     line = _V + "Tactic: 0x{i:016x} Time: 0.{i}  "
     text = "".join(line.format(i=i + 1) + "\n" for i in range(400))
     store, lazy, eager = _lazy_and_eager(text)
@@ -148,7 +154,7 @@ def test_a_line_with_trailing_blanks_is_read_by_the_learned_pattern(
     assert eager[7].time_ms == pytest.approx(0.8)  # type: ignore[attr-defined]
     assert sum(len(h.rows.lines) for h in store._hot) == 400  # every line a row
     # the first lines teach the pattern; it reads the rest
-    assert 0 < slow < 50
+    assert 0 < slow[0] < 50
 
 
 def test_a_message_that_starts_with_a_name_is_a_row_through_its_keyword_row() -> None:
@@ -170,18 +176,7 @@ def test_a_prefix_row_a_longer_prefix_row_shares_is_read_by_the_pattern_where_it
     """``Autotuning format combination: `` shares its prefix with the symbolic combinations'
     longer rows (``...: Float((``): its lines are rows of the learned pattern once the
     keyword table confirms the row, and a symbolic line among them keeps its own kind."""
-    from trtlog.parser import scanner, shapes
-
-    monkeypatch.setattr(scanner, "_TEACH", 3)
-    slow = 0
-    match_after = shapes.LineShapes.match_after
-
-    def counted(self: shapes.LineShapes, line: str, m: object) -> object:
-        nonlocal slow
-        slow += 1
-        return match_after(self, line, m)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(shapes.LineShapes, "match_after", counted)
+    slow = _python_path_rows(monkeypatch)
     stars = "*" * 15
     plain = _V + stars + " Autotuning format combination: Float({i},1) -> Half({i},1) " + stars
     symbolic = (
@@ -196,4 +191,4 @@ def test_a_prefix_row_a_longer_prefix_row_shares_is_read_by_the_pattern_where_it
     assert kinds.count("autotune_combination") == 400
     assert kinds[200:205] == ["autotune_combination_symbolic"] * 5
     assert sum(len(h.rows.lines) for h in store._hot) == 405  # every line a row
-    assert slow < 50  # the pattern reads the plain lines
+    assert slow[0] < 50  # the pattern reads the plain lines
