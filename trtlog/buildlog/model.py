@@ -481,10 +481,6 @@ class Build(ExactJson):
         others = [r for r in self.rounds if r.build == target.build and r.index != target.index]
         if not others:
             return whole
-        store = whole._lazy
-        if store is None:
-            events = [e for e in whole.events if not any(r.contains(e.span[0]) for r in others)]
-            return whole._view(events, whole.runs, like=whole)
         # the build's lines less those of its other rounds
         kept, at = [], 1
         for r in sorted(others, key=lambda r: r.first_line):
@@ -492,21 +488,22 @@ class Build(ExactJson):
                 kept.append((at, r.first_line - 1))
             at = max(at, r.last_line + 1)
         kept.append((at, max(at, whole._last_line)))
-        return whole._view(None, whole.runs, like=whole, store=store.between(*kept))
+        return whole._part(kept, whole.runs, like=whole)
 
-    def _between(
-        self, first: int, last: int, runs: tuple[Run, ...], like: Build | None = None
+    def _part(
+        self, ranges: list[tuple[int, int]], runs: tuple[Run, ...], like: Build | None = None
     ) -> Build:
-        """:meth:`_view` of the events that start on lines ``first`` to ``last``.
+        """:meth:`_view` of the events that start in the line ``ranges`` (in file order).
 
         While this build's events are not built, the view's are not either: it holds the part
-        of the event store for those lines (a run's or engine build's view of a parsed log
-        costs its own rows, not the file's events).
+        of the event store for those lines (a run's, engine build's or round's view of a
+        parsed log costs its own rows, not the file's events).
         """
         store = self._lazy
         if store is None:
-            return self._view(self.events_between(first, last), runs, like=like)
-        return self._view(None, runs, like=like, store=store.between((first, last)))
+            events = [e for first, last in ranges for e in self.events_between(first, last)]
+            return self._view(events, runs, like=like)
+        return self._view(None, runs, like=like, store=store.between(*ranges))
 
     def _view(
         self,
@@ -595,7 +592,7 @@ class Build(ExactJson):
             if len(self.builds_of_run(target.run)) == 1:
                 views[key] = run
             else:
-                views[key] = self._between(target.first_line, target.last_line, run.runs, like=run)
+                views[key] = self._part([(target.first_line, target.last_line)], run.runs, like=run)
         return views[key]
 
     def _run_position(self, run: int | None) -> int | None:
@@ -665,7 +662,7 @@ class Build(ExactJson):
         key = ("run", index)
         if key not in views:
             run = self.runs[index]
-            views[key] = self._between(*self._run_lines(run), (run,))
+            views[key] = self._part([self._run_lines(run)], (run,))
         return views[key]
 
     @cached_property
