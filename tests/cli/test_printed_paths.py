@@ -68,6 +68,21 @@ def test_summary_header_through_the_program(named: dict[str, str]) -> None:
     assert header.endswith(f"{visible(path)} (72 lines, 1 run)")
 
 
+def test_missing_file_with_a_newline_is_no_such_file(tmp_path: Path) -> None:
+    """A missing file's hostile name: "no such file", the name escaped, not "log text"."""
+    path = str(tmp_path / f"{NAME}.log")
+    done = subprocess.run(
+        [sys.executable, "-m", "trtlog", "summary", path],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "no such file" in done.stderr and "log text" not in done.stderr
+    _check(done.stderr, path)
+
+
 @pytest.mark.parametrize(
     ("argv", "shown"),
     [

@@ -144,6 +144,16 @@ def test_log_text_passed_as_path() -> None:
         trtlog.parse(LOG)
 
 
+def test_missing_path_with_a_newline_is_no_such_file(tmp_path: Path) -> None:
+    # a file's name may hold a newline: a missing one is not "log text"
+    missing = tmp_path / "two\nlines.log"
+    with pytest.raises(InputError, match="no such file"):
+        trtlog.parse(str(missing))
+    present = tmp_path / "[I] two\nlines.log"
+    present.write_text(LOG)
+    assert trtlog.parse(str(present)).line_count == 3
+
+
 def test_parse_text_empty() -> None:
     with pytest.raises(InputError, match="empty"):
         trtlog.parse_text("")

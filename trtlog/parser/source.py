@@ -408,6 +408,15 @@ LOG_INPUTS = (
 )
 
 
+def _reads_like_log(text: str) -> bool:
+    """Whether ``text`` (a ``str`` given where a path goes) holds lines of a log.
+
+    A line of one of its first 20 that starts like a log line does: a ``[`` (every envelope
+    and bracketed tag) or trtexec's ``&&&&``.
+    """
+    return any(line.lstrip().startswith(("[", "&&&&")) for line in text.split("\n", 20)[:20])
+
+
 def open_lines(source: LogInput, *, name: str | None = None, call: str = "trtlog.parse") -> Opened:
     """Open ``source`` and return its description and decoded lines.
 
@@ -433,7 +442,8 @@ def open_lines(source: LogInput, *, name: str | None = None, call: str = "trtlog
         path = os.fspath(source)
         if path == "-":
             return _decode_stream(sys.stdin.buffer, name or "<stdin>", None, owned=False)
-        if "\n" in path and not os.path.lexists(path):  # a file's name may hold a newline
+        if "\n" in path and _reads_like_log(path) and not os.path.lexists(path):
+            # (a file's name may hold a newline: a missing one is "no such file" below)
             raise InputError(
                 "got log text where a path was expected",
                 source=name or "<string>",
