@@ -38,7 +38,6 @@ REPORT = (
     "import atexit, gc, importlib, json, runpy, sys\n"
     "def report():\n"
     "    from trtlog.parser import compiled, grammar\n"
-    "    from trtlog.parser.families import layers\n"
     "    lines = [env for m in grammar._MATCHERS.values() for s in m._done.values() if s\n"
     "             for spec in s._specs for env in [spec.env] if '_linematch' in env]\n"
     f"    unbuilt = {UNBUILT!r}\n"
@@ -47,7 +46,6 @@ REPORT = (
     "        'tables': sorted(grammar._TABLES),\n"
     "        'line_regexes': sum(not isinstance(e['_linematch'], compiled._LazyFullmatch)\n"
     "                            for e in lines),\n"
-    "        'pair_regex': layers._PAIR.compiled,\n"
     "        'built': [n for m, n in unbuilt\n"
     "                  if getattr(importlib.import_module(m), n).__pydantic_complete__],\n"
     "        'commands': sorted(m for m in sys.modules if m.startswith('trtlog.cli.')\n"
@@ -81,7 +79,6 @@ def test_a_summary_loads_no_grammar_and_compiles_only_what_it_meets() -> None:
     assert report["parsers"] == []  # no Lark parser loaded: every message took a matcher
     assert report["tables"] == sorted(f.name for f in FAMILIES if f.starts)
     assert report["line_regexes"] == 0  # no shape of the seed log repeats 64 times
-    assert report["pair_regex"] is False  # 3 parameter lists: walked
     assert report["built"] == []
     assert report["commands"] == ["trtlog.cli.summary"]
     assert report["frozen"] is True

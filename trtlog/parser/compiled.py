@@ -53,7 +53,6 @@ __all__ = [
     "Alternative",
     "CompiledStart",
     "CompiledStarts",
-    "LateRegex",
     "Shape",
     "alternatives",
     "compile_start",
@@ -162,43 +161,6 @@ _NEVER = re.compile(r"(?!)")
 
 def _nothing(message: str) -> None:
     return None
-
-
-class LateRegex:
-    """A regex compiled once it has been asked for ``after`` times (start-up).
-
-    Compiling a big regex costs as much as the first hundreds of lines take on a path that
-    gives the same result without it; a short log never compiles it. Until the ``after``-th
-    ask, :meth:`pattern` answers ``None`` and the caller takes that path.
-    """
-
-    __slots__ = ("_after", "_asks", "_compiled", "source")
-
-    def __init__(self, source: str, after: int) -> None:
-        self.source = source
-        self._after = after
-        self._asks = 0
-        self._compiled: re.Pattern[str] | None = None
-
-    @property
-    def compiled(self) -> bool:
-        """Whether the regex has been compiled."""
-        return self._compiled is not None
-
-    def pattern(self) -> re.Pattern[str] | None:
-        """The compiled regex, or ``None`` before the ``after``-th ask (this one counted)."""
-        if self._compiled is None:
-            self._asks += 1
-            if self._asks < self._after:
-                return None
-            self._compiled = re.compile(self.source)
-        return self._compiled
-
-    def now(self) -> re.Pattern[str]:
-        """The compiled regex, compiled now if it is not yet."""
-        if self._compiled is None:
-            self._compiled = re.compile(self.source)
-        return self._compiled
 
 
 def _never_built(m: re.Match[str]) -> Any:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -24,7 +23,6 @@ from lark import Token, v_args
 from trtlog.events.layers import OnnxLayerExtra
 from trtlog.names import parse_metadata
 from trtlog.numbers import parse_tactic
-from trtlog.parser.compiled import LateRegex
 from trtlog.parser.family import BaseTransformer, Continuation, Family, Fields, Rule
 from trtlog.tensors import DTYPE_BITS, Tensor, dtype_of, inspector_tensor
 
@@ -190,66 +188,12 @@ _FLOAT = re.compile(r"[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|inf|nan)", re
 def _split_top_params(text: str) -> list[tuple[str, str]]:
     """``Key: value, Key: value`` → pairs, splitting only at depth 0 outside quotes.
 
-    One regex call finds every pair of a well-formed tail (brackets balanced and nested at
-    most four deep, quotes without escapes): a value runs up to a ``", "`` at depth 0 that a
-    key follows. Anything else (an escape, an unbalanced bracket, deeper nesting) is walked
-    character by character; both give the same pairs (a property test compares them).
+    A walk over the special characters (brackets, quotes, escapes and ``", "``): a value runs
+    up to a ``", "`` at depth 0 that a key follows.
     """
     m = _KEY.match(text)
     if m is None:
         return [("", text)]
-    pair = _PAIR.pattern()
-    if pair is not None and "\\" not in text:
-        pairs: list[tuple[str, str]] = []
-        at = 0
-        end = len(text)
-        while at < end:
-            # match at the end of the previous pair (a search would try every position)
-            found = pair.match(text, at)
-            if found is None or found.end() == at:
-                break
-            pairs.append((found.group(1), found.group(2)))
-            at = found.end()
-        if at == end and pairs:
-            return pairs
-    return _split_walk(text, m)
-
-
-_KEY_TEXT = r"[A-Za-z_][A-Za-z0-9_/]*"
-
-
-def _nested(depth: int) -> str:
-    """A bracketed value's inside (brackets nested ``depth`` deep at most), possessive."""
-    inner = r'(?:[^\[\]{}()"]++|"[^"]*+")*+'
-    for _ in range(depth):
-        inner = (
-            r'(?:[^\[\]{}()"]++|"[^"]*+"'
-            rf"|\[{inner}\]|\{{{inner}\}}|\({inner}\))*+"
-        )
-    return inner
-
-
-_INNER = _nested(3)
-# one pair: a key, then a value up to a top-level ", " followed by a key, or the end;
-# compiled at the _PAIR_AFTER-th split (compiling it costs as much as walking a few hundred
-# parameter lists: a short log, a dump of a few layers, walks them)
-_PAIR_AFTER = 256
-_PAIR = LateRegex(
-    rf"(?<![A-Za-z0-9_/])([A-Za-z_][A-Za-z0-9_/]*+): ("
-    rf'(?:[^\[\]{{}}()",]++|,(?! {_KEY_TEXT}: )|"[^"]*+"'
-    rf"|\[{_INNER}\]|\{{{_INNER}\}}|\({_INNER}\))*+"
-    rf")(?:, (?={_KEY_TEXT}: )|\Z)",
-    _PAIR_AFTER,
-)
-
-
-def pair_matcher() -> Callable[[str, int], re.Match[str] | None]:
-    """The ``match`` of the one-regex split's pattern (compiled now if it is not yet)."""
-    return _PAIR.now().match
-
-
-def _split_walk(text: str, m: re.Match[str]) -> list[tuple[str, str]]:
-    """:func:`_split_top_params` by a walk over every special character (escapes, odd quotes)."""
     pairs: list[tuple[str, str]] = []
     key, key_end = m.group(1), m.end()
     depth = 0
