@@ -106,25 +106,25 @@ def test_engine_with_profile_explicit_or_the_logs_own_table() -> None:
     assert engine_with_profile(None, build, PROFILE) is None
 
 
-def test_a_big_log_is_parsed_into_the_lazy_store_with_the_same_events(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """From ``LAZY_FROM`` characters on, a log is read as ``trtlog.parse`` reads it."""
-    import trtlog.inputs as inputs_module
+def test_a_command_reads_a_log_as_trtlog_parse_does() -> None:
+    """Every command's log is ``trtlog.parse``'s: the lazy store, whatever its size."""
+    from trtlog.buildlog.model import SourceMeta
+    from trtlog.buildlog.parsing import build_of_text
+    from trtlog.parser.source import iter_lines
     from trtlog.summary import summarize
 
-    size = len(LOG.read_text(encoding="utf-8"))
-    small: list[tuple[int, int]] = []
-    eager = open_input(LOG, progress=lambda done, total: small.append((done, total))).build
-    monkeypatch.setattr(inputs_module, "LAZY_FROM", size)  # this log is "big" now
-    big: list[tuple[int, int]] = []
-    lazy = open_input(LOG, progress=lambda done, total: big.append((done, total))).build
-    assert eager is not None and lazy is not None
-    # the scanner reports after each piece (one here), the line parser every 4,096 lines
-    assert big == [(size, size)] and small[0][0] < size
-    assert [e.model_dump() for e in lazy.events] == [e.model_dump() for e in eager.events]
-    assert summarize(lazy).to_text() == summarize(eager).to_text()
-    assert lazy.to_text() == eager.to_text() == LOG.read_text(encoding="utf-8")
+    text = LOG.read_text(encoding="utf-8")
+    seen: list[tuple[int, int]] = []
+    read = open_input(LOG, progress=lambda done, total: seen.append((done, total))).build
+    assert read is not None
+    assert read._lazy is not None  # nothing built yet: the store answers by kind
+    assert seen == [(len(text), len(text))]  # the scanner reports after each piece (one here)
+    parsed = trtlog.parse(LOG)
+    eager = build_of_text(text, SourceMeta(name=str(LOG)), strict=False, lines=iter_lines(text))
+    assert [e.model_dump() for e in read.events] == [e.model_dump() for e in parsed.events]
+    assert [e.model_dump() for e in read.events] == [e.model_dump() for e in eager.events]
+    assert summarize(read).to_text() == summarize(parsed).to_text()
+    assert read.to_text() == text
 
 
 def test_the_scanner_reports_its_progress_piece_by_piece() -> None:

@@ -32,11 +32,9 @@ from trtlog.exports.pieces import split_pieces
 from trtlog.exports.profile import load_profile, profile_from_json
 from trtlog.exports.read import detect_kind, read_json_bytes, read_json_file, wrong_kind
 from trtlog.exports.times import times_from_json
-from trtlog.parser.scanner import PIECE
-from trtlog.parser.source import iter_lines, json_head, looks_like_json, open_lines, read_all
+from trtlog.parser.source import json_head, looks_like_json, open_lines, read_all
 
 __all__ = [
-    "LAZY_FROM",
     "InputKind",
     "InputValue",
     "Opened",
@@ -48,12 +46,6 @@ __all__ = [
 
 #: What an input turned out to be.
 InputKind = Literal["log", "layers", "profile", "times"]
-
-#: A log of at least this many characters (one piece of the scanner: 4 Mi) is parsed as
-#: :func:`trtlog.parse` parses it, into the lazy event store; a smaller one line by line.
-#: On generated logs in a fresh process, the line parser and the scanner took about the same
-#: time on 2 MB, the scanner a third less from 4 MB on (a 50 MB log: 0.9 s against 2.5 s).
-LAZY_FROM = PIECE
 
 #: What :func:`open_input` takes.
 InputValue = Build | Engine | Profile | Times | str | os.PathLike[str] | bytes
@@ -258,15 +250,15 @@ def _given(value: Build | Engine | Profile | Times, name: str | None) -> Opened:
 
 
 def _parse(value: str | os.PathLike[str] | bytes, name: str, progress: Progress | None) -> Build:
-    """Parse a log, reporting progress while its lines are parsed."""
+    """Parse a log as :func:`trtlog.parse` does, reporting progress piece by piece.
+
+    Every size takes the scanner and its lazy event store (events built when first read): in
+    a fresh process it is as fast as the line parser's loop on the smallest corpus logs and
+    faster from a few hundred kilobytes on, where a command builds only the kinds it reads.
+    """
     opened = open_lines(value, name=name)
-    text = read_all(opened)
-    # a big log as trtlog.parse reads it (the scanner's lazy store: events built when first
-    # read); a small one line by line, every event built now (what a command on a small log
-    # needs loads no numpy and compiles no scanner shape: the start-up is felt every time)
-    lines = None if len(text) >= LAZY_FROM else iter_lines(text)
     return build_of_text(
-        text, source_meta(opened.info), strict=False, lines=lines, progress=progress
+        read_all(opened), source_meta(opened.info), strict=False, progress=progress
     )
 
 
