@@ -240,7 +240,24 @@ def test_line_starts_are_those_of_iter_lines(text: str) -> None:
     assert line_starts(text) == expected
 
 
-def test_the_log_pack_finds_the_line_starts() -> None:
+@pytest.mark.parametrize("path", LOGS, ids=_id)
+def test_a_lazy_builds_line_count_is_its_texts(path: Path) -> None:
+    """The scanner's line count, read without the index of the lines, is the text's."""
+    from trtlog.buildlog.model import line_starts
+
+    build = trtlog.parse(path)
+    count = build.line_count
+    assert "_line_starts" not in build.__dict__
+    assert count == len(line_starts(build.to_text())) - 1
+    plain = "\r" not in build.to_text()
+    for ending in ("\r\n", "\r"):  # (a log whose lines end otherwise: each way of cutting)
+        text = build.to_text().replace("\n", ending)
+        lines = trtlog.parse_text(text).line_count
+        assert lines == len(line_starts(text)) - 1
+        assert lines == count or not plain
+
+
+def test_the_log_pack_counts_lines_without_their_index() -> None:
     from trtlog.buildlog.model import line_starts
     from trtlog.html.page import LogPack
 
@@ -248,8 +265,11 @@ def test_the_log_pack_finds_the_line_starts() -> None:
     build = trtlog.parse_text(text)
     assert "_line_starts" not in build.__dict__
     pack = LogPack(build)
-    assert build.__dict__["_line_starts"] == line_starts(text)
     assert pack.lines == build.line_count == 80_001
+    # the scanner counted the lines: the index of where each starts is made when first read
+    assert "_line_starts" not in build.__dict__
+    assert build.lines_text(80_001) == "[I] [TRT] Final: 3 layers"
+    assert build.__dict__["_line_starts"] == line_starts(text)
 
 
 def test_a_big_ascii_log_is_packed_a_chunk_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
