@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from trtlog._display import plural
@@ -44,8 +45,13 @@ LAYOUT_BUDGET = 40_000
 _KINDS = {"layer": 0, "region": 1, "input": 2, "output": 3}
 
 
-def engine_graph_section(engine: Engine) -> dict[str, Any]:
+def engine_graph_section(
+    engine: Engine, columns: Mapping[str, Sequence[Any]] | None = None
+) -> dict[str, Any]:
     """The section's data: nodes, edges, regions and the laid-out views (see the module).
+
+    ``columns``: the engine's :func:`~trtlog.engine.rows.layer_columns`, when made already
+    (the layers section's).
 
     Example:
         >>> import trtlog
@@ -57,7 +63,7 @@ def engine_graph_section(engine: Engine) -> dict[str, Any]:
     """
     from trtlog.graph.engine_graph import engine_graph
 
-    graph = engine_graph(engine)
+    graph = engine_graph(engine, columns)
     nodes = graph.nodes
     edges = graph.edges
     budget = [LAYOUT_BUDGET]
