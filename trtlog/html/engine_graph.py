@@ -150,7 +150,7 @@ def bisection_section(build: Build | None, engine: Engine | None = None) -> dict
     """
     from trtlog.engine.from_log import final_layers
     from trtlog.graph.bisect import bisect_plans
-    from trtlog.names import split_name
+    from trtlog.names import split_shape
 
     if build is None:
         return _no_bisection(
@@ -175,9 +175,11 @@ def bisection_section(build: Build | None, engine: Engine | None = None) -> dict
             "or pass the --exportLayerInfo JSON (--layers)"
         )
     index = {layer.name: i for i, layer in enumerate(layers.layers)}
-    # the layers that joined the most parts are where fusions are (a name per part)
-    ranked = sorted(index, key=lambda n: (-len(split_name(n).members()), index[n]))
     graph = build.merge_graph(engine) if engine is not None else build.merge_graph()
+    # the layers that joined the most parts are where fusions are (a name per part; the
+    # names split as tuples, as the merge graph just split the composed ones: split_name's
+    # tree without a model per part)
+    ranked = sorted(index, key=lambda n: (-len(split_shape(n).members()), index[n]))
     known = [
         n
         for n in ranked[:_BISECT_CANDIDATES]
