@@ -416,7 +416,16 @@ def test_orjson_writes_the_data_when_it_can() -> None:
 
     value = {"name": "a\u2192b \U0001f600 \x7f", "ms": [1.5, 0.0001, 2e-10, None, 3]}
     assert _orjson_text(value) == json.dumps(value, separators=(",", ":"))
-    assert _orjson_text({"ms": 1e-05}) is None  # orjson writes 0.00001: the standard encoder
+    # orjson writes 1e-05 as 0.00001: the values that hold such a float (and only those,
+    # a dict's keys one by one) are the standard encoder's; the text is json.dumps's
+    inexact: list[Any] = [
+        {"ms": 1e-05},
+        {"rows": [1.0, 2.0], "memory": {"mib": [2.5e-07, 3.0], "kind": "a"}, "s": "0.00001"},
+        {"a": {"b": {"c": {"d": {"e": [-3.2e-06]}}}}, "x": 1e-4},
+        [1e-05, {"ms": 1e-05}],
+    ]
+    for value in inexact:
+        assert _orjson_text(value) == json.dumps(value, separators=(",", ":")), value
 
 
 @pytest.mark.parametrize("name", ["tinynet", "yolov8", "bert", "json_only"])

@@ -458,6 +458,15 @@ def _graph_texts(graph: MergeGraph) -> dict[str, Any]:
     every ONNX node (in parse order) and of every layer of the network as parsed that no
     parser line ties to a node (an excerpt, or a log without parser lines, knows nodes by
     those), up to :data:`ORIGINAL_FATES` of them.
+
+    Why the whole graph and every ONNX node's fate: the explorer finds any node by name (its
+    search, and the links from the other sections), shows the fate of any ONNX node picked,
+    walks an engine layer's provenance back through any node, and draws the 60 nodes nearest
+    any of them; its script never works a fate out itself (fates are :class:`MergeGraph`'s
+    answers). So each node, edge and fate is read once, in one pass each over networkx's
+    dicts. A memoised walk shared between the fates (one pass over the graph) was measured
+    slower than a walk per fate: the chains from an ONNX node to its layer are two or three
+    edges long.
     """
     from trtlog.graph.model import FLOWS
 

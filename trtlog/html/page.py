@@ -146,10 +146,11 @@ def _orjson_raw(value: Any, exact: bool = True) -> bytes | None:
 
     About six times faster on the data of a big page. ``None`` without orjson (or with
     ``TRTLOG_JSON=json``), for a value orjson rejects (a lone surrogate, an integer beyond
-    64 bits, a key that is not a string) and, when ``exact``, when a float would be written
-    differently (the same number: ``1e-05`` is ``0.00001`` to orjson): the standard encoder
-    then writes it. orjson writes NaN as ``null`` where ``json.dumps`` (``allow_nan=False``)
-    raises; the page's data holds none (:func:`trtlog.html.data.num`).
+    64 bits, a key that is not a string). When ``exact``, the values where a float would be
+    written differently (the same number: ``1e-05`` is ``0.00001`` to orjson) are written by
+    the standard encoder (:func:`_exact_parts`). orjson writes NaN as ``null`` where
+    ``json.dumps`` (``allow_nan=False``) raises; the page's data holds none
+    (:func:`trtlog.html.data.num`).
     """
     from trtlog.exports import jsonio
 
@@ -163,9 +164,41 @@ def _orjson_raw(value: Any, exact: bool = True) -> bytes | None:
         raw: bytes = orjson.dumps(value)
     except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
         return None
-    if exact and (_SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None):
-        return None
+    if exact and _inexact(raw):
+        return _exact_parts(value, orjson.dumps)
     return raw
+
+
+def _inexact(raw: bytes) -> bool:
+    """Whether orjson's text may write a float otherwise than ``json.dumps`` (a search)."""
+    return _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None
+
+
+def _exact_parts(value: Any, dumps: Any, depth: int = 0) -> bytes | None:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8, in parts.
+
+    A dict's text is its keys' and values' joined: each value whose orjson text (``dumps``)
+    has no float written otherwise is that text, the others are written the same way a level
+    down (a dict) or by ``json.dumps``. The floats that orjson writes otherwise sit in a few
+    small values of a page's data (its memory figures): the standard encoder then writes
+    those, not the whole data. ``None`` when UTF-8 cannot hold the text (a lone surrogate).
+    """
+    if isinstance(value, dict) and depth < 4 and all(type(k) is str for k in value):
+        parts = []
+        for key, item in value.items():
+            text = dumps(item)
+            if _inexact(text):
+                found = _exact_parts(item, dumps, depth + 1)
+                if found is None:
+                    return None
+                text = found
+            parts.append(dumps(key) + b":" + text)
+        return b"{" + b",".join(parts) + b"}"
+    written = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return written.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 def _utf8_json(value: Any, exact: bool = True) -> bytes | None:
