@@ -15,6 +15,7 @@ The data goes in its own ``<script type="application/json">`` block (``trtlog-en
 
 from __future__ import annotations
 
+import heapq
 import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -178,13 +179,11 @@ def bisection_section(build: Build | None, engine: Engine | None = None) -> dict
     graph = build.merge_graph(engine) if engine is not None else build.merge_graph()
     # the layers that joined the most parts are where fusions are (a name per part; the
     # names split as tuples, as the merge graph just split the composed ones: split_name's
-    # tree without a model per part)
-    ranked = sorted(index, key=lambda n: (-len(split_shape(n).members()), index[n]))
-    known = [
-        n
-        for n in ranked[:_BISECT_CANDIDATES]
-        if graph.find(n, ("engine_layer", "intermediate")) is not None
-    ]
+    # tree without a model per part); the first candidates of the names sorted so
+    ranked = heapq.nsmallest(
+        _BISECT_CANDIDATES, index, key=lambda n: (-len(split_shape(n).members()), index[n])
+    )
+    known = [n for n in ranked if graph.find(n, ("engine_layer", "intermediate")) is not None]
     every = bisect_plans(build, known, engine)
     plans = sorted(
         (p for p in every if p.breakable), key=lambda p: (-len(p.breakable), index[p.target[1]])
