@@ -99,15 +99,27 @@ def weights_of(parameters: dict[str, Any]) -> list[tuple[str, str | None, int, i
 def layer_weights_bytes(layer: EngineLayer, detailed: bool = True) -> int | None:
     """The bytes of a layer's weights (0 for a detailed layer without any, else ``None``)."""
     found = weights_of(layer.parameters) if layer.parameters else []
+    return _weights_bytes(found, detailed and layer.type is not None)
+
+
+def _weights_bytes(found: list[tuple[str, str | None, int, int | None]], typed: bool) -> int | None:
+    """:func:`layer_weights_bytes` of a layer's :func:`weights_of`.
+
+    ``typed``: a detailed layer with a type, whose lack of weights is 0 bytes.
+    """
     if not found:
-        return 0 if detailed and layer.type is not None else None
+        return 0 if typed else None
     sizes = [size for _k, _t, _c, size in found]
     return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
 
 
 def layer_activation_bytes(layer: EngineLayer) -> int | None:
     """The bytes of the tensors a layer writes (``None`` when none has a known size)."""
-    sizes = [tensor_bytes(t) for t in layer.outputs]
+    return _written_bytes([tensor_bytes(t) for t in layer.outputs])
+
+
+def _written_bytes(sizes: list[int | None]) -> int | None:
+    """:func:`layer_activation_bytes` of its tensors' sizes."""
     known = [s for s in sizes if s is not None]
     return sum(known) if known else None
 
@@ -158,30 +170,20 @@ def engine_footprint(engine: Engine) -> Footprint:
         d = layer.__dict__  # (the fields, without an attribute lookup each)
         parameters = d["parameters"]
         found = weights_of(parameters) if parameters else []
-        if not found:  # layer_weights_bytes
-            weights.append(0 if detailed and d["type"] is not None else None)
-        else:
-            total: int | None = 0
-            for _key, dtype, _count, size in found:
-                if size is None:
-                    total = None
-                    continue
-                if total is not None:
-                    total += size
+        weights.append(_weights_bytes(found, detailed and d["type"] is not None))
+        for _key, dtype, _count, size in found:
+            if size is not None:
                 key = dtype or "?"
                 by_weight[key] = by_weight.get(key, 0) + size
-            weights.append(total)
-        written: int | None = None  # layer_activation_bytes
-        for tensor in d["outputs"]:
-            size = tensor_bytes(tensor)
-            if size is None:
-                continue
-            written = size if written is None else written + size
-            t = tensor.__dict__
-            key = t["dtype"] or "?"
-            by_tensor[key] = by_tensor.get(key, 0) + size
-            tensors.append((d["index"], d["name"], t["name"], t["dims"], t["dtype"], size))
-        activations.append(written)
+        outputs = d["outputs"]
+        sizes = [tensor_bytes(t) for t in outputs]
+        activations.append(_written_bytes(sizes))
+        for tensor, size in zip(outputs, sizes, strict=True):
+            if size is not None:
+                t = tensor.__dict__
+                key = t["dtype"] or "?"
+                by_tensor[key] = by_tensor.get(key, 0) + size
+                tensors.append((d["index"], d["name"], t["name"], t["dims"], t["dtype"], size))
     return Footprint(weights, activations, by_weight, by_tensor, tensors)
 
 
