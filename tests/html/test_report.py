@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import html
 import json
@@ -587,3 +588,24 @@ def test_big_data_is_utf8_json_and_reads_as_the_escaped_text(
     text = gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8")
     assert text == json.dumps(decode_embedded(escaped), ensure_ascii=False, separators=(",", ":"))
     assert not text.isascii()  # the hostile names' characters as they are
+
+
+def test_the_collector_is_paused_from_the_first_step_to_the_page() -> None:
+    """One pause of the collector covers the whole report, the inputs' reading included.
+
+    (Reading a log's engine paused it on its own: its exit, and the page's, each walked
+    every young object.) It is running again once the page is made.
+    """
+    build = trtlog.parse(
+        FIXTURES / "logs" / "trt10.16-like_smallnet-fp16_build-verbose-dumpLayerInfo.log"
+    )
+    states: dict[str, bool] = {}
+
+    def note(step: str) -> None:
+        states.setdefault(step, gc.isenabled())
+
+    assert gc.isenabled()
+    trtlog.report(build, progress=note)
+    assert states["reading inputs"] is False
+    assert set(states.values()) == {False}, states
+    assert gc.isenabled()
