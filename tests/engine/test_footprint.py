@@ -17,7 +17,14 @@ import pytest
 
 import trtlog
 from tests.conftest import CORPUS, needs_corpus
-from trtlog.engine.footprint import bytes_by_key, largest_activations, weights_of
+from trtlog.engine.footprint import (
+    bytes_by_key,
+    engine_footprint,
+    largest_activations,
+    layer_activation_bytes,
+    layer_weights_bytes,
+    weights_of,
+)
 from trtlog.frames import footprint_frame
 
 EXPORTS = [
@@ -108,3 +115,33 @@ def test_bytes_by_key_leaves_unknown_sizes_unknown() -> None:
         ("?", 1, 4, None),
         ("a", 1, None, None),
     ]
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", EXPORTS)
+def test_the_one_pass_footprint_is_the_raw_json_layer_by_layer(name: str) -> None:
+    """engine_footprint (what the report reads once) gives each layer's bytes as the raw JSON.
+
+    And as the per-layer functions give them; the overview's totals by stored type add up
+    to the raw JSON's, and the largest tensors are the raw JSON's output sizes, biggest first.
+    """
+    raw = json.loads((CORPUS / name).read_text())["Layers"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", trtlog.JsonRepairWarning)
+        engine = trtlog.load_engine(CORPUS / name)
+    found = engine_footprint(engine)
+    assert found.weights == [layer_weights_bytes(x, engine.detailed) for x in engine.layers]
+    assert found.activations == [layer_activation_bytes(x) for x in engine.layers]
+    assert found.weights == [_raw_weights(x) for x in raw]
+    sizes = [[_raw_tensor_bytes(t) for t in x.get("Outputs", [])] for x in raw]
+    assert found.activations == [
+        sum(s for s in layer if s is not None) if any(s is not None for s in layer) else None
+        for layer in sizes
+    ]
+    assert sum(found.weights_by_type.values()) == sum(_raw_weights(x) for x in raw)
+    assert sum(found.activations_by_type.values()) == sum(
+        s for layer in sizes for s in layer if s is not None
+    )
+    every = sorted((s for layer in sizes for s in layer if s is not None), reverse=True)
+    assert [t[5] for t in largest_activations(engine, 10, found)] == every[:10]
+    assert largest_activations(engine, 10, found) == largest_activations(engine, 10)

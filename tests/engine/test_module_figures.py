@@ -24,6 +24,7 @@ from tests.conftest import FIXTURES, corpus_logs
 from trtlog.engine import Engine, EngineLayer
 from trtlog.engine.model import LayerTime, total_of
 from trtlog.engine.modules import ModuleNode, module_figures
+from trtlog.engine.rows import layer_columns
 from trtlog.tensors import Tensor
 
 from .test_engine import _with_profiles
@@ -73,6 +74,14 @@ def _same(a: float | None, b: float | None) -> bool:
     return a == b or (a is not None and b is not None and math.isnan(a) and math.isnan(b))
 
 
+def _same_values(a: Any, b: Any) -> bool:
+    """Two columns of figures equal value by value (NaN equal to NaN)."""
+    return len(a) == len(b) and all(
+        x == y or (isinstance(x, float) and isinstance(y, float) and x != x and y != y)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
 def _check(engine: Engine) -> None:
     """The figures and the tree equal the layer-by-layer walk, orders included."""
     figures = module_figures(engine)
@@ -87,6 +96,11 @@ def _check(engine: Engine) -> None:
     splits = [total_of(e[4]) for e in entries]
     assert all(_same(a, b) for a, b in zip(figures.split, splits, strict=True))
     assert [list(m.items()) for m in figures.precisions] == [list(e[5].items()) for e in entries]
+    # the report hands the layers' columns it made already: the same figures (NaN as NaN)
+    given = module_figures(engine, layer_columns(engine))
+    assert [_same_values(a, b) for a, b in zip(given, figures, strict=True)] == [True] * len(
+        figures
+    )
     tree = engine.module_tree()
     walked = list(tree.walk())
     assert [n.name for n in walked] == [figures.keys[i] or "/" for i in figures.preorder]

@@ -150,3 +150,15 @@ def test_the_1309_layer_engine_folds_into_a_drawable_graph() -> None:
     assert {str(r.graph): len(r.members) for r in graph.regions} == dict(by_graph)
     opened = graph.view(range(len(graph.regions)))
     assert len([i for i in opened.nodes if graph.nodes[i].kind == "layer"]) == 1309
+
+
+@pytest.mark.parametrize("path", [SMALLNET, RESNET, LIDAR])
+def test_the_graph_of_columns_made_already_is_the_same(path: Path) -> None:
+    """The report hands engine_graph the layers' columns its layers section made."""
+    from trtlog.engine.rows import layer_columns
+
+    if not path.exists():
+        pytest.skip(f"{path.name} is not there (the corpus is absent)")
+    engine = trtlog.load_engine(path)
+    made, own = engine_graph(engine, layer_columns(engine)), engine_graph(engine)
+    assert (made.nodes, made.edges, made.regions) == (own.nodes, own.edges, own.regions)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import gc
 import hashlib
 import html
 import json
@@ -416,7 +417,16 @@ def test_orjson_writes_the_data_when_it_can() -> None:
 
     value = {"name": "a\u2192b \U0001f600 \x7f", "ms": [1.5, 0.0001, 2e-10, None, 3]}
     assert _orjson_text(value) == json.dumps(value, separators=(",", ":"))
-    assert _orjson_text({"ms": 1e-05}) is None  # orjson writes 0.00001: the standard encoder
+    # orjson writes 1e-05 as 0.00001: the values that hold such a float (and only those,
+    # a dict's keys one by one) are the standard encoder's; the text is json.dumps's
+    inexact: list[Any] = [
+        {"ms": 1e-05},
+        {"rows": [1.0, 2.0], "memory": {"mib": [2.5e-07, 3.0], "kind": "a"}, "s": "0.00001"},
+        {"a": {"b": {"c": {"d": {"e": [-3.2e-06]}}}}, "x": 1e-4},
+        [1e-05, {"ms": 1e-05}],
+    ]
+    for value in inexact:
+        assert _orjson_text(value) == json.dumps(value, separators=(",", ":")), value
 
 
 @pytest.mark.parametrize("name", ["tinynet", "yolov8", "bert", "json_only"])
@@ -578,3 +588,24 @@ def test_big_data_is_utf8_json_and_reads_as_the_escaped_text(
     text = gzip.decompress(base64.b64decode(packed.group(1))).decode("utf-8")
     assert text == json.dumps(decode_embedded(escaped), ensure_ascii=False, separators=(",", ":"))
     assert not text.isascii()  # the hostile names' characters as they are
+
+
+def test_the_collector_is_paused_from_the_first_step_to_the_page() -> None:
+    """One pause of the collector covers the whole report, the inputs' reading included.
+
+    (Reading a log's engine paused it on its own: its exit, and the page's, each walked
+    every young object.) It is running again once the page is made.
+    """
+    build = trtlog.parse(
+        FIXTURES / "logs" / "trt10.16-like_smallnet-fp16_build-verbose-dumpLayerInfo.log"
+    )
+    states: dict[str, bool] = {}
+
+    def note(step: str) -> None:
+        states.setdefault(step, gc.isenabled())
+
+    assert gc.isenabled()
+    trtlog.report(build, progress=note)
+    assert states["reading inputs"] is False
+    assert set(states.values()) == {False}, states
+    assert gc.isenabled()

@@ -18,10 +18,11 @@ a tensor with dynamic or unknown dimensions or type has no size.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from trtlog.tensors import DTYPE_BITS, dtype_of
 
@@ -30,7 +31,10 @@ if TYPE_CHECKING:
     from trtlog.tensors import Tensor
 
 __all__ = [
+    "Footprint",
+    "SizedTensor",
     "bytes_by_key",
+    "engine_footprint",
     "footprint_columns",
     "largest_activations",
     "layer_activation_bytes",
@@ -95,25 +99,103 @@ def weights_of(parameters: dict[str, Any]) -> list[tuple[str, str | None, int, i
 def layer_weights_bytes(layer: EngineLayer, detailed: bool = True) -> int | None:
     """The bytes of a layer's weights (0 for a detailed layer without any, else ``None``)."""
     found = weights_of(layer.parameters) if layer.parameters else []
+    return _weights_bytes(found, detailed and layer.type is not None)
+
+
+def _weights_bytes(found: list[tuple[str, str | None, int, int | None]], typed: bool) -> int | None:
+    """:func:`layer_weights_bytes` of a layer's :func:`weights_of`.
+
+    ``typed``: a detailed layer with a type, whose lack of weights is 0 bytes.
+    """
     if not found:
-        return 0 if detailed and layer.type is not None else None
+        return 0 if typed else None
     sizes = [size for _k, _t, _c, size in found]
     return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None)
 
 
 def layer_activation_bytes(layer: EngineLayer) -> int | None:
     """The bytes of the tensors a layer writes (``None`` when none has a known size)."""
-    sizes = [tensor_bytes(t) for t in layer.outputs]
+    return _written_bytes([tensor_bytes(t) for t in layer.outputs])
+
+
+def _written_bytes(sizes: list[int | None]) -> int | None:
+    """:func:`layer_activation_bytes` of its tensors' sizes."""
     known = [s for s in sizes if s is not None]
     return sum(known) if known else None
 
 
-def footprint_columns(engine: Engine) -> tuple[list[int | None], list[int | None]]:
-    """Per layer, in order: its weights bytes and its activation bytes."""
+#: A tensor a layer writes, with its size: the layer's index and name, the tensor's name,
+#: dims, type and bytes.
+SizedTensor = tuple[int, str, str, tuple[int, ...] | None, str | None, int]
+
+
+class Footprint(NamedTuple):
+    """An engine's footprint, read in one pass over its layers (:func:`engine_footprint`).
+
+    Attributes:
+        weights: per layer, in order, its weights bytes (:func:`layer_weights_bytes`).
+        activations: per layer, the bytes of the tensors it writes
+            (:func:`layer_activation_bytes`).
+        weights_by_type: the bytes of every typed weight, by the type it is stored in.
+        activations_by_type: the bytes of every sized tensor written, by its type (``?``
+            when unknown).
+        tensors: every tensor written with a size, in layer order (:data:`SizedTensor`).
+    """
+
+    weights: list[int | None]
+    activations: list[int | None]
+    weights_by_type: dict[str, int]
+    activations_by_type: dict[str, int]
+    tensors: list[SizedTensor]
+
+
+def engine_footprint(engine: Engine) -> Footprint:
+    """The :class:`Footprint` of ``engine``: every figure of this module, in one pass.
+
+    Example:
+        >>> import trtlog
+        >>> e = trtlog.load_engine(
+        ...     "fixtures/layer_info/trt11.5-like_smallnet-fp32_layers-detailed.json")
+        >>> f = engine_footprint(e)
+        >>> len(f.weights) == len(e.layers), sorted(f.weights_by_type)
+        (True, ['FP32'])
+    """
     detailed = engine.detailed
-    weights = [layer_weights_bytes(layer, detailed) for layer in engine.layers]
-    activations = [layer_activation_bytes(layer) for layer in engine.layers]
-    return weights, activations
+    weights: list[int | None] = []
+    activations: list[int | None] = []
+    by_weight: dict[str, int] = {}
+    by_tensor: dict[str, int] = {}
+    tensors: list[SizedTensor] = []
+    for layer in engine.layers:
+        d = layer.__dict__  # (the fields, without an attribute lookup each)
+        parameters = d["parameters"]
+        found = weights_of(parameters) if parameters else []
+        weights.append(_weights_bytes(found, detailed and d["type"] is not None))
+        for _key, dtype, _count, size in found:
+            if size is not None:
+                key = dtype or "?"
+                by_weight[key] = by_weight.get(key, 0) + size
+        outputs = d["outputs"]
+        sizes = [tensor_bytes(t) for t in outputs]
+        activations.append(_written_bytes(sizes))
+        for tensor, size in zip(outputs, sizes, strict=True):
+            if size is not None:
+                t = tensor.__dict__
+                key = t["dtype"] or "?"
+                by_tensor[key] = by_tensor.get(key, 0) + size
+                tensors.append((d["index"], d["name"], t["name"], t["dims"], t["dtype"], size))
+    return Footprint(weights, activations, by_weight, by_tensor, tensors)
+
+
+def footprint_columns(
+    engine: Engine, footprint: Footprint | None = None
+) -> tuple[list[int | None], list[int | None]]:
+    """Per layer, in order: its weights bytes and its activation bytes.
+
+    ``footprint``: the engine's :func:`engine_footprint`, when made already.
+    """
+    found = footprint if footprint is not None else engine_footprint(engine)
+    return found.weights, found.activations
 
 
 def bytes_by_key(
@@ -145,17 +227,14 @@ def bytes_by_key(
 
 
 def largest_activations(
-    engine: Engine, count: int = 10
-) -> list[tuple[int, str, str, tuple[int, ...] | None, str | None, int]]:
+    engine: Engine, count: int = 10, footprint: Footprint | None = None
+) -> list[SizedTensor]:
     """The ``count`` largest tensors the layers write, biggest first (then in layer order).
 
-    Each: the layer's index and name, the tensor's name, dims, type and bytes.
+    Each: the layer's index and name, the tensor's name, dims, type and bytes
+    (:data:`SizedTensor`). ``footprint``: the engine's :func:`engine_footprint`, when made
+    already.
     """
-    found: list[tuple[int, str, str, tuple[int, ...] | None, str | None, int]] = []
-    for layer in engine.layers:
-        for t in layer.outputs:
-            size = tensor_bytes(t)
-            if size is not None:
-                found.append((layer.index, layer.name, t.name, t.dims, t.dtype, size))
-    found.sort(key=lambda r: (-r[5], r[0]))
-    return found[:count]
+    found = footprint if footprint is not None else engine_footprint(engine)
+    # (the first ``count`` of the sorted list: nsmallest is that, without sorting them all)
+    return heapq.nsmallest(count, found.tensors, key=lambda r: (-r[5], r[0]))

@@ -8,7 +8,7 @@ source modules; :func:`layer_modules` says, per layer, where its time goes.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -101,8 +101,24 @@ class _Columns(NamedTuple):
     paths: dict[str, tuple[str, ...]]
 
 
-def _columns(engine: Engine) -> _Columns:
-    """The layers' :class:`_Columns`, read from the layer objects."""
+def _columns(engine: Engine, made: Mapping[str, Sequence[Any]] | None = None) -> _Columns:
+    """The layers' :class:`_Columns`, read from the layer objects.
+
+    ``made``: the engine's :func:`~trtlog.engine.rows.layer_columns`, when made already
+    (the same values: its index, name, type, ONNX nodes, reformat flag and precision, and
+    its time with NaN for none).
+    """
+    if made is not None:
+        return _Columns(
+            list(made["index"]),
+            list(made["name"]),
+            list(made["type"]),
+            list(made["onnx_nodes"]),
+            list(made["is_reformat"]),
+            list(made["precision"]),
+            [None if ms != ms else ms for ms in made["time_ms"]],
+            {},
+        )
     fields = [layer.__dict__ for layer in engine.layers]  # (no attribute lookup each)
     names = [d["name"] for d in fields]
     types = [d["type"] for d in fields]
@@ -486,9 +502,14 @@ class ModuleFigures(NamedTuple):
     precisions: list[dict[str, int]]
 
 
-def module_figures(engine: Engine) -> ModuleFigures:
-    """The figures of :func:`module_tree` as columns (a report's tree, without its models)."""
-    cols = _columns(engine)
+def module_figures(
+    engine: Engine, columns: Mapping[str, Sequence[Any]] | None = None
+) -> ModuleFigures:
+    """The figures of :func:`module_tree` as columns (a report's tree, without its models).
+
+    ``columns``: the engine's :func:`~trtlog.engine.rows.layer_columns`, when made already.
+    """
+    cols = _columns(engine, columns)
     stats = _rollup(cols, _layer_modules(cols))
     paths = list(stats)  # (the root first, then each module after its parent)
     at = {path: i for i, path in enumerate(paths)}

@@ -18,6 +18,7 @@ from trtlog.numbers import U64
 from trtlog.tensors import dims_text
 
 if TYPE_CHECKING:
+    from trtlog.engine.footprint import Footprint
     from trtlog.engine.model import Engine
     from trtlog.tensors import Tensor
 
@@ -88,11 +89,13 @@ def _dtypes_layouts(tensors: tuple[Tensor, ...]) -> tuple[str | None, str | None
     return join_known([t.dtype for t in tensors]), join_known([t.layout for t in tensors])
 
 
-def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
+def layer_columns(engine: Engine, footprint: Footprint | None = None) -> dict[str, Sequence[Any]]:
     """Every column of :data:`LAYER_SCHEMA`, one value per layer object, reformats served.
 
     Values as the layer objects hold them (``math.nan`` for a missing time): ``layers_frame``
     types them, :func:`trtlog.buildlog.rows.type_columns` reads them as the frame would.
+    ``footprint``: the engine's :func:`~trtlog.engine.footprint.engine_footprint`, when made
+    already.
     """
     # one tuple per layer in schema order, transposed at the end; the fields are read from
     # each layer's __dict__ (no attribute lookup each), and what an engine repeats (a
@@ -181,7 +184,7 @@ def layer_columns(engine: Engine) -> dict[str, Sequence[Any]]:
     columns["module"] = serve_reformats(
         columns["name"], columns["onnx_nodes"], columns["is_reformat"], list(columns["module"])
     )
-    columns["weights_bytes"], columns["activation_bytes"] = footprint_columns(engine)
+    columns["weights_bytes"], columns["activation_bytes"] = footprint_columns(engine, footprint)
     return columns
 
 

@@ -396,9 +396,12 @@ class _Context:
         self.graph = build.merge_graph(engine) if engine is not None else build.merge_graph()
         data = self.graph.node_data()
         self.tensors = _Tensors(build)
+        # (networkx's edge view, read from its dicts: a view per edge of a big graph cost
+        # more than the plans)
         self.registered = {
             data[a]["name"]: data[b]["name"]
-            for a, b, edge in self.graph.edges(data=True)
+            for a, out in self.graph.out_adjacency().items()
+            for b, edge in out.items()
             if edge["relation"] == "registered as"
         }
         self.model = _model_of(build)

@@ -23,10 +23,10 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 from trtlog._display import number, visible
@@ -470,16 +470,19 @@ def _heat(ms: float | None, top: float | None) -> str:
     return f"#ff{green:02x}{green:02x}"
 
 
-def engine_graph(engine: Engine) -> EngineGraph:
+def engine_graph(engine: Engine, columns: Mapping[str, Sequence[Any]] | None = None) -> EngineGraph:
     """The layer graph of ``engine`` (see the module docstring).
 
     A names-only engine (no tensors) has its layers and no edges: its JSON does not say
-    what feeds what.
+    what feeds what. ``columns``: the engine's
+    :func:`~trtlog.engine.rows.layer_columns`, when made already (the report's layers
+    section reads them too).
     """
     from trtlog.engine.myelin import group_values
     from trtlog.engine.rows import layer_columns
 
-    columns = layer_columns(engine)
+    if columns is None:
+        columns = layer_columns(engine)
     layers = engine.layers
     count = len(layers)
     precision, types = columns["precision"], columns["type"]

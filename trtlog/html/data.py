@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from trtlog._display import number
 from trtlog.buildlog.tactics import tactic_columns
+from trtlog.engine.footprint import engine_footprint
 from trtlog.findings.registry import lint
 from trtlog.html.inputs import Inputs, Side
 from trtlog.tensors import dims_text
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
     from trtlog.buildlog.model import Build
     from trtlog.diff.models import Comparison
+    from trtlog.engine.footprint import Footprint
     from trtlog.engine.model import Engine
     from trtlog.findings.models import Finding
     from trtlog.graph.model import MergeGraph
@@ -168,11 +170,13 @@ def _overview(
     findings: Sequence[Finding],
     lines: Lines,
     tactics: Mapping[str, Any] | None = None,
+    footprint: Footprint | None = None,
 ) -> dict[str, Any]:
     """What the Overview section shows (rendered by the template).
 
     ``tactics``: the tactics frame's columns (:func:`trtlog.buildlog.tactics.tactic_columns`)
-    of the round ``summarize`` counts, when already made.
+    of the round ``summarize`` counts, when already made; ``footprint``: the engine's
+    :func:`~trtlog.engine.footprint.engine_footprint`, when made already.
     """
     from trtlog.html.overview import cut_off, layer_time, performance_figure
     from trtlog.summary import summarize
@@ -200,7 +204,9 @@ def _overview(
             "total_ms": num(engine.total_ms) if engine.profile is not None else None,
             "profile": engine.profile.source if engine.profile is not None else None,
             "notes": list(engine.notes),
-            "footprint": _overview_footprint(engine),
+            "footprint": _overview_footprint(
+                engine, footprint if footprint is not None else engine_footprint(engine)
+            ),
         }
 
     out["layer_time"] = layer_time(summary, engine)
@@ -234,27 +240,19 @@ def _versus(inputs: Inputs, summary: Any) -> list[dict[str, Any]]:
     return versus(summary, inputs.main.engine, ref_summary, ref.engine)
 
 
-def _overview_footprint(engine: Engine) -> dict[str, Any] | None:
+def _overview_footprint(engine: Engine, footprint: Footprint) -> dict[str, Any] | None:
     """The engine's weights and activations in one line each (``None`` without sizes).
 
     Weights by the type they are stored in, activations by the type of the tensors written,
-    and the largest tensor (see :mod:`trtlog.engine.footprint`).
+    and the largest tensor: the engine's ``footprint`` (see :mod:`trtlog.engine.footprint`).
     """
-    from trtlog.engine.footprint import largest_activations, tensor_bytes, weights_of
+    from trtlog.engine.footprint import largest_activations
 
-    weights: dict[str, int] = {}
-    acts: dict[str, int] = {}
-    for layer in engine.layers:
-        for _key, dtype, _count, size in weights_of(layer.parameters):
-            if size is not None:
-                weights[dtype or "?"] = weights.get(dtype or "?", 0) + size
-        for tensor in layer.outputs:
-            size = tensor_bytes(tensor)
-            if size is not None:
-                acts[tensor.dtype or "?"] = acts.get(tensor.dtype or "?", 0) + size
+    weights = footprint.weights_by_type
+    acts = footprint.activations_by_type
     if not (weights or acts):
         return None
-    largest = largest_activations(engine, 1)
+    largest = largest_activations(engine, 1, footprint)
 
     def line(by: dict[str, int]) -> str | None:
         if not by:
@@ -460,6 +458,15 @@ def _graph_texts(graph: MergeGraph) -> dict[str, Any]:
     every ONNX node (in parse order) and of every layer of the network as parsed that no
     parser line ties to a node (an excerpt, or a log without parser lines, knows nodes by
     those), up to :data:`ORIGINAL_FATES` of them.
+
+    Why the whole graph and every ONNX node's fate: the explorer finds any node by name (its
+    search, and the links from the other sections), shows the fate of any ONNX node picked,
+    walks an engine layer's provenance back through any node, and draws the 60 nodes nearest
+    any of them; its script never works a fate out itself (fates are :class:`MergeGraph`'s
+    answers). So each node, edge and fate is read once, in one pass each over networkx's
+    dicts. A memoised walk shared between the fates (one pass over the graph) was measured
+    slower than a walk per fate: the chains from an ONNX node to its layer are two or three
+    edges long.
     """
     from trtlog.graph.model import FLOWS
 
@@ -529,7 +536,13 @@ def _graph_texts(graph: MergeGraph) -> dict[str, Any]:
         fates["reason"].append(reason)
         fates["finals"].append([layer_ids.get(node_data[x]["name"], -1) for x in finals])
         # a step as its edge's position: its source's first edge and its place among them
-        fates["steps"].append([first[ids[a]] + list(succ[a]).index(b) for a, b, _ in steps])
+        # (most sources have one edge)
+        fates["steps"].append(
+            [
+                first[ids[a]] + (0 if len(succ[a]) == 1 else list(succ[a]).index(b))
+                for a, b, _ in steps
+            ]
+        )
     return {
         "nodes": {"name": names, "kind": kinds, "op": ops, "order": order, "layer": layer},
         "edges": {
@@ -585,13 +598,15 @@ _LAYER_TEXT = (
 _FOOTPRINT = ("weights_bytes", "activation_bytes")
 
 
-def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list[Any]], Any]:
+def _layer_values(
+    engine: Engine, general: bool = False, made: Mapping[str, Sequence[Any]] | None = None
+) -> tuple[dict[str, list[Any]], Any]:
     """The layers frame's columns the page shows (as :func:`column` reads them), and times.
 
     The times: the ``time_ms`` column as a float array. Read without making the frame: the
-    columns it is made of (:func:`trtlog.engine.rows.layer_columns`), typed as the frame
-    types them (no pandas: a report of a log's layer dump); ``general``: from the frame
-    itself (the tests' reference).
+    columns it is made of (:func:`trtlog.engine.rows.layer_columns`; ``made``, when made
+    already), typed as the frame types them (no pandas: a report of a log's layer dump);
+    ``general``: from the frame itself (the tests' reference).
     """
     import numpy as np
 
@@ -608,7 +623,8 @@ def _layer_values(engine: Engine, general: bool = False) -> tuple[dict[str, list
 
     read: tuple[str, ...] = (*_LAYER_TEXT, "index", "is_reformat", "onnx_nodes", "time_ms")
     read += ("percentage", *_FOOTPRINT)
-    made = layer_columns(engine)
+    if made is None:
+        made = layer_columns(engine)
     values = type_columns("layers", {c: LAYER_SCHEMA[c] for c in read}, made)
     return values, np.array(made["time_ms"], dtype=float)
 
@@ -623,16 +639,24 @@ def _finite_or_none(array: Any) -> list[Any]:
     return out
 
 
-def _layers(engine: Engine, s: Strings, general: bool = False) -> dict[str, Any]:
+def _layers(
+    engine: Engine,
+    s: Strings,
+    general: bool = False,
+    made: Mapping[str, Sequence[Any]] | None = None,
+    footprint: Footprint | None = None,
+) -> dict[str, Any]:
     """The engine's layers as columns, with Myelin kernels grouped under their region.
 
-    ``general``: read the layers frame even when the loader's values are at hand (tests).
+    ``general``: read the layers frame even when the loader's values are at hand (tests);
+    ``made``: the engine's :func:`~trtlog.engine.rows.layer_columns` and ``footprint`` its
+    :func:`~trtlog.engine.footprint.engine_footprint`, when made already.
     """
     import numpy as np
 
     from trtlog.engine.myelin import group_summary, group_values
 
-    values, ms = _layer_values(engine, general)
+    values, ms = _layer_values(engine, general, made)
     nodes = values["onnx_nodes"]
     many = s.many
     # (the strings enter the table in this order: the page's bytes depend on it)
@@ -699,13 +723,19 @@ def _layers(engine: Engine, s: Strings, general: bool = False) -> dict[str, Any]
         "myelin": shown,
         "byType": _group_totals(values["type"], ms),
         "byPrecision": _group_totals(values["precision"], ms),
-        "footprint": _footprint(engine, values),
+        "footprint": _footprint(engine, values, footprint),
         "notes": list(engine.notes),
     }
 
 
-def _footprint(engine: Engine, values: dict[str, list[Any]]) -> dict[str, Any]:
-    """Weights and activation bytes by layer type and precision, and the largest tensors."""
+def _footprint(
+    engine: Engine, values: dict[str, list[Any]], footprint: Footprint | None = None
+) -> dict[str, Any]:
+    """Weights and activation bytes by layer type and precision, and the largest tensors.
+
+    ``footprint``: the engine's :func:`~trtlog.engine.footprint.engine_footprint`, when made
+    already.
+    """
     from trtlog.engine.footprint import bytes_by_key, largest_activations
 
     w, a = values["weights_bytes"], values["activation_bytes"]
@@ -718,7 +748,9 @@ def _footprint(engine: Engine, values: dict[str, list[Any]]) -> dict[str, Any]:
         "byPrecision": [list(r) for r in bytes_by_key(values["precision"], w, a)],
         "largest": [
             [index, layer, tensor, dims_text(dims), dtype, size]
-            for index, layer, tensor, dims, dtype, size in largest_activations(engine, 10)
+            for index, layer, tensor, dims, dtype, size in largest_activations(
+                engine, 10, footprint
+            )
         ],
     }
 
@@ -736,7 +768,9 @@ def _ops(group: Any, members: list[int]) -> Iterable[tuple[int, str]]:
             yield k, name
 
 
-def _modules(engine: Engine, s: Strings) -> list[Any]:
+def _modules(
+    engine: Engine, s: Strings, columns: Mapping[str, Sequence[Any]] | None = None
+) -> list[Any]:
     """The module tree as nested lists.
 
     At most :data:`trtlog.names.MODULE_DEPTH` levels deep: the JSON encoders, and the page's
@@ -747,12 +781,13 @@ def _modules(engine: Engine, s: Strings) -> list[Any]:
     without a layer (its nodes all run in layers of its parent, fused with its siblings:
     ``reader/conv1``, ``reader/relu`` in one ``reader`` layer) is left out of its parent's
     children: a row of "0 layers" and no time says nothing the parent's own layers do not.
+    ``columns``: the engine's :func:`~trtlog.engine.rows.layer_columns`, when made already.
     """
     import numpy as np
 
     from trtlog.engine.modules import module_figures
 
-    figures = module_figures(engine)
+    figures = module_figures(engine, columns)
     walk, parent = figures.preorder, figures.parent
     # the modules' names enter the string table depth first (the page's order)
     names = np.empty(len(walk), dtype=object)
@@ -1212,7 +1247,10 @@ def collect(
     tactics = tactic_columns(scope, arrays=True) if scope is not None else None
     # (summarize counts the whole run when the builder kept no round; the page the last one)
     same_round = rounds is None or (build is not None and any(r.kept for r in build.rounds))
-    overview = _overview(main, findings, lines, tactics if same_round else None)
+    # the engine's footprint, read once: the overview, the layers' columns and the layers
+    # section's byte tables all show it
+    footprint = engine_footprint(engine) if engine is not None else None
+    overview = _overview(main, findings, lines, tactics if same_round else None, footprint)
     if scope is not None:
         step("passes")
         data["passes"] = _passes(scope, s, lines)
@@ -1248,14 +1286,20 @@ def collect(
         why = "needs the trtexec --verbose build log (this report was made from JSON only)"
         available.update(passes=why, explorer=why, tactics=why, memory=why, log=why)
     if engine is not None:
+        from trtlog.engine.rows import layer_columns
+
         step("layers")
-        data["layers"] = _layers(engine, s)
+        # the layers' columns, made once: the layers table, the module tree and the engine
+        # graph read them
+        made = layer_columns(engine, footprint)
+        data["layers"] = _layers(engine, s, made=made, footprint=footprint)
         step("modules")
-        data["modules"] = _modules(engine, s)
+        data["modules"] = _modules(engine, s, made)
         step("engine graph")
         from trtlog.html.engine_graph import engine_graph_section  # (it imports this module)
 
-        data["engineGraph"] = engine_graph_section(engine)  # its own block: see page.render
+        # (its own block: see page.render)
+        data["engineGraph"] = engine_graph_section(engine, made)
     else:
         data["layers"] = data["modules"] = None
         why = (

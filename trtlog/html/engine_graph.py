@@ -15,8 +15,10 @@ The data goes in its own ``<script type="application/json">`` block (``trtlog-en
 
 from __future__ import annotations
 
+import heapq
 import shlex
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from trtlog._display import plural
@@ -44,8 +46,13 @@ LAYOUT_BUDGET = 40_000
 _KINDS = {"layer": 0, "region": 1, "input": 2, "output": 3}
 
 
-def engine_graph_section(engine: Engine) -> dict[str, Any]:
+def engine_graph_section(
+    engine: Engine, columns: Mapping[str, Sequence[Any]] | None = None
+) -> dict[str, Any]:
     """The section's data: nodes, edges, regions and the laid-out views (see the module).
+
+    ``columns``: the engine's :func:`~trtlog.engine.rows.layer_columns`, when made already
+    (the layers section's).
 
     Example:
         >>> import trtlog
@@ -57,7 +64,7 @@ def engine_graph_section(engine: Engine) -> dict[str, Any]:
     """
     from trtlog.graph.engine_graph import engine_graph
 
-    graph = engine_graph(engine)
+    graph = engine_graph(engine, columns)
     nodes = graph.nodes
     edges = graph.edges
     budget = [LAYOUT_BUDGET]
@@ -144,7 +151,7 @@ def bisection_section(build: Build | None, engine: Engine | None = None) -> dict
     """
     from trtlog.engine.from_log import final_layers
     from trtlog.graph.bisect import bisect_plans
-    from trtlog.names import split_name
+    from trtlog.names import split_shape
 
     if build is None:
         return _no_bisection(
@@ -169,14 +176,14 @@ def bisection_section(build: Build | None, engine: Engine | None = None) -> dict
             "or pass the --exportLayerInfo JSON (--layers)"
         )
     index = {layer.name: i for i, layer in enumerate(layers.layers)}
-    # the layers that joined the most parts are where fusions are (a name per part)
-    ranked = sorted(index, key=lambda n: (-len(split_name(n).members()), index[n]))
     graph = build.merge_graph(engine) if engine is not None else build.merge_graph()
-    known = [
-        n
-        for n in ranked[:_BISECT_CANDIDATES]
-        if graph.find(n, ("engine_layer", "intermediate")) is not None
-    ]
+    # the layers that joined the most parts are where fusions are (a name per part; the
+    # names split as tuples, as the merge graph just split the composed ones: split_name's
+    # tree without a model per part); the first candidates of the names sorted so
+    ranked = heapq.nsmallest(
+        _BISECT_CANDIDATES, index, key=lambda n: (-len(split_shape(n).members()), index[n])
+    )
+    known = [n for n in ranked if graph.find(n, ("engine_layer", "intermediate")) is not None]
     every = bisect_plans(build, known, engine)
     plans = sorted(
         (p for p in every if p.breakable), key=lambda p: (-len(p.breakable), index[p.target[1]])

@@ -33,8 +33,9 @@ def layer_time(summary: Summary | None, engine: Engine | None) -> dict[str, Any]
     beside it rather than shown as a second "layer time".
     """
     total: float | None = None
-    if engine is not None and engine.profile is not None and engine.total_ms == engine.total_ms:
-        total = engine.total_ms
+    if engine is not None and engine.profile is not None:
+        summed = engine.total_ms  # (a sum over the layers: read once)
+        total = summed if summed == summed else None
     logged = summary.engine_time_ms if summary is not None else None
     if total is None or engine is None or engine.profile is None:
         if logged is None or summary is None:

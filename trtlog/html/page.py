@@ -146,10 +146,11 @@ def _orjson_raw(value: Any, exact: bool = True) -> bytes | None:
 
     About six times faster on the data of a big page. ``None`` without orjson (or with
     ``TRTLOG_JSON=json``), for a value orjson rejects (a lone surrogate, an integer beyond
-    64 bits, a key that is not a string) and, when ``exact``, when a float would be written
-    differently (the same number: ``1e-05`` is ``0.00001`` to orjson): the standard encoder
-    then writes it. orjson writes NaN as ``null`` where ``json.dumps`` (``allow_nan=False``)
-    raises; the page's data holds none (:func:`trtlog.html.data.num`).
+    64 bits, a key that is not a string). When ``exact``, the values where a float would be
+    written differently (the same number: ``1e-05`` is ``0.00001`` to orjson) are written by
+    the standard encoder (:func:`_exact_parts`). orjson writes NaN as ``null`` where
+    ``json.dumps`` (``allow_nan=False``) raises; the page's data holds none
+    (:func:`trtlog.html.data.num`).
     """
     from trtlog.exports import jsonio
 
@@ -163,9 +164,41 @@ def _orjson_raw(value: Any, exact: bool = True) -> bytes | None:
         raw: bytes = orjson.dumps(value)
     except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
         return None
-    if exact and (_SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None):
-        return None
+    if exact and _inexact(raw):
+        return _exact_parts(value, orjson.dumps)
     return raw
+
+
+def _inexact(raw: bytes) -> bool:
+    """Whether orjson's text may write a float otherwise than ``json.dumps`` (a search)."""
+    return _SMALL_FIXED in raw or _SHORT_EXPONENT.search(raw) is not None
+
+
+def _exact_parts(value: Any, dumps: Any, depth: int = 0) -> bytes | None:
+    """``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` in UTF-8, in parts.
+
+    A dict's text is its keys' and values' joined: each value whose orjson text (``dumps``)
+    has no float written otherwise is that text, the others are written the same way a level
+    down (a dict) or by ``json.dumps``. The floats that orjson writes otherwise sit in a few
+    small values of a page's data (its memory figures): the standard encoder then writes
+    those, not the whole data. ``None`` when UTF-8 cannot hold the text (a lone surrogate).
+    """
+    if isinstance(value, dict) and depth < 4 and all(type(k) is str for k in value):
+        parts = []
+        for key, item in value.items():
+            text = dumps(item)
+            if _inexact(text):
+                found = _exact_parts(item, dumps, depth + 1)
+                if found is None:
+                    return None
+                text = found
+            parts.append(dumps(key) + b":" + text)
+        return b"{" + b",".join(parts) + b"}"
+    written = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return written.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 def _utf8_json(value: Any, exact: bool = True) -> bytes | None:
@@ -269,8 +302,8 @@ class LogPack:
         lines: how many lines it has.
         big: whether the text has :data:`FAST_ABOVE` characters or more (see
             :func:`_b64_gzip`).
-        text: the text, gzip-compressed (level 6; a big log at isal's level 1, or zlib's 3
-            without isal) and base64-encoded.
+        text: the text, gzip-compressed (zlib's level 3; a big log at isal's level 1 when
+            isal is installed) and base64-encoded.
         codes: each line's kind code (one byte, two when there are more than 255 kinds),
             gzip-compressed and base64-encoded.
         wide: whether the codes take two bytes (little-endian).
@@ -294,9 +327,10 @@ class LogPack:
             text = self._cut(text, limit)
         self.big = len(text) >= FAST_ABOVE
         self.unfold = self.lines <= UNFOLD_LINES
-        # level 3 for a big log without isal: under half of level 6's time for a fifth more
-        # bytes (with isal, see FAST_ABOVE)
-        self.text = _b64_gzip(_utf8_chunks(text), 3 if self.big else 6, self.big)
+        # level 3: under half of level 6's time for a fifth more bytes (on real verbose logs
+        # of 1 to 3 MB, level 6 took a tenth of the whole report); a big log takes isal's
+        # level 1 when it is installed (see FAST_ABOVE)
+        self.text = _b64_gzip(_utf8_chunks(text), 3, self.big)
         self.wide, self.codes, self.kinds = self._codes(build)
         self.excerpt: list[list[Any]] = [[], []]
 
@@ -516,9 +550,9 @@ def data_payload(data: Any) -> tuple[str, str]:
         utf8 = _utf8_json(data)  # the small page's text is json.dumps's, byte for byte
     embedded = _embedded(data, utf8)
     if len(embedded) > COMPRESS_ABOVE:
-        # level 1 for big data without isal: a quarter of level 6's time for 15% more bytes
-        big = len(embedded) >= FAST_ABOVE
-        return _b64_gzip([embedded], 1 if big else 6, big), "gzip+base64"
+        # level 1: a quarter of level 6's time for 15% more bytes (a 20,000-layer engine's
+        # graph section is 4 MB of JSON)
+        return _b64_gzip([embedded], 1, len(embedded) >= FAST_ABOVE), "gzip+base64"
     return embedded.decode("ascii"), "json"
 
 

@@ -126,8 +126,8 @@
 
   async function loadData() {
     const [data, graph] = await Promise.all([loadBlock('trtlog-data'), loadBlock('trtlog-graph')]);
-    // the merge graph section is made apart (in a second process for a big build), with a
-    // string table of its own: its strings join the page's and its columns move with them
+    // the merge graph section has a block and a string table of its own: its strings join
+    // the page's and its columns move with them
     if (graph) {
       const base = data.S.length;
       for (const t of graph.S) data.S.push(t);
