@@ -36,6 +36,16 @@ def test_pause_hands_what_it_built_to_the_old_generation(collector_on: object) -
     assert gc.get_freeze_count() == 0
 
 
+def test_a_few_objects_built_in_a_pause_are_handed_on_too(collector_on: object) -> None:
+    # a small log's report builds some tens of thousands: the first collection after the
+    # pause would walk them all (a tenth of a 1 MB log's report)
+    with gc_paused():
+        kept = [{"x": [i]} for i in range(2_000)]
+    old = {id(o) for o in gc.get_objects(generation=2)}
+    assert id(kept) in old and id(kept[0]) in old and id(kept[-1]["x"]) in old
+    assert gc.get_freeze_count() == 0
+
+
 def test_pause_leaves_a_programs_own_freeze_alone(collector_on: object) -> None:
     gc.freeze()
     frozen = gc.get_freeze_count()
