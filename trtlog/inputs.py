@@ -23,10 +23,8 @@ from typing import Literal
 from trtlog._files import read_bytes
 from trtlog.buildlog import Build
 from trtlog.buildlog.parsing import build_of_text, source_meta
-from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
 from trtlog.engine.model import Engine, Profile, Times
 from trtlog.errors import InputError
-from trtlog.events import EventBase, RunStart
 from trtlog.exports.layers import engine_from_json
 from trtlog.exports.pieces import split_pieces
 from trtlog.exports.profile import load_profile, profile_from_json
@@ -280,11 +278,7 @@ def engine_with_profile(
             profile if isinstance(profile, Profile) else load_profile(profile)
         )
     if engine.profile is None and build is not None:
-        # the events the profile reader reads, as Build.engine hands them: a lazy build
-        # builds no other
-        readers: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
-        kinds = [c.model_fields["kind"].default for c in readers]
-        table = profile_from_events(build.events_of(*kinds), build.source.name)  # --dumpProfile
+        table = build.dumped_profile()  # --dumpProfile
         if table is not None:
             return engine.with_profile(table)
     return engine

@@ -16,7 +16,6 @@ import pytest
 import trtlog
 from tests.conftest import FIXTURES
 from trtlog.engine.model import Engine
-from trtlog.findings.context import LintContext
 
 GOLDEN = FIXTURES / "golden"
 LI = FIXTURES / "layer_info"
@@ -59,7 +58,7 @@ def _engine(path: Path, profile: Path | None) -> Engine:
     build = trtlog.parse(path)
     engine = build.engine
     assert engine is not None
-    table = LintContext.profile_of_log(build)  # the log's --dumpProfile table
+    table = build.dumped_profile()  # the log's --dumpProfile table
     return engine.with_profile(table) if table is not None else engine
 
 

@@ -463,8 +463,8 @@ def test_summarize_refuses_a_frame_that_is_not_a_tactics_frame() -> None:
 def test_performance_events_are_the_ones_performances_reads() -> None:
     """PERFORMANCE_EVENTS lists every event class trtlog.buildlog.performance reads but RunStart."""
     from trtlog.buildlog import performance
+    from trtlog.buildlog.performance import PERFORMANCE_EVENTS
     from trtlog.events import EventBase, RunStart
-    from trtlog.summary.collect import PERFORMANCE_EVENTS
 
     read = {
         value
@@ -476,15 +476,17 @@ def test_performance_events_are_the_ones_performances_reads() -> None:
 
 @pytest.mark.filterwarnings("ignore")
 def test_performance_from_its_events_alone_is_the_same() -> None:
-    """performances() of the performance events alone equals it over every event of a log."""
-    from trtlog.buildlog.performance import performances
-    from trtlog.summary.collect import _performance_events
+    """Build.performances() (the performance events alone) equals performances() over every
+    event of a log, and its profile is the one profile_from_events reads."""
+    from trtlog.buildlog.performance import performances, profile_from_events
 
     found = 0
     for path in _logs_with_tactics_and_performance():
-        build = trtlog.parse(path)
-        every = performances(build.events, build.runs)
-        assert performances(_performance_events(build), build.runs) == every, path.name
+        lazy = trtlog.parse(path)
+        built = trtlog.parse(path)
+        every = performances(built.events, built.runs)
+        assert lazy.performances() == built.performances() == every, path.name
+        assert lazy.dumped_profile() == profile_from_events(built.events, built.source.name)
         found += len(every)
     assert found >= 3  # logs with a trace, a summary or a profile table, so this could fail
 

@@ -34,15 +34,19 @@ from trtlog.buildlog.header import (
     derive_header,
 )
 from trtlog.buildlog.passes import REMOVAL_KINDS, PassIndex, RemovalEvent, passes_of, removal_events
-from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
+from trtlog.buildlog.performance import (
+    PERFORMANCE_EVENTS,
+    Performance,
+    performances,
+    profile_of,
+)
 from trtlog.buildlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
 from trtlog.buildlog.store import EventStore, KindRows, event_columns
 from trtlog.engine.from_log import ENGINE_EVENTS, engine_from_events
-from trtlog.engine.model import Engine
+from trtlog.engine.model import Engine, Profile
 from trtlog.events import (
     Event,
     EventBase,
-    RunStart,
     check_kinds,
 )
 from trtlog.parser.source import iter_lines
@@ -54,10 +58,14 @@ if TYPE_CHECKING:
 
 __all__ = ["Build", "SourceMeta"]
 
-# the event classes the engine reader and the profile reader look at (each reader owns its
-# list); a lazy Build hands them only these
+# the event classes the engine reader looks at (the reader owns its list); a lazy Build hands
+# it only these
 _ENGINE_CLASSES = ENGINE_EVENTS
-_PROFILE_CLASSES: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
+
+
+def _first_line(event: Event) -> int:
+    return event.span[0]
+
 
 E = TypeVar("E", bound=EventBase)
 
@@ -176,7 +184,7 @@ class Build(ExactJson):
         state["__dict__"] = {
             k: v
             for k, v in state["__dict__"].items()
-            if k not in ("_store", "_views", "_text_owner", "_graphs_of")
+            if k not in ("_store", "_views", "_text_owner", "_graphs_of", "_performances")
         }
         return state
 
@@ -278,10 +286,14 @@ class Build(ExactJson):
         store = self._lazy
         if store is not None:
             return store.events_of(kinds)
+        by_kind = self._by_kind
         if len(kinds) == 1:
-            return list(self._by_kind.get(kinds[0], ()))
-        wanted = set(kinds)
-        return [e for e in self.events if e.kind in wanted]
+            return list(by_kind.get(kinds[0], ()))
+        # from the per-kind lists, not a walk over every event (spans never overlap: sorted
+        # by first line is file order)
+        found = [e for kind in dict.fromkeys(kinds) for e in by_kind.get(kind, ())]
+        found.sort(key=_first_line)
+        return found
 
     def of(self, cls: type[E]) -> list[E]:
         """The events of one class, typed, in file order.
@@ -694,8 +706,36 @@ class Build(ExactJson):
             engine = engine_from_events(self._events_for(_ENGINE_CLASSES), self.source.name)
             if engine is None:
                 return None
-            profile = profile_from_events(self._events_for(_PROFILE_CLASSES), self.source.name)
+            profile = self.dumped_profile()
             return engine if profile is None else engine.with_profile(profile)
+
+    def performances(self) -> list[Performance]:
+        """The performance of every trtexec run of the log that printed some (in file order).
+
+        :func:`~trtlog.buildlog.performance.performances` of the log's events and runs, made
+        once per build (a run's view has its own).
+
+        Example:
+            >>> from trtlog import parse_text
+            >>> b = parse_text("[I] Host Latency\\n[I] min: 1.99 ms (end to end 2.0 ms)\\n"
+            ...                "[I] throughput: 479.452 qps\\n")
+            >>> [p.throughput_qps for p in b.performances()]
+            [479.452]
+        """
+        found = self.__dict__.get("_performances")
+        if found is None:
+            kinds = [c.model_fields["kind"].default for c in PERFORMANCE_EVENTS]
+            found = performances(self.events_of(*kinds), self.runs)
+            put(self, "_performances", found)
+        return list(found)
+
+    def dumped_profile(self) -> Profile | None:
+        """The log's own ``--dumpProfile`` table (the last one printed), or ``None``.
+
+        Its layer times, as :func:`~trtlog.buildlog.performance.profile_from_events` reads
+        them; :attr:`engine` merges them, as a ``--exportProfile`` file would be.
+        """
+        return profile_of(self.performances(), self.source.name)
 
     def _events_for(self, classes: tuple[type[EventBase], ...]) -> list[Event]:
         """The events a reader of only ``classes`` needs.

@@ -68,6 +68,7 @@ __all__ = [
     "performance",
     "performances",
     "profile_from_events",
+    "profile_of",
     "split_runs",
     "times_statistics",
 ]
@@ -625,7 +626,15 @@ def profile_from_events(events: Sequence[Event], source: str) -> Profile | None:
         >>> p.iterations, [(r.name, r.average_ms) for r in p.records]
         (10, [('conv1', 0.2)])
     """
-    tables = [p.profile for p in performances(events) if p.profile is not None]
+    return profile_of(performances(events), source)
+
+
+def profile_of(found: Sequence[Performance], source: str) -> Profile | None:
+    """The ``--dumpProfile`` table of the last of ``found`` that printed one, as a Profile.
+
+    ``found``: runs' performances (:func:`performances`); ``source``: the log's name.
+    """
+    tables = [p.profile for p in found if p.profile is not None]
     if not tables:
         return None
     table = tables[-1]

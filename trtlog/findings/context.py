@@ -25,7 +25,6 @@ from trtlog.engine.model import (
     MYELIN_LAYER_TYPES,
     Engine,
     EngineLayer,
-    Profile,
     compute_precision,
     is_reformat_layer,
     strongly_typed,
@@ -974,22 +973,6 @@ class LintContext:
         from trtlog.diff import compare  # (only with a reference: its import is 0.04 s)
 
         return compare(self.reference_engine, self.engine)
-
-    # -- profiles --------------------------------------------------------------------------
-
-    @staticmethod
-    def profile_of_log(build: Build) -> Profile | None:
-        """The log's ``--dumpProfile`` table as a :class:`~trtlog.engine.Profile`, if printed.
-
-        See :func:`trtlog.buildlog.performance.profile_from_events` (``Build.engine`` merges the
-        same table).
-        """
-        from trtlog.buildlog.performance import PERFORMANCE_EVENTS, profile_from_events
-        from trtlog.events import RunStart
-
-        readers: tuple[type[EventBase], ...] = (*PERFORMANCE_EVENTS, RunStart)
-        events = build.events_of(*(c.model_fields["kind"].default for c in readers))
-        return profile_from_events(events, build.source.name)
 
 
 def first_lines(events: Sequence[Any], limit: int = 20) -> tuple[int, ...]:

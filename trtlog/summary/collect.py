@@ -23,8 +23,6 @@ from trtlog.buildlog.passes import (
     qdq_events,
 )
 from trtlog.buildlog.performance import (
-    PERFORMANCE_EVENTS,
-    performances,
     split_runs,
     times_statistics,
 )
@@ -75,10 +73,7 @@ from trtlog.summary.model import (
 )
 from trtlog.summary.outcome import outcome_of
 
-__all__ = ["PERFORMANCE_EVENTS", "inference_shape", "summarize"]
-
-#: The event classes :func:`trtlog.buildlog.performance.performances` reads (every other event
-#: leaves its result unchanged): summarize hands it only these, not every line of the log.
+__all__ = ["inference_shape", "summarize"]
 
 E = TypeVar("E", bound=EventBase)
 
@@ -179,7 +174,7 @@ def summarize(
         times, times_run = per_run[current.index], current.index
 
     index_ = scope.pass_index
-    fusions = Counter(index_.of(e) or NO_PASS for e in _of_kinds(scope, FUSION_KINDS))
+    fusions = Counter(index_.of(e) or NO_PASS for e in scope.events_of(*FUSION_KINDS))
     qdq = _qdq_rows(scope)
     tactic_figures = _tactic_figures(scope, tactics)
     warnings, errors = _warnings_and_errors(scope_build)
@@ -194,7 +189,7 @@ def summarize(
     peak = max((e.gpu_mib or 0 for e in scope_build.of(MemoryStats)), default=0) or None
     in_use = [
         e.gpu_mib
-        for e in _of_kinds(scope_build, ("memory_change", "memory_snapshot"))
+        for e in scope_build.events_of("memory_change", "memory_snapshot")
         if isinstance(e, MemoryChange | MemorySnapshot)
         and not e.phase.startswith("TensorRT-managed")
     ]
@@ -209,7 +204,7 @@ def summarize(
     loaded_size = _last(scope_build.of(EngineLoadSize))
     deserialized = _last(scope_build.of(EngineDeserialized))
     activation = _last(scope.of(ActivationMemory))
-    found = performances(_performance_events(scope_run), scope_run.runs)
+    found = scope_run.performances()
     return Summary(
         source=build.source.name,
         lines=build.line_count,
@@ -281,22 +276,6 @@ def summarize(
         unrecognized_enveloped=sum(1 for e in unrec if e.envelope is not None),
         events=scope_build.event_count,
     )
-
-
-def _performance_events(build: Build) -> list[Event]:
-    """The events ``performances`` reads, in file order (their spans never overlap)."""
-    return _of_kinds(build, [cls.model_fields["kind"].default for cls in PERFORMANCE_EVENTS])
-
-
-def _of_kinds(build: Build, kinds: Sequence[str]) -> list[Event]:
-    """``build.events_of(*kinds)`` from the per-kind lists (not a walk over every event)."""
-    if len(kinds) == 1:
-        return build.events_of(*kinds)
-    found: list[Event] = []
-    for kind in dict.fromkeys(kinds):
-        found += build.events_of(kind)
-    found.sort(key=lambda e: e.span[0])  # spans never overlap: file order
-    return found
 
 
 def _profile_source(build: Build, profile: Any) -> str | None:
@@ -371,7 +350,7 @@ def _warnings_and_errors(build: Build) -> tuple[int, list[Event]]:
             or (kind in _ERROR_KINDS and None in severities)
         ):
             error_kinds.append(kind)
-    return warnings, [e for e in _of_kinds(build, error_kinds) if _is_error(e)]
+    return warnings, [e for e in build.events_of(*error_kinds) if _is_error(e)]
 
 
 def _any_of(build: Build, classes: Sequence[type[EventBase]]) -> bool:
@@ -383,7 +362,7 @@ def _any_of(build: Build, classes: Sequence[type[EventBase]]) -> bool:
 def _qdq_rows(build: Build) -> dict[str, int]:
     """The rows ``qdq_frame`` has for each kind (a Q/DQ fusion has one row per Q/DQ layer)."""
     counts: Counter[str] = Counter()
-    for event in qdq_events(_of_kinds(build, QDQ_KINDS)):
+    for event in qdq_events(build.events_of(*QDQ_KINDS)):
         counts[event.kind] += len(event.sources) if event.kind == "fusion_into" else 1
     return dict(counts.most_common())
 
@@ -592,7 +571,7 @@ def inference_shape(options: Options) -> tuple[str | None, str | None]:
 def _run_row(build: Build) -> RunRow:
     run = build.runs[0]
     options = build.options
-    found = performances(build.events, build.runs)
+    found = build.performances()
     perf = found[-1] if found else None
 
     def median(metric: str) -> float | None:

@@ -271,18 +271,6 @@ def is_error(e: Any) -> bool:
     return e.severity in ("error", "fatal") or (isinstance(e, InternalError) and e.severity is None)
 
 
-def _of_kinds(build: Build, kinds: Sequence[str]) -> list[Any]:
-    """The events of ``kinds`` in file order, kind by kind from the build's index.
-
-    (``events_of`` of several kinds walks every event of a build whose events are built.)
-    """
-    found: list[Any] = []
-    for kind in kinds:
-        found += build.events_of(kind)
-    found.sort(key=lambda e: e.span[0])
-    return found
-
-
 def _lines_of(build: Build, kinds: Sequence[str]) -> list[int]:
     """The first lines of every event of ``kinds``, sorted, without building the events."""
     wanted = set(kinds)
@@ -358,7 +346,7 @@ class _Facts:
     def __init__(self, build: Build) -> None:
         self.build = build
         self.errors = sorted(
-            (e for e in _of_kinds(build, _ERROR_KINDS) if is_error(e)), key=lambda e: e.span[0]
+            (e for e in build.events_of(*_ERROR_KINDS) if is_error(e)), key=lambda e: e.span[0]
         )
         self.unrecognized = [
             e for e in build.of(Unrecognized) if e.severity != "verbose" and e.message
@@ -370,11 +358,11 @@ class _Facts:
         # the engine lines are few: the events themselves (a lazy build makes only these)
         self.built = sorted(
             [e.span[0] for e in engines if not e.loaded]
-            + [e.span[0] for e in _of_kinds(build, _BUILT_KINDS)]
+            + [e.span[0] for e in build.events_of(*_BUILT_KINDS)]
         )
         self.loaded = sorted(
             [e.span[0] for e in engines if e.loaded]
-            + [e.span[0] for e in _of_kinds(build, _LOADED_KINDS)]
+            + [e.span[0] for e in build.events_of(*_LOADED_KINDS)]
         )
         self._started: list[int] | None = None
         self._kinds: list[Sequence[int]] | None = None
@@ -388,7 +376,7 @@ class _Facts:
     def started(self, lo: int, hi: int) -> bool:
         """Whether a build started in ``lo..hi``: a message only a build prints."""
         if self._started is None:
-            self._started = sorted(e.span[0] for e in _of_kinds(self.build, _BUILD_KINDS))
+            self._started = sorted(e.span[0] for e in self.build.events_of(*_BUILD_KINDS))
         i = bisect.bisect_left(self._started, lo)
         return i < len(self._started) and self._started[i] <= hi
 
@@ -537,7 +525,7 @@ class _Facts:
         if not found:
             return []
         build = self.build
-        headers = _of_kinds(build, _HEADER_KINDS)
+        headers = build.events_of(*_HEADER_KINDS)
         header_lines = [e.span[0] for e in headers]
         timed = _lines_of(build, _TIMED_KINDS)
         profiles = build.of(RunnerProfiled)
