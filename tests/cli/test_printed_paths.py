@@ -52,16 +52,21 @@ def _check(output: str, path: str) -> None:
         assert not line.endswith(first), line
 
 
-def test_summary_header_through_the_program(named: dict[str, str]) -> None:
-    """``trtlog summary`` as a user runs it: its ``log`` row is one line."""
-    path = named[".log"]
-    done = subprocess.run(
+def _summary(path: str) -> subprocess.CompletedProcess[str]:
+    """``trtlog summary PATH`` as a user runs it (a process of its own)."""
+    return subprocess.run(
         [sys.executable, "-m", "trtlog", "summary", path],
         capture_output=True,
         text=True,
         cwd=ROOT,
         check=False,
     )
+
+
+def test_summary_header_through_the_program(named: dict[str, str]) -> None:
+    """``trtlog summary`` as a user runs it: its ``log`` row is one line."""
+    path = named[".log"]
+    done = _summary(path)
     assert done.returncode == 0, done.stderr
     _check(done.stdout, path)
     header = next(line for line in done.stdout.splitlines() if line.startswith("log "))
@@ -71,13 +76,7 @@ def test_summary_header_through_the_program(named: dict[str, str]) -> None:
 def test_missing_file_with_a_newline_is_no_such_file(tmp_path: Path) -> None:
     """A missing file's hostile name: "no such file", the name escaped, not "log text"."""
     path = str(tmp_path / f"{NAME}.log")
-    done = subprocess.run(
-        [sys.executable, "-m", "trtlog", "summary", path],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
+    done = _summary(path)
     assert done.returncode == 2
     assert "no such file" in done.stderr and "log text" not in done.stderr
     _check(done.stderr, path)
