@@ -22,7 +22,7 @@ from typing import Literal
 
 from trtlog._files import read_bytes
 from trtlog.buildlog import Build
-from trtlog.buildlog.parsing import build_of_text, source_meta
+from trtlog.buildlog.parsing import read_log
 from trtlog.engine.model import Engine, Profile, Times
 from trtlog.errors import InputError
 from trtlog.exports.layers import engine_from_json
@@ -254,10 +254,7 @@ def _parse(value: str | os.PathLike[str] | bytes, name: str, progress: Progress 
     a fresh process it is as fast as the line parser's loop on the smallest corpus logs and
     faster from a few hundred kilobytes on, where a command builds only the kinds it reads.
     """
-    opened = open_lines(value, name=name)
-    return build_of_text(
-        read_all(opened), source_meta(opened.info), strict=False, progress=progress
-    )
+    return read_log(value, name=name, progress=progress)
 
 
 def engine_with_profile(

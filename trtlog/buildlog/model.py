@@ -41,7 +41,7 @@ from trtlog.buildlog.performance import (
     profile_of,
 )
 from trtlog.buildlog.rounds import Round, RoundIndex, RunIndex, derive_rounds
-from trtlog.buildlog.store import EventStore, KindRows, event_columns
+from trtlog.buildlog.store import EventStore, KindRows, _first_line, event_columns
 from trtlog.engine.from_log import ENGINE_EVENTS, engine_from_events
 from trtlog.engine.model import Engine, Profile
 from trtlog.events import (
@@ -61,11 +61,6 @@ __all__ = ["Build", "SourceMeta"]
 # the event classes the engine reader looks at (the reader owns its list); a lazy Build hands
 # it only these
 _ENGINE_CLASSES = ENGINE_EVENTS
-
-
-def _first_line(event: Event) -> int:
-    return event.span[0]
-
 
 E = TypeVar("E", bound=EventBase)
 
@@ -722,12 +717,12 @@ class Build(ExactJson):
             >>> [p.throughput_qps for p in b.performances()]
             [479.452]
         """
-        found = self.__dict__.get("_performances")
-        if found is None:
-            kinds = [c.model_fields["kind"].default for c in PERFORMANCE_EVENTS]
-            found = performances(self.events_of(*kinds), self.runs)
-            put(self, "_performances", found)
-        return list(found)
+        return list(self._performances)
+
+    @cached_property
+    def _performances(self) -> list[Performance]:
+        kinds = [c.model_fields["kind"].default for c in PERFORMANCE_EVENTS]
+        return performances(self.events_of(*kinds), self.runs)
 
     def dumped_profile(self) -> Profile | None:
         """The log's own ``--dumpProfile`` table (the last one printed), or ``None``.

@@ -21,7 +21,7 @@ from trtlog.parser.scanner import PIECE, scan
 from trtlog.parser.source import LogInput, SourceInfo, iter_lines, open_lines, read_all
 from trtlog.parser.stream import LogParser
 
-__all__ = ["build_of_text", "iter_events", "parse", "parse_text", "source_meta"]
+__all__ = ["build_of_text", "iter_events", "parse", "parse_text", "read_log", "source_meta"]
 
 
 def iter_events(
@@ -139,8 +139,25 @@ def parse(source: LogInput, *, strict: bool = False, name: str | None = None) ->
         >>> b.to_text()
         '[01/10/2024-21:52:52] [V] [TRT] Original: 755 layers\\n'
     """
+    return read_log(source, strict=strict, name=name)
+
+
+def read_log(
+    source: LogInput,
+    *,
+    strict: bool = False,
+    name: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Build:
+    """:func:`parse`, calling ``progress`` with the characters parsed and the total.
+
+    What the commands call (:func:`trtlog.inputs.open_input`): the same Build as
+    :func:`parse` gives.
+    """
     opened = open_lines(source, name=name)
-    return build_of_text(read_all(opened), source_meta(opened.info), strict=strict)
+    return build_of_text(
+        read_all(opened), source_meta(opened.info), strict=strict, progress=progress
+    )
 
 
 def parse_text(text: str, *, strict: bool = False, name: str = "<string>") -> Build:
