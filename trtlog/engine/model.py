@@ -756,9 +756,7 @@ class Engine(ExactJson):
     @property
     def total_ms(self) -> float:
         """The sum of the known layer times per inference (ms); NaN without a profile."""
-        # (LayerTime.known, read from the fields: a report asks for it of 20,000 layers)
-        times = [lay.__dict__["time"] for lay in self.layers]
-        known = [ms for t in times if t is not None and (ms := t.__dict__["average_ms"]) == ms]
+        known = [t.average_ms for lay in self.layers if (t := lay.time) is not None and t.known]
         return total_of(known) if known else math.nan
 
     def with_profile(self, profile: Profile) -> Engine:
