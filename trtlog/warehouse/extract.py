@@ -51,6 +51,7 @@ from trtlog.warehouse.tables import (
 
 if TYPE_CHECKING:
     from trtlog.buildlog.model import Build
+    from trtlog.engine.model import Profile, Times
 
 __all__ = [
     "ABORT",
@@ -268,6 +269,21 @@ class Scope:
     last_line: int
     target: bool
 
+    def exports(
+        self, loaded: Loaded, profiles: list[Profile] | None, times: list[Times] | None
+    ) -> tuple[Profile | None, Times | None]:
+        """The profile and timing trace of this row.
+
+        ``profiles`` and ``times``: the exports split per run (:func:`split_runs`), when they
+        hold one array per run. The last engine build of a run gets its run's part of them;
+        else the target row gets the whole exports, and any other row none.
+        """
+        i = self.run or 0
+        last = self.number == self.builds - 1
+        profile = profiles[i] if profiles and last else (loaded.profile if self.target else None)
+        run_times = times[i] if times and last else (loaded.times if self.target else None)
+        return profile, run_times
+
 
 def log_scopes(build: Build, source_id: str, target: int) -> list[Scope]:
     """The ``builds`` rows of a log, in file order (one per run, or per engine build).
@@ -320,10 +336,7 @@ def _log_build(
     times = split_runs(loaded.times, n_runs)
     for scope in log_scopes(build, spec.source_id, target_run(build, loaded.paths)):
         i = scope.run or 0
-        mine = scope.target
-        last_of_run = scope.number == scope.builds - 1
-        profile = profiles[i] if profiles and last_of_run else (loaded.profile if mine else None)
-        run_times = times[i] if times and last_of_run else (loaded.times if mine else None)
+        profile, run_times = scope.exports(loaded, profiles, times)
         summary = summarize(
             build,
             i if n_runs > 1 else None,
@@ -336,7 +349,7 @@ def _log_build(
             scope.build_id,
             scope_build(build, scope),
             summary,
-            loaded.engine if mine else None,
+            loaded.engine if scope.target else None,
             profile,
             run_index=i if n_runs else None,
             n_runs=n_runs,

@@ -231,9 +231,7 @@ def extract_streamed(
     def row_tables() -> Iterator[Piece]:
         for k, scope in enumerate(scopes):
             i = scope.run or 0
-            mine = scope.target
-            last_of_run = scope.number == scope.builds - 1
-            run_times = times[i] if times and last_of_run else (loaded.times if mine else None)
+            profile, run_times = scope.exports(loaded, profiles, times)
             summary = summary_of(scope, run_times)
             lo = bisect.bisect_left(rest.bulk_first, scope.first_line)
             hi = bisect.bisect_right(rest.bulk_first, scope.last_line)
@@ -242,8 +240,8 @@ def extract_streamed(
                 scope.build_id,
                 scope_build(whole, scope),
                 summary,
-                loaded.engine if mine else None,
-                profiles[i] if profiles and last_of_run else (loaded.profile if mine else None),
+                loaded.engine if scope.target else None,
+                profile,
                 run_index=i if n_runs else None,
                 n_runs=n_runs,
                 parse_seconds=parse_seconds,
